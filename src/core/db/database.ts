@@ -1,0 +1,52 @@
+import pg from 'pg';
+import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import { initModels } from '../models';
+
+// BIGINT identities fit comfortably in a JS number for this service's lifetime; keep them numeric.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+export interface DatabaseOptions {
+  poolMax?: number;
+  logging?: false | ((sql: string) => void);
+}
+
+/** One Sequelize instance per process, with the models bound to it. */
+export function connectDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
+  const sequelize = new Sequelize(databaseUrl, {
+    dialect: 'postgres',
+    dialectModule: pg,
+    logging: options.logging ?? false,
+    timezone: '+00:00',
+    pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 15_000 },
+    isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED,
+  });
+  initModels(sequelize);
+  return sequelize;
+}
+
+/**
+ * Runs `work` inside `outer` when given (so a caller can commit order state and grant together),
+ * otherwise inside a transaction of its own.
+ */
+export function withTransaction<T>(
+  sequelize: Sequelize,
+  outer: Transaction | undefined,
+  work: (transaction: Transaction) => Promise<T>,
+): Promise<T> {
+  return outer ? work(outer) : sequelize.transaction(work);
+}
+
+/** Sequelize keeps the owning instance on every transaction but does not declare it. */
+function sequelizeOf(transaction: Transaction): Sequelize {
+  return (transaction as unknown as { sequelize: Sequelize }).sequelize;
+}
+
+/** Runs a SELECT (or a statement with RETURNING) with `$n` bind parameters inside `transaction`. */
+export function selectRows<T extends object>(transaction: Transaction, sql: string, bind: unknown[] = []): Promise<T[]> {
+  return sequelizeOf(transaction).query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+}
+
+/** Runs a statement with `$n` bind parameters inside `transaction`, ignoring what it returns. */
+export async function execute(transaction: Transaction, sql: string, bind: unknown[] = []): Promise<void> {
+  await sequelizeOf(transaction).query(sql, { bind, transaction });
+}

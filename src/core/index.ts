@@ -1,0 +1,15 @@
+import type { Sequelize } from 'sequelize';
+import type { Config } from './config';
+import { connectDatabase } from './db/database';
+
+/** What every entry point (server, worker, CLI) holds: the configuration and the database. */
+export interface Core {
+  config: Config;
+  sequelize: Sequelize;
+  close(): Promise<void>;
+}
+
+export function createCore(config: Config, options: { poolMax?: number } = {}): Core {
+  const sequelize = connectDatabase(config.databaseUrl, options);
+  return { config, sequelize, close: () => sequelize.close() };
+}

@@ -1,0 +1,50 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import type { Category } from '../premium/types';
+import type { PlanType } from '../plans';
+
+export type OrderStatus = 'created' | 'paid' | 'refunded';
+
+export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
+  declare id: CreationOptional<number>;
+  declare processorOrderId: string;
+  declare receipt: string;
+  declare buyerUserId: number;
+  declare category: Category;
+  declare guildId: string | null;
+  declare planType: PlanType;
+  declare months: number | null;
+  declare durationDays: number;
+  declare amountPaise: number;
+  declare currency: CreationOptional<string>;
+  declare status: CreationOptional<OrderStatus>;
+  declare paymentId: CreationOptional<string | null>;
+  declare paidAt: CreationOptional<Date | null>;
+  declare refundedAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    Order.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        processorOrderId: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        receipt: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        buyerUserId: { type: DataTypes.BIGINT, allowNull: false },
+        category: { type: DataTypes.TEXT, allowNull: false },
+        guildId: { type: DataTypes.TEXT },
+        planType: { type: DataTypes.TEXT, allowNull: false },
+        months: { type: DataTypes.INTEGER },
+        durationDays: { type: DataTypes.INTEGER, allowNull: false },
+        amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        currency: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'INR' },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },
+        paymentId: { type: DataTypes.TEXT, unique: true },
+        paidAt: { type: DataTypes.DATE },
+        refundedAt: { type: DataTypes.DATE },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'orders', underscored: true },
+    );
+  }
+}

@@ -1,0 +1,28 @@
+import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+
+export class User extends Model<InferAttributes<User>, InferCreationAttributes<User>> {
+  declare id: CreationOptional<number>;
+  declare providerId: string;
+  declare username: string;
+  declare avatar: string | null;
+  declare premiumExpiresAt: CreationOptional<Date | null>;
+  declare lastLoginAt: CreationOptional<Date | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    User.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        providerId: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        username: { type: DataTypes.TEXT, allowNull: false },
+        avatar: { type: DataTypes.TEXT },
+        premiumExpiresAt: { type: DataTypes.DATE },
+        lastLoginAt: { type: DataTypes.DATE },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'users', underscored: true },
+    );
+  }
+}

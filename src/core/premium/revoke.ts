@@ -1,0 +1,131 @@
+import { randomUUID } from 'node:crypto';
+import type { Sequelize, Transaction } from 'sequelize';
+import { withTransaction } from '../db/database';
+import { AppError } from '../errors';
+import { Order, PremiumGrant, ServerPremium, User } from '../models';
+import { SLOTS_PER_PURCHASE } from '../plans';
+import { changeFromLedger, findPriorChange } from './ledger';
+import { aggregateKeyFor, appendEvent } from './outbox';
+import { lockRecord, recomputeUserExpiry, setRecordExpiry, type ExpiryChange, type RecordTarget } from './records';
+import { eventTypeFor, type GrantSource, type PremiumChange } from './types';
+
+/** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
+export type RevokeTarget =
+  | { grantId: number }
+  | { category: 'USER'; providerId: string }
+  | { category: 'SERVER'; guildId: string };
+
+export interface RevokeRequest {
+  target: RevokeTarget;
+  source: GrantSource;
+  actor: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+const DAY_MS = 86_400_000;
+
+interface ResolvedRevoke {
+  record: RecordTarget;
+  providerId: string;
+  change: ExpiryChange;
+  revokedGrant: PremiumGrant | null;
+}
+
+async function resolveTarget(transaction: Transaction, target: RevokeTarget): Promise<ResolvedRevoke> {
+  if ('grantId' in target) {
+    const grant = await PremiumGrant.findOne({ where: { id: target.grantId, kind: 'grant' }, transaction });
+    if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${target.grantId}`);
+    const user = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
+    return {
+      record: { category: grant.category, userId: grant.userId, guildId: grant.guildId },
+      providerId: user.providerId,
+      change: { shortenDays: grant.days },
+      revokedGrant: grant,
+    };
+  }
+  if (target.category === 'USER') {
+    const user = await User.findOne({ where: { providerId: target.providerId }, transaction });
+    if (!user) throw AppError.notFound('USER_NOT_FOUND', `no user with provider id ${target.providerId}`);
+    return { record: { category: 'USER', userId: user.id, guildId: null }, providerId: user.providerId, change: 'end', revokedGrant: null };
+  }
+  const server = await ServerPremium.findOne({ where: { guildId: target.guildId }, transaction });
+  if (!server) throw AppError.notFound('NO_PREMIUM', `guild ${target.guildId} has no premium`);
+  const buyer = await User.findByPk(server.buyerUserId, { transaction, rejectOnEmpty: true });
+  return {
+    record: { category: 'SERVER', userId: buyer.id, guildId: target.guildId },
+    providerId: buyer.providerId,
+    change: 'end',
+    revokedGrant: null,
+  };
+}
+
+/**
+ * The one way premium is taken away: it shortens the record by the grant's days (never below now) or
+ * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
+ * REMOVE event, all in one transaction or inside the caller's.
+ */
+export function revokePremium(
+  sequelize: Sequelize,
+  request: RevokeRequest,
+  options: { transaction?: Transaction } = {},
+): Promise<PremiumChange> {
+  return withTransaction(sequelize, options.transaction, async (transaction) => {
+    const prior = await findPriorChange(transaction, request.idempotencyKey);
+    if (prior) return prior;
+
+    const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);
+    const before = await lockRecord(transaction, record);
+    if (before.expiresAt === null) {
+      throw AppError.notFound('NO_PREMIUM', `${record.guildId ? `guild ${record.guildId}` : `user ${providerId}`} has no premium`);
+    }
+    if (revokedGrant && (await PremiumGrant.count({ where: { revokesGrantId: revokedGrant.id }, transaction })) > 0) {
+      throw AppError.conflict('ALREADY_REVOKED', `grant ${revokedGrant.id} is already revoked`);
+    }
+    const after = await setRecordExpiry(transaction, record, change);
+    await recomputeUserExpiry(transaction, record.userId);
+
+    const daysTaken = revokedGrant
+      ? revokedGrant.days
+      : Math.max(0, Math.ceil((before.expiresAt.getTime() - after.expiresAt.getTime()) / DAY_MS));
+    const order = revokedGrant?.orderId ? await Order.findByPk(revokedGrant.orderId, { transaction }) : null;
+    const eventId = randomUUID();
+    const ledgerRow = await PremiumGrant.create(
+      {
+        idempotencyKey: request.idempotencyKey,
+        eventId,
+        kind: 'revoke',
+        category: record.category,
+        userId: record.userId,
+        guildId: record.guildId,
+        planType: revokedGrant?.planType ?? null,
+        days: -daysTaken,
+        expiresBefore: before.expiresAt,
+        expiresAfter: after.expiresAt,
+        source: request.source,
+        actor: request.actor,
+        reason: request.reason,
+        orderId: revokedGrant?.orderId ?? null,
+        revokesGrantId: revokedGrant?.id ?? null,
+        version: after.version,
+      },
+      { transaction },
+    );
+    await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
+      eventId,
+      type: eventTypeFor(record.category, 'REMOVE'),
+      providerId,
+      guildId: record.guildId,
+      category: record.category,
+      planType: revokedGrant?.planType ?? null,
+      durationDays: daysTaken,
+      slots: SLOTS_PER_PURCHASE,
+      expiresAt: after.expiresAt.toISOString(),
+      version: after.version,
+      orderId: order?.processorOrderId ?? null,
+      source: request.source,
+      reason: request.reason,
+    });
+    return changeFromLedger(ledgerRow, providerId);
+  });
+}

@@ -1,0 +1,46 @@
+export const CATEGORIES = ['USER', 'SERVER'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual'] as const;
+export type GrantSource = (typeof GRANT_SOURCES)[number];
+
+export type PremiumEventType = 'USER_PREMIUM_ADD' | 'SERVER_PREMIUM_ADD' | 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
+
+/** The `payload` field of every stream entry (DESIGN.md, Events). */
+export interface PremiumEventPayload {
+  eventId: string;
+  type: PremiumEventType;
+  occurredAt: string;
+  providerId: string;
+  guildId: string | null;
+  category: Category;
+  planType: string | null;
+  durationDays: number;
+  slots: number;
+  expiresAt: string;
+  version: number;
+  orderId: string | null;
+  source: GrantSource | 'expiry';
+  reason?: string;
+}
+
+export function eventTypeFor(category: Category, change: 'ADD' | 'REMOVE'): PremiumEventType {
+  return `${category}_PREMIUM_${change}`;
+}
+
+/** What a grant or revoke did; a replayed idempotency key returns the first call's change. */
+export interface PremiumChange {
+  grantId: number;
+  kind: 'grant' | 'revoke';
+  category: Category;
+  providerId: string;
+  guildId: string | null;
+  planType: string | null;
+  days: number;
+  expiresBefore: Date | null;
+  expiresAt: Date;
+  version: number;
+  eventId: string;
+  source: GrantSource;
+  replayed: boolean;
+}
