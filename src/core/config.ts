@@ -61,11 +61,16 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
     WORKER_PORT: port.default(9464),
+    EVENTS_STREAM_MAXLEN: z.coerce.number().int().positive().default(1_000_000),
+    RECONCILE_CRON: z.string().min(1).default('*/5 * * * *'),
+    EXPIRY_CRON: z.string().min(1).default('* * * * *'),
+    HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
-      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+      if (env[name] === undefined)
+        ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
     }
   });
 
@@ -77,13 +82,21 @@ export interface Config {
   redisUrl: string;
   jwtSecret: string;
   frontendUrl: string;
-  discord: { clientId: string; clientSecret: string; redirectUri: string; apiUrl: string; authorizeUrl: string };
+  discord: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    apiUrl: string;
+    authorizeUrl: string;
+  };
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
   planPrices: PlanPrices;
   eventsStream: string;
   logLevel: string;
   rateLimitPerMinute: number;
   workerPort: number;
+  eventsStreamMaxLen: number;
+  schedules: { reconcile: string; expiry: string; housekeeping: string };
 }
 
 export class ConfigError extends Error {
@@ -133,5 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     workerPort: e.WORKER_PORT,
+    eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
+    schedules: { reconcile: e.RECONCILE_CRON, expiry: e.EXPIRY_CRON, housekeeping: e.HOUSEKEEPING_CRON },
   };
 }

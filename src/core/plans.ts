@@ -53,7 +53,10 @@ export function resolvePlan(planType: string, months?: number | null): Plan {
       }
       return { planType, months: months!, durationDays: months! * DAYS_PER_MONTH };
     default:
-      throw AppError.validation('UNKNOWN_PLAN', `unknown plan "${planType}"; expected one of ${PLAN_TYPES.join(', ')}`);
+      throw AppError.validation(
+        'UNKNOWN_PLAN',
+        `unknown plan "${planType}"; expected one of ${PLAN_TYPES.join(', ')}`,
+      );
   }
 }
 

@@ -2,7 +2,16 @@ import { QueryTypes, Sequelize } from 'sequelize';
 import { createMigrator } from '../../src/core/db/migrator';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
-const TABLES = ['orders', 'outbox', 'premium_grants', 'server_premiums', 'user_guilds', 'user_premiums', 'users', 'webhook_events'];
+const TABLES = [
+  'orders',
+  'outbox',
+  'premium_grants',
+  'server_premiums',
+  'user_guilds',
+  'user_premiums',
+  'users',
+  'webhook_events',
+];
 
 describe('migrations', () => {
   const name = `${process.env.TEST_RUN_ID}_migrations_${process.env.JEST_WORKER_ID}`;

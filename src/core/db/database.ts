@@ -42,7 +42,11 @@ function sequelizeOf(transaction: Transaction): Sequelize {
 }
 
 /** Runs a SELECT (or a statement with RETURNING) with `$n` bind parameters inside `transaction`. */
-export function selectRows<T extends object>(transaction: Transaction, sql: string, bind: unknown[] = []): Promise<T[]> {
+export function selectRows<T extends object>(
+  transaction: Transaction,
+  sql: string,
+  bind: unknown[] = [],
+): Promise<T[]> {
   return sequelizeOf(transaction).query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
 }
 

@@ -11,7 +11,16 @@ export { Order, OutboxEvent, PremiumGrant, ServerPremium, User, UserGuild, UserP
 export type { OrderStatus } from './order';
 
 export function initModels(sequelize: Sequelize): void {
-  for (const model of [User, UserGuild, Order, UserPremium, ServerPremium, PremiumGrant, WebhookEvent, OutboxEvent]) {
+  for (const model of [
+    User,
+    UserGuild,
+    Order,
+    UserPremium,
+    ServerPremium,
+    PremiumGrant,
+    WebhookEvent,
+    OutboxEvent,
+  ]) {
     model.initModel(sequelize);
   }
 }

@@ -1,8 +1,18 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 import type { Category, GrantSource } from '../premium/types';
 
 /** The ledger: one row per grant or revoke, never updated. */
-export class PremiumGrant extends Model<InferAttributes<PremiumGrant>, InferCreationAttributes<PremiumGrant>> {
+export class PremiumGrant extends Model<
+  InferAttributes<PremiumGrant>,
+  InferCreationAttributes<PremiumGrant>
+> {
   declare id: CreationOptional<number>;
   declare idempotencyKey: string;
   declare eventId: string;

@@ -1,4 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 
 const commonAttributes = {
   id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
@@ -28,7 +35,10 @@ export class UserPremium extends Model<InferAttributes<UserPremium>, InferCreati
 }
 
 /** The entitlement of one guild: one row per guild, `version` bumped on every change. */
-export class ServerPremium extends Model<InferAttributes<ServerPremium>, InferCreationAttributes<ServerPremium>> {
+export class ServerPremium extends Model<
+  InferAttributes<ServerPremium>,
+  InferCreationAttributes<ServerPremium>
+> {
   declare id: CreationOptional<number>;
   declare guildId: string;
   declare buyerUserId: number;

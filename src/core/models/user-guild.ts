@@ -1,4 +1,11 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 
 /** A guild the user may manage (owner, MANAGE_GUILD or ADMINISTRATOR), refreshed at each sign-in. */
 export class UserGuild extends Model<InferAttributes<UserGuild>, InferCreationAttributes<UserGuild>> {

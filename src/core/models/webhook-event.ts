@@ -1,7 +1,17 @@
-import { DataTypes, Model, type CreationOptional, type InferAttributes, type InferCreationAttributes, type Sequelize } from 'sequelize';
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
 
 /** A processed Razorpay webhook, by its `x-razorpay-event-id`: a replay is acknowledged and ignored. */
-export class WebhookEvent extends Model<InferAttributes<WebhookEvent>, InferCreationAttributes<WebhookEvent>> {
+export class WebhookEvent extends Model<
+  InferAttributes<WebhookEvent>,
+  InferCreationAttributes<WebhookEvent>
+> {
   declare eventId: string;
   declare eventType: string;
   declare receivedAt: CreationOptional<Date>;

@@ -29,14 +29,17 @@ export interface GrantRequest {
  * transaction, or inside the caller's, it locks the record, extends it from
  * GREATEST(expiry, now), raises the user's expiry, writes the ledger row and appends the ADD event.
  */
-export function grantPremium(
+export async function grantPremium(
   sequelize: Sequelize,
   request: GrantRequest,
   options: { transaction?: Transaction } = {},
 ): Promise<PremiumChange> {
   const guildId = request.guildId ?? null;
   if ((request.category === 'SERVER') !== (guildId !== null)) {
-    throw AppError.validation('INVALID_TARGET', 'a SERVER grant needs a guild id and a USER grant must not have one');
+    throw AppError.validation(
+      'INVALID_TARGET',
+      'a SERVER grant needs a guild id and a USER grant must not have one',
+    );
   }
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const prior = await findPriorChange(transaction, request.idempotencyKey);

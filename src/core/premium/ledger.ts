@@ -7,7 +7,10 @@ import type { PremiumChange } from './types';
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
  * The lock is transaction-scoped: it is released at commit or rollback.
  */
-export async function findPriorChange(transaction: Transaction, idempotencyKey: string): Promise<PremiumChange | null> {
+export async function findPriorChange(
+  transaction: Transaction,
+  idempotencyKey: string,
+): Promise<PremiumChange | null> {
   await selectRows(transaction, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [idempotencyKey]);
   const prior = await PremiumGrant.findOne({ where: { idempotencyKey }, transaction });
   if (!prior) return null;

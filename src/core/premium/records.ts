@@ -47,7 +47,10 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
 }
 
 /** Reads a record without locking it; null when there is none. */
-export async function readRecord(transaction: Transaction, target: RecordTarget): Promise<RecordState | null> {
+export async function readRecord(
+  transaction: Transaction,
+  target: RecordTarget,
+): Promise<RecordState | null> {
   const { table, key } = RECORD_TABLES[target.category];
   const [row] = await selectRows<{ expires_at: Date; version: number }>(
     transaction,
@@ -84,7 +87,11 @@ export async function setRecordExpiry(
 }
 
 /** After a grant: the user's expiry is at least the record's new one (both categories, DESIGN.md). */
-export async function raiseUserExpiry(transaction: Transaction, userId: number, expiresAt: Date): Promise<void> {
+export async function raiseUserExpiry(
+  transaction: Transaction,
+  userId: number,
+  expiresAt: Date,
+): Promise<void> {
   await execute(
     transaction,
     `UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, $2), updated_at = now() WHERE id = $1`,

@@ -6,14 +6,18 @@ import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { changeFromLedger, findPriorChange } from './ledger';
 import { aggregateKeyFor, appendEvent } from './outbox';
-import { lockRecord, recomputeUserExpiry, setRecordExpiry, type ExpiryChange, type RecordTarget } from './records';
+import {
+  lockRecord,
+  recomputeUserExpiry,
+  setRecordExpiry,
+  type ExpiryChange,
+  type RecordTarget,
+} from './records';
 import { eventTypeFor, type GrantSource, type PremiumChange } from './types';
 
 /** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
 export type RevokeTarget =
-  | { grantId: number }
-  | { category: 'USER'; providerId: string }
-  | { category: 'SERVER'; guildId: string };
+  { grantId: number } | { category: 'USER'; providerId: string } | { category: 'SERVER'; guildId: string };
 
 export interface RevokeRequest {
   target: RevokeTarget;
@@ -47,7 +51,12 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   if (target.category === 'USER') {
     const user = await User.findOne({ where: { providerId: target.providerId }, transaction });
     if (!user) throw AppError.notFound('USER_NOT_FOUND', `no user with provider id ${target.providerId}`);
-    return { record: { category: 'USER', userId: user.id, guildId: null }, providerId: user.providerId, change: 'end', revokedGrant: null };
+    return {
+      record: { category: 'USER', userId: user.id, guildId: null },
+      providerId: user.providerId,
+      change: 'end',
+      revokedGrant: null,
+    };
   }
   const server = await ServerPremium.findOne({ where: { guildId: target.guildId }, transaction });
   if (!server) throw AppError.notFound('NO_PREMIUM', `guild ${target.guildId} has no premium`);
@@ -65,7 +74,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
  * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
  * REMOVE event, all in one transaction or inside the caller's.
  */
-export function revokePremium(
+export async function revokePremium(
   sequelize: Sequelize,
   request: RevokeRequest,
   options: { transaction?: Transaction } = {},
@@ -77,9 +86,15 @@ export function revokePremium(
     const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);
     const before = await lockRecord(transaction, record);
     if (before.expiresAt === null) {
-      throw AppError.notFound('NO_PREMIUM', `${record.guildId ? `guild ${record.guildId}` : `user ${providerId}`} has no premium`);
+      throw AppError.notFound(
+        'NO_PREMIUM',
+        `${record.guildId ? `guild ${record.guildId}` : `user ${providerId}`} has no premium`,
+      );
     }
-    if (revokedGrant && (await PremiumGrant.count({ where: { revokesGrantId: revokedGrant.id }, transaction })) > 0) {
+    if (
+      revokedGrant &&
+      (await PremiumGrant.count({ where: { revokesGrantId: revokedGrant.id }, transaction })) > 0
+    ) {
       throw AppError.conflict('ALREADY_REVOKED', `grant ${revokedGrant.id} is already revoked`);
     }
     const after = await setRecordExpiry(transaction, record, change);

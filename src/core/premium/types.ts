@@ -4,7 +4,8 @@ export type Category = (typeof CATEGORIES)[number];
 export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual'] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
-export type PremiumEventType = 'USER_PREMIUM_ADD' | 'SERVER_PREMIUM_ADD' | 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
+export type PremiumEventType =
+  'USER_PREMIUM_ADD' | 'SERVER_PREMIUM_ADD' | 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
 
 /** The `payload` field of every stream entry (DESIGN.md, Events). */
 export interface PremiumEventPayload {

@@ -1,0 +1,20 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** What Razorpay Checkout hands the browser as `razorpay_signature`: HMAC-SHA256 with the key secret. */
+export function paymentSignature(orderId: string, paymentId: string, keySecret: string): string {
+  return createHmac('sha256', keySecret).update(`${orderId}|${paymentId}`).digest('hex');
+}
+
+/** `X-Razorpay-Signature` of a webhook: HMAC-SHA256 of the exact body bytes with the webhook secret. */
+export function webhookSignature(rawBody: Buffer | string, secret: string): string {
+  return createHmac('sha256', secret).update(rawBody).digest('hex');
+}
+
+/** Constant-time comparison of two hex signatures; a malformed or differently sized one never matches. */
+export function signaturesMatch(expectedHex: string, givenHex: string): boolean {
+  const hex = /^[0-9a-f]+$/i;
+  if (!hex.test(expectedHex) || !hex.test(givenHex)) return false;
+  const expected = Buffer.from(expectedHex, 'hex');
+  const given = Buffer.from(givenHex, 'hex');
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

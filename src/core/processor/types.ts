@@ -1,0 +1,70 @@
+/**
+ * The Razorpay API entities as the service reads them (a subset of their fields). The local sandbox
+ * produces exactly these shapes, so the two cannot drift apart.
+ */
+
+/** Razorpay answers `[]` rather than `{}` for empty notes. */
+export type RazorpayNotes = Record<string, string | number> | [];
+
+export interface RazorpayOrder {
+  id: string;
+  entity: 'order';
+  amount: number;
+  amount_paid: number;
+  amount_due: number;
+  currency: string;
+  receipt: string | null;
+  offer_id: string | null;
+  status: 'created' | 'attempted' | 'paid';
+  attempts: number;
+  notes: RazorpayNotes;
+  created_at: number;
+}
+
+export interface RazorpayPayment {
+  id: string;
+  entity: 'payment';
+  amount: number;
+  currency: string;
+  status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
+  order_id: string | null;
+  invoice_id: string | null;
+  international: boolean;
+  method: string;
+  amount_refunded: number;
+  refund_status: 'partial' | 'full' | null;
+  captured: boolean;
+  description: string | null;
+  card_id: string | null;
+  bank: string | null;
+  wallet: string | null;
+  vpa: string | null;
+  email: string;
+  contact: string;
+  notes: RazorpayNotes;
+  fee: number | null;
+  tax: number | null;
+  error_code: string | null;
+  error_description: string | null;
+  error_source: string | null;
+  error_step: string | null;
+  error_reason: string | null;
+  acquirer_data: Record<string, string | null>;
+  created_at: number;
+}
+
+export interface RazorpayRefund {
+  id: string;
+  entity: 'refund';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  notes: RazorpayNotes;
+  receipt: string | null;
+  acquirer_data: Record<string, string | null>;
+  created_at: number;
+  batch_id: string | null;
+  status: 'pending' | 'processed' | 'failed';
+  speed_processed: 'normal' | 'instant';
+  speed_requested: 'normal' | 'optimum';
+}

@@ -1,0 +1,46 @@
+import jwt from 'jsonwebtoken';
+import { AppError } from './errors';
+
+/** The claims of the service's own session token (spec §2, Session token). */
+export interface SessionClaims {
+  providerId: string;
+  username: string;
+  avatar: string | null;
+}
+
+export const SESSION_LIFETIME_SECONDS = 24 * 60 * 60;
+const ALGORITHM = 'HS256';
+const CLOCK_TOLERANCE_SECONDS = 5;
+
+export function issueSessionToken(secret: string, claims: SessionClaims): string {
+  const { providerId, username, avatar } = claims;
+  return jwt.sign({ providerId, username, avatar }, secret, {
+    algorithm: ALGORITHM,
+    expiresIn: SESSION_LIFETIME_SECONDS,
+  });
+}
+
+/** Verifies signature (HS256 only: `alg: none` and other algorithms are refused) and expiry. */
+export function verifySessionToken(secret: string, token: string): SessionClaims {
+  let decoded: string | jwt.JwtPayload;
+  try {
+    decoded = jwt.verify(token, secret, { algorithms: [ALGORITHM], clockTolerance: CLOCK_TOLERANCE_SECONDS });
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) {
+      throw AppError.unauthorized('TOKEN_EXPIRED', 'the session token has expired; sign in again');
+    }
+    throw AppError.unauthorized('INVALID_TOKEN', 'the session token is not valid');
+  }
+  if (
+    typeof decoded === 'string' ||
+    typeof decoded.providerId !== 'string' ||
+    typeof decoded.username !== 'string'
+  ) {
+    throw AppError.unauthorized('INVALID_TOKEN', 'the session token is not valid');
+  }
+  return {
+    providerId: decoded.providerId,
+    username: decoded.username,
+    avatar: typeof decoded.avatar === 'string' ? decoded.avatar : null,
+  };
+}

@@ -1,0 +1,47 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Redis } from 'ioredis';
+import type { Core } from '../core';
+import { registerErrorHandling } from './errors';
+import { loggerOptions } from './logging';
+import authenticate from './plugins/authenticate';
+import docs from './plugins/docs';
+import metrics from './plugins/metrics';
+import healthRoutes from './routes/health';
+import userStatusRoutes from './routes/user-status';
+import { ErrorReply } from './schemas';
+
+export interface AppOptions {
+  core: Core;
+  /** For sign-in state and rate limits: the API never touches the events stream. */
+  redis: Redis;
+}
+
+async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+  registerErrorHandling(fastify);
+  fastify.addSchema(ErrorReply);
+  await fastify.register(docs);
+  await fastify.register(metrics);
+  await fastify.register(authenticate, { jwtSecret: options.core.config.jwtSecret });
+  await fastify.register(healthRoutes, options);
+  await fastify.register(userStatusRoutes, options);
+}
+
+/**
+ * The whole API as a plugin, kept apart from `listen` so tests and the server build it the same way.
+ * Not encapsulated: its error handler and `authenticate` apply to whatever registers it.
+ */
+export const app = fp(premiumApi, { name: 'premium-api' });
+
+/** A Fastify instance with the app registered, ready for `inject` or `listen`. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const fastify = Fastify({
+    logger: loggerOptions(options.core.config.logLevel),
+    trustProxy: true,
+    bodyLimit: 64 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  await fastify.register(app, options);
+  return fastify;
+}
