@@ -61,6 +61,8 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
     WORKER_PORT: port.default(9464),
+    OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+    PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     EVENTS_STREAM_MAXLEN: z.coerce.number().int().positive().default(1_000_000),
     RECONCILE_CRON: z.string().min(1).default('*/5 * * * *'),
     EXPIRY_CRON: z.string().min(1).default('* * * * *'),
@@ -95,6 +97,10 @@ export interface Config {
   logLevel: string;
   rateLimitPerMinute: number;
   workerPort: number;
+  /** Sign-in state lifetime (spec: 5 minutes); configurable so tests need not wait. */
+  oauthStateTtlSeconds: number;
+  /** Timeout of every request to Discord and Razorpay. */
+  providerTimeoutMs: number;
   eventsStreamMaxLen: number;
   schedules: { reconcile: string; expiry: string; housekeeping: string };
 }
@@ -146,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     workerPort: e.WORKER_PORT,
+    oauthStateTtlSeconds: e.OAUTH_STATE_TTL_SECONDS,
+    providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
     schedules: { reconcile: e.RECONCILE_CRON, expiry: e.EXPIRY_CRON, housekeeping: e.HOUSEKEEPING_CRON },
   };
