@@ -1,0 +1,121 @@
+import { Op } from 'sequelize';
+import type { Core } from '..';
+import { AppError, isAppError } from '../errors';
+import { Order } from '../models';
+import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
+import { amountMismatch, applyPayment } from './apply-payment';
+
+export interface ReconcileOptions {
+  /** Orders created at or after this time are looked at; ignored when `orderId` is given. */
+  since: Date;
+  /** Only this processor order, whatever its age. */
+  orderId?: string;
+  /** Ask the processor, report what would be applied, change nothing. */
+  dryRun?: boolean;
+  onProgress?: (progress: ReconcileProgress) => void;
+}
+
+export type ReconcileResult = 'applied' | 'skipped' | 'failed';
+
+export interface ReconcileEntry {
+  orderId: string;
+  paymentId: string | null;
+  reason: string;
+}
+
+export interface ReconcileProgress {
+  done: number;
+  total: number;
+  result: ReconcileResult;
+  entry: ReconcileEntry;
+}
+
+export type ReconcileReport = Record<ReconcileResult, ReconcileEntry[]>;
+
+/**
+ * Finds orders still `created` whose payment the processor captured but that nobody applied (the browser
+ * closed before verify-payment, the webhook never came) and applies them through the same path as
+ * verify-payment and the webhook, so an order the others applied meanwhile is not granted twice.
+ * `failed` lists orders that could not be checked (processor or database trouble): a later run retries.
+ */
+export async function reconcileOrders(
+  core: Core,
+  processor: RazorpayClient,
+  options: ReconcileOptions,
+): Promise<ReconcileReport> {
+  const orders = await pendingOrders(options);
+  const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
+  for (const order of orders) {
+    const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
+    report[result].push(entry);
+    options.onProgress?.({
+      done: report.applied.length + report.skipped.length + report.failed.length,
+      total: orders.length,
+      result,
+      entry,
+    });
+  }
+  return report;
+}
+
+async function pendingOrders({ since, orderId }: ReconcileOptions): Promise<Order[]> {
+  if (orderId === undefined) {
+    return Order.findAll({
+      where: { status: 'created', createdAt: { [Op.gte]: since } },
+      order: [['id', 'ASC']],
+    });
+  }
+  const order = await Order.findOne({ where: { processorOrderId: orderId } });
+  if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
+  return [order];
+}
+
+async function reconcileOrder(
+  core: Core,
+  processor: RazorpayClient,
+  order: Order,
+  dryRun: boolean,
+): Promise<[ReconcileResult, ReconcileEntry]> {
+  const entry = (paymentId: string | null, reason: string): ReconcileEntry => ({
+    orderId: order.processorOrderId,
+    paymentId,
+    reason,
+  });
+  if (order.status !== 'created')
+    return ['skipped', entry(order.paymentId, `order is already ${order.status}`)];
+
+  let payments: RazorpayPayment[];
+  try {
+    payments = await processor.fetchOrderPayments(order.processorOrderId);
+  } catch (error) {
+    return ['failed', entry(null, reasonOf(error))];
+  }
+  const captured = payments.find((payment) => payment.status === 'captured');
+  if (!captured) return ['skipped', entry(null, 'no captured payment')];
+  const mismatch = amountMismatch(order, captured);
+  if (mismatch) return ['skipped', entry(captured.id, `AMOUNT_MISMATCH: ${mismatch}`)];
+  if (dryRun) return ['applied', entry(captured.id, `dry run: would grant ${order.durationDays} days`)];
+
+  try {
+    const { change } = await applyPayment(
+      core.sequelize,
+      {
+        processorOrderId: order.processorOrderId,
+        paymentId: captured.id,
+        paid: { amount: captured.amount, currency: captured.currency },
+      },
+      { source: 'reconcile' },
+    );
+    return change.replayed
+      ? ['skipped', entry(captured.id, 'applied meanwhile by verify-payment or the webhook')]
+      : ['applied', entry(captured.id, `granted until ${change.expiresAt.toISOString()}`)];
+  } catch (error) {
+    const refused = isAppError(error) && error.kind !== 'unavailable';
+    return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];
+  }
+}
+
+function reasonOf(error: unknown): string {
+  if (isAppError(error)) return `${error.code}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}

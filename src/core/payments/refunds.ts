@@ -1,0 +1,74 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { withTransaction } from '../db/database';
+import { PremiumGrant } from '../models';
+import { revokePremium } from '../premium/revoke';
+import type { PremiumChange } from '../premium/types';
+import { lockOrder } from './locked-order';
+
+export interface ProcessedRefund {
+  refundId: string;
+  processorOrderId: string;
+  paymentId: string;
+  /** In paise: everything refunded on the payment so far, this refund included. */
+  refundedTotal: number;
+}
+
+export type RefundOutcome =
+  { result: 'refunded'; revoked: PremiumChange | null } | { result: 'ignored'; reason: string };
+
+/**
+ * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes its
+ * grant back through `revokePremium`, which publishes the REMOVE event. A partial refund keeps premium:
+ * the buyer keeps what they still paid for, and an operator can revoke by hand.
+ *
+ * Webhooks arrive in any order, so a refund may come before the payment was applied: the order is then
+ * marked refunded without a grant, and the late capture, verification or reconciliation finds it refunded
+ * and grants nothing.
+ */
+export async function applyRefund(
+  sequelize: Sequelize,
+  refund: ProcessedRefund,
+  options: { transaction?: Transaction } = {},
+): Promise<RefundOutcome> {
+  return withTransaction(sequelize, options.transaction, async (transaction) => {
+    const { order } = await lockOrder(transaction, refund.processorOrderId);
+    if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
+      return ignored(
+        `refund ${refund.refundId} is for payment ${refund.paymentId}, which did not pay the order`,
+      );
+    }
+    if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
+    if (refund.refundedTotal < order.amountPaise) {
+      return ignored(`partial refund (${refund.refundedTotal} of ${order.amountPaise} paise): premium kept`);
+    }
+    const grant = await PremiumGrant.findOne({ where: { orderId: order.id, kind: 'grant' }, transaction });
+    await order.update(
+      { status: 'refunded', paymentId: refund.paymentId, refundedAt: new Date() },
+      { transaction },
+    );
+    const revoked =
+      grant && (await stillStanding(grant, transaction))
+        ? await revokePremium(
+            sequelize,
+            {
+              target: { grantId: grant.id },
+              source: 'webhook',
+              actor: 'razorpay-webhook',
+              reason: `refund ${refund.refundId}`,
+              idempotencyKey: `refund:${order.processorOrderId}`,
+            },
+            { transaction },
+          )
+        : null;
+    return { result: 'refunded', revoked };
+  });
+}
+
+/** An operator may have revoked the grant already; the refund then only closes the order. */
+async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {
+  return (await PremiumGrant.count({ where: { revokesGrantId: grant.id }, transaction })) === 0;
+}
+
+function ignored(reason: string): RefundOutcome {
+  return { result: 'ignored', reason };
+}

@@ -1,0 +1,36 @@
+import type { Core } from '..';
+import { AppError } from '../errors';
+import { paymentSignature, signaturesMatch } from '../processor/signatures';
+import { assertActingForSelf } from './access';
+import { applyPayment, type AppliedPayment } from './apply-payment';
+
+export interface VerifyPaymentRequest {
+  /** The signed-in user; the body's `providerId` must be the same, and so must the order's buyer. */
+  callerProviderId: string;
+  providerId: string;
+  processorOrderId: string;
+  paymentId: string;
+  /** Checkout's `razorpay_signature`: HMAC-SHA256 of `order_id|payment_id` with the key secret. */
+  signature: string;
+}
+
+/** Spec §4.5: checks the processor's signature, then marks the order paid and grants, exactly once. */
+export async function verifyPayment(core: Core, request: VerifyPaymentRequest): Promise<AppliedPayment> {
+  assertActingForSelf(request.callerProviderId, request.providerId);
+  const expected = paymentSignature(
+    request.processorOrderId,
+    request.paymentId,
+    core.config.razorpay.keySecret,
+  );
+  if (!signaturesMatch(expected, request.signature)) {
+    throw AppError.validation(
+      'SIGNATURE_MISMATCH',
+      'the payment signature does not match the order and payment',
+    );
+  }
+  return applyPayment(
+    core.sequelize,
+    { processorOrderId: request.processorOrderId, paymentId: request.paymentId },
+    { source: 'checkout', buyerProviderId: request.providerId },
+  );
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { AppError } from '../errors';
+import type { CapturedPayment } from './apply-payment';
+import type { ProcessedRefund } from './refunds';
+
+/** What the service does with a Razorpay webhook event, read from its signed body. */
+export type WebhookEvent =
+  | { name: string; kind: 'payment'; payment: CapturedPayment }
+  | { name: string; kind: 'refund'; refund: ProcessedRefund }
+  | { name: string; kind: 'other'; reason: string };
+
+const PAYMENT_EVENTS = ['payment.captured', 'order.paid'];
+const REFUND_EVENT = 'refund.processed';
+
+const envelope = z.object({ event: z.string().min(1), payload: z.record(z.string(), z.unknown()) });
+const paymentPayload = z.object({
+  payment: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      order_id: z.string().min(1).nullable(),
+      amount: z.number().int(),
+      currency: z.string(),
+      /** Everything refunded on the payment so far; in a refund event, that refund included. */
+      amount_refunded: z.number().int(),
+    }),
+  }),
+});
+const refundPayload = z.object({
+  refund: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+});
+
+/** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
+export function parseWebhookEvent(rawBody: Buffer): WebhookEvent {
+  const { event: name, payload } = readAs(envelope, parseJson(rawBody), 'event');
+  const isPayment = PAYMENT_EVENTS.includes(name);
+  if (!isPayment && name !== REFUND_EVENT)
+    return { name, kind: 'other', reason: `event ${name} is not handled` };
+
+  const payment = readAs(paymentPayload, payload, name).payment.entity;
+  // Payments made outside an order (payment links, another integration) are not ours.
+  if (payment.order_id === null) return { name, kind: 'other', reason: `payment ${payment.id} has no order` };
+  if (isPayment) {
+    return {
+      name,
+      kind: 'payment',
+      payment: {
+        processorOrderId: payment.order_id,
+        paymentId: payment.id,
+        paid: { amount: payment.amount, currency: payment.currency },
+      },
+    };
+  }
+  const refund = readAs(refundPayload, payload, name).refund.entity;
+  return {
+    name,
+    kind: 'refund',
+    refund: {
+      refundId: refund.id,
+      processorOrderId: payment.order_id,
+      paymentId: refund.payment_id,
+      refundedTotal: payment.amount_refunded,
+    },
+  };
+}
+
+function parseJson(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw AppError.validation('INVALID_WEBHOOK', 'the webhook body is not JSON');
+  }
+}
+
+function readAs<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    throw AppError.validation(
+      'INVALID_WEBHOOK',
+      `unreadable ${what} webhook: ${z.prettifyError(parsed.error)}`,
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,101 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import type { Core } from '..';
+import { selectRows } from '../db/database';
+import { AppError, isAppError } from '../errors';
+import { signaturesMatch, webhookSignature } from '../processor/signatures';
+import { applyPayment } from './apply-payment';
+import { applyRefund } from './refunds';
+import { parseWebhookEvent, type WebhookEvent } from './webhook-events';
+
+export interface WebhookDelivery {
+  /** The exact bytes Razorpay signed. */
+  rawBody: Buffer;
+  /** `X-Razorpay-Signature`. */
+  signature: string;
+  /** `x-razorpay-event-id`: the same for every retry of one event. */
+  eventId: string;
+}
+
+export type WebhookOutcome =
+  | { status: 'processed' | 'duplicate'; event: string }
+  | { status: 'ignored'; event: string; reason: string; needsOperator: boolean };
+
+/**
+ * Refusals that mean money moved without premium: a payment of the wrong amount, or a second payment
+ * for a paid order. Retrying cannot fix them, so they are acknowledged, and an operator must refund.
+ */
+const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID']);
+
+/**
+ * POST /api/payment/webhook. Razorpay retries any non-2xx for 24 hours, so the answers are:
+ * - bad signature or unreadable body: 400 (thrown);
+ * - an event id already processed: acknowledged, nothing changes;
+ * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
+ *   `refund.processed`: see `applyRefund`;
+ * - an event that cannot apply (unknown order, which may belong to another integration on the same
+ *   account; wrong amount; refunded order; other events): acknowledged and reported as `ignored`;
+ * - anything else (the database is down): thrown, a 5xx, and Razorpay retries.
+ * The event id is recorded in the same transaction as the effect, so a failed attempt leaves no trace.
+ */
+export async function handleWebhook(core: Core, delivery: WebhookDelivery): Promise<WebhookOutcome> {
+  const expected = webhookSignature(delivery.rawBody, core.config.razorpay.webhookSecret);
+  if (!signaturesMatch(expected, delivery.signature)) {
+    throw AppError.validation('SIGNATURE_MISMATCH', 'the webhook signature does not match its body');
+  }
+  const event = parseWebhookEvent(delivery.rawBody);
+  const { sequelize } = core;
+  return sequelize.transaction(async (transaction) => {
+    if (!(await recordDelivery(transaction, delivery.eventId, event.name))) {
+      return { status: 'duplicate', event: event.name };
+    }
+    try {
+      // A savepoint, so that an event refused half-way still commits its event id.
+      return await sequelize.transaction({ transaction }, (savepoint) =>
+        applyEvent(sequelize, event, savepoint),
+      );
+    } catch (error) {
+      if (!isAppError(error) || error.kind === 'unavailable') throw error;
+      return {
+        status: 'ignored',
+        event: event.name,
+        reason: `${error.code}: ${error.message}`,
+        needsOperator: NEEDS_OPERATOR.has(error.code),
+      };
+    }
+  });
+}
+
+/** False when the event id is already recorded; a concurrent delivery of it waits for the first to end. */
+async function recordDelivery(
+  transaction: Transaction,
+  eventId: string,
+  eventType: string,
+): Promise<boolean> {
+  const inserted = await selectRows(
+    transaction,
+    `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)
+     ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
+    [eventId, eventType],
+  );
+  return inserted.length === 1;
+}
+
+async function applyEvent(
+  sequelize: Sequelize,
+  event: WebhookEvent,
+  transaction: Transaction,
+): Promise<WebhookOutcome> {
+  switch (event.kind) {
+    case 'payment':
+      await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
+      return { status: 'processed', event: event.name };
+    case 'refund': {
+      const outcome = await applyRefund(sequelize, event.refund, { transaction });
+      return outcome.result === 'refunded'
+        ? { status: 'processed', event: event.name }
+        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
+    }
+    case 'other':
+      return { status: 'ignored', event: event.name, reason: event.reason, needsOperator: false };
+  }
+}
