@@ -1,0 +1,67 @@
+import { InvalidArgumentError } from 'commander';
+import { CUSTOM_MONTHS } from '../core/plans';
+import { PROVIDER_ID_PATTERN } from '../core/users';
+
+/**
+ * Parsers for commander arguments and options: a bad value is a usage error (exit 2), not a failure.
+ * Commander calls them as `(value, previous)`, so none takes a second parameter of its own.
+ */
+
+const SNOWFLAKE = new RegExp(PROVIDER_ID_PATTERN);
+const ORDER_ID = /^order_[A-Za-z0-9]{1,40}$/;
+const DURATION = /^(\d+)([mhdw])$/;
+const UNIT_MS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 } as const;
+
+/** A Discord id (user or guild): digits only. */
+export function snowflake(value: string): string {
+  if (!SNOWFLAKE.test(value)) throw new InvalidArgumentError('expected a Discord id (digits only).');
+  return value;
+}
+
+export function positiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
+    throw new InvalidArgumentError('expected a whole number ≥ 1.');
+  }
+  return number;
+}
+
+export function months(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || number < CUSTOM_MONTHS.min || number > CUSTOM_MONTHS.max) {
+    throw new InvalidArgumentError(
+      `expected a whole number from ${CUSTOM_MONTHS.min} to ${CUSTOM_MONTHS.max}.`,
+    );
+  }
+  return number;
+}
+
+/** A Razorpay order id, as the buyer's receipt and Razorpay's dashboard show it. */
+export function orderId(value: string): string {
+  if (!ORDER_ID.test(value)) throw new InvalidArgumentError('expected a Razorpay order id (order_…).');
+  return value;
+}
+
+/** `--since`: a look-back (`30m`, `72h`, `7d`, `2w`) or an ISO 8601 instant (`2024-05-01T00:00:00Z`). */
+export function since(value: string): Date {
+  const duration = DURATION.exec(value);
+  if (duration) {
+    return new Date(Date.now() - Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
+  }
+  const instant = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
+  if (!instant || Number.isNaN(instant.getTime())) {
+    throw new InvalidArgumentError('expected a look-back like 30m, 72h, 7d, 2w, or an ISO 8601 time.');
+  }
+  return instant;
+}
+
+/** A reason or an actor: blank text tells the next operator nothing. */
+export function text(value: string): string {
+  if (value.trim() === '') throw new InvalidArgumentError('must not be empty.');
+  return value.trim();
+}
+
+/** For a variadic argument, commander folds each value into the previous ones through the parser. */
+export function many<T>(parse: (value: string) => T): (value: string, previous?: T[]) => T[] {
+  return (value, previous = []) => [...previous, parse(value)];
+}

@@ -1,0 +1,100 @@
+import type { Command } from 'commander';
+import {
+  describeOrder,
+  fetchProcessorOrder,
+  type OrderDetails,
+  type ProcessorOrderView,
+} from '../../core/admin/orders';
+import { isAppError, type AppError } from '../../core/errors';
+import { orderId } from '../arguments';
+import { fields, isoTime, money, section, table, time, yesNo } from '../format';
+import { ledgerTable, planLabel } from '../render';
+import type { Session } from '../session';
+
+interface OrderView extends OrderDetails {
+  /** null when the processor could not be asked; `processorError` says why. */
+  processor: ProcessorOrderView | null;
+  processorError: { code: string; message: string } | null;
+}
+
+function renderProcessor({ order, processor, processorError }: OrderView): string {
+  if (!processor) return `Could not ask Razorpay: ${processorError?.message}.`;
+  const lines = [
+    fields([
+      ['Status', processor.order.status],
+      [
+        'Paid',
+        `${money(processor.order.amount_paid, processor.order.currency)} of ${money(processor.order.amount, processor.order.currency)}`,
+      ],
+      ['Attempts', String(processor.order.attempts)],
+    ]),
+    processor.payments.length === 0
+      ? 'No payments.'
+      : table(
+          ['PAYMENT', 'STATUS', 'AMOUNT', 'CAPTURED', 'REFUNDED', 'METHOD', 'CREATED'],
+          processor.payments.map((payment) => [
+            payment.id,
+            payment.status,
+            money(payment.amount, payment.currency),
+            yesNo(payment.captured),
+            money(payment.amount_refunded, payment.currency),
+            payment.method,
+            isoTime(new Date(payment.created_at * 1000)),
+          ]),
+        ),
+  ];
+  if (processor.order.status === 'paid' && order.status === 'created') {
+    lines.push(
+      `Razorpay has it paid but it is not paid here: premium orders reconcile --order ${order.orderId}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function render(view: OrderView): string {
+  const { order, grants } = view;
+  return [
+    fields([
+      ['Order', `${order.orderId} (${order.status})`],
+      ['Buyer', `${order.buyerUsername} (${order.buyerProviderId})`],
+      ['For', order.guildId ? `SERVER premium of guild ${order.guildId}` : 'USER premium'],
+      ['Plan', `${planLabel(order.planType, order.months)}, ${order.durationDays} days`],
+      ['Amount', money(order.amountPaise, order.currency)],
+      ['Receipt', order.receipt],
+      ['Payment', order.paymentId ?? '-'],
+      ['Created', time(order.createdAt)],
+      ['Paid', time(order.paidAt)],
+      ['Refunded', time(order.refundedAt)],
+    ]),
+    section('Razorpay says', renderProcessor(view)),
+    section('Grants and revokes for this order', ledgerTable(grants)),
+  ].join('\n');
+}
+
+export function registerOrdersShow(orders: Command, session: Session): void {
+  orders
+    .command('show')
+    .description("one order: what this service recorded and Razorpay's view of it")
+    .argument('<orderId>', 'the Razorpay order id (order_…)', orderId)
+    .action(async (id: string) => {
+      const details = await describeOrder(session.core().sequelize, id);
+      let processor: ProcessorOrderView | null = null;
+      let failure: AppError | null = null;
+      try {
+        processor = await fetchProcessorOrder(session.processor(), id);
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        failure = error;
+      }
+      // The local record is still worth showing when Razorpay is down; the exit code says it is partial.
+      session.emit(
+        {
+          ...details,
+          processor,
+          processorError: failure && { code: failure.code, message: failure.message },
+        },
+        render,
+      );
+      if (failure) throw failure;
+    });
+}

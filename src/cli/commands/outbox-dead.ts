@@ -1,0 +1,29 @@
+import type { Command } from 'commander';
+import { listDeadEvents, type DeadEvent } from '../../core/admin/outbox';
+import { isoTime, table } from '../format';
+import type { Session } from '../session';
+
+function render({ events }: { events: DeadEvent[] }): string {
+  if (events.length === 0) return 'No dead events.';
+  return table(
+    ['ID', 'TYPE', 'FOR', 'ATTEMPTS', 'CREATED', 'DEAD SINCE', 'LAST ERROR'],
+    events.map((event) => [
+      String(event.id),
+      event.type,
+      event.aggregateKey,
+      String(event.attempts),
+      isoTime(event.createdAt),
+      isoTime(event.deadAt),
+      event.lastError ?? '',
+    ]),
+  );
+}
+
+export function registerOutboxDead(outbox: Command, session: Session): void {
+  outbox
+    .command('dead')
+    .description('events the relay gave up on: the bot has not heard of them')
+    .action(async () => {
+      session.emit({ events: await listDeadEvents(session.core().sequelize) }, render);
+    });
+}

@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import { registerDbMigrate } from './commands/db-migrate';
+import { registerDbStatus } from './commands/db-status';
+import { registerGrant } from './commands/grant';
+import { registerOrdersList } from './commands/orders-list';
+import { registerOrdersReconcile } from './commands/orders-reconcile';
+import { registerOrdersShow } from './commands/orders-show';
+import { registerOutboxDead } from './commands/outbox-dead';
+import { registerOutboxRetry } from './commands/outbox-retry';
+import { registerOutboxStats } from './commands/outbox-stats';
+import { registerRevoke } from './commands/revoke';
+import { registerUsersFind } from './commands/users-find';
+import { registerUsersShow } from './commands/users-show';
+import { Session, type GlobalOptions } from './session';
+
+/**
+ * The `premium` program. Subcommands made with `.command()` inherit `exitOverride` (so every usage
+ * error reaches `reportError`) and `showHelpAfterError` from their parent.
+ */
+export function buildProgram(): { program: Command; session: Session } {
+  const program = new Command('premium')
+    .description('Operate the premium service: users, manual grants, orders, the outbox, the database.')
+    .option('--json', 'print one JSON document and nothing else on stdout')
+    .option('--verbose', 'print stack traces with errors')
+    .exitOverride()
+    .showHelpAfterError()
+    .configureHelp({ showGlobalOptions: true });
+  const session = new Session(() => program.opts<GlobalOptions>());
+
+  const users = program.command('users').description('look users up');
+  registerUsersShow(users, session);
+  registerUsersFind(users, session);
+
+  registerGrant(program, session);
+  registerRevoke(program, session);
+
+  const orders = program.command('orders').description('look orders up and reconcile them with Razorpay');
+  registerOrdersList(orders, session);
+  registerOrdersShow(orders, session);
+  registerOrdersReconcile(orders, session);
+
+  const outbox = program.command('outbox').description('the events on their way to the bot');
+  registerOutboxStats(outbox, session);
+  registerOutboxDead(outbox, session);
+  registerOutboxRetry(outbox, session);
+
+  const db = program.command('db').description('the database schema');
+  registerDbMigrate(db, session);
+  registerDbStatus(db, session);
+
+  return { program, session };
+}

@@ -1,0 +1,45 @@
+import { createCore, type Core } from '../core';
+import { loadConfig } from '../core/config';
+import { createRazorpayClient, type RazorpayClient } from '../core/processor/razorpay-client';
+
+export interface GlobalOptions {
+  json?: boolean;
+  verbose?: boolean;
+}
+
+/** The CLI runs one command at a time; a few connections cover the parallel reads of `users show`. */
+const POOL_MAX = 4;
+
+/**
+ * What every command shares: the global options, the core (opened on first use, so that `--help` and
+ * usage errors need neither configuration nor a database) and the output, JSON or text.
+ */
+export class Session {
+  private opened: Core | undefined;
+
+  constructor(private readonly globalOptions: () => GlobalOptions) {}
+
+  get options(): GlobalOptions {
+    return this.globalOptions();
+  }
+
+  core(): Core {
+    this.opened ??= createCore(loadConfig(), { poolMax: POOL_MAX });
+    return this.opened;
+  }
+
+  processor(): RazorpayClient {
+    const { razorpay, providerTimeoutMs } = this.core().config;
+    return createRazorpayClient(razorpay, { timeoutMs: providerTimeoutMs });
+  }
+
+  /** With `--json`, the document and nothing else on stdout; otherwise the text rendering of it. */
+  emit<T>(document: T, render: (document: T) => string): void {
+    process.stdout.write(`${this.options.json ? JSON.stringify(document, null, 2) : render(document)}\n`);
+  }
+
+  /** Lets the process exit promptly: the pool would otherwise hold it for its idle timeout. */
+  async close(): Promise<void> {
+    await this.opened?.close();
+  }
+}

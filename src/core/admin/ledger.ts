@@ -1,0 +1,49 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Category, GrantSource } from '../premium/types';
+import { Conditions } from './sql';
+
+/** One row of the premium ledger as an operator reads it. */
+export interface LedgerEntry {
+  grantId: number;
+  kind: 'grant' | 'revoke';
+  category: Category;
+  providerId: string;
+  guildId: string | null;
+  planType: string | null;
+  /** Negative for a revoke. */
+  days: number;
+  expiresBefore: Date | null;
+  expiresAfter: Date;
+  source: GrantSource;
+  actor: string;
+  reason: string | null;
+  /** The processor's order id. */
+  orderId: string | null;
+  revokesGrantId: number | null;
+  /** For a grant: the revoke that took it back, if any. */
+  revokedByGrantId: number | null;
+  createdAt: Date;
+}
+
+/** The newest ledger rows of one user or of one order. */
+export function listLedger(
+  sequelize: Sequelize,
+  filter: { userId?: number; orderId?: number; limit: number },
+): Promise<LedgerEntry[]> {
+  const where = new Conditions().add('g.user_id = ?', filter.userId).add('g.order_id = ?', filter.orderId);
+  return sequelize.query<LedgerEntry>(
+    `SELECT g.id AS "grantId", g.kind, g.category, u.provider_id AS "providerId", g.guild_id AS "guildId",
+            g.plan_type AS "planType", g.days, g.expires_before AS "expiresBefore",
+            g.expires_after AS "expiresAfter", g.source, g.actor, g.reason,
+            o.processor_order_id AS "orderId", g.revokes_grant_id AS "revokesGrantId",
+            r.id AS "revokedByGrantId", g.created_at AS "createdAt"
+     FROM premium_grants g
+     JOIN users u ON u.id = g.user_id
+     LEFT JOIN orders o ON o.id = g.order_id
+     LEFT JOIN premium_grants r ON r.revokes_grant_id = g.id
+     ${where}
+     ORDER BY g.created_at DESC, g.id DESC
+     LIMIT ${where.param(filter.limit)}`,
+    { bind: where.bind, type: QueryTypes.SELECT },
+  );
+}

@@ -1,0 +1,92 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { AppError } from '../errors';
+import type { OrderStatus } from '../models';
+import type { PlanType } from '../plans';
+import type { Category } from '../premium/types';
+import type { RazorpayClient, RazorpayOrder, RazorpayPayment } from '../processor/razorpay-client';
+import { findUserByProviderId } from '../users';
+import { listLedger, type LedgerEntry } from './ledger';
+import { Conditions } from './sql';
+
+export interface OrderSummary {
+  /** The processor's order id: what the buyer, Razorpay's dashboard and the webhook all quote. */
+  orderId: string;
+  status: OrderStatus;
+  category: Category;
+  guildId: string | null;
+  planType: PlanType;
+  months: number | null;
+  durationDays: number;
+  amountPaise: number;
+  currency: string;
+  paymentId: string | null;
+  buyerProviderId: string;
+  buyerUsername: string;
+  createdAt: Date;
+  paidAt: Date | null;
+  refundedAt: Date | null;
+}
+
+export interface OrderFilter {
+  status?: OrderStatus;
+  /** The buyer; an unknown one is an error rather than an empty list. */
+  providerId?: string;
+  since?: Date;
+  limit: number;
+}
+
+export interface OrderDetails {
+  order: OrderSummary & { receipt: string };
+  /** The ledger rows that cite this order: its grant, and the revoke of a refund. */
+  grants: LedgerEntry[];
+}
+
+export interface ProcessorOrderView {
+  order: RazorpayOrder;
+  payments: RazorpayPayment[];
+}
+
+const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
+  o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
+  o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
+  o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt"`;
+
+/** The newest orders first. */
+export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Promise<OrderSummary[]> {
+  const buyer = filter.providerId === undefined ? undefined : await findUserByProviderId(filter.providerId);
+  const where = new Conditions()
+    .add('o.status = ?', filter.status)
+    .add('o.buyer_user_id = ?', buyer?.id)
+    .add('o.created_at >= ?', filter.since);
+  return sequelize.query<OrderSummary>(
+    `SELECT ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
+     ${where}
+     ORDER BY o.created_at DESC, o.id DESC
+     LIMIT ${where.param(filter.limit)}`,
+    { bind: where.bind, type: QueryTypes.SELECT },
+  );
+}
+
+/** One order by its processor order id, with the ledger rows that cite it. */
+export async function describeOrder(sequelize: Sequelize, orderId: string): Promise<OrderDetails> {
+  const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(
+    `SELECT o.id, o.receipt, ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
+     WHERE o.processor_order_id = $1`,
+    { bind: [orderId], type: QueryTypes.SELECT },
+  );
+  if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
+  const { id, ...shown } = order;
+  return { order: shown, grants: await listLedger(sequelize, { orderId: id, limit: 100 }) };
+}
+
+/** What the processor says about an order: the order itself and every payment attempted on it. */
+export async function fetchProcessorOrder(
+  processor: RazorpayClient,
+  orderId: string,
+): Promise<ProcessorOrderView> {
+  const [order, payments] = await Promise.all([
+    processor.fetchOrder(orderId),
+    processor.fetchOrderPayments(orderId),
+  ]);
+  return { order, payments };
+}

@@ -1,0 +1,73 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
+import { AppError } from '../errors';
+import type { PremiumEventType } from '../premium/types';
+
+export interface OutboxStats {
+  /** Waiting for the relay, including those backing off after a failed attempt. */
+  pending: number;
+  /** Given up on by the relay: they reach the bot only after `retryDeadEvents`. */
+  dead: number;
+  oldestPendingAt: Date | null;
+  oldestPendingAgeSeconds: number | null;
+}
+
+export interface DeadEvent {
+  id: number;
+  eventId: string;
+  type: PremiumEventType;
+  aggregateKey: string;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  deadAt: Date;
+}
+
+export async function outboxStats(sequelize: Sequelize): Promise<OutboxStats> {
+  const [row] = await sequelize.query<OutboxStats>(
+    `SELECT count(*) FILTER (WHERE dead_at IS NULL)::int AS pending,
+            count(*) FILTER (WHERE dead_at IS NOT NULL)::int AS dead,
+            min(created_at) FILTER (WHERE dead_at IS NULL) AS "oldestPendingAt",
+            floor(extract(epoch FROM now() - min(created_at) FILTER (WHERE dead_at IS NULL)))::int
+              AS "oldestPendingAgeSeconds"
+     FROM outbox`,
+    { type: QueryTypes.SELECT },
+  );
+  return row!;
+}
+
+/** Dead events, oldest first: the order in which the bot missed them. */
+export function listDeadEvents(sequelize: Sequelize): Promise<DeadEvent[]> {
+  return sequelize.query<DeadEvent>(
+    `SELECT id, event_id AS "eventId", type, aggregate_key AS "aggregateKey", attempts,
+            last_error AS "lastError", created_at AS "createdAt", dead_at AS "deadAt"
+     FROM outbox WHERE dead_at IS NOT NULL ORDER BY id`,
+    { type: QueryTypes.SELECT },
+  );
+}
+
+/**
+ * Hands dead events back to the relay as if new (`'all'`, or the given ids, which must all be dead:
+ * otherwise nothing changes). Returns the ids retried.
+ */
+export function retryDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promise<number[]> {
+  return sequelize.transaction(async (transaction) => {
+    const rows = await selectRows<{ id: number }>(
+      transaction,
+      `UPDATE outbox SET dead_at = NULL, attempts = 0, available_at = now()
+       WHERE dead_at IS NOT NULL ${which === 'all' ? '' : 'AND id = ANY($1::bigint[])'}
+       RETURNING id`,
+      which === 'all' ? [] : [which],
+    );
+    const retried = rows.map((row) => row.id).sort((a, b) => a - b);
+    if (which !== 'all') {
+      const missing = which.filter((id) => !retried.includes(id));
+      if (missing.length > 0) {
+        throw AppError.notFound('EVENT_NOT_DEAD', `no dead outbox event with id ${missing.join(', ')}`);
+      }
+    }
+    // The insert trigger wakes the relay only for new rows; revived ones need the same nudge.
+    if (retried.length > 0) await selectRows(transaction, `SELECT pg_notify('premium_outbox', '')`);
+    return retried;
+  });
+}

@@ -1,0 +1,132 @@
+import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import { UserGuild, UserPremium } from '../models';
+import { findUserByProviderId, premiumStatusOf } from '../users';
+import { listLedger, type LedgerEntry } from './ledger';
+import { listOrders, type OrderSummary } from './orders';
+
+export interface UserSummary {
+  providerId: string;
+  username: string;
+  isPremium: boolean;
+  premiumExpiresAt: Date | null;
+  lastLoginAt: Date | null;
+}
+
+export interface PremiumRecordView {
+  expiresAt: Date;
+  isActive: boolean;
+  slots: number;
+  version: number;
+}
+
+export interface ServerPremiumView extends PremiumRecordView {
+  guildId: string;
+  /** The name a signed-in manager last saw; null when nobody who manages it has signed in. */
+  guildName: string | null;
+}
+
+export interface ManageableGuild {
+  guildId: string;
+  name: string;
+  owner: boolean;
+  refreshedAt: Date;
+}
+
+export interface UserOverview {
+  user: UserSummary & { avatar: string | null; createdAt: Date };
+  userPremium: PremiumRecordView | null;
+  serverPremiums: ServerPremiumView[];
+  manageableGuilds: ManageableGuild[];
+  recentOrders: OrderSummary[];
+  recentGrants: LedgerEntry[];
+}
+
+const RECENT = 10;
+const FIND_LIMIT = 25;
+
+/** LIKE treats `%`, `_` and `\` specially; an operator's search text means them literally. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
+}
+
+/**
+ * Users whose provider id is `text`, or whose username contains it (case-insensitive): exact id first,
+ * then username prefixes, then other matches, each by username.
+ */
+export async function findUsers(
+  sequelize: Sequelize,
+  text: string,
+  now = new Date(),
+): Promise<UserSummary[]> {
+  const rows = await sequelize.query<Omit<UserSummary, 'isPremium'>>(
+    `SELECT provider_id AS "providerId", username, premium_expires_at AS "premiumExpiresAt",
+            last_login_at AS "lastLoginAt"
+     FROM users
+     WHERE provider_id = $1 OR lower(username) LIKE '%' || $2 || '%'
+     ORDER BY provider_id = $1 DESC, starts_with(lower(username), $3) DESC, username
+     LIMIT ${FIND_LIMIT}`,
+    { bind: [text, escapeLike(text.toLowerCase()), text.toLowerCase()], type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({ ...row, isPremium: premiumStatusOf(row, now).isPremium }));
+}
+
+/** Everything an operator needs to answer "I paid and the bot says no" about one user. */
+export async function describeUser(
+  sequelize: Sequelize,
+  providerId: string,
+  now = new Date(),
+): Promise<UserOverview> {
+  const user = await findUserByProviderId(providerId);
+  const [userPremium, serverPremiums, manageableGuilds, recentOrders, recentGrants] = await Promise.all([
+    UserPremium.findOne({ where: { userId: user.id, version: { [Op.gt]: 0 } } }),
+    serverPremiumsBoughtBy(sequelize, user.id, now),
+    UserGuild.findAll({ where: { userId: user.id }, order: [['name', 'ASC']] }),
+    listOrders(sequelize, { providerId, limit: RECENT }),
+    listLedger(sequelize, { userId: user.id, limit: RECENT }),
+  ]);
+  return {
+    user: {
+      providerId: user.providerId,
+      username: user.username,
+      isPremium: premiumStatusOf(user, now).isPremium,
+      premiumExpiresAt: user.premiumExpiresAt,
+      lastLoginAt: user.lastLoginAt,
+      avatar: user.avatar,
+      createdAt: user.createdAt,
+    },
+    userPremium: userPremium && {
+      expiresAt: userPremium.expiresAt,
+      isActive: userPremium.expiresAt > now,
+      slots: userPremium.slots,
+      version: userPremium.version,
+    },
+    serverPremiums,
+    manageableGuilds: manageableGuilds.map((guild) => ({
+      guildId: guild.guildId,
+      name: guild.name,
+      owner: guild.owner,
+      refreshedAt: guild.refreshedAt,
+    })),
+    recentOrders,
+    recentGrants,
+  };
+}
+
+/** The guilds this user ever granted premium to, by purchase or by an operator on their behalf. */
+async function serverPremiumsBoughtBy(
+  sequelize: Sequelize,
+  userId: number,
+  now: Date,
+): Promise<ServerPremiumView[]> {
+  const rows = await sequelize.query<Omit<ServerPremiumView, 'isActive'>>(
+    `SELECT sp.guild_id AS "guildId", sp.expires_at AS "expiresAt", sp.slots, sp.version,
+            (SELECT ug.name FROM user_guilds ug WHERE ug.guild_id = sp.guild_id
+             ORDER BY ug.refreshed_at DESC LIMIT 1) AS "guildName"
+     FROM server_premiums sp
+     WHERE sp.version > 0 AND sp.guild_id IN (
+       SELECT guild_id FROM premium_grants WHERE user_id = $1 AND category = 'SERVER' AND kind = 'grant')
+     ORDER BY sp.expires_at DESC`,
+    { bind: [userId], type: QueryTypes.SELECT },
+  );
+  return rows.map((row) => ({ ...row, isActive: row.expiresAt > now }));
+}
