@@ -1,0 +1,17 @@
+/** Image URLs by the rules of Discord's CDN (https://discord.com/developers/docs/reference#image-formatting). */
+const CDN_URL = 'https://cdn.discordapp.com';
+
+/** Hashes of animated images start with `a_`: those are served as GIF, the rest as PNG. */
+function imageFile(hash: string): string {
+  return `${hash}.${hash.startsWith('a_') ? 'gif' : 'png'}`;
+}
+
+/** A user's avatar; without one, the default avatar Discord derives from the id's timestamp bits. */
+export function avatarUrl(userId: string, hash: string | null): string {
+  if (hash !== null) return `${CDN_URL}/avatars/${userId}/${imageFile(hash)}`;
+  return `${CDN_URL}/embed/avatars/${(BigInt(userId) >> 22n) % 6n}.png`;
+}
+
+export function guildIconUrl(guildId: string, hash: string | null): string | null {
+  return hash === null ? null : `${CDN_URL}/icons/${guildId}/${imageFile(hash)}`;
+}

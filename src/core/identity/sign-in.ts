@@ -1,0 +1,88 @@
+import type { Sequelize } from 'sequelize';
+import type { Core } from '..';
+import { execute, selectRows } from '../db/database';
+import { issueSessionToken, type SessionClaims } from '../session';
+import { premiumStatusOf, type PremiumStatus } from '../users';
+import { avatarUrl } from './cdn';
+import type { DiscordClient, DiscordGuild, DiscordUser } from './discord-client';
+import { canManageGuild } from './guild-permissions';
+
+export interface SignedInUser {
+  providerId: string;
+  username: string;
+  avatar: string;
+  premiumExpiresAt: Date | null;
+}
+
+export interface SignInResult {
+  /** The service's session token: the only credential the browser receives. */
+  token: string;
+  profile: SessionClaims;
+  status: PremiumStatus;
+}
+
+/**
+ * A Discord sign-in after the state was checked: trades the code, reads the account and its guilds,
+ * records them, and issues the session token. Discord is called before the transaction opens, so a
+ * slow provider never holds a database connection.
+ */
+export async function signInWithDiscord(
+  core: Core,
+  discord: DiscordClient,
+  code: string,
+): Promise<SignInResult> {
+  const accessToken = await discord.exchangeCode(code);
+  const [account, guilds] = await Promise.all([
+    discord.fetchUser(accessToken),
+    discord.fetchGuilds(accessToken),
+  ]);
+  const user = await recordSignIn(core.sequelize, account, guilds);
+  const profile = { providerId: user.providerId, username: user.username, avatar: user.avatar };
+  return { token: issueSessionToken(core.config.jwtSecret, profile), profile, status: premiumStatusOf(user) };
+}
+
+/**
+ * Creates or updates the user and replaces their manageable guilds with what Discord says now, in one
+ * transaction. `username` is Discord's unique handle, not the `global_name` display name: the handle
+ * names one account (operators look users up by it), while anyone can take any display name.
+ */
+export function recordSignIn(
+  sequelize: Sequelize,
+  account: DiscordUser,
+  guilds: DiscordGuild[],
+): Promise<SignedInUser> {
+  const manageable = guilds.filter(canManageGuild);
+  return sequelize.transaction(async (transaction) => {
+    const [user] = await selectRows<SignedInUser & { id: number }>(
+      transaction,
+      `INSERT INTO users (provider_id, username, avatar, last_login_at)
+       VALUES ($1, $2, $3, now())
+       ON CONFLICT (provider_id) DO UPDATE
+         SET username = EXCLUDED.username, avatar = EXCLUDED.avatar, last_login_at = now(), updated_at = now()
+       RETURNING id, provider_id AS "providerId", username, avatar, premium_expires_at AS "premiumExpiresAt"`,
+      [account.id, account.username, avatarUrl(account.id, account.avatar)],
+    );
+    const { id, ...signedIn } = user!;
+    await execute(transaction, 'DELETE FROM user_guilds WHERE user_id = $1 AND guild_id <> ALL($2::text[])', [
+      id,
+      manageable.map((guild) => guild.id),
+    ]);
+    await execute(
+      transaction,
+      `INSERT INTO user_guilds (user_id, guild_id, name, icon, owner, permissions, refreshed_at)
+       SELECT $1, guild.*, now() FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[]) AS guild
+       ON CONFLICT (user_id, guild_id) DO UPDATE
+         SET name = EXCLUDED.name, icon = EXCLUDED.icon, owner = EXCLUDED.owner,
+             permissions = EXCLUDED.permissions, refreshed_at = EXCLUDED.refreshed_at`,
+      [
+        id,
+        manageable.map((guild) => guild.id),
+        manageable.map((guild) => guild.name),
+        manageable.map((guild) => guild.icon),
+        manageable.map((guild) => guild.owner),
+        manageable.map((guild) => guild.permissions),
+      ],
+    );
+    return signedIn;
+  });
+}
