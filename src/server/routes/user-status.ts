@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { getPremiumStatus } from '../../core/users';
+import { perIpRateLimit } from '../plugins/rate-limit';
 import { PremiumStatusReply, ProviderId } from '../schemas';
 
 /** GET /api/auth/user/:providerId (spec §4.3): live premium status, public. */
@@ -8,11 +9,17 @@ const userStatusRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/api/auth/user/:providerId',
     {
+      config: perIpRateLimit(),
       schema: {
         tags: ['auth'],
         summary: 'Live premium status of a user',
         params: Type.Object({ providerId: ProviderId }),
-        response: { 200: PremiumStatusReply, 400: { $ref: 'ErrorReply#' }, 404: { $ref: 'ErrorReply#' } },
+        response: {
+          200: PremiumStatusReply,
+          400: { $ref: 'ErrorReply#' },
+          404: { $ref: 'ErrorReply#' },
+          429: { $ref: 'ErrorReply#' },
+        },
       },
     },
     async (request) => getPremiumStatus(request.params.providerId),
