@@ -8,6 +8,9 @@ import { loggerOptions } from './logging';
 import authenticate from './plugins/authenticate';
 import docs from './plugins/docs';
 import metrics from './plugins/metrics';
+import rateLimit from './plugins/rate-limit';
+import authMeRoutes from './routes/auth-me';
+import authSignInRoutes from './routes/auth-sign-in';
 import healthRoutes from './routes/health';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
@@ -24,8 +27,11 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(docs);
   await fastify.register(metrics);
   await fastify.register(authenticate, { jwtSecret: options.core.config.jwtSecret });
+  await fastify.register(rateLimit, { redis: options.redis, perMinute: options.core.config.rateLimitPerMinute });
   await fastify.register(healthRoutes, options);
   await fastify.register(userStatusRoutes, options);
+  await fastify.register(authSignInRoutes, options);
+  await fastify.register(authMeRoutes, options);
 }
 
 /**
