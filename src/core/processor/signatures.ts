@@ -12,7 +12,7 @@ export function webhookSignature(rawBody: Buffer | string, secret: string): stri
 
 /** Constant-time comparison of two hex signatures; a malformed or differently sized one never matches. */
 export function signaturesMatch(expectedHex: string, givenHex: string): boolean {
-  const hex = /^[0-9a-f]+$/i;
+  const hex = /^(?:[0-9a-f]{2})+$/i;
   if (!hex.test(expectedHex) || !hex.test(givenHex)) return false;
   const expected = Buffer.from(expectedHex, 'hex');
   const given = Buffer.from(givenHex, 'hex');

@@ -1,0 +1,98 @@
+import Razorpay from 'razorpay';
+import { AppError, isAppError } from '../errors';
+import type { RazorpayOrder, RazorpayPayment } from './types';
+
+export { paymentSignature, signaturesMatch, webhookSignature } from './signatures';
+export type { RazorpayNotes, RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
+
+export interface RazorpayClientConfig {
+  keyId: string;
+  keySecret: string;
+  /** Without `/v1`: `https://api.razorpay.com`, or the sandbox's `razorpayApiUrl`. */
+  apiUrl: string;
+}
+
+export interface CreateOrderInput {
+  /** In paise. */
+  amount: number;
+  currency: 'INR';
+  receipt: string;
+  notes?: Record<string, string>;
+}
+
+/** The Razorpay calls the service makes. Every failure is an `AppError` (see `toProcessorError`). */
+export interface RazorpayClient {
+  createOrder(input: CreateOrderInput): Promise<RazorpayOrder>;
+  fetchOrder(orderId: string): Promise<RazorpayOrder>;
+  fetchOrderPayments(orderId: string): Promise<RazorpayPayment[]>;
+  fetchPayment(paymentId: string): Promise<RazorpayPayment>;
+}
+
+/** The SDK's axios instance: its base URL is hard-coded and it has no timeout of its own. */
+interface SdkHttp {
+  defaults: { baseURL?: string; timeout?: number };
+}
+
+export function createRazorpayClient(
+  config: RazorpayClientConfig,
+  { timeoutMs = 10_000 }: { timeoutMs?: number } = {},
+): RazorpayClient {
+  const rzp = new Razorpay({ key_id: config.keyId, key_secret: config.keySecret });
+  const http = (rzp.api as unknown as { rq: SdkHttp }).rq;
+  http.defaults.baseURL = config.apiUrl.replace(/\/+$/, '');
+  http.defaults.timeout = timeoutMs;
+
+  async function call<T>(request: () => Promise<unknown>): Promise<T> {
+    try {
+      return (await request()) as T;
+    } catch (error) {
+      throw toProcessorError(error);
+    }
+  }
+
+  return {
+    createOrder: (input) => call(() => rzp.orders.create(input)),
+    fetchOrder: (orderId) => call(() => rzp.orders.fetch(orderId)),
+    fetchOrderPayments: async (orderId) =>
+      (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
+    fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
+  };
+}
+
+/**
+ * Maps what the SDK throws to an `AppError`. The SDK rejects with a plain object
+ * `{ statusCode, error: { code, description } }` when Razorpay answered with its JSON error, with
+ * `{ statusCode, error: undefined }` for an HTML answer (a gateway's 502), and with a `TypeError` when no
+ * answer came at all (refused, reset, timed out), because it reads `err.response.status` unguarded.
+ * Only a 4xx that Razorpay explained is the request's fault; the rest is the processor being unavailable,
+ * including a rejected key (the service's configuration, not the buyer's input) and rate limiting.
+ * Messages never quote the raw error: axios errors carry the request's credentials.
+ */
+export function toProcessorError(error: unknown): AppError {
+  if (isAppError(error)) return error;
+  const { statusCode, description } = sdkFailure(error);
+  if (statusCode === undefined) {
+    return AppError.unavailable('PROCESSOR_UNAVAILABLE', 'The payment processor could not be reached');
+  }
+  if (statusCode === 401 || statusCode === 403) {
+    return AppError.unavailable(
+      'PROCESSOR_UNAVAILABLE',
+      'The payment processor refused the service credentials',
+    );
+  }
+  const explainedClientError = statusCode >= 400 && statusCode < 500 && statusCode !== 429;
+  if (!explainedClientError || description === undefined) {
+    return AppError.unavailable('PROCESSOR_UNAVAILABLE', `The payment processor answered HTTP ${statusCode}`);
+  }
+  return AppError.validation('PROCESSOR_REJECTED', description);
+}
+
+function sdkFailure(error: unknown): { statusCode?: number; description?: string } {
+  if (typeof error !== 'object' || error === null || !('statusCode' in error)) return {};
+  const statusCode = Number(error.statusCode);
+  if (!Number.isInteger(statusCode)) return {};
+  const detail = 'error' in error ? error.error : undefined;
+  const description =
+    typeof detail === 'object' && detail !== null && 'description' in detail ? detail.description : undefined;
+  return { statusCode, description: typeof description === 'string' ? description : undefined };
+}

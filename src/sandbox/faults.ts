@@ -1,0 +1,88 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { onRequestAsyncHookHandler } from 'fastify';
+
+/** The sandbox routes a fault can be set on. */
+export const FAULT_ROUTES = [
+  'discord.authorize', // GET and POST /discord/oauth2/authorize
+  'discord.token', // POST /discord/api/v10/oauth2/token
+  'discord.me', // GET /discord/api/v10/users/@me
+  'discord.guilds', // GET /discord/api/v10/users/@me/guilds
+  'razorpay.orders.create', // POST /razorpay/v1/orders
+  'razorpay.orders.fetch', // GET /razorpay/v1/orders/:id
+  'razorpay.orders.fetchPayments', // GET /razorpay/v1/orders/:id/payments
+  'razorpay.payments.fetch', // GET /razorpay/v1/payments/:id
+  'razorpay.payments.refund', // POST /razorpay/v1/payments/:id/refund
+  'razorpay.checkout', // GET and POST /razorpay/checkout
+] as const;
+
+export type FaultRoute = (typeof FAULT_ROUTES)[number];
+
+/**
+ * What the next requests to a route get instead of the normal answer: a status (with `body`, sent as
+ * HTML when a string and as JSON otherwise, or else the API's own error body for that status;
+ * `retryAfter` seconds become a `Retry-After` header, 1 by default for 429),
+ * a delay before the normal answer, or a dropped connection (no answer at all). A fault stays until
+ * replaced or cleared, or for `times` requests.
+ */
+export type Fault = (
+  { status: number; body?: unknown; retryAfter?: number } | { delayMs: number } | { drop: true }
+) & {
+  times?: number;
+};
+
+/** The body an API answers a faulted status with, when the fault brings none. */
+export type FaultBody = (
+  status: number,
+  retryAfter: number | undefined,
+) => { contentType: string; body: unknown };
+
+export class Faults {
+  private readonly active = new Map<FaultRoute, Fault>();
+  private readonly closing = new AbortController();
+
+  set(route: FaultRoute, fault: Fault | null): void {
+    if (!FAULT_ROUTES.includes(route)) throw new Error(`Unknown sandbox route "${route}"`);
+    if (fault === null) this.active.delete(route);
+    else this.active.set(route, { ...fault });
+  }
+
+  clear(): void {
+    this.active.clear();
+  }
+
+  /** Ends pending delays, so that closing the server does not wait for them. */
+  abortDelays(): void {
+    this.closing.abort();
+  }
+
+  /** A route's first `onRequest` hook: it applies the route's fault, if any, before auth and parsing. */
+  hook(route: FaultRoute, defaultBody: FaultBody): onRequestAsyncHookHandler {
+    return async (request, reply) => {
+      const fault = this.take(route);
+      if (fault === undefined) return;
+      if ('delayMs' in fault) {
+        await sleep(fault.delayMs, undefined, { signal: this.closing.signal });
+      } else if ('drop' in fault) {
+        reply.hijack();
+        request.raw.socket.destroy();
+      } else {
+        const retryAfter = fault.retryAfter ?? (fault.status === 429 ? 1 : undefined);
+        if (retryAfter !== undefined) reply.header('retry-after', String(retryAfter));
+        const { contentType, body } = faultReply(fault.body, () => defaultBody(fault.status, retryAfter));
+        return reply.code(fault.status).type(contentType).send(body);
+      }
+    };
+  }
+
+  private take(route: FaultRoute): Fault | undefined {
+    const fault = this.active.get(route);
+    if (fault?.times !== undefined && --fault.times <= 0) this.active.delete(route);
+    return fault;
+  }
+}
+
+function faultReply(body: unknown, fallback: () => { contentType: string; body: unknown }) {
+  if (body === undefined) return fallback();
+  if (typeof body === 'string') return { contentType: 'text/html; charset=utf-8', body };
+  return { contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) };
+}

@@ -1,0 +1,154 @@
+import Fastify from 'fastify';
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
+import { DiscordOAuth } from './discord/oauth';
+import { discordRoutes } from './discord/routes';
+import type { SandboxDiscordUser } from './discord/users';
+import { Faults, type Fault, type FaultRoute } from './faults';
+import { acceptFormBodies } from './http';
+import { razorpayRoutes } from './razorpay/routes';
+import { RazorpaySandbox, type CheckoutResponse } from './razorpay/sandbox';
+import { refundInput } from './razorpay/validation';
+import type {
+  RazorpayWebhook,
+  WebhookDelivery,
+  WebhookDeliveryOptions,
+  WebhookEntities,
+} from './razorpay/webhooks';
+
+export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
+export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
+export type { CheckoutResponse } from './razorpay/sandbox';
+export type {
+  RazorpayWebhook,
+  WebhookDelivery,
+  WebhookDeliveryOptions,
+  WebhookEntities,
+} from './razorpay/webhooks';
+
+export type SandboxOrder = RazorpayOrder;
+export type SandboxPayment = RazorpayPayment;
+export type SandboxRefund = RazorpayRefund;
+
+export interface SandboxOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  discord: { clientId: string; clientSecret: string };
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string };
+  /** Where payment webhooks go: the service's `POST /api/payment/webhook`. */
+  webhookUrl?: string;
+  /** The clock in milliseconds (code and token expiry, `created_at`); `Date.now` by default. */
+  now?: () => number;
+  /** Reports webhooks the service refused or could not take; silent by default. */
+  log?: (message: string) => void;
+}
+
+export interface Sandbox {
+  url: string;
+  /** `${url}/discord/api/v10`: the service's DISCORD_API_URL. */
+  discordApiUrl: string;
+  /** `${url}/discord/oauth2/authorize`: the service's DISCORD_AUTHORIZE_URL. */
+  discordAuthorizeUrl: string;
+  /** `${url}/razorpay`: the service's RAZORPAY_API_URL (the SDK appends `/v1/...`). */
+  razorpayApiUrl: string;
+  /** `${url}/razorpay/checkout`: open with `?order_id=…&callback_url=…` in a browser. */
+  razorpayCheckoutUrl: string;
+  discord: {
+    /** Who the next sign-in signs in as (until then, `DEMO_USER`). */
+    setUser(user: SandboxDiscordUser): void;
+    /** True (the default): authorize redirects back at once. False: it shows Authorize / Cancel buttons. */
+    autoApprove: boolean;
+    /** Every access token issued so far. */
+    issuedTokens(): string[];
+  };
+  razorpay: {
+    /**
+     * Pays an order as Checkout would (one captured payment of the full amount) and returns what Checkout
+     * hands the browser. With `webhooks`, delivers `payment.captured` then `order.paid` before returning.
+     */
+    pay(orderId: string, opts?: { webhooks?: boolean }): Promise<CheckoutResponse>;
+    /** Refunds all that is left of a payment, or `amountPaise`; with `webhooks`, delivers `refund.created` then `refund.processed`. */
+    refund(
+      paymentId: string,
+      opts?: { webhooks?: boolean; amountPaise?: number },
+    ): Promise<{ refundId: string }>;
+    /** Sends one signed webhook and returns the service's answer; rejects only when the service is unreachable. */
+    deliverWebhook(
+      event: string,
+      payload: object,
+      opts?: WebhookDeliveryOptions,
+    ): Promise<{ status: number; body: string }>;
+    /** A webhook body as Razorpay builds it; `contains` lists the entities given, in the order given. */
+    buildWebhook(event: string, entities: WebhookEntities): RazorpayWebhook;
+    order(orderId: string): SandboxOrder | undefined;
+    payments(orderId: string): SandboxPayment[];
+    ordersCreated(): number;
+    /** Every webhook delivery attempted so far, with the service's answer. */
+    webhookDeliveries(): WebhookDelivery[];
+  };
+  faults: {
+    /** Sets (or, with null, removes) the fault of a route; see `FAULT_ROUTES`. */
+    set(route: FaultRoute, fault: Fault | null): void;
+    clear(): void;
+  };
+  close(): Promise<void>;
+}
+
+/**
+ * A local HTTP server speaking the Discord and Razorpay endpoints the service uses, as strictly as
+ * they do. The checkout page and `POST /v1/payments/:id/refund` send their webhooks in the
+ * background, as Razorpay would; the test helpers `pay` and `refund` send them only when asked, and
+ * wait for the answers.
+ */
+export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
+  const now = options.now ?? Date.now;
+  const faults = new Faults();
+  const oauth = new DiscordOAuth(options.discord, now);
+  const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, options.log ?? (() => {}));
+
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  acceptFormBodies(app);
+  await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
+  const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+
+  return {
+    url,
+    discordApiUrl: `${url}/discord/api/v10`,
+    discordAuthorizeUrl: `${url}/discord/oauth2/authorize`,
+    razorpayApiUrl: `${url}/razorpay`,
+    razorpayCheckoutUrl: `${url}/razorpay/checkout`,
+    discord: {
+      setUser: (user) => oauth.setUser(user),
+      get autoApprove() {
+        return oauth.autoApprove;
+      },
+      set autoApprove(value: boolean) {
+        oauth.autoApprove = value;
+      },
+      issuedTokens: () => oauth.issuedTokens(),
+    },
+    razorpay: {
+      pay: (orderId, opts) => razorpay.pay(orderId, opts?.webhooks ? 'await' : 'none'),
+      refund: async (paymentId, opts) => {
+        const input = refundInput(opts?.amountPaise === undefined ? {} : { amount: opts.amountPaise });
+        const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
+        return { refundId: refund.id };
+      },
+      deliverWebhook: (event, payload, opts) => razorpay.webhooks.deliver(event, payload, opts),
+      buildWebhook: (event, entities) => razorpay.buildWebhook(event, entities),
+      order: (orderId) => razorpay.store.order(orderId),
+      payments: (orderId) => razorpay.store.orderPayments(orderId),
+      ordersCreated: () => razorpay.store.ordersCreated,
+      webhookDeliveries: () => structuredClone(razorpay.webhooks.deliveries),
+    },
+    faults: {
+      set: (route, fault) => faults.set(route, fault),
+      clear: () => faults.clear(),
+    },
+    close: async () => {
+      faults.abortDelays();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import closeWithGrace from 'close-with-grace';
+import { loadConfig, loadDotEnv } from '../core/config';
+import { startSandbox } from './index';
+
+/** `tsx src/sandbox/main.ts`: the sandbox for `npm run dev`, with the service's own secrets. */
+async function main(): Promise<void> {
+  loadDotEnv();
+  if (process.env.NODE_ENV === 'production') {
+    console.error('The sandbox fakes Discord and Razorpay: it refuses to start with NODE_ENV=production.');
+    process.exit(1);
+  }
+  const config = loadConfig();
+  const sandbox = await startSandbox({
+    port: sandboxPort(process.env.SANDBOX_PORT),
+    host: process.env.SANDBOX_HOST || '127.0.0.1',
+    discord: config.discord,
+    razorpay: config.razorpay,
+    webhookUrl: process.env.SANDBOX_WEBHOOK_URL || 'http://localhost:3000/api/payment/webhook',
+    log: (message) => console.log(`[sandbox] ${message}`),
+  });
+  sandbox.discord.autoApprove = false;
+  console.log(`Discord and Razorpay sandbox listening on ${sandbox.url}
+  DISCORD_API_URL=${sandbox.discordApiUrl}
+  DISCORD_AUTHORIZE_URL=${sandbox.discordAuthorizeUrl}
+  RAZORPAY_API_URL=${sandbox.razorpayApiUrl}
+  checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…`);
+  closeWithGrace({ delay: 5_000 }, async ({ err }) => {
+    if (err) console.error(err);
+    await sandbox.close();
+  });
+}
+
+function sandboxPort(value: string | undefined): number {
+  if (!value) return 4010;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`SANDBOX_PORT: "${value}" is not a port`);
+  return port;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

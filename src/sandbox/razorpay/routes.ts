@@ -1,0 +1,121 @@
+import { STATUS_CODES } from 'node:http';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
+import type { RazorpayOrder } from '../../core/processor/types';
+import type { FaultBody, FaultRoute, Faults } from '../faults';
+import { basicCredentials, sendHtml, isHttpUrl, stringField, withQuery } from '../http';
+import { checkoutErrorPage, checkoutPage } from './checkout-page';
+import { gatewayErrorPage, razorpayErrorBody, RazorpayApiError, unknownId } from './errors';
+import type { RazorpaySandbox } from './sandbox';
+import { orderInput, refundInput } from './validation';
+
+type ById = { Params: { id: string } };
+
+/** 5xx come from the gateway in front of Razorpay (HTML); anything else is Razorpay's JSON error. */
+const razorpayFaultBody: FaultBody = (status) =>
+  status >= 500
+    ? { contentType: 'text/html', body: gatewayErrorPage(status) }
+    : {
+        contentType: 'application/json; charset=utf-8',
+        body: razorpayErrorBody(
+          status,
+          status === 429 ? 'Too many requests' : (STATUS_CODES[status] ?? 'Error'),
+        ),
+      };
+
+function found<T>(entity: T | undefined): T {
+  if (entity === undefined) throw unknownId();
+  return entity;
+}
+
+/** Razorpay's REST API under `/v1` and a stand-in for Checkout at `/checkout`, mounted at `/razorpay`. */
+export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): FastifyPluginAsync {
+  const { keyId, keySecret } = razorpay.credentials;
+  const { store } = razorpay;
+
+  const requireKey: onRequestAsyncHookHandler = async (request, reply) => {
+    const credentials = basicCredentials(request);
+    if (credentials?.user !== keyId || credentials.password !== keySecret) {
+      return reply.code(401).send(razorpayErrorBody(401, 'Authentication failed'));
+    }
+  };
+  const api = (route: FaultRoute) => ({ onRequest: [faults.hook(route, razorpayFaultBody), requireKey] });
+  const page = (route: FaultRoute) => ({ onRequest: faults.hook(route, razorpayFaultBody) });
+
+  function checkoutTarget(query: unknown): { order: RazorpayOrder; callbackUrl: string } | { error: string } {
+    const order = store.order(stringField(query, 'order_id') ?? '');
+    const callbackUrl = stringField(query, 'callback_url');
+    if (order === undefined) return { error: 'Unknown order_id' };
+    if (!isHttpUrl(callbackUrl)) return { error: 'callback_url must be an http(s) URL' };
+    if (order.status === 'paid') return { error: 'This order has already been paid' };
+    return { order, callbackUrl };
+  }
+
+  return async (app) => {
+    app.setNotFoundHandler((_request, reply) =>
+      reply.code(400).send(razorpayErrorBody(400, 'The requested URL was not found on the server.')),
+    );
+    app.setErrorHandler((error: Error & { statusCode?: number }, _request, reply) => {
+      if (error instanceof RazorpayApiError) return reply.code(error.statusCode).send(error.body);
+      if (error.statusCode !== undefined && error.statusCode < 500) {
+        return reply.code(400).send(razorpayErrorBody(400, error.message));
+      }
+      return reply
+        .code(500)
+        .send(
+          razorpayErrorBody(
+            500,
+            'The server encountered an error. The incident has been reported to admins.',
+          ),
+        );
+    });
+
+    app.post('/v1/orders', api('razorpay.orders.create'), async (request) =>
+      store.createOrder(orderInput(request.body)),
+    );
+
+    app.get<ById>('/v1/orders/:id', api('razorpay.orders.fetch'), async (request) => {
+      return found(store.order(request.params.id));
+    });
+
+    app.get<ById>('/v1/orders/:id/payments', api('razorpay.orders.fetchPayments'), async (request) => {
+      found(store.order(request.params.id));
+      const items = store.orderPayments(request.params.id);
+      return { entity: 'collection', count: items.length, items };
+    });
+
+    app.get<ById>('/v1/payments/:id', api('razorpay.payments.fetch'), async (request) => {
+      return found(store.payment(request.params.id));
+    });
+
+    app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request) =>
+      razorpay.refund(request.params.id, refundInput(request.body), 'background'),
+    );
+
+    app.get('/checkout', page('razorpay.checkout'), async (request, reply) => {
+      const target = checkoutTarget(request.query);
+      if ('error' in target) return sendHtml(reply, 400, checkoutErrorPage(target.error));
+      return sendHtml(reply, 200, checkoutPage(target.order, request.url));
+    });
+
+    app.post('/checkout', page('razorpay.checkout'), async (request, reply) => {
+      const target = checkoutTarget(request.query);
+      if ('error' in target) return sendHtml(reply, 400, checkoutErrorPage(target.error));
+      switch (stringField(request.body, 'decision')) {
+        case 'pay':
+          return reply.redirect(
+            withQuery(target.callbackUrl, { ...(await razorpay.pay(target.order.id, 'background')) }),
+          );
+        case 'fail':
+          return reply.redirect(
+            withQuery(target.callbackUrl, {
+              error: 'payment_failed',
+              error_description: 'The payment was declined in the sandbox checkout',
+              razorpay_order_id: target.order.id,
+            }),
+          );
+        default:
+          return sendHtml(reply, 400, checkoutErrorPage('Choose Pay or Fail'));
+      }
+    });
+  };
+}

@@ -1,0 +1,141 @@
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
+import { randomDigits, razorpayId } from '../ids';
+import { RazorpayApiError, unknownId } from './errors';
+import type { OrderInput, RefundInput } from './validation';
+
+const BUYER = { email: 'sandbox.buyer@example.com', contact: '+919876543210', vpa: 'success@razorpay' };
+/** Razorpay's standard 2% fee plus 18% GST on it. */
+const FEE_RATE = 0.02;
+const GST_RATE = 0.18;
+
+/** The orders, payments and refunds of one Razorpay account, and the rules that move them. */
+export class RazorpayStore {
+  private readonly orders = new Map<string, RazorpayOrder>();
+  private readonly payments = new Map<string, RazorpayPayment>();
+
+  constructor(private readonly now: () => number) {}
+
+  get ordersCreated(): number {
+    return this.orders.size;
+  }
+
+  createOrder(input: OrderInput): RazorpayOrder {
+    const order: RazorpayOrder = {
+      id: razorpayId('order'),
+      entity: 'order',
+      amount: input.amount,
+      amount_paid: 0,
+      amount_due: input.amount,
+      currency: input.currency,
+      receipt: input.receipt,
+      offer_id: null,
+      status: 'created',
+      attempts: 0,
+      notes: input.notes,
+      created_at: this.seconds(),
+    };
+    this.orders.set(order.id, order);
+    return structuredClone(order);
+  }
+
+  order(orderId: string): RazorpayOrder | undefined {
+    return copy(this.orders.get(orderId));
+  }
+
+  orderPayments(orderId: string): RazorpayPayment[] {
+    return [...this.payments.values()]
+      .filter((payment) => payment.order_id === orderId)
+      .map((payment) => structuredClone(payment));
+  }
+
+  payment(paymentId: string): RazorpayPayment | undefined {
+    return copy(this.payments.get(paymentId));
+  }
+
+  /** What a successful Checkout does: one UPI payment of the full amount, captured at once. */
+  pay(orderId: string): { order: RazorpayOrder; payment: RazorpayPayment } {
+    const order = this.orders.get(orderId);
+    if (order === undefined) throw unknownId();
+    if (order.status === 'paid') throw new RazorpayApiError(400, 'Order has already been paid');
+    const tax = Math.round(order.amount * FEE_RATE * GST_RATE);
+    const payment: RazorpayPayment = {
+      id: razorpayId('pay'),
+      entity: 'payment',
+      amount: order.amount,
+      currency: order.currency,
+      status: 'captured',
+      order_id: order.id,
+      invoice_id: null,
+      international: false,
+      method: 'upi',
+      amount_refunded: 0,
+      refund_status: null,
+      captured: true,
+      description: null,
+      card_id: null,
+      bank: null,
+      wallet: null,
+      vpa: BUYER.vpa,
+      email: BUYER.email,
+      contact: BUYER.contact,
+      notes: [],
+      fee: Math.round(order.amount * FEE_RATE) + tax,
+      tax,
+      error_code: null,
+      error_description: null,
+      error_source: null,
+      error_step: null,
+      error_reason: null,
+      acquirer_data: { rrn: randomDigits(12) },
+      created_at: this.seconds(),
+    };
+    this.payments.set(payment.id, payment);
+    Object.assign(order, {
+      status: 'paid',
+      attempts: order.attempts + 1,
+      amount_paid: order.amount,
+      amount_due: 0,
+    });
+    return { order: structuredClone(order), payment: structuredClone(payment) };
+  }
+
+  /** Refunds part or (by default) all of what is left of a captured payment; processed at once. */
+  refund(paymentId: string, input: RefundInput): { refund: RazorpayRefund; payment: RazorpayPayment } {
+    const payment = this.payments.get(paymentId);
+    if (payment === undefined) throw unknownId();
+    const refundable = payment.amount - payment.amount_refunded;
+    if (refundable === 0) throw new RazorpayApiError(400, 'The payment has been fully refunded already');
+    const amount = input.amount ?? refundable;
+    if (amount > refundable) {
+      throw new RazorpayApiError(400, 'The refund amount provided is greater than amount captured', 'amount');
+    }
+    payment.amount_refunded += amount;
+    payment.refund_status = payment.amount_refunded === payment.amount ? 'full' : 'partial';
+    if (payment.refund_status === 'full') payment.status = 'refunded';
+    const refund: RazorpayRefund = {
+      id: razorpayId('rfnd'),
+      entity: 'refund',
+      amount,
+      currency: payment.currency,
+      payment_id: payment.id,
+      notes: input.notes,
+      receipt: input.receipt,
+      acquirer_data: { arn: null },
+      created_at: this.seconds(),
+      batch_id: null,
+      status: 'processed',
+      speed_processed: 'normal',
+      speed_requested: 'normal',
+    };
+    return { refund, payment: structuredClone(payment) };
+  }
+
+  private seconds(): number {
+    return Math.floor(this.now() / 1000);
+  }
+}
+
+/** State leaves the store only as copies, so that no caller can change it behind the rules' back. */
+function copy<T>(entity: T | undefined): T | undefined {
+  return entity === undefined ? undefined : structuredClone(entity);
+}
