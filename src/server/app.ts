@@ -12,6 +12,9 @@ import rateLimit from './plugins/rate-limit';
 import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import healthRoutes from './routes/health';
+import paymentCreateOrderRoutes from './routes/payment-create-order';
+import paymentVerifyRoutes from './routes/payment-verify';
+import paymentWebhookRoutes from './routes/payment-webhook';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
 
@@ -32,6 +35,9 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(userStatusRoutes, options);
   await fastify.register(authSignInRoutes, options);
   await fastify.register(authMeRoutes, options);
+  await fastify.register(paymentCreateOrderRoutes, options);
+  await fastify.register(paymentVerifyRoutes, options);
+  await fastify.register(paymentWebhookRoutes, options);
 }
 
 /**

@@ -1,0 +1,75 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import { createOrder, DEFAULT_CATEGORY, DEFAULT_PLAN_TYPE } from '../../core/payments/create-order';
+import { razorpayClientFor } from '../../core/payments/processor';
+import { CUSTOM_MONTHS, PLAN_TYPES } from '../../core/plans';
+import { CATEGORIES } from '../../core/premium/types';
+import { PROVIDER_ID_PATTERN } from '../../core/users';
+import { perUserRateLimit } from '../plugins/rate-limit';
+import { ProviderId } from '../schemas';
+
+const CreateOrderBody = Type.Object({
+  amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
+  providerId: ProviderId,
+  planType: Type.Optional(
+    Type.Union(
+      PLAN_TYPES.map((plan) => Type.Literal(plan)),
+      { default: DEFAULT_PLAN_TYPE },
+    ),
+  ),
+  months: Type.Optional(
+    Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
+  ),
+  category: Type.Optional(
+    Type.Union(
+      CATEGORIES.map((category) => Type.Literal(category)),
+      { default: DEFAULT_CATEGORY },
+    ),
+  ),
+  guildId: Type.Optional(
+    Type.Union([
+      Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id; required for SERVER' }),
+      Type.Null(),
+    ]),
+  ),
+});
+
+const ProcessorOrder = Type.Object(
+  { id: Type.String(), amount: Type.Number(), currency: Type.String() },
+  { additionalProperties: true, description: "Razorpay's order object, unchanged" },
+);
+
+const error = { $ref: 'ErrorReply#' };
+
+/** POST /api/payment/create-order (spec §4.4). */
+const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  const processor = razorpayClientFor(core.config);
+  app.post(
+    '/api/payment/create-order',
+    {
+      // Before the body is read: a request without a valid session learns nothing else.
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['payments'],
+        summary: "Creates a Razorpay order for a plan, at the server's price",
+        security: [{ bearerAuth: [] }],
+        body: CreateOrderBody,
+        response: {
+          200: ProcessorOrder,
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          429: error,
+          502: error,
+        },
+      },
+    },
+    async (request) =>
+      createOrder(core, processor, { callerProviderId: request.caller!.providerId, ...request.body }),
+  );
+};
+
+export default paymentCreateOrderRoutes;

@@ -1,0 +1,104 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import type { AppliedPayment } from '../../core/payments/apply-payment';
+import { verifyPayment } from '../../core/payments/verify-payment';
+import { PLAN_TYPES } from '../../core/plans';
+import { CATEGORIES } from '../../core/premium/types';
+import { perUserRateLimit } from '../plugins/rate-limit';
+import { ProviderId } from '../schemas';
+
+/** Each field under the spec's name or under the name Razorpay Checkout hands the browser. */
+const ALIASED = ['order_id', 'payment_id', 'signature'] as const;
+type Aliased = (typeof ALIASED)[number];
+
+const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
+const Signature = Type.String({ minLength: 1, maxLength: 128, description: 'HMAC-SHA256, hex' });
+
+const VerifyPaymentBody = Type.Object(
+  {
+    providerId: ProviderId,
+    processor_order_id: Type.Optional(ProcessorId),
+    processor_payment_id: Type.Optional(ProcessorId),
+    processor_signature: Type.Optional(Signature),
+    razorpay_order_id: Type.Optional(ProcessorId),
+    razorpay_payment_id: Type.Optional(ProcessorId),
+    razorpay_signature: Type.Optional(Signature),
+  },
+  {
+    allOf: ALIASED.map((name) => ({
+      anyOf: [{ required: [`processor_${name}`] }, { required: [`razorpay_${name}`] }],
+    })),
+  },
+);
+type VerifyPaymentBody = Static<typeof VerifyPaymentBody>;
+
+const VerifyPaymentReply = Type.Object({
+  success: Type.Literal(true),
+  message: Type.String(),
+  orderId: Type.String(),
+  category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+const error = { $ref: 'ErrorReply#' };
+
+function aliased(body: VerifyPaymentBody, name: Aliased): string {
+  // The schema requires one of the two names; the empty string is never reached.
+  return body[`processor_${name}`] ?? body[`razorpay_${name}`] ?? '';
+}
+
+/** The same payment verified again gets the same answer: it describes the order's one grant. */
+function reply({ order, change }: AppliedPayment): Static<typeof VerifyPaymentReply> {
+  const holder = order.guildId === null ? 'your account' : `server ${order.guildId}`;
+  const expiresAt = change.expiresAt.toISOString();
+  return {
+    success: true,
+    message: `Payment verified: premium for ${holder} is active until ${expiresAt}`,
+    orderId: order.processorOrderId,
+    category: order.category,
+    guildId: order.guildId,
+    planType: order.planType,
+    expiresAt,
+  };
+}
+
+/** POST /api/payment/verify-payment (spec §4.5). */
+const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  app.post(
+    '/api/payment/verify-payment',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['payments'],
+        summary: 'Verifies a Checkout payment and activates the premium the order bought',
+        security: [{ bearerAuth: [] }],
+        body: VerifyPaymentBody,
+        response: {
+          200: VerifyPaymentReply,
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          409: error,
+          429: error,
+        },
+      },
+    },
+    async (request) =>
+      reply(
+        await verifyPayment(core, {
+          callerProviderId: request.caller!.providerId,
+          providerId: request.body.providerId,
+          processorOrderId: aliased(request.body, 'order_id'),
+          paymentId: aliased(request.body, 'payment_id'),
+          signature: aliased(request.body, 'signature'),
+        }),
+      ),
+  );
+};
+
+export default paymentVerifyRoutes;
