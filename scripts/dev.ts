@@ -12,7 +12,7 @@ import { createMigrator } from '../src/core/db/migrator';
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '4010';
 
 function sandboxEnvironment(port: number): NodeJS.ProcessEnv {
-  const sandbox = `http://localhost:${SANDBOX_PORT}`;
+  const sandbox = `http://127.0.0.1:${SANDBOX_PORT}`;
   const env: NodeJS.ProcessEnv = { SANDBOX_PORT, SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${port}/api/payment/webhook` };
   if (!process.env.DISCORD_CLIENT_ID) {
     env.DISCORD_API_URL = `${sandbox}/discord/api/v10`;
