@@ -1,0 +1,83 @@
+import type { PoolClient } from 'pg';
+
+/** A pending outbox row, locked by the claiming transaction. */
+export interface ClaimedRow {
+  id: string;
+  eventId: string;
+  type: string;
+  payload: string;
+  /** The payload is a JSON object carrying the row's own eventId and type, which consumers rely on. */
+  wellFormed: boolean;
+  attempts: number;
+  createdAtMs: number;
+}
+
+export interface RowFailure {
+  id: string;
+  /** The row's attempts including this one. */
+  attempts: number;
+  retryInMs: number;
+  dead: boolean;
+  error: string;
+}
+
+const CLAIM_PENDING = `
+  SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload,
+         COALESCE(jsonb_typeof(payload) = 'object'
+                  AND payload->>'eventId' = event_id::text AND payload->>'type' = type, false) AS "wellFormed",
+         attempts, (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
+  FROM outbox
+  WHERE dead_at IS NULL AND available_at <= now()
+  ORDER BY id
+  LIMIT $1
+  FOR UPDATE SKIP LOCKED`;
+
+const DELETE_ROWS = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
+
+const RECORD_FAILURES = `
+  UPDATE outbox
+  SET attempts = f.attempts, last_error = f.error, dead_at = CASE WHEN f.dead THEN now() END,
+      available_at = now() + f.retry_in_ms * interval '1 millisecond'
+  FROM unnest($1::bigint[], $2::int[], $3::float8[], $4::bool[], $5::text[]) AS f(id, attempts, retry_in_ms, dead, error)
+  WHERE outbox.id = f.id`;
+
+/**
+ * Locks up to `limit` pending rows that are due, oldest first, skipping rows other relays hold. The
+ * locks last until the caller's transaction ends, and end with its connection if the process dies.
+ */
+export async function claimPending(client: PoolClient, limit: number): Promise<ClaimedRow[]> {
+  const { rows } = await client.query<ClaimedRow>({
+    name: 'outbox-claim',
+    text: CLAIM_PENDING,
+    values: [limit],
+  });
+  return rows;
+}
+
+export async function deleteRows(client: PoolClient, ids: string[]): Promise<void> {
+  if (ids.length > 0) await client.query({ name: 'outbox-delete', text: DELETE_ROWS, values: [ids] });
+}
+
+/** Counts an attempt against each row and schedules its retry, or sets it aside as dead (kept, not deleted). */
+export async function recordFailures(client: PoolClient, failures: RowFailure[]): Promise<void> {
+  if (failures.length === 0) return;
+  await client.query({
+    name: 'outbox-record-failures',
+    text: RECORD_FAILURES,
+    values: [
+      failures.map((f) => f.id),
+      failures.map((f) => f.attempts),
+      failures.map((f) => f.retryInMs),
+      failures.map((f) => f.dead),
+      failures.map((f) => f.error),
+    ],
+  });
+}
+
+/** Why a row cannot become a stream entry, or null when it can. */
+export function rowProblem(row: ClaimedRow, maxPayloadBytes: number): string | null {
+  if (!row.wellFormed) return "payload is not a JSON object carrying the row's eventId and type";
+  if (Buffer.byteLength(row.payload) > maxPayloadBytes)
+    return `payload is larger than ${maxPayloadBytes} bytes`;
+  return null;
+}

@@ -1,0 +1,120 @@
+import { Redis, ReplyError } from 'ioredis';
+import type { Logger } from 'pino';
+import { jitteredDelay, type BackoffPolicy } from './backoff';
+
+/** One stream entry, in DESIGN.md's format: the event's uuid, its type and its payload as JSON. */
+export interface StreamEntry {
+  eventId: string;
+  type: string;
+  payload: string;
+}
+
+/**
+ * What became of one entry: `sent` (Redis acknowledged it), `refused` (Redis rejected this entry: it
+ * counts against the row) or `unsent` (Redis was unreachable or refused everything: not the row's fault).
+ */
+export type Delivery = { outcome: 'sent' } | { outcome: 'refused' | 'unsent'; reason: string };
+
+/**
+ * Error replies that describe Redis's state or configuration (the stream key's type, memory, a replica,
+ * authentication, a missing command) rather than the entry: every row would get them alike.
+ */
+const REDIS_STATE_ERRORS =
+  /^(WRONGTYPE|OOM|READONLY|LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|MOVED|ASK|NOAUTH|NOPERM|WRONGPASS|MISCONF|NOREPLICAS|ERR unknown command)\b/;
+
+/**
+ * Judges one entry by the error of its XADD (null when Redis acknowledged it). Only an error reply about
+ * the entry itself (e.g. "ERR Protocol error" for a bulk over proto-max-bulk-len) counts against the row;
+ * connection errors (closed, timed out, not writable) and Redis-state errors mean the row must wait.
+ */
+export function judgeReply(error: Error | null): Delivery {
+  if (!error) return { outcome: 'sent' };
+  const aboutTheEntry = error instanceof ReplyError && !REDIS_STATE_ERRORS.test(error.message);
+  return { outcome: aboutTheEntry ? 'refused' : 'unsent', reason: error.message };
+}
+
+export interface PublisherOptions {
+  redisUrl: string;
+  stream: string;
+  streamMaxLen: number;
+  /** A timed-out XADD may still land: the row stays pending and its re-send is a duplicate consumers drop. */
+  commandTimeoutMs: number;
+  reconnect: BackoffPolicy;
+  logger: Logger;
+}
+
+/** The relay's own Redis connection: it fails fast instead of queueing while Redis is unreachable. */
+export class StreamPublisher {
+  private readonly redis: Redis;
+  private connectionLost = false;
+
+  constructor(private readonly options: PublisherOptions) {
+    const { logger } = options;
+    this.redis = new Redis(options.redisUrl, {
+      enableOfflineQueue: false,
+      commandTimeout: options.commandTimeoutMs,
+      connectionName: 'premium-relay',
+      retryStrategy: (attempt) => jitteredDelay(attempt - 1, options.reconnect),
+    });
+    this.redis.on('error', (error) => {
+      if (!this.connectionLost) logger.warn({ err: error }, 'Redis unavailable: events stay in the outbox');
+      this.connectionLost = true;
+    });
+    this.redis.on('ready', () => {
+      if (this.connectionLost) logger.info('Redis available again: relaying');
+      this.connectionLost = false;
+    });
+  }
+
+  get ready(): boolean {
+    return this.redis.status === 'ready';
+  }
+
+  /** Resolves once the connection is ready (ioredis reconnects by itself), or when `signal` aborts. */
+  untilReady(signal: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.ready || signal.aborted) return resolve();
+      const done = () => {
+        this.redis.off('ready', done);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      this.redis.on('ready', done);
+      signal.addEventListener('abort', done, { once: true });
+    });
+  }
+
+  /** Sends every entry in one pipelined round of XADD and pairs each one with its delivery. */
+  async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
+    const { stream, streamMaxLen } = this.options;
+    const pipeline = this.redis.pipeline();
+    for (const { eventId, type, payload } of entries) {
+      pipeline.xadd(
+        stream,
+        'MAXLEN',
+        '~',
+        streamMaxLen,
+        '*',
+        'id',
+        eventId,
+        'type',
+        type,
+        'payload',
+        payload,
+      );
+    }
+    try {
+      const replies = await pipeline.exec();
+      return entries.map((entry, i) => {
+        const reply = replies?.[i];
+        return [entry, judgeReply(reply ? reply[0] : new Error('no reply to this command'))];
+      });
+    } catch (error) {
+      return entries.map((entry) => [entry, judgeReply(error as Error)]);
+    }
+  }
+
+  close(): void {
+    this.redis.disconnect();
+  }
+}

@@ -1,0 +1,42 @@
+import type { Logger } from 'pino';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { createCore } from '../core';
+import type { Config } from '../core/config';
+import { startHealthServer } from './health-server';
+import { scheduledJobs } from './jobs';
+import { OutboxRelay } from './relay/outbox-relay';
+import { Scheduler } from './scheduler';
+
+export interface RunningWorker {
+  /** The port `/healthz` and `/metrics` are served on. */
+  port: number;
+  /** Finishes the relay's batch and the job runs in hand, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** The worker process's parts: the outbox relay, the scheduled jobs and the health/metrics server. */
+export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
+  const core = createCore(config);
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const relay = new OutboxRelay({
+    databaseUrl: config.databaseUrl,
+    redisUrl: config.redisUrl,
+    stream: config.eventsStream,
+    streamMaxLen: config.eventsStreamMaxLen,
+    logger: logger.child({ part: 'relay' }),
+    registry,
+  });
+  const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
+  const server = await startHealthServer({ host: config.host, port: config.workerPort, registry });
+  scheduler.start();
+  relay.start();
+  return {
+    port: server.port,
+    async stop() {
+      await Promise.all([relay.stop(), scheduler.stop()]);
+      await server.close();
+      await core.close();
+    },
+  };
+}

@@ -1,0 +1,169 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { Op } from 'sequelize';
+import type { Config } from '../../src/core/config';
+import { OutboxEvent } from '../../src/core/models';
+import { resolvePlan } from '../../src/core/plans';
+import { revokePremium } from '../../src/core/premium/revoke';
+import { uniqueName, useTestCore } from '../support/context';
+import {
+  createUser,
+  grantMonth,
+  insertOutboxRows,
+  pendingRows,
+  readStream,
+  streamIds,
+} from './support/outbox';
+import { counterValue, useRelays } from './support/relays';
+import { waitFor } from './support/wait';
+
+describe('outbox relay', () => {
+  const core = useTestCore();
+  const startRelay = useRelays();
+  let redis: Redis;
+  let config: Config;
+
+  beforeAll(() => {
+    redis = new Redis(core().config.redisUrl);
+  });
+  beforeEach(() => {
+    config = { ...core().config, eventsStream: uniqueName('events') };
+  });
+  afterEach(() => redis.del(config.eventsStream));
+  afterAll(() => redis.quit());
+
+  const drained = () =>
+    waitFor('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+
+  it('relays every event once, in order, in the DESIGN format, woken by the outbox notification', async () => {
+    // The poll is far longer than the wait below: only the notification can wake the relay.
+    startRelay(config, { tuning: { pollIntervalMs: 600_000 } });
+    const { sequelize } = core();
+    const user = await createUser();
+    const buyer = await createUser();
+    const userGrant = await grantMonth(sequelize, user.providerId);
+    const serverGrant = await grantMonth(sequelize, buyer.providerId, {
+      category: 'SERVER',
+      guildId: '123456789012345678',
+      plan: resolvePlan('Yearly'),
+    });
+    const revoke = await revokePremium(sequelize, {
+      target: { grantId: userGrant.grantId },
+      source: 'manual',
+      actor: 'test',
+      reason: 'refund',
+      idempotencyKey: randomUUID(),
+    });
+
+    await drained();
+    const events = await readStream(redis, config.eventsStream);
+    expect(events.map((event) => event.id)).toEqual([userGrant.eventId, serverGrant.eventId, revoke.eventId]);
+    expect(events.map((event) => event.type)).toEqual([
+      'USER_PREMIUM_ADD',
+      'SERVER_PREMIUM_ADD',
+      'USER_PREMIUM_REMOVE',
+    ]);
+    expect(events[0]?.payload).toEqual({
+      eventId: userGrant.eventId,
+      type: 'USER_PREMIUM_ADD',
+      occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      providerId: user.providerId,
+      guildId: null,
+      category: 'USER',
+      planType: 'Monthly',
+      durationDays: 30,
+      slots: 1,
+      expiresAt: userGrant.expiresAt.toISOString(),
+      version: userGrant.version,
+      orderId: null,
+      source: 'manual',
+    });
+    expect(events[1]?.payload).toMatchObject({
+      eventId: serverGrant.eventId,
+      providerId: buyer.providerId,
+      guildId: '123456789012345678',
+      category: 'SERVER',
+      planType: 'Yearly',
+      durationDays: 365,
+    });
+    expect(events[2]?.payload).toMatchObject({
+      eventId: revoke.eventId,
+      type: 'USER_PREMIUM_REMOVE',
+      expiresAt: revoke.expiresAt.toISOString(),
+      version: revoke.version,
+      reason: 'refund',
+    });
+  });
+
+  it('relays 10,000 events through three concurrent relays, none lost and none duplicated', async () => {
+    const relays = [1, 2, 3].map(() => startRelay(config, { tuning: { batchSize: 200 } }));
+    const batches = await Promise.all(
+      Array.from({ length: 10 }, () => insertOutboxRows(core().sequelize, 1000)),
+    );
+
+    await drained();
+    const relayed = await streamIds(redis, config.eventsStream);
+    expect(relayed).toHaveLength(10_000);
+    expect(new Set(relayed)).toEqual(new Set(batches.flat()));
+    for (const { registry } of relays) {
+      expect(await counterValue(registry, 'premium_outbox_relayed_total')).toBeGreaterThan(0);
+    }
+  });
+
+  it('sets rows that fail on their own aside as dead after their attempts, while the rest flow', async () => {
+    const { sequelize } = core();
+    const [first] = await insertOutboxRows(sequelize, 1);
+    const mismatched = await OutboxEvent.create({
+      eventId: randomUUID(),
+      type: 'USER_PREMIUM_ADD',
+      aggregateKey: 'user:1',
+      payload: { eventId: randomUUID() } as unknown as OutboxEvent['payload'],
+    });
+    const [second] = await insertOutboxRows(sequelize, 1);
+    const [oversized] = await insertOutboxRows(sequelize, 1, 4096);
+    const [third] = await insertOutboxRows(sequelize, 1);
+    startRelay(config, {
+      tuning: {
+        maxAttempts: 3,
+        maxPayloadBytes: 2048,
+        rowRetry: { baseMs: 10, maxMs: 20 },
+        pollIntervalMs: 20,
+      },
+    });
+
+    const dead = await waitFor('the failing rows to be set aside', async () => {
+      const rows = await OutboxEvent.findAll({
+        where: { deadAt: { [Op.ne]: null } },
+        order: [['id', 'ASC']],
+      });
+      return rows.length === 2 && (await pendingRows(sequelize)) === 0 && rows;
+    });
+    expect(await streamIds(redis, config.eventsStream)).toEqual([first, second, third]);
+    expect(dead.map(({ eventId, attempts, lastError }) => ({ eventId, attempts, lastError }))).toEqual([
+      {
+        eventId: mismatched.eventId,
+        attempts: 3,
+        lastError: expect.stringContaining("row's eventId and type"),
+      },
+      { eventId: oversized, attempts: 3, lastError: 'payload is larger than 2048 bytes' },
+    ]);
+  });
+
+  it('holds every row, counting no attempts, while Redis refuses the stream key itself', async () => {
+    await redis.set(config.eventsStream, 'not a stream');
+    const ids = await insertOutboxRows(core().sequelize, 5);
+    const { registry } = startRelay(config, { tuning: { outageRetry: { baseMs: 10, maxMs: 50 } } });
+
+    await waitFor('three refused rounds', async () => {
+      return (await counterValue(registry, 'premium_outbox_redis_errors_total')) >= 3;
+    });
+    const rows = await OutboxEvent.findAll({ attributes: ['attempts', 'deadAt'] });
+    expect(rows.map(({ attempts, deadAt }) => ({ attempts, deadAt }))).toEqual(
+      ids.map(() => ({ attempts: 0, deadAt: null })),
+    );
+
+    await redis.del(config.eventsStream);
+    await drained();
+    expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
+  });
+});

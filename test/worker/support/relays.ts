@@ -1,0 +1,41 @@
+import pino from 'pino';
+import { Registry } from 'prom-client';
+import type { Config } from '../../../src/core/config';
+import { OutboxRelay, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
+
+export interface TestRelay {
+  relay: OutboxRelay;
+  registry: Registry;
+}
+
+/** Starts relays on the test's database and stream; each is stopped after the test. */
+export function useRelays(): (
+  config: Config,
+  options?: { redisUrl?: string; tuning?: Partial<RelayTuning> },
+) => TestRelay {
+  const running: OutboxRelay[] = [];
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((relay) => relay.stop()));
+  });
+  return (config, options = {}) => {
+    const registry = new Registry();
+    const relay = new OutboxRelay({
+      databaseUrl: config.databaseUrl,
+      redisUrl: options.redisUrl ?? config.redisUrl,
+      stream: config.eventsStream,
+      streamMaxLen: config.eventsStreamMaxLen,
+      logger: pino({ level: 'silent' }),
+      registry,
+      tuning: options.tuning,
+    });
+    relay.start();
+    running.push(relay);
+    return { relay, registry };
+  };
+}
+
+/** The value of a counter without labels. */
+export async function counterValue(registry: Registry, name: string): Promise<number> {
+  const metric = registry.getSingleMetric(name);
+  return (await metric?.get())?.values[0]?.value ?? 0;
+}
