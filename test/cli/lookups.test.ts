@@ -1,0 +1,209 @@
+import { Client } from 'pg';
+import { Order, OutboxEvent, UserGuild } from '../../src/core/models';
+import { grantPremium } from '../../src/core/premium/grant';
+import { revokePremium } from '../../src/core/premium/revoke';
+import { useTestCore, workerDatabaseUrl } from '../support/context';
+import { createDatabase, dropDatabase, databaseUrl } from '../support/databases';
+import { createUser, grantRequest, snowflake } from '../support/fixtures';
+import { json, premium } from './support';
+
+const getCore = useTestCore();
+const db = () => getCore().sequelize;
+
+let nextOrder = 0;
+function createOrderRow(buyerUserId: number, overrides: Partial<Order['_creationAttributes']> = {}) {
+  nextOrder += 1;
+  return Order.create({
+    processorOrderId: `order_Cli${String(nextOrder).padStart(11, '0')}`,
+    receipt: `rcpt_cli_${nextOrder}`,
+    buyerUserId,
+    category: 'USER',
+    guildId: null,
+    planType: 'Monthly',
+    months: null,
+    durationDays: 30,
+    amountPaise: 19_900,
+    ...overrides,
+  });
+}
+
+describe('premium users', () => {
+  it('show gives status, records, guilds, orders and the ledger of one user', async () => {
+    const user = await createUser({ username: 'FanBoy' });
+    const guildId = snowflake();
+    await UserGuild.create({ userId: user.id, guildId, name: 'Fan Club', owner: true, permissions: '0' });
+    const order = await createOrderRow(user.id);
+    const own = await grantPremium(db(), grantRequest(user.providerId));
+    const server = await grantPremium(db(), grantRequest(user.providerId, { category: 'SERVER', guildId }));
+    const revoke = await revokePremium(db(), {
+      target: { grantId: server.grantId },
+      source: 'manual',
+      actor: 'test',
+      reason: 'refund',
+      idempotencyKey: 'cli-revoke',
+    });
+
+    const run = await premium(['users', 'show', user.providerId, '--json']);
+
+    expect(run.code).toBe(0);
+    expect(json(run)).toEqual({
+      user: expect.objectContaining({
+        providerId: user.providerId,
+        username: 'FanBoy',
+        isPremium: true,
+        premiumExpiresAt: own.expiresAt.toISOString(),
+      }),
+      userPremium: { expiresAt: own.expiresAt.toISOString(), isActive: true, slots: 1, version: 1 },
+      serverPremiums: [
+        expect.objectContaining({ guildId, guildName: 'Fan Club', isActive: false, version: 2 }),
+      ],
+      manageableGuilds: [expect.objectContaining({ guildId, name: 'Fan Club', owner: true })],
+      recentOrders: [expect.objectContaining({ orderId: order.processorOrderId, status: 'created' })],
+      recentGrants: [
+        expect.objectContaining({ grantId: revoke.grantId, kind: 'revoke', revokesGrantId: server.grantId }),
+        expect.objectContaining({ grantId: server.grantId, kind: 'grant', revokedByGrantId: revoke.grantId }),
+        expect.objectContaining({ grantId: own.grantId, kind: 'grant', revokedByGrantId: null }),
+      ],
+    });
+  });
+
+  it('show in text says plainly whether the user is premium and until when', async () => {
+    const user = await createUser({ username: 'FanBoy' });
+    await grantPremium(db(), grantRequest(user.providerId));
+
+    const run = await premium(['users', 'show', user.providerId]);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^User {10}FanBoy \(\d+\)\nPremium {7}yes, until \S+Z \(in 29 days\)\n/);
+    expect(run.stdout).toContain('\nRecent orders\nNo orders.\n');
+  });
+
+  it('find matches ids and username pieces in any case, prefixes first, wildcards literally', async () => {
+    const fan = await createUser({ username: 'FanBoy' });
+    await createUser({ username: 'superfan' });
+    await createUser({ username: 'someone' });
+    await createUser({ username: '100%_real' });
+
+    const byName = await premium(['users', 'find', 'FAN', '--json']);
+    const byId = await premium(['users', 'find', fan.providerId, '--json']);
+    const wildcard = await premium(['users', 'find', '%_', '--json']);
+
+    const names = (run: typeof byName) =>
+      json<{ users: { username: string }[] }>(run).users.map((user) => user.username);
+    expect(names(byName)).toEqual(['FanBoy', 'superfan']);
+    expect(names(byId)).toEqual(['FanBoy']);
+    expect(names(wildcard)).toEqual(['100%_real']);
+  });
+});
+
+describe('premium orders list', () => {
+  it('filters by status, buyer and age, newest first', async () => {
+    const fan = await createUser();
+    const other = await createUser();
+    const old = await createOrderRow(fan.id);
+    await Order.update({ createdAt: new Date(Date.now() - 3 * 86_400_000) }, { where: { id: old.id } });
+    const paid = await createOrderRow(fan.id, {
+      status: 'paid',
+      paymentId: 'pay_Cli00000000001',
+      paidAt: new Date(),
+    });
+    const others = await createOrderRow(other.id);
+
+    const ids = async (args: string[]) => {
+      const run = await premium(['orders', 'list', ...args, '--json']);
+      expect(run.code).toBe(0);
+      return json<{ orders: { orderId: string }[] }>(run).orders.map((order) => order.orderId);
+    };
+    expect(await ids([])).toEqual([others.processorOrderId, paid.processorOrderId, old.processorOrderId]);
+    expect(await ids(['--user', fan.providerId, '--since', '2d'])).toEqual([paid.processorOrderId]);
+    expect(await ids(['--status', 'created', '--limit', '1'])).toEqual([others.processorOrderId]);
+  });
+
+  it('fails for an unknown buyer rather than listing nothing', async () => {
+    const run = await premium(['orders', 'list', '--user', '42']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('error: no user with provider id 42 (USER_NOT_FOUND)\n');
+  });
+});
+
+describe('premium outbox', () => {
+  async function deadEvents(count: number): Promise<number[]> {
+    const user = await createUser();
+    for (let i = 0; i < count + 1; i++) await grantPremium(db(), grantRequest(user.providerId));
+    const events = await OutboxEvent.findAll({ order: [['id', 'ASC']] });
+    const dead = events.slice(0, count).map((event) => event.id);
+    await OutboxEvent.update(
+      { deadAt: new Date(), attempts: 10, lastError: 'redis down' },
+      { where: { id: dead } },
+    );
+    return dead;
+  }
+
+  it('stats counts pending and dead events, and dead lists the dead ones', async () => {
+    const dead = await deadEvents(2);
+
+    const stats = await premium(['outbox', 'stats', '--json']);
+    const list = await premium(['outbox', 'dead', '--json']);
+
+    expect(json(stats)).toEqual({
+      pending: 1,
+      dead: 2,
+      oldestPendingAt: expect.any(String),
+      oldestPendingAgeSeconds: expect.any(Number),
+    });
+    expect(json<{ events: { id: number; lastError: string }[] }>(list).events).toEqual(
+      dead.map((id) => expect.objectContaining({ id, lastError: 'redis down', attempts: 10 })),
+    );
+  });
+
+  it('retry hands a dead event back to the relay and wakes it', async () => {
+    const [first, second] = await deadEvents(2);
+    const listener = new Client({ connectionString: workerDatabaseUrl() });
+    await listener.connect();
+    const woken = new Promise<void>((resolve) => listener.once('notification', () => resolve()));
+    await listener.query('LISTEN premium_outbox');
+    try {
+      const run = await premium(['outbox', 'retry', String(first), '--json']);
+      expect(run.code).toBe(0);
+      expect(json(run)).toEqual({ retried: [first] });
+      await woken;
+    } finally {
+      await listener.end();
+    }
+    expect(await OutboxEvent.findByPk(first)).toMatchObject({ deadAt: null, attempts: 0 });
+    expect((await OutboxEvent.findByPk(second))!.deadAt).not.toBeNull();
+  });
+
+  it('retry refuses ids that are not dead, changing nothing; --all-dead takes every dead one', async () => {
+    const dead = await deadEvents(2);
+    const pending = (await OutboxEvent.findOne({ where: { deadAt: null } }))!.id;
+
+    const refused = await premium(['outbox', 'retry', String(dead[0]), String(pending)]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toBe(`error: no dead outbox event with id ${pending} (EVENT_NOT_DEAD)\n`);
+    expect(await OutboxEvent.count({ where: { deadAt: null } })).toBe(1);
+
+    const all = await premium(['outbox', 'retry', '--all-dead']);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toBe(`Handed 2 event(s) back to the relay: ${dead.join(', ')}.\n`);
+    expect(await OutboxEvent.count({ where: { deadAt: null } })).toBe(3);
+  });
+});
+
+describe('premium db', () => {
+  const name = `${process.env.TEST_RUN_ID}_cli_db_${process.env.JEST_WORKER_ID}`;
+  beforeAll(() => createDatabase(name));
+  afterAll(() => dropDatabase(name));
+
+  it('migrate applies what is pending to an empty database, and status then shows nothing pending', async () => {
+    const env = { DATABASE_URL: databaseUrl(name) };
+    const before = await premium(['db', 'status', '--json'], env);
+    const migrate = await premium(['db', 'migrate', '--json'], env);
+    const after = await premium(['db', 'status', '--json'], env);
+
+    const pendingBefore = json<{ pending: string[] }>(before).pending;
+    expect(pendingBefore).toContain('001-initial-schema');
+    expect(json(migrate)).toEqual({ applied: pendingBefore });
+    expect(json(after)).toEqual({ executed: pendingBefore, pending: [] });
+  });
+});
