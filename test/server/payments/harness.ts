@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import type { User } from '../../../src/core/models';
 import { UserGuild } from '../../../src/core/models';
-import type { RazorpayOrder, RazorpayPayment } from '../../../src/core/processor/types';
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../../src/core/processor/types';
 import { issueSessionToken } from '../../../src/core/session';
 import {
   startSandbox,
@@ -120,4 +120,23 @@ export function deliver(
 ): Promise<{ status: number; body: string }> {
   const payload = app.sandbox.razorpay.buildWebhook(event, entities);
   return app.sandbox.razorpay.deliverWebhook(event, payload, { ...options, url: app.webhookUrl });
+}
+
+/** Refunds a payment through Razorpay's API, as an operator would, and returns the refund entity. */
+export async function refundAtProcessor(
+  app: PaymentsTestApp,
+  paymentId: string,
+  amountPaise?: number,
+): Promise<RazorpayRefund> {
+  const { keyId, keySecret } = app.core.config.razorpay;
+  const response = await fetch(`${app.sandbox.razorpayApiUrl}/v1/payments/${paymentId}/refund`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${keyId}:${keySecret}`).toString('base64')}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify(amountPaise === undefined ? {} : { amount: amountPaise }),
+  });
+  expect(response.status).toBe(200);
+  return (await response.json()) as RazorpayRefund;
 }
