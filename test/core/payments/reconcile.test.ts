@@ -1,0 +1,161 @@
+import { createOrder } from '../../../src/core/payments/create-order';
+import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { reconcileOrders, type ReconcileProgress } from '../../../src/core/payments/reconcile';
+import { verifyPayment } from '../../../src/core/payments/verify-payment';
+import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
+import type { RazorpayClient } from '../../../src/core/processor/razorpay-client';
+import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { testConfig, useTestCore } from '../../support/context';
+import { createUser } from '../../support/fixtures';
+
+const env: NodeJS.ProcessEnv = { PROVIDER_TIMEOUT_MS: '1000' };
+let sandbox: Sandbox;
+beforeAll(async () => {
+  const { discord, razorpay } = testConfig(env);
+  sandbox = await startSandbox({ discord, razorpay });
+  env.RAZORPAY_API_URL = sandbox.razorpayApiUrl;
+});
+const getCore = useTestCore(env);
+let processor: RazorpayClient;
+beforeAll(() => {
+  processor = razorpayClientFor(getCore().config);
+});
+afterEach(() => sandbox.faults.clear());
+afterAll(() => sandbox.close());
+
+const anHourAgo = () => new Date(Date.now() - 3_600_000);
+
+async function newOrder(user: User): Promise<string> {
+  const order = await createOrder(getCore(), processor, {
+    callerProviderId: user.providerId,
+    providerId: user.providerId,
+    amount: 199,
+    category: 'USER',
+  });
+  return order.id;
+}
+
+/** An order the buyer paid at Checkout, whose verification and webhooks never arrived. */
+async function paidButUnverified(user: User): Promise<{ orderId: string; paymentId: string }> {
+  const orderId = await newOrder(user);
+  const checkout = await sandbox.razorpay.pay(orderId);
+  return { orderId, paymentId: checkout.razorpay_payment_id };
+}
+
+describe('reconcileOrders', () => {
+  it('applies a paid but unverified order exactly once, and leaves unpaid orders alone', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await paidButUnverified(user);
+    const unpaid = await newOrder(user);
+    const progress: ReconcileProgress[] = [];
+
+    const report = await reconcileOrders(getCore(), processor, {
+      since: anHourAgo(),
+      onProgress: (step) => progress.push(step),
+    });
+
+    expect(report.applied).toEqual([
+      { orderId, paymentId, reason: expect.stringMatching(/^granted until /) },
+    ]);
+    expect(report.skipped).toEqual([{ orderId: unpaid, paymentId: null, reason: 'no captured payment' }]);
+    expect(report.failed).toEqual([]);
+    expect(progress.map(({ done, total, result }) => [done, total, result])).toEqual([
+      [1, 2, 'applied'],
+      [2, 2, 'skipped'],
+    ]);
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({
+      status: 'paid',
+      paymentId,
+    });
+    expect(await PremiumGrant.findAll()).toEqual([
+      expect.objectContaining({ source: 'reconcile', days: 30 }),
+    ]);
+    const [event] = await OutboxEvent.findAll();
+    expect(event!.payload).toMatchObject({ type: 'USER_PREMIUM_ADD', orderId, source: 'reconcile' });
+
+    const again = await reconcileOrders(getCore(), processor, { since: anHourAgo() });
+    expect(again.applied).toEqual([]);
+    expect(await PremiumGrant.count()).toBe(1);
+    expect(await OutboxEvent.count()).toBe(1);
+  });
+
+  it('changes nothing in a dry run, while reporting what it would apply', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await paidButUnverified(user);
+
+    const report = await reconcileOrders(getCore(), processor, { since: anHourAgo(), dryRun: true });
+
+    expect(report.applied).toEqual([{ orderId, paymentId, reason: 'dry run: would grant 30 days' }]);
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({
+      status: 'created',
+    });
+    expect(await PremiumGrant.count()).toBe(0);
+    expect(await OutboxEvent.count()).toBe(0);
+  });
+
+  it('does not grant again an order verify-payment already applied', async () => {
+    const user = await createUser();
+    const orderId = await newOrder(user);
+    const checkout = await sandbox.razorpay.pay(orderId);
+    await verifyPayment(getCore(), {
+      callerProviderId: user.providerId,
+      providerId: user.providerId,
+      processorOrderId: orderId,
+      paymentId: checkout.razorpay_payment_id,
+      signature: checkout.razorpay_signature,
+    });
+
+    const report = await reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId });
+    expect(report.skipped).toEqual([
+      { orderId, paymentId: checkout.razorpay_payment_id, reason: 'order is already paid' },
+    ]);
+    expect(await PremiumGrant.count()).toBe(1);
+  });
+
+  it('skips a captured payment whose amount differs from the stored order', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await paidButUnverified(user);
+    await Order.update({ amountPaise: 39_800 }, { where: { processorOrderId: orderId } });
+
+    const report = await reconcileOrders(getCore(), processor, { since: anHourAgo() });
+    expect(report.skipped).toEqual([
+      { orderId, paymentId, reason: expect.stringMatching(/^AMOUNT_MISMATCH/) },
+    ]);
+    expect(await PremiumGrant.count()).toBe(0);
+  });
+
+  it('lists an order the processor could not be asked about as failed, for the next run', async () => {
+    const user = await createUser();
+    const { orderId } = await paidButUnverified(user);
+    sandbox.faults.set('razorpay.orders.fetchPayments', { status: 503 });
+
+    const report = await reconcileOrders(getCore(), processor, { since: anHourAgo() });
+    expect(report.failed).toEqual([
+      { orderId, paymentId: null, reason: expect.stringMatching(/^PROCESSOR_UNAVAILABLE/) },
+    ]);
+    expect(await PremiumGrant.count()).toBe(0);
+
+    sandbox.faults.clear();
+    expect((await reconcileOrders(getCore(), processor, { since: anHourAgo() })).applied).toHaveLength(1);
+  });
+
+  it('looks only at orders created since the given time, unless one is named', async () => {
+    const user = await createUser();
+    const { orderId } = await paidButUnverified(user);
+    await Order.update(
+      { createdAt: new Date(Date.now() - 2 * 3_600_000) },
+      { where: { processorOrderId: orderId } },
+    );
+
+    expect(await reconcileOrders(getCore(), processor, { since: anHourAgo() })).toEqual({
+      applied: [],
+      skipped: [],
+      failed: [],
+    });
+    const named = await reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId });
+    expect(named.applied).toEqual([expect.objectContaining({ orderId })]);
+    await expect(
+      reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId: 'order_Unknown0000001' }),
+    ).rejects.toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+});
