@@ -17,7 +17,8 @@ export interface SignedInUser {
 export interface SignInResult {
   /** The service's session token: the only credential the browser receives. */
   token: string;
-  profile: SessionClaims;
+  /** The token's claims (spec §4.2's redirect parameters); the avatar is always a URL. */
+  profile: SessionClaims & { avatar: string };
   status: PremiumStatus;
 }
 

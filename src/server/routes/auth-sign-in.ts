@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import { isAppError } from '../../core/errors';
 import { createDiscordClient } from '../../core/identity/discord-client';
-import { signInWithDiscord } from '../../core/identity/sign-in';
+import { signInWithDiscord, type SignInResult } from '../../core/identity/sign-in';
 import type { AppOptions } from '../app';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { createSignInStateStore } from '../sign-in-state';
@@ -21,15 +22,6 @@ const FAILURE_BY_ERROR_CODE: Record<string, SignInFailure> = {
   PROVIDER_UNAVAILABLE: 'provider_unavailable',
 };
 
-class SignInFailed extends Error {
-  constructor(
-    readonly failure: SignInFailure,
-    reason: string = failure,
-  ) {
-    super(reason);
-  }
-}
-
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
   state: Type.Optional(Type.String()),
@@ -38,8 +30,9 @@ const CallbackQuery = Type.Object({
 
 /**
  * GET /api/auth/login and GET /api/auth/idp/callback (spec §4.1, §4.2): Discord's authorization code
- * flow. The callback answers the browser with a redirect to the frontend only, never with a page of
- * its own: `/dashboard?token=…` on success, `/login?error=<SignInFailure>` otherwise.
+ * flow, in the browser: both answer with redirects only, never a page of their own. The callback sends
+ * the browser to the frontend alone: `/dashboard?token=…` on success, `/login?error=<SignInFailure>`
+ * otherwise.
  */
 const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core, redis }) => {
   const { config } = core;
@@ -51,23 +44,49 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
     return url.toString();
   }
+  const loginUrl = (failure: SignInFailure) => frontendUrl('/login', { error: failure });
 
-  /** `query` is null when it did not match the schema (a repeated parameter, say). */
-  async function completeSignIn(query: Static<typeof CallbackQuery> | null) {
-    if (query === null) throw new SignInFailed('invalid_request');
+  /** Sends the browser to `target()`, or back to the login page when the service itself failed. */
+  async function redirectBrowser(reply: FastifyReply, target: () => Promise<string>) {
+    try {
+      return reply.redirect(await target());
+    } catch (error) {
+      reply.log.error({ err: error }, 'sign-in failed');
+      return reply.redirect(loginUrl('server_error'));
+    }
+  }
+
+  /** Where the browser goes next. `query` is null when it did not match the schema (a repeated parameter). */
+  async function callbackTarget(query: Static<typeof CallbackQuery> | null, log: FastifyBaseLogger) {
+    const fail = (failure: SignInFailure, reason?: string) => {
+      log.warn({ failure, reason }, 'sign-in failed');
+      return loginUrl(failure);
+    };
+    if (query === null) return fail('invalid_request');
     const { code, state, error } = query;
     // The state is spent first, whatever else the callback carries, so that it can never be replayed.
-    if (state === undefined || !(await states.consume(state))) throw new SignInFailed('invalid_state');
+    if (state === undefined || !(await states.consume(state))) return fail('invalid_state');
     if (error !== undefined)
-      throw new SignInFailed(error === 'access_denied' ? 'access_denied' : 'provider_rejected');
-    if (code === undefined) throw new SignInFailed('invalid_request');
+      return fail(error === 'access_denied' ? 'access_denied' : 'provider_rejected', error);
+    if (code === undefined) return fail('invalid_request');
+
+    let signedIn: SignInResult;
     try {
-      return await signInWithDiscord(core, discord, code);
-    } catch (error) {
-      const failure = isAppError(error) ? FAILURE_BY_ERROR_CODE[error.code] : undefined;
-      if (failure === undefined) throw error;
-      throw new SignInFailed(failure, (error as Error).message);
+      signedIn = await signInWithDiscord(core, discord, code);
+    } catch (failure) {
+      if (!isAppError(failure)) throw failure;
+      const known = FAILURE_BY_ERROR_CODE[failure.code];
+      if (known === undefined) throw failure;
+      return fail(known, failure.message);
     }
+    const { token, profile, status } = signedIn;
+    return frontendUrl('/dashboard', {
+      token,
+      providerId: profile.providerId,
+      username: profile.username,
+      avatar: profile.avatar,
+      isPremium: String(status.isPremium),
+    });
   }
 
   app.get(
@@ -76,7 +95,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
       config: perIpRateLimit(),
       schema: { tags: ['auth'], summary: 'Start a Discord sign-in (302 to Discord)' },
     },
-    async (_request, reply) => reply.redirect(discord.authorizeUrl(await states.issue())),
+    (_request, reply) => redirectBrowser(reply, async () => discord.authorizeUrl(await states.issue())),
   );
 
   app.get(
@@ -91,29 +110,10 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         querystring: CallbackQuery,
       },
     },
-    async (request, reply) => {
-      try {
-        const { token, profile, status } = await completeSignIn(
-          request.validationError ? null : request.query,
-        );
-        return reply.redirect(
-          frontendUrl('/dashboard', {
-            token,
-            providerId: profile.providerId,
-            username: profile.username,
-            avatar: profile.avatar ?? '',
-            isPremium: String(status.isPremium),
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof SignInFailed)) {
-          request.log.error({ err: error }, 'sign-in failed');
-          return reply.redirect(frontendUrl('/login', { error: 'server_error' }));
-        }
-        request.log.warn({ failure: error.failure, reason: error.message }, 'sign-in failed');
-        return reply.redirect(frontendUrl('/login', { error: error.failure }));
-      }
-    },
+    (request, reply) =>
+      redirectBrowser(reply, () =>
+        callbackTarget(request.validationError ? null : request.query, request.log),
+      ),
   );
 };
 

@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { buildApp } from '../../../src/server/app';
+import { useTestCore } from '../../support/context';
+import { createUser } from '../../support/fixtures';
+import { FRONTEND_URL, redirectOf } from './sign-in-app';
+
+const getCore = useTestCore({ FRONTEND_URL });
+
+describe('with Redis unreachable', () => {
+  let app: FastifyInstance;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redis = new Redis('redis://127.0.0.1:1', {
+      enableOfflineQueue: false,
+      retryStrategy: () => null,
+      disconnectTimeout: 0,
+    });
+    redis.on('error', () => {});
+    app = await buildApp({ core: getCore(), redis });
+  });
+  afterAll(async () => {
+    await app.close();
+    redis.disconnect();
+  });
+
+  it.each([['/api/auth/login'], ['/api/auth/idp/callback?code=c&state=0123456789abcdef0123456789abcdef']])(
+    'sends the browser from %s back to the login page',
+    async (url) => {
+      const location = redirectOf(await app.inject({ method: 'GET', url }));
+      expect(location.toString()).toBe(`${FRONTEND_URL}/login?error=server_error`);
+    },
+  );
+
+  it('still answers the rate-limited status route: limits lapse rather than take the API down', async () => {
+    const user = await createUser();
+    const reply = await app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json()).toEqual({ isPremium: false, premiumExpiresAt: null });
+  });
+});
