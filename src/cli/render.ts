@@ -52,7 +52,7 @@ export function ledgerTable(entries: LedgerEntry[]): string {
       'TARGET',
       'PLAN',
       'DAYS',
-      'ENDS AFTER',
+      'NEW END',
       'SOURCE',
       'ACTOR',
       'ORDER',

@@ -58,7 +58,7 @@ export function registerOrdersReconcile(orders: Command, session: Session): void
       if (report.failed.length > 0) {
         throw AppError.unavailable(
           'RECONCILE_INCOMPLETE',
-          `${report.failed.length} order(s) could not be checked; run again once Razorpay answers`,
+          `${report.failed.length} order(s) could not be checked (listed above); a later run retries them`,
         );
       }
     });

@@ -1,0 +1,129 @@
+import type { Core } from '../../src/core';
+import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
+import { createOrder } from '../../src/core/payments/create-order';
+import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { useTestCore } from '../support/context';
+import { createUser } from '../support/fixtures';
+import { json, premium } from './support';
+
+const CREDENTIALS = {
+  discord: { clientId: 'cli-client', clientSecret: 'cli-client-secret' },
+  razorpay: { keyId: 'rzp_test_cli', keySecret: 'cli-key-secret', webhookSecret: 'cli-webhook-secret' },
+};
+
+const getCore = useTestCore();
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox(CREDENTIALS);
+});
+afterEach(() => sandbox.faults.clear());
+afterAll(() => sandbox.close());
+
+/** The CLI pointed at the sandbox as its Razorpay. */
+const cli = (args: string[]) =>
+  premium(args, {
+    RAZORPAY_API_URL: sandbox.razorpayApiUrl,
+    RAZORPAY_KEY_ID: CREDENTIALS.razorpay.keyId,
+    RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
+  });
+
+/** A USER Monthly order created as the API creates it, paid at Razorpay, never verified here. */
+async function paidButUnverifiedOrder(core: Core): Promise<string> {
+  const buyer = await createUser();
+  const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+  const order = await createOrder(core, processor, {
+    callerProviderId: buyer.providerId,
+    providerId: buyer.providerId,
+    amount: core.config.planPrices.Monthly,
+    planType: 'Monthly',
+    category: 'USER',
+  });
+  await sandbox.razorpay.pay(order.id);
+  return order.id;
+}
+
+describe('premium orders show', () => {
+  it("shows the stored order next to Razorpay's view, and points at reconcile when they disagree", async () => {
+    const orderId = await paidButUnverifiedOrder(getCore());
+
+    const asJson = await cli(['orders', 'show', orderId, '--json']);
+    const asText = await cli(['orders', 'show', orderId]);
+
+    expect(asJson.code).toBe(0);
+    expect(json(asJson)).toMatchObject({
+      order: { orderId, status: 'created', amountPaise: 19_900, paymentId: null },
+      grants: [],
+      processor: {
+        order: { id: orderId, status: 'paid' },
+        payments: [{ status: 'captured', order_id: orderId }],
+      },
+      processorError: null,
+    });
+    expect(asText.stdout).toContain(`premium orders reconcile --order ${orderId}`);
+  });
+
+  it('still shows the stored order when Razorpay is down, and exits 1', async () => {
+    const orderId = await paidButUnverifiedOrder(getCore());
+    sandbox.faults.set('razorpay.orders.fetch', { status: 503 });
+
+    const run = await cli(['orders', 'show', orderId, '--json']);
+
+    expect(run.code).toBe(1);
+    expect(json(run)).toMatchObject({
+      order: { orderId, status: 'created' },
+      processor: null,
+      processorError: { code: 'PROCESSOR_UNAVAILABLE' },
+    });
+    expect(run.stderr).toBe('error: The payment processor answered HTTP 503 (PROCESSOR_UNAVAILABLE)\n');
+  });
+});
+
+describe('premium orders reconcile', () => {
+  it('applies a paid but unverified order exactly once; --dry-run changes nothing', async () => {
+    const orderId = await paidButUnverifiedOrder(getCore());
+
+    const dryRun = await cli(['orders', 'reconcile', '--dry-run', '--progress', '--json']);
+    expect(dryRun.code).toBe(0);
+    expect(json(dryRun)).toMatchObject({ dryRun: true, applied: [{ orderId }], failed: [] });
+    expect(dryRun.stderr).toBe(`1/1 applied ${orderId}\n`);
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({
+      status: 'created',
+    });
+    expect(await PremiumGrant.count()).toBe(0);
+    expect(await OutboxEvent.count()).toBe(0);
+
+    const applied = await cli(['orders', 'reconcile', '--json']);
+    const again = await cli(['orders', 'reconcile', '--order', orderId, '--json']);
+
+    expect(applied.code).toBe(0);
+    expect(applied.stderr).toBe('');
+    expect(json(applied)).toMatchObject({ dryRun: false, applied: [{ orderId }], skipped: [], failed: [] });
+    expect(json(again)).toMatchObject({
+      applied: [],
+      skipped: [{ orderId, reason: 'order is already paid' }],
+    });
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
+    expect(await PremiumGrant.findAll()).toEqual([
+      expect.objectContaining({ source: 'reconcile', days: 30 }),
+    ]);
+    expect(await OutboxEvent.findAll()).toEqual([expect.objectContaining({ type: 'USER_PREMIUM_ADD' })]);
+  });
+
+  it('reports orders it could not check and exits 1 when Razorpay is down', async () => {
+    const orderId = await paidButUnverifiedOrder(getCore());
+    sandbox.faults.set('razorpay.orders.fetchPayments', { status: 502, body: '<html>Bad gateway</html>' });
+
+    const run = await cli(['orders', 'reconcile']);
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      new RegExp(`^RESULT +ORDER +PAYMENT +DETAIL\nfailed +${orderId} +- +PROCESSOR_UNAVAILABLE`),
+    );
+    expect(run.stdout).toContain('Applied 0, skipped 0, failed 1.');
+    expect(run.stderr).toBe(
+      'error: 1 order(s) could not be checked (listed above); a later run retries them (RECONCILE_INCOMPLETE)\n',
+    );
+    expect(await PremiumGrant.count()).toBe(0);
+  });
+});
