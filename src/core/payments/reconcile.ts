@@ -5,6 +5,12 @@ import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
 import { amountMismatch, applyPayment } from './apply-payment';
 
+/**
+ * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
+ * worker may have been down for a weekend. Older orders can still be named one at a time.
+ */
+export const RECONCILE_LOOKBACK_MS = 72 * 3_600_000;
+
 export interface ReconcileOptions {
   /** Orders created at or after this time are looked at; ignored when `orderId` is given. */
   since: Date;

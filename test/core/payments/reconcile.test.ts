@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { createOrder } from '../../../src/core/payments/create-order';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { reconcileOrders, type ReconcileProgress } from '../../../src/core/payments/reconcile';
@@ -5,6 +6,8 @@ import { verifyPayment } from '../../../src/core/payments/verify-payment';
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import type { RazorpayClient } from '../../../src/core/processor/razorpay-client';
 import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import { reconcileJob } from '../../../src/worker/jobs/reconcile';
+import { runExclusively } from '../../../src/worker/scheduler';
 import { testConfig, useTestCore } from '../../support/context';
 import { createUser } from '../../support/fixtures';
 
@@ -157,5 +160,14 @@ describe('reconcileOrders', () => {
     await expect(
       reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId: 'order_Unknown0000001' }),
     ).rejects.toMatchObject({ code: 'ORDER_NOT_FOUND' });
+  });
+
+  it("runs as the worker's scheduled job, under the job lock", async () => {
+    const user = await createUser();
+    const { orderId } = await paidButUnverified(user);
+
+    expect(await runExclusively(getCore(), reconcileJob, pino({ level: 'silent' }))).toBe('ran');
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
+    expect(await PremiumGrant.findAll()).toEqual([expect.objectContaining({ source: 'reconcile' })]);
   });
 });
