@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { createMigrator } from '../../core/db/migrator';
+import { loadMigrator } from '../migrator';
 import type { Session } from '../session';
 
 function render({ applied }: { applied: string[] }): string {
@@ -12,7 +12,7 @@ export function registerDbMigrate(db: Command, session: Session): void {
   db.command('migrate')
     .description('apply the pending migrations to DATABASE_URL')
     .action(async () => {
-      const applied = await createMigrator(session.core().sequelize).up();
+      const applied = await loadMigrator(session).up();
       session.emit({ applied: applied.map((migration) => migration.name) }, render);
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { createMigrator } from '../../core/db/migrator';
 import { table } from '../format';
+import { loadMigrator } from '../migrator';
 import type { Session } from '../session';
 
 interface MigrationStatus {
@@ -18,7 +18,7 @@ export function registerDbStatus(db: Command, session: Session): void {
   db.command('status')
     .description('which migrations DATABASE_URL has, and which are pending')
     .action(async () => {
-      const migrator = createMigrator(session.core().sequelize);
+      const migrator = loadMigrator(session);
       // One after the other: each creates the bookkeeping table when missing, and two would race.
       const executed = await migrator.executed();
       const pending = await migrator.pending();
