@@ -35,7 +35,7 @@ const ACTORS: Record<PaymentSource, (buyer: User) => string> = {
 /** Why a payment cannot pay for an order, or null when it covers it exactly. */
 export function amountMismatch(order: Order, paid: PaymentAmount): string | null {
   if (paid.amount === order.amountPaise && paid.currency === order.currency) return null;
-  return `order ${order.processorOrderId} costs ${order.amountPaise} ${order.currency} (paise), payment brought ${paid.amount} ${paid.currency}`;
+  return `the payment of ${paid.amount} ${paid.currency} (paise) does not match order ${order.processorOrderId}'s ${order.amountPaise} ${order.currency}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { assertActingForSelf } from './access';
 
 export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';
-export const PAISE_PER_RUPEE = 100;
+const PAISE_PER_RUPEE = 100;
 
 export interface CreateOrderRequest {
   /** The signed-in user; the body's `providerId` must be the same. */

@@ -105,11 +105,7 @@ async function reconcileOrder(
   try {
     const { change } = await applyPayment(
       core.sequelize,
-      {
-        processorOrderId: order.processorOrderId,
-        paymentId: captured.id,
-        paid: { amount: captured.amount, currency: captured.currency },
-      },
+      { processorOrderId: order.processorOrderId, paymentId: captured.id, paid: captured },
       { source: 'reconcile' },
     );
     return change.replayed

@@ -2,7 +2,6 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { PremiumGrant } from '../models';
 import { revokePremium } from '../premium/revoke';
-import type { PremiumChange } from '../premium/types';
 import { lockOrder } from './locked-order';
 
 export interface ProcessedRefund {
@@ -13,8 +12,7 @@ export interface ProcessedRefund {
   refundedTotal: number;
 }
 
-export type RefundOutcome =
-  { result: 'refunded'; revoked: PremiumChange | null } | { result: 'ignored'; reason: string };
+export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
 
 /**
  * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes its
@@ -46,21 +44,20 @@ export async function applyRefund(
       { status: 'refunded', paymentId: refund.paymentId, refundedAt: new Date() },
       { transaction },
     );
-    const revoked =
-      grant && (await stillStanding(grant, transaction))
-        ? await revokePremium(
-            sequelize,
-            {
-              target: { grantId: grant.id },
-              source: 'webhook',
-              actor: 'razorpay-webhook',
-              reason: `refund ${refund.refundId}`,
-              idempotencyKey: `refund:${order.processorOrderId}`,
-            },
-            { transaction },
-          )
-        : null;
-    return { result: 'refunded', revoked };
+    if (grant && (await stillStanding(grant, transaction))) {
+      await revokePremium(
+        sequelize,
+        {
+          target: { grantId: grant.id },
+          source: 'webhook',
+          actor: 'razorpay-webhook',
+          reason: `refund ${refund.refundId}`,
+          idempotencyKey: `refund:${order.processorOrderId}`,
+        },
+        { transaction },
+      );
+    }
+    return { result: 'refunded' };
   });
 }
 

@@ -5,7 +5,7 @@ import { AppError, isAppError } from '../errors';
 import { signaturesMatch, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
 import { applyRefund } from './refunds';
-import { parseWebhookEvent, type WebhookEvent } from './webhook-events';
+import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
 
 export interface WebhookDelivery {
   /** The exact bytes Razorpay signed. */
@@ -42,7 +42,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
   if (!signaturesMatch(expected, delivery.signature)) {
     throw AppError.validation('SIGNATURE_MISMATCH', 'the webhook signature does not match its body');
   }
-  const event = parseWebhookEvent(delivery.rawBody);
+  const event = parseRazorpayEvent(delivery.rawBody);
   const { sequelize } = core;
   return sequelize.transaction(async (transaction) => {
     if (!(await recordDelivery(transaction, delivery.eventId, event.name))) {
@@ -82,7 +82,7 @@ async function recordDelivery(
 
 async function applyEvent(
   sequelize: Sequelize,
-  event: WebhookEvent,
+  event: RazorpayEvent,
   transaction: Transaction,
 ): Promise<WebhookOutcome> {
   switch (event.kind) {

@@ -8,29 +8,24 @@ import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { ProviderId } from '../schemas';
 
-/** Each field under the spec's name or under the name Razorpay Checkout hands the browser. */
-const ALIASED = ['order_id', 'payment_id', 'signature'] as const;
-type Aliased = (typeof ALIASED)[number];
-
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const Signature = Type.String({ minLength: 1, maxLength: 128, description: 'HMAC-SHA256, hex' });
 
-const VerifyPaymentBody = Type.Object(
-  {
+/** The spec's field names, or the names Razorpay Checkout hands the browser. */
+const VerifyPaymentBody = Type.Union([
+  Type.Object({
     providerId: ProviderId,
-    processor_order_id: Type.Optional(ProcessorId),
-    processor_payment_id: Type.Optional(ProcessorId),
-    processor_signature: Type.Optional(Signature),
-    razorpay_order_id: Type.Optional(ProcessorId),
-    razorpay_payment_id: Type.Optional(ProcessorId),
-    razorpay_signature: Type.Optional(Signature),
-  },
-  {
-    allOf: ALIASED.map((name) => ({
-      anyOf: [{ required: [`processor_${name}`] }, { required: [`razorpay_${name}`] }],
-    })),
-  },
-);
+    processor_order_id: ProcessorId,
+    processor_payment_id: ProcessorId,
+    processor_signature: Signature,
+  }),
+  Type.Object({
+    providerId: ProviderId,
+    razorpay_order_id: ProcessorId,
+    razorpay_payment_id: ProcessorId,
+    razorpay_signature: Signature,
+  }),
+]);
 type VerifyPaymentBody = Static<typeof VerifyPaymentBody>;
 
 const VerifyPaymentReply = Type.Object({
@@ -45,9 +40,18 @@ const VerifyPaymentReply = Type.Object({
 
 const error = { $ref: 'ErrorReply#' };
 
-function aliased(body: VerifyPaymentBody, name: Aliased): string {
-  // The schema requires one of the two names; the empty string is never reached.
-  return body[`processor_${name}`] ?? body[`razorpay_${name}`] ?? '';
+function checkoutResponse(body: VerifyPaymentBody) {
+  return 'processor_order_id' in body
+    ? {
+        processorOrderId: body.processor_order_id,
+        paymentId: body.processor_payment_id,
+        signature: body.processor_signature,
+      }
+    : {
+        processorOrderId: body.razorpay_order_id,
+        paymentId: body.razorpay_payment_id,
+        signature: body.razorpay_signature,
+      };
 }
 
 /** The same payment verified again gets the same answer: it describes the order's one grant. */
@@ -93,9 +97,7 @@ const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         await verifyPayment(core, {
           callerProviderId: request.caller!.providerId,
           providerId: request.body.providerId,
-          processorOrderId: aliased(request.body, 'order_id'),
-          paymentId: aliased(request.body, 'payment_id'),
-          signature: aliased(request.body, 'signature'),
+          ...checkoutResponse(request.body),
         }),
       ),
   );

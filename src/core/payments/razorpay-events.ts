@@ -4,7 +4,7 @@ import type { CapturedPayment } from './apply-payment';
 import type { ProcessedRefund } from './refunds';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
-export type WebhookEvent =
+export type RazorpayEvent =
   | { name: string; kind: 'payment'; payment: CapturedPayment }
   | { name: string; kind: 'refund'; refund: ProcessedRefund }
   | { name: string; kind: 'other'; reason: string };
@@ -30,7 +30,7 @@ const refundPayload = z.object({
 });
 
 /** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
-export function parseWebhookEvent(rawBody: Buffer): WebhookEvent {
+export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
   const { event: name, payload } = readAs(envelope, parseJson(rawBody), 'event');
   const isPayment = PAYMENT_EVENTS.includes(name);
   if (!isPayment && name !== REFUND_EVENT)
