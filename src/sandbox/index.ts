@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
+import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
 import { discordRoutes } from './discord/routes';
 import type { SandboxDiscordUser } from './discord/users';
@@ -41,6 +42,8 @@ export interface SandboxOptions {
   now?: () => number;
   /** Reports webhooks the service refused or could not take; silent by default. */
   log?: (message: string) => void;
+  /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
+  bot?: { redisUrl: string; stream: string };
 }
 
 export interface Sandbox {
@@ -104,12 +107,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const now = options.now ?? Date.now;
   const faults = new Faults();
   const oauth = new DiscordOAuth(options.discord, now);
-  const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, options.log ?? (() => {}));
+  const log = options.log ?? (() => {});
+  const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
   await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
+  if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
   const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
 
   return {

@@ -10,6 +10,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const config = loadConfig();
+  // Only when the service's Redis is named: the sandbox alone (its tests, a quick look) needs none.
+  const withBot = Boolean(process.env.REDIS_URL || process.env.EVENTS_STREAM);
   const sandbox = await startSandbox({
     port: sandboxPort(process.env.SANDBOX_PORT),
     host: process.env.SANDBOX_HOST || '127.0.0.1',
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
     razorpay: config.razorpay,
     webhookUrl: process.env.SANDBOX_WEBHOOK_URL || 'http://localhost:3000/api/payment/webhook',
     log: (message) => console.log(`[sandbox] ${message}`),
+    bot: withBot ? { redisUrl: config.redisUrl, stream: config.eventsStream } : undefined,
   });
   sandbox.discord.autoApprove = false;
   console.log(`Discord and Razorpay sandbox listening on ${sandbox.url}
@@ -24,6 +27,8 @@ async function main(): Promise<void> {
   DISCORD_AUTHORIZE_URL=${sandbox.discordAuthorizeUrl}
   RAZORPAY_API_URL=${sandbox.razorpayApiUrl}
   checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…`);
+  if (withBot)
+    console.log(`  bot stand-in reading ${config.eventsStream}: ${sandbox.url}/bot/events?providerId=…`);
   closeWithGrace({ delay: 5_000 }, async ({ err }) => {
     if (err) console.error(err);
     await sandbox.close();

@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import type { Core } from '../core';
+import demoPage from './demo/plugin';
 import { registerErrorHandling } from './errors';
 import { loggerOptions } from './logging';
 import authenticate from './plugins/authenticate';
@@ -30,7 +31,10 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(docs);
   await fastify.register(metrics);
   await fastify.register(authenticate, { jwtSecret: options.core.config.jwtSecret });
-  await fastify.register(rateLimit, { redis: options.redis, perMinute: options.core.config.rateLimitPerMinute });
+  await fastify.register(rateLimit, {
+    redis: options.redis,
+    perMinute: options.core.config.rateLimitPerMinute,
+  });
   await fastify.register(healthRoutes, options);
   await fastify.register(userStatusRoutes, options);
   await fastify.register(authSignInRoutes, options);
@@ -38,6 +42,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
+  if (options.core.config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 
 /**

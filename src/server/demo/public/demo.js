@@ -1,0 +1,296 @@
+/* global document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout */
+'use strict';
+
+// A reference frontend: it calls only the service's public endpoints, as a real frontend would, with
+// the session token from sign-in in `Authorization: Bearer`. The checkout page and the bot's event
+// list come from the local sandbox, whose addresses /demo/config.json gives.
+
+const TOKEN_KEY = 'premium.sessionToken';
+const POLL_MS = 2000;
+
+const SIGN_IN_FAILURES = {
+  access_denied: 'You cancelled the sign-in on Discord.',
+  invalid_state: 'That sign-in link has expired or was already used. Please sign in again.',
+  provider_rejected: 'Discord refused the sign-in. Please try again.',
+  provider_unavailable: 'Discord did not answer. Please try again in a minute.',
+  invalid_request: 'The sign-in went wrong. Please try again.',
+  server_error: 'The sign-in went wrong on our side. Please try again.',
+  session_expired: 'Your session has expired. Please sign in again.',
+};
+
+const rupees = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  maximumFractionDigits: 0,
+});
+
+/** The page's settings (checkout URL, bot URL, prices) and the signed-in user's dashboard. */
+let settings;
+let me;
+
+const byId = (id) => document.getElementById(id);
+
+/** An element with text children (never HTML: names come from Discord). */
+function element(tag, className, ...children) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  node.append(...children);
+  return node;
+}
+
+/** `2025-01-31 14:05 UTC` */
+function formatTime(iso) {
+  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** Calls the API as the signed-in user; a failure becomes an ApiError from `{"error": {code, message}}`. */
+async function api(path, body) {
+  const headers = { authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}` };
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, 'UNREACHABLE', 'The API did not answer.');
+  }
+  const reply = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = reply?.error ?? { code: `HTTP_${response.status}`, message: response.statusText };
+    throw new ApiError(response.status, error.code, error.message);
+  }
+  return reply;
+}
+
+function showNotice(text) {
+  byId('notice').textContent = text;
+  byId('notice').hidden = false;
+}
+
+function showError(error) {
+  byId('error').textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+  byId('error').hidden = false;
+}
+
+function clearMessages() {
+  byId('notice').hidden = true;
+  byId('error').hidden = true;
+}
+
+/** `reason`: one of SIGN_IN_FAILURES, shown on the sign-in page. */
+function signOut(reason) {
+  sessionStorage.removeItem(TOKEN_KEY);
+  location.assign(reason ? `/login?error=${reason}` : '/');
+}
+
+function planPrice(planType, months) {
+  if (planType === 'Custom') return months * settings.prices.Monthly;
+  return settings.prices[planType];
+}
+
+function premiumText(status) {
+  if (status.isPremium) return `Premium until ${formatTime(status.premiumExpiresAt)}`;
+  if (status.premiumExpiresAt) return `Premium expired on ${formatTime(status.premiumExpiresAt)}`;
+  return 'Not premium';
+}
+
+function holderName(guildId) {
+  if (guildId === null) return 'your account';
+  const guild = me.guilds.find((candidate) => candidate.id === guildId);
+  return guild ? guild.name : `server ${guildId}`;
+}
+
+function renderDashboard() {
+  byId('username').textContent = me.username;
+  // Set once: assigning `src` again would fetch the image again at every poll.
+  if (me.avatar && byId('avatar').getAttribute('src') !== me.avatar) byId('avatar').src = me.avatar;
+  byId('status').textContent = premiumText(me);
+  byId('status').classList.toggle('active', me.isPremium);
+
+  byId('guilds').replaceChildren(
+    ...me.guilds.map((guild) =>
+      element(
+        'li',
+        '',
+        element('span', '', guild.name, ' ', element('small', '', guild.owner ? 'owner' : 'manager')),
+        element('span', '', premiumText(guild)),
+      ),
+    ),
+  );
+  if (me.guilds.length === 0) byId('guilds').append(element('li', 'empty', 'You manage no servers.'));
+
+  const target = byId('buy').elements.target;
+  const chosen = target.value;
+  target.replaceChildren(
+    new Option('Myself', ''),
+    ...me.guilds.map((guild) => new Option(`Server: ${guild.name}`, guild.id)),
+  );
+  target.value = me.guilds.some((guild) => guild.id === chosen) ? chosen : '';
+}
+
+function renderEvents(events) {
+  const list = byId('events');
+  list.replaceChildren(
+    ...events.map(({ type, payload, receivedAt }) =>
+      element(
+        'li',
+        '',
+        element('span', '', element('strong', '', type), ` for ${holderName(payload.guildId)}`),
+        element(
+          'small',
+          '',
+          [
+            payload.planType,
+            payload.reason,
+            `until ${formatTime(payload.expiresAt)}`,
+            `received ${formatTime(receivedAt)}`,
+          ]
+            .filter(Boolean)
+            .join(' · '),
+        ),
+      ),
+    ),
+  );
+  if (events.length === 0) list.append(element('li', 'empty', 'None yet.'));
+}
+
+async function loadEvents() {
+  if (!settings.botEventsUrl) {
+    byId('events').replaceChildren(
+      element('li', 'empty', 'No bot stand-in: the local sandbox is not in use.'),
+    );
+    return;
+  }
+  const url = new URL(settings.botEventsUrl);
+  url.searchParams.set('providerId', me.providerId);
+  try {
+    const { events } = await (await fetch(url)).json();
+    renderEvents(events);
+  } catch {
+    byId('events').replaceChildren(element('li', 'empty', 'The bot stand-in did not answer.'));
+  }
+}
+
+async function refresh() {
+  me = await api('/api/auth/me');
+  renderDashboard();
+  await loadEvents();
+}
+
+/** Keeps the status and the bot's events live; an expired session sends the user back to sign in. */
+async function poll() {
+  try {
+    await refresh();
+    byId('live').textContent = `Live · updated ${new Date().toLocaleTimeString()}`;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut('session_expired');
+    byId('live').textContent = `Not updating: ${error.message}`;
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+function updatePrice() {
+  const form = byId('buy').elements;
+  const custom = form.planType.value === 'Custom';
+  form.months.disabled = !custom;
+  const price = planPrice(form.planType.value, Number(form.months.value));
+  byId('pay').textContent = Number.isInteger(price) ? `Buy for ${rupees.format(price)}` : 'Buy';
+}
+
+/** create-order, then off to the checkout page, which comes back to /dashboard with the payment. */
+async function buy(event) {
+  event.preventDefault();
+  clearMessages();
+  if (!settings.checkoutUrl) {
+    showError('Paying from this page needs the local sandbox, and RAZORPAY_API_URL points elsewhere.');
+    return;
+  }
+  const form = new FormData(event.target);
+  const planType = form.get('planType');
+  const months = planType === 'Custom' ? Number(form.get('months')) : undefined;
+  const guildId = form.get('target') || null;
+  byId('pay').disabled = true;
+  try {
+    const order = await api('/api/payment/create-order', {
+      providerId: me.providerId,
+      amount: planPrice(planType, months),
+      planType,
+      months,
+      category: guildId ? 'SERVER' : 'USER',
+      guildId,
+    });
+    const checkout = new URL(settings.checkoutUrl);
+    checkout.searchParams.set('order_id', order.id);
+    checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
+    location.assign(checkout);
+  } catch (error) {
+    showError(error);
+    byId('pay').disabled = false;
+  }
+}
+
+/** Back from the checkout page: the payment is verified by the API, never trusted from the URL. */
+async function finishCheckout(params) {
+  if (params.get('error')) {
+    showError(`Payment failed: ${params.get('error_description') ?? params.get('error')}`);
+    return;
+  }
+  const reply = await api('/api/payment/verify-payment', {
+    providerId: me.providerId,
+    razorpay_order_id: params.get('razorpay_order_id'),
+    razorpay_payment_id: params.get('razorpay_payment_id'),
+    razorpay_signature: params.get('razorpay_signature'),
+  });
+  showNotice(
+    `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatTime(reply.expiresAt)}.`,
+  );
+}
+
+function showSignIn(params) {
+  const failure = params.get('error');
+  if (failure) showError(`${SIGN_IN_FAILURES[failure] ?? 'The sign-in failed.'} (${failure})`);
+  byId('signed-out').hidden = false;
+}
+
+async function start() {
+  const params = new URLSearchParams(location.search);
+  // The token arrives in the URL: keep it in this tab's session storage, and out of history and bookmarks.
+  if (params.get('token')) sessionStorage.setItem(TOKEN_KEY, params.get('token'));
+  history.replaceState(null, '', location.pathname);
+
+  settings = await (await fetch('/demo/config.json')).json();
+  if (location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return showSignIn(params);
+
+  byId('signed-in').hidden = false;
+  byId('sign-out').hidden = false;
+  byId('sign-out').addEventListener('click', () => signOut());
+  byId('avatar').addEventListener('error', () => (byId('avatar').hidden = true));
+  const form = byId('buy');
+  form.elements.months.min = settings.customMonths.min;
+  form.elements.months.max = settings.customMonths.max;
+  form.addEventListener('input', updatePrice);
+  form.addEventListener('submit', buy);
+  updatePrice();
+
+  try {
+    await refresh();
+    if (params.has('razorpay_order_id')) await finishCheckout(params);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return signOut('session_expired');
+    showError(error);
+  }
+  setTimeout(poll, POLL_MS);
+}
+
+start();
