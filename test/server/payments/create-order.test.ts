@@ -1,11 +1,11 @@
-import { Order } from '../../../src/core/models';
+import { Order, type User } from '../../../src/core/models';
 import { createUser, snowflake } from '../../support/fixtures';
 import { bearer, manageGuild, MONTHLY_USER, orderAs, post, usePaymentsApp } from './harness';
 
 // Low, so that a slow processor is given up on quickly; the sandbox answers far sooner.
 const getApp = usePaymentsApp({ PROVIDER_TIMEOUT_MS: '1000' });
 
-async function createOrderAs(user: Awaited<ReturnType<typeof createUser>>, body: object, asUser = user) {
+async function createOrderAs(user: User, body: object, asUser = user) {
   return post(
     getApp(),
     '/api/payment/create-order',

@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import type { User } from '../../../src/core/models';
-import { UserGuild } from '../../../src/core/models';
+import { UserGuild, UserPremium, type User } from '../../../src/core/models';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../../src/core/processor/types';
 import { issueSessionToken } from '../../../src/core/session';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../../../src/sandbox';
 import { useTestApp, type TestApp } from '../../support/app';
 import { testConfig } from '../../support/context';
-import { snowflake } from '../../support/fixtures';
+import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
 
 export interface PaymentsTestApp extends TestApp {
   sandbox: Sandbox;
@@ -76,6 +75,15 @@ export async function manageGuild(user: User, guildId = snowflake()): Promise<st
   });
   return guildId;
 }
+
+/** A user whose own premium runs until a known instant, so that extensions and revokes can be checked exactly. */
+export async function userPremiumUntil(expiresAt: Date): Promise<User> {
+  const user = await createUser({ premiumExpiresAt: expiresAt });
+  await UserPremium.create({ userId: user.id, expiresAt, version: 1 });
+  return user;
+}
+
+export const tenDaysFromNow = () => new Date(Date.now() + 10 * DAY_MS);
 
 /** Creates an order through the API as `user` and returns Razorpay's order object. */
 export async function orderAs(app: TestApp, user: User, body: object): Promise<RazorpayOrder> {

@@ -9,7 +9,16 @@ import {
 import { paymentSignature } from '../../../src/core/processor/signatures';
 import type { CheckoutResponse } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { manageGuild, MONTHLY_USER, orderAs, usePaymentsApp, verifyAs, verifyBody } from './harness';
+import {
+  manageGuild,
+  MONTHLY_USER,
+  orderAs,
+  tenDaysFromNow,
+  usePaymentsApp,
+  userPremiumUntil,
+  verifyAs,
+  verifyBody,
+} from './harness';
 
 const getApp = usePaymentsApp();
 
@@ -19,21 +28,12 @@ async function paidOrder(user: User, body: object = MONTHLY_USER): Promise<Check
   return getApp().sandbox.razorpay.pay(order.id);
 }
 
-/** A user whose own premium runs until a known instant, so that an extension can be checked exactly. */
-async function userPremiumUntil(expiresAt: Date): Promise<User> {
-  const user = await createUser({ premiumExpiresAt: expiresAt });
-  await UserPremium.create({ userId: user.id, expiresAt, version: 1 });
-  return user;
-}
-
 async function dbNow(): Promise<number> {
   const [row] = await getApp().core.sequelize.query<{ now: Date }>('SELECT now() AS now', {
     type: 'SELECT' as never,
   });
   return row!.now.getTime();
 }
-
-const inTenDays = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 10 * DAY_MS);
 
 async function expectNothingGranted(): Promise<void> {
   expect(await PremiumGrant.count()).toBe(0);
@@ -43,7 +43,7 @@ async function expectNothingGranted(): Promise<void> {
 
 describe('POST /api/payment/verify-payment', () => {
   it('marks a USER Monthly order paid and extends the user by exactly 30 days, with one event', async () => {
-    const expiry = inTenDays();
+    const expiry = tenDaysFromNow();
     const user = await userPremiumUntil(expiry);
     const checkout = await paidOrder(user);
     const reply = await verifyAs(getApp(), user, verifyBody(user, checkout));
@@ -90,7 +90,7 @@ describe('POST /api/payment/verify-payment', () => {
     ['Custom 3 months', { planType: 'Custom', months: 3, amount: 597 }, 90],
     ['Yearly', { planType: 'Yearly', amount: 1999 }, 365],
   ])('extends an active USER record by exactly the %s duration', async (_label, plan, days) => {
-    const expiry = inTenDays();
+    const expiry = tenDaysFromNow();
     const user = await userPremiumUntil(expiry);
     const checkout = await paidOrder(user, { ...plan, category: 'USER' });
     const reply = await verifyAs(getApp(), user, verifyBody(user, checkout));

@@ -8,14 +8,16 @@ import {
 } from '../../../src/core/models';
 import { webhookSignature } from '../../../src/core/processor/signatures';
 import type { RazorpayOrder } from '../../../src/core/processor/types';
-import { createUser, DAY_MS } from '../../support/fixtures';
+import { createUser } from '../../support/fixtures';
 import {
   deliver,
   MONTHLY_USER,
   orderAs,
   paymentOf,
   refundAtProcessor,
+  tenDaysFromNow,
   usePaymentsApp,
+  userPremiumUntil,
   verifyAs,
   verifyBody,
   type PaymentsTestApp,
@@ -235,18 +237,15 @@ describe('POST /api/payment/webhook: payments', () => {
 describe('POST /api/payment/webhook: refunds', () => {
   /** A user whose premium ran until `expiry` and who then bought and verified a Monthly USER order. */
   async function verifiedPurchase(expiry: Date) {
-    const user = await createUser({ premiumExpiresAt: expiry });
-    await UserPremium.create({ userId: user.id, expiresAt: expiry, version: 1 });
+    const user = await userPremiumUntil(expiry);
     const order = await orderAs(app(), user, MONTHLY_USER);
     const checkout = await app().sandbox.razorpay.pay(order.id);
     expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
     return { user, order, paymentId: checkout.razorpay_payment_id };
   }
 
-  const inTenDays = () => new Date(Math.floor(Date.now() / 1000) * 1000 + 10 * DAY_MS);
-
   it('revokes the grant on a full refund: order refunded, 30 days taken back, a REMOVE event', async () => {
-    const expiry = inTenDays();
+    const expiry = tenDaysFromNow();
     const { user, order, paymentId } = await verifiedPurchase(expiry);
     const refund = await refundAtProcessor(app(), paymentId);
     const reply = await deliver(app(), 'refund.processed', { refund, payment: paymentOf(app(), order.id) });
@@ -278,7 +277,7 @@ describe('POST /api/payment/webhook: refunds', () => {
   });
 
   it('keeps premium on a partial refund and revokes when the refunds add up to the whole', async () => {
-    const { order, paymentId } = await verifiedPurchase(inTenDays());
+    const { order, paymentId } = await verifiedPurchase(tenDaysFromNow());
     const part = await refundAtProcessor(app(), paymentId, 5_000);
     const partial = await deliver(app(), 'refund.processed', {
       refund: part,
