@@ -69,49 +69,58 @@ describe('the demo page in a browser', () => {
     redis?.disconnect();
   });
 
-  /** Rows of this worker's database, once `done` holds of them (bounded by the test's timeout). */
-  async function untilRows<T>(sql: string, done: (rows: T[]) => boolean): Promise<T[]> {
-    for (;;) {
-      const [rows] = (await getCore().sequelize.query(sql)) as [T[], unknown];
-      if (done(rows)) return rows;
-      await sleep(100);
-    }
+  /** Polls this worker's database until `done` holds of the rows (bounded by the test's timeout). */
+  async function untilRows(sql: string, done: (rows: unknown[]) => boolean): Promise<void> {
+    while (!done((await getCore().sequelize.query(sql))[0])) await sleep(100);
   }
 
-  async function statusText(page: Page, pattern: RegExp): Promise<string> {
-    const status = page.locator('#status', { hasText: pattern });
-    await status.waitFor();
-    return (await status.textContent()) ?? '';
+  /** A fresh tab (its own sessionStorage) that fails the test on any uncaught error of the page. */
+  async function newPage(): Promise<Page> {
+    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+    page.setDefaultTimeout(15_000);
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    return page;
+  }
+  let pageErrors: string[] = [];
+  afterEach(() => {
+    expect(pageErrors).toEqual([]);
+    pageErrors = [];
+  });
+
+  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
+    const element = page.locator(selector, { hasText: pattern });
+    await element.waitFor();
+    return (await element.textContent()) ?? '';
+  }
+
+  /** Through the sandbox's Discord consent page, back to the dashboard. */
+  async function signIn(page: Page): Promise<void> {
+    await page.goto(`${api}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    expect(await textOf(page, '#status', /Not premium/)).toBe('Not premium');
+    // The session token came in the URL; it is kept in the tab, and out of the address bar.
+    expect(page.url()).toBe(`${api}/dashboard`);
+    await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.username);
   }
 
   it(
     'signs in, buys Monthly for yourself through the checkout and shows the premium and the bot event',
     async () => {
-      const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
-      page.setDefaultTimeout(15_000);
-      const pageErrors: string[] = [];
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-
-      await page.goto(`${api}/`);
-      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
-      await page.getByRole('button', { name: 'Authorize' }).click();
-      expect(await statusText(page, /Not premium/)).toBe('Not premium');
-      expect(page.url()).toBe(`${api}/dashboard`);
-      await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.username);
+      const page = await newPage();
+      await signIn(page);
 
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
       const paidAt = Date.now();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
-      const shown = await statusText(page, /^Premium until/);
+      const shown = await textOf(page, '#status', /^Premium until/);
       const expectedDays = [paidAt, Date.now()].map((time) =>
         new Date(time + 30 * DAY_MS).toISOString().slice(0, 10),
       );
       expect(expectedDays).toContain(/^Premium until (\d{4}-\d{2}-\d{2}) \d{2}:\d{2} UTC$/.exec(shown)?.[1]);
-      const notice = page.locator('#notice', { hasText: 'Payment verified' });
-      await notice.waitFor();
-      await expect(notice.textContent()).resolves.toBe(
+      await expect(textOf(page, '#notice', /Payment verified/)).resolves.toBe(
         `Payment verified: Monthly premium for your account is active until ${shown.slice('Premium until '.length)}.`,
       );
       const botEvents = page.locator('#events li', { hasText: 'USER_PREMIUM_ADD' });
@@ -119,22 +128,66 @@ describe('the demo page in a browser', () => {
       await page.screenshot({ path: path.join(ARTIFACTS, 'demo-purchase.png'), fullPage: true });
 
       // The checkout's webhooks (payment.captured, order.paid) race the page's verify-payment: one grant in all.
-      await untilRows<{ event_type: string }>(
-        'SELECT event_type FROM webhook_events',
-        (rows) => rows.length >= 2,
-      );
+      await untilRows('SELECT event_id FROM webhook_events', (rows) => rows.length >= 2);
       const [grants] = await getCore().sequelize.query('SELECT source FROM premium_grants');
       expect(grants).toHaveLength(1);
-      const events = (await redis.xrange(stream, '-', '+')).map(([, fields]) => {
+      const entries = (await redis.xrange(stream, '-', '+')).map(([, fields]) => {
         const payload = fields[fields.indexOf('payload') + 1];
         return JSON.parse(payload ?? 'null') as PremiumEventPayload;
       });
+      // Delivery is at least once (a re-sent entry keeps its eventId): count events, not entries.
+      const events = [...new Map(entries.map((event) => [event.eventId, event])).values()];
       expect(events.map(({ type, providerId, planType }) => ({ type, providerId, planType }))).toEqual([
         { type: 'USER_PREMIUM_ADD', providerId: DEMO_USER.id, planType: 'Monthly' },
       ]);
       expect(shown).toBe(`Premium until ${events[0]!.expiresAt.slice(0, 16).replace('T', ' ')} UTC`);
       await expect(botEvents.count()).resolves.toBe(1);
-      expect(pageErrors).toEqual([]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'says what went wrong: a cancelled sign-in, a declined payment, a forged checkout answer, an expired session',
+    async () => {
+      const page = await newPage();
+      await page.goto(`${api}/`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(textOf(page, '#error', /cancelled/)).resolves.toBe(
+        'You cancelled the sign-in on Discord. (access_denied)',
+      );
+      await signIn(page);
+
+      await page.getByLabel('Yearly, 365 days').check();
+      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByRole('button', { name: 'Buy for ₹1,999' }).click();
+      await page.getByRole('heading', { name: 'Pay ₹1,999.00' }).waitFor();
+      await page.getByRole('button', { name: 'Fail' }).click();
+      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe(
+        'Payment failed: The payment was declined in the sandbox checkout',
+      );
+
+      const forged = new URLSearchParams({
+        razorpay_order_id: 'order_forged',
+        razorpay_payment_id: 'pay_forged',
+        razorpay_signature: '0'.repeat(64),
+      });
+      await page.goto(`${api}/dashboard?${forged}`);
+      await expect(textOf(page, '#error', /SIGNATURE_MISMATCH/)).resolves.toMatch(
+        /^The payment could not be verified: .* \(SIGNATURE_MISMATCH\)$/,
+      );
+      await page.screenshot({ path: path.join(ARTIFACTS, 'demo-declined.png'), fullPage: true });
+
+      expect(await textOf(page, '#status', /premium/i)).toBe('Not premium');
+      await expect(textOf(page, '#guilds li', /Demo Owned Server/)).resolves.toMatch(/Not premium$/);
+      const [grants] = await getCore().sequelize.query('SELECT source FROM premium_grants');
+      expect(grants).toEqual([]);
+
+      await page.evaluate("sessionStorage.setItem('premium.sessionToken', 'expired.session.token')");
+      await expect(textOf(page, '#error', /expired/)).resolves.toBe(
+        'Your session has expired. Please sign in again. (session_expired)',
+      );
+      expect(page.url()).toBe(`${api}/login`);
     },
     TEST_MS,
   );

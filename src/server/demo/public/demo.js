@@ -44,9 +44,8 @@ function formatTime(iso) {
 }
 
 class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(code, message) {
     super(message);
-    this.status = status;
     this.code = code;
   }
 }
@@ -63,12 +62,14 @@ async function api(path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError(0, 'UNREACHABLE', 'The API did not answer.');
+    throw new ApiError('UNREACHABLE', 'The API did not answer.');
   }
   const reply = await response.json().catch(() => null);
+  // An expired (24 h) or invalid session: back to the sign-in page, saying why.
+  if (response.status === 401) signOut('session_expired');
   if (!response.ok) {
     const error = reply?.error ?? { code: `HTTP_${response.status}`, message: response.statusText };
-    throw new ApiError(response.status, error.code, error.message);
+    throw new ApiError(error.code, error.message);
   }
   return reply;
 }
@@ -78,8 +79,10 @@ function showNotice(text) {
   byId('notice').hidden = false;
 }
 
-function showError(error) {
-  byId('error').textContent = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+/** `context`: what failed, in the user's words, when the API's message alone would not say. */
+function showError(error, context) {
+  const text = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
+  byId('error').textContent = context ? `${context}: ${text}` : text;
   byId('error').hidden = false;
 }
 
@@ -194,7 +197,6 @@ async function poll() {
     await refresh();
     byId('live').textContent = `Live · updated ${new Date().toLocaleTimeString()}`;
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut('session_expired');
     byId('live').textContent = `Not updating: ${error.message}`;
   }
   setTimeout(poll, POLL_MS);
@@ -235,7 +237,7 @@ async function buy(event) {
     checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
     location.assign(checkout);
   } catch (error) {
-    showError(error);
+    showError(error, 'The order could not be created');
     byId('pay').disabled = false;
   }
 }
@@ -246,15 +248,20 @@ async function finishCheckout(params) {
     showError(`Payment failed: ${params.get('error_description') ?? params.get('error')}`);
     return;
   }
-  const reply = await api('/api/payment/verify-payment', {
-    providerId: me.providerId,
-    razorpay_order_id: params.get('razorpay_order_id'),
-    razorpay_payment_id: params.get('razorpay_payment_id'),
-    razorpay_signature: params.get('razorpay_signature'),
-  });
-  showNotice(
-    `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatTime(reply.expiresAt)}.`,
-  );
+  if (!params.get('razorpay_payment_id')) return;
+  try {
+    const reply = await api('/api/payment/verify-payment', {
+      providerId: me.providerId,
+      razorpay_order_id: params.get('razorpay_order_id'),
+      razorpay_payment_id: params.get('razorpay_payment_id'),
+      razorpay_signature: params.get('razorpay_signature'),
+    });
+    showNotice(
+      `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatTime(reply.expiresAt)}.`,
+    );
+  } catch (error) {
+    showError(error, 'The payment could not be verified');
+  }
 }
 
 function showSignIn(params) {
@@ -285,10 +292,9 @@ async function start() {
 
   try {
     await refresh();
-    if (params.has('razorpay_order_id')) await finishCheckout(params);
+    await finishCheckout(params);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return signOut('session_expired');
-    showError(error);
+    showError(error, 'Your dashboard could not be loaded');
   }
   setTimeout(poll, POLL_MS);
 }

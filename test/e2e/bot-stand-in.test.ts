@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { ReceivedEvent } from '../../src/sandbox/bot';
+import { testConfig, uniqueName } from '../support/context';
+import { snowflake } from '../support/fixtures';
+import { CREDENTIALS } from '../sandbox/support';
+
+function premiumEvent(overrides: Partial<PremiumEventPayload>): PremiumEventPayload {
+  return {
+    eventId: randomUUID(),
+    type: 'USER_PREMIUM_ADD',
+    occurredAt: new Date().toISOString(),
+    providerId: snowflake(),
+    guildId: null,
+    category: 'USER',
+    planType: 'Monthly',
+    durationDays: 30,
+    slots: 1,
+    expiresAt: new Date().toISOString(),
+    version: 1,
+    orderId: null,
+    source: 'manual',
+    ...overrides,
+  };
+}
+
+/** The sandbox's stand-in for the companion bot, reading a stream as the worker writes it. */
+describe('the bot stand-in', () => {
+  const stream = uniqueName('bot-events');
+  let redis: Redis;
+  let sandbox: Sandbox;
+
+  beforeAll(async () => {
+    redis = new Redis(testConfig().redisUrl);
+    sandbox = await startSandbox({ ...CREDENTIALS, bot: { redisUrl: testConfig().redisUrl, stream } });
+  });
+  afterAll(async () => {
+    await sandbox?.close();
+    await redis.del(stream);
+    redis.disconnect();
+  });
+
+  function publish(event: PremiumEventPayload) {
+    return redis.xadd(stream, '*', 'id', event.eventId, 'type', event.type, 'payload', JSON.stringify(event));
+  }
+
+  async function received(query: string): Promise<{ origin: string | null; events: ReceivedEvent[] }> {
+    const reply = await fetch(`${sandbox.url}/bot/events${query}`);
+    expect(reply.status).toBe(200);
+    const { events } = (await reply.json()) as { events: ReceivedEvent[] };
+    return { origin: reply.headers.get('access-control-allow-origin'), events };
+  }
+
+  it('lists what it read for a user or a guild, newest first, each event once, to any origin', async () => {
+    const buyer = snowflake();
+    const bought = premiumEvent({ providerId: buyer });
+    const forGuild = premiumEvent({
+      providerId: buyer,
+      type: 'SERVER_PREMIUM_ADD',
+      category: 'SERVER',
+      guildId: snowflake(),
+    });
+    const someoneElse = premiumEvent({});
+    for (const event of [bought, bought, forGuild, someoneElse]) await publish(event);
+
+    while ((await received('')).events.length < 3) await sleep(50);
+
+    const forBuyer = await received(`?providerId=${buyer}`);
+    expect(forBuyer.origin).toBe('*');
+    expect(forBuyer.events.map(({ type, payload }) => ({ type, eventId: payload.eventId }))).toEqual([
+      { type: 'SERVER_PREMIUM_ADD', eventId: forGuild.eventId },
+      { type: 'USER_PREMIUM_ADD', eventId: bought.eventId },
+    ]);
+    const forTheGuild = await received(`?guildId=${forGuild.guildId}`);
+    expect(forTheGuild.events.map(({ payload }) => payload.eventId)).toEqual([forGuild.eventId]);
+    expect((await received('')).events).toHaveLength(3);
+  });
+});

@@ -1,0 +1,67 @@
+import { Redis } from 'ioredis';
+import { createCore } from '../../src/core';
+import { buildApp } from '../../src/server/app';
+import { demoConfig } from '../../src/server/demo/plugin';
+import { useTestApp } from '../support/app';
+import { testConfig } from '../support/context';
+
+describe('the demo page outside production', () => {
+  const getApp = useTestApp({ RAZORPAY_API_URL: 'http://127.0.0.1:4010/razorpay' });
+
+  it.each([
+    ['/', 'text/html'],
+    ['/login', 'text/html'],
+    ['/dashboard', 'text/html'],
+    ['/demo/demo.js', 'text/javascript'],
+    ['/demo/demo.css', 'text/css'],
+  ])('serves %s as %s', async (url, type) => {
+    const reply = await getApp().app.inject({ url });
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe(`${type}; charset=utf-8`);
+    expect(reply.body.length).toBeGreaterThan(0);
+  });
+
+  it("tells the page where the sandbox's checkout and bot are, and the prices", async () => {
+    const reply = await getApp().app.inject({ url: '/demo/config.json' });
+    expect(reply.json()).toEqual({
+      checkoutUrl: 'http://127.0.0.1:4010/razorpay/checkout',
+      botEventsUrl: 'http://127.0.0.1:4010/bot/events',
+      prices: { Monthly: 199, Yearly: 1999 },
+      customMonths: { min: 1, max: 36 },
+    });
+  });
+
+  it('offers no checkout when Razorpay is not the sandbox', () => {
+    expect(demoConfig(testConfig({ RAZORPAY_API_URL: 'https://api.razorpay.com' }))).toMatchObject({
+      checkoutUrl: null,
+      botEventsUrl: null,
+    });
+  });
+});
+
+describe('in production', () => {
+  it('serves no demo page', async () => {
+    const config = testConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-production-secret-of-32-characters',
+      DISCORD_CLIENT_ID: 'client',
+      DISCORD_CLIENT_SECRET: 'client-secret',
+      RAZORPAY_KEY_ID: 'rzp_live_key',
+      RAZORPAY_KEY_SECRET: 'key-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
+      PLAN_PRICES: 'Monthly=199,Yearly=1999',
+    });
+    const core = createCore(config);
+    const redis = new Redis(config.redisUrl, { lazyConnect: true });
+    const app = await buildApp({ core, redis });
+    try {
+      for (const url of ['/', '/login', '/dashboard', '/demo/demo.js', '/demo/config.json']) {
+        expect({ url, status: (await app.inject({ url })).statusCode }).toEqual({ url, status: 404 });
+      }
+    } finally {
+      await app.close();
+      redis.disconnect();
+      await core.close();
+    }
+  });
+});
