@@ -1,0 +1,31 @@
+// The baseline of the status route: a bare Fastify route doing the same single indexed SELECT with pg,
+// and shaping it with the same function, without the service's plugins (rate limit, metrics, schemas).
+import Fastify from 'fastify';
+import pg from 'pg';
+import { premiumStatusOf } from '../../src/core/users';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const app = Fastify();
+
+app.get('/healthz', async () => ({ status: 'ok' }));
+app.get<{ Params: { providerId: string } }>('/api/auth/user/:providerId', async (request, reply) => {
+  const { rows } = await pool.query<{ premium_expires_at: Date | null }>({
+    name: 'premium-status',
+    text: 'SELECT premium_expires_at FROM users WHERE provider_id = $1',
+    values: [request.params.providerId],
+  });
+  const row = rows[0];
+  if (!row) return reply.code(404).send({ error: { code: 'USER_NOT_FOUND', message: 'no such user' } });
+  return premiumStatusOf({ premiumExpiresAt: row.premium_expires_at });
+});
+
+process.once('SIGTERM', () => {
+  app
+    .close()
+    .then(() => pool.end())
+    .then(() => process.exit(0));
+});
+app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) }).catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

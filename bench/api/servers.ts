@@ -1,0 +1,60 @@
+import { freePort } from '../../test/worker/support/ports';
+import { startChild, whileAlive, type Child } from '../children';
+import type { BenchEnvironment } from '../environment';
+import { pollUntil } from '../wait';
+
+/**
+ * The API's rate-limit counters go to this logical Redis database, not to the one the tests share: the
+ * bench's millions of requests from 127.0.0.1 would otherwise trip their per-IP limits.
+ */
+export const RATE_LIMIT_REDIS_DB = 15;
+
+export interface ServerSecrets {
+  jwtSecret: string;
+  keySecret: string;
+}
+
+export interface RunningServer {
+  url: string;
+  child: Child;
+}
+
+async function startServer(name: string, script: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+  const port = await freePort();
+  const child = startChild(name, script, { ...env, PORT: String(port) });
+  const url = `http://127.0.0.1:${port}`;
+  const answers = async () => {
+    try {
+      return (await fetch(`${url}/healthz`)).ok;
+    } catch {
+      return false;
+    }
+  };
+  await whileAlive([child], pollUntil(`the ${name} server to answer`, answers));
+  return { url, child };
+}
+
+/** The service's API (`src/server/main.ts`) as production runs it, with limits too high to be reached. */
+export function startApiServer(env: BenchEnvironment, secrets: ServerSecrets): Promise<RunningServer> {
+  const redisUrl = new URL(env.redisUrl);
+  redisUrl.pathname = `/${RATE_LIMIT_REDIS_DB}`;
+  return startServer('api', 'src/server/main.ts', {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: redisUrl.toString(),
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
+    JWT_SECRET: secrets.jwtSecret,
+    RAZORPAY_KEY_SECRET: secrets.keySecret,
+    RAZORPAY_KEY_ID: 'rzp_test_bench',
+    RAZORPAY_WEBHOOK_SECRET: 'bench-webhook-secret',
+    DISCORD_CLIENT_ID: 'bench-client',
+    DISCORD_CLIENT_SECRET: 'bench-client-secret',
+    PLAN_PRICES: 'Monthly=199,Yearly=1999',
+  });
+}
+
+export function startBareServer(env: BenchEnvironment): Promise<RunningServer> {
+  return startServer('bare', 'bench/api/bare-server.ts', { DATABASE_URL: env.databaseUrl });
+}

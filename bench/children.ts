@@ -1,0 +1,101 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(__dirname, '..');
+const STOP_GRACE_MS = 15_000;
+
+/** Where children write V8 CPU profiles (`--cpu-prof`), when BENCH_CPU_PROF names a directory. */
+const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
+
+const running = new Set<Child>();
+
+/** A TypeScript program of this repository running in a child process, with an IPC channel. */
+export class Child {
+  /** Rejects when the process exits before `stop()` asked it to; race it against waits on the child. */
+  readonly crashed: Promise<never>;
+  private stopping = false;
+
+  constructor(
+    readonly name: string,
+    private readonly proc: ChildProcess,
+  ) {
+    running.add(this);
+    this.crashed = new Promise<never>((_resolve, reject) => {
+      proc.once('exit', (code, signal) => {
+        running.delete(this);
+        if (!this.stopping) reject(new Error(`${name} exited unexpectedly (code ${code}, signal ${signal})`));
+      });
+    });
+    this.crashed.catch(() => undefined);
+  }
+
+  get pid(): number {
+    return this.proc.pid!;
+  }
+
+  send(message: unknown): void {
+    this.proc.send!(message as object);
+  }
+
+  /** The next message the child sends. */
+  async nextMessage<T>(): Promise<T> {
+    const [message] = (await Promise.race([once(this.proc, 'message'), this.crashed])) as [T];
+    return message;
+  }
+
+  /** The child's peak resident set size so far (VmHWM), in bytes. */
+  peakRssBytes(): number {
+    const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
+    if (!match) throw new Error(`no VmHWM in /proc/${this.pid}/status`);
+    return Number(match[1]) * 1024;
+  }
+
+  /** SIGTERM, then SIGKILL if the child has not exited within the grace period. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    const exited = once(this.proc, 'exit');
+    this.proc.kill('SIGTERM');
+    const timer = setTimeout(() => this.proc.kill('SIGKILL'), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `script` (relative to the repository root) with tsx, sharing stdout and stderr. */
+export function startChild(name: string, script: string, env: NodeJS.ProcessEnv = {}): Child {
+  const execArgv = [
+    '--import',
+    'tsx',
+    '--import',
+    pathToFileURL(path.join(__dirname, 'exit-with-parent.ts')).href,
+  ];
+  if (profileDir)
+    execArgv.push(
+      '--cpu-prof',
+      `--cpu-prof-dir=${profileDir}`,
+      `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`,
+    );
+  const child = fork(path.join(ROOT, script), [], {
+    cwd: ROOT,
+    execArgv,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Child(name, child);
+}
+
+/** `work`, unless one of `children` exits unexpectedly first. */
+export function whileAlive<T>(children: Child[], work: Promise<T>): Promise<T> {
+  // When a crash wins the race, `work` may still fail later on, as the bench tears down.
+  work.catch(() => undefined);
+  return Promise.race([work, ...children.map((child) => child.crashed)]);
+}
+
+export function stopAllChildren(): Promise<void[]> {
+  return Promise.all([...running].map((child) => child.stop()));
+}

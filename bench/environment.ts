@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { loadConfig, loadDotEnv } from '../src/core/config';
+import { connectDatabase } from '../src/core/db/database';
+import { createMigrator } from '../src/core/db/migrator';
+import type { Cleanup } from './cleanup';
+
+const DATABASE_PREFIX = 'premium_bench_';
+/** A bench database older than this was left by a run killed outright (SIGKILL): no run lasts so long. */
+const STALE_AFTER_MS = 3_600_000;
+
+/** The bench's own database (migrated), Redis key prefix and connections, all removed by `cleanup`. */
+export interface BenchEnvironment {
+  databaseUrl: string;
+  redisUrl: string;
+  /** For the bench's own queries: seeding, counting, vacuuming. */
+  pool: pg.Pool;
+  redis: Redis;
+  /** A Redis key under the bench's prefix, deleted at the end. */
+  key(purpose: string): string;
+}
+
+function withDatabase(url: string, name: string): string {
+  const copy = new URL(url);
+  copy.pathname = `/${name}`;
+  return copy.toString();
+}
+
+async function onMaintenanceDatabase(serverUrl: string, work: (client: pg.Client) => Promise<unknown>) {
+  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
+  await client.connect();
+  try {
+    await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Bench database names carry their creation time in base 36, like the test databases. */
+async function dropStaleBenchDatabases(serverUrl: string): Promise<void> {
+  await onMaintenanceDatabase(serverUrl, async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+      [DATABASE_PREFIX],
+    );
+    for (const { datname } of rows) {
+      const createdAt = parseInt(datname.slice(DATABASE_PREFIX.length).split('_')[0] ?? '', 36);
+      if (Date.now() - createdAt > STALE_AFTER_MS) {
+        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      }
+    }
+  });
+}
+
+async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+  for await (const keys of redis.scanStream({ match: pattern, count: 1000 })) {
+    if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
+  }
+}
+
+/** Deletes the keys matching `pattern` in logical database `db` of the server at `redisUrl`. */
+export async function deleteRedisKeys(redisUrl: string, db: number, pattern: string): Promise<void> {
+  const redis = new Redis(redisUrl, { db });
+  try {
+    await deleteKeys(redis, pattern);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnvironment> {
+  loadDotEnv();
+  const config = loadConfig();
+  const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const name = `${DATABASE_PREFIX}${id}`;
+  const databaseUrl = withDatabase(config.databaseUrl, name);
+  const keyPrefix = `premium:bench:${id}:`;
+
+  await dropStaleBenchDatabases(config.databaseUrl);
+  await onMaintenanceDatabase(config.databaseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  cleanup.add(`drop database ${name}`, () =>
+    onMaintenanceDatabase(config.databaseUrl, (client) =>
+      client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    ),
+  );
+  const sequelize = connectDatabase(databaseUrl);
+  try {
+    await createMigrator(sequelize).up();
+  } finally {
+    await sequelize.close();
+  }
+
+  const redis = new Redis(config.redisUrl);
+  cleanup.add('close the Redis connection', async () => redis.disconnect());
+  cleanup.add(`delete the Redis keys ${keyPrefix}*`, () => deleteKeys(redis, `${keyPrefix}*`));
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  cleanup.add('close the database pool', () => pool.end());
+
+  return { databaseUrl, redisUrl: config.redisUrl, pool, redis, key: (purpose) => `${keyPrefix}${purpose}` };
+}

@@ -1,0 +1,151 @@
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { DEFAULT_TUNING } from '../../src/worker/relay/outbox-relay';
+import type { StreamEntry } from '../../src/worker/relay/stream-publisher';
+import { whileAlive } from '../children';
+import type { BenchEnvironment } from '../environment';
+import type { Section } from '../report';
+import { preciseNow, pollUntil } from '../wait';
+import { sampleEvents } from './events';
+import { outboxIsEmpty, pendingEntries, resetOutbox, seedOutbox } from './outbox';
+import { startRelays, stopRelays, STREAM_MAX_LEN } from './relays';
+
+const EVENTS = 50_000;
+const BATCH = DEFAULT_TUNING.batchSize;
+
+/** The least a claim needs to hand rows to Redis, as the relay claims them (locked, oldest first). */
+const BARE_CLAIM = `
+  SELECT id, event_id, type, payload::text AS payload FROM outbox
+  WHERE dead_at IS NULL ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED`;
+const BARE_DELETE = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
+
+const perSecond = (count: number, sinceMs: number) => count / ((preciseNow() - sinceMs) / 1000);
+
+/** From the commit of the backlog to the deletion of its last row, with `relayCount` relay processes. */
+async function relayDrain(env: BenchEnvironment, events: PremiumEventPayload[], relayCount: number) {
+  const stream = env.key(`drain-${relayCount}`);
+  const relays = await startRelays(env, stream, relayCount);
+  try {
+    const committedAt = await seedOutbox(env.pool, events);
+    const allAdded = async () => (await env.redis.xlen(stream)) >= events.length;
+    await whileAlive(relays, pollUntil('the relays to add every entry', allAdded, { intervalMs: 5 }));
+    await whileAlive(
+      relays,
+      pollUntil('the outbox to empty', () => outboxIsEmpty(env.pool), { intervalMs: 2 }),
+    );
+    const rate = perSecond(events.length, committedAt);
+    const added = await env.redis.xlen(stream);
+    if (added !== events.length)
+      throw new Error(`the relays added ${added} entries for ${events.length} rows`);
+    return rate;
+  } finally {
+    await stopRelays(relays);
+    await env.redis.del(stream);
+    await resetOutbox(env.pool);
+  }
+}
+
+/** The same entries in pipelined XADD batches of the relay's size, on a connection of its own, no database. */
+async function redisLimit(env: BenchEnvironment, entries: StreamEntry[]): Promise<number> {
+  const stream = env.key('drain-bare-redis');
+  const redis = new Redis(env.redisUrl);
+  try {
+    await redis.ping();
+    const startedAt = preciseNow();
+    for (let first = 0; first < entries.length; first += BATCH) {
+      const pipeline = redis.pipeline();
+      for (const { eventId, type, payload } of entries.slice(first, first + BATCH)) {
+        pipeline.xadd(
+          stream,
+          'MAXLEN',
+          '~',
+          STREAM_MAX_LEN,
+          '*',
+          'id',
+          eventId,
+          'type',
+          type,
+          'payload',
+          payload,
+        );
+      }
+      const failure = (await pipeline.exec())?.find(([error]) => error)?.[0];
+      if (failure) throw failure;
+    }
+    return perSecond(entries.length, startedAt);
+  } finally {
+    redis.disconnect();
+    await env.redis.del(stream);
+  }
+}
+
+/**
+ * The same rows claimed and deleted in the relay's batches, no Redis: one transaction per batch on a
+ * pipelining connection without waiting for the WAL flush at commit, as the relay's own connection.
+ */
+async function postgresLimit(env: BenchEnvironment, events: PremiumEventPayload[]): Promise<number> {
+  await seedOutbox(env.pool, events);
+  const client = new pg.Client({
+    connectionString: env.databaseUrl,
+    pipeline: true,
+    options: '-c synchronous_commit=off',
+  });
+  await client.connect();
+  try {
+    const startedAt = preciseNow();
+    let deleted = 0;
+    for (;;) {
+      const [, { rows }] = await Promise.all([
+        client.query('BEGIN'),
+        client.query<{ id: string }>({ name: 'claim', text: BARE_CLAIM, values: [BATCH] }),
+      ]);
+      const ids = rows.map((row) => row.id);
+      const deletion =
+        ids.length > 0 ? [client.query({ name: 'delete', text: BARE_DELETE, values: [ids] })] : [];
+      await Promise.all([...deletion, client.query('COMMIT')]);
+      if (ids.length === 0) break;
+      deleted += ids.length;
+    }
+    if (deleted !== events.length) throw new Error(`claimed ${deleted} rows of ${events.length}`);
+    return perSecond(deleted, startedAt);
+  } finally {
+    await client.end();
+    await resetOutbox(env.pool);
+  }
+}
+
+/** Issue 7, part 1: a backlog drained by one relay and by two, against the bare Redis and Postgres limits. */
+export async function benchRelayDrain(env: BenchEnvironment, runs: number): Promise<Section> {
+  const events = sampleEvents(EVENTS);
+  await seedOutbox(env.pool, events);
+  const entries = await pendingEntries(env.pool);
+  await resetOutbox(env.pool);
+
+  const one: number[] = [];
+  const two: number[] = [];
+  const redis: number[] = [];
+  const postgres: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    one.push(await relayDrain(env, events, 1));
+    two.push(await relayDrain(env, events, 2));
+    redis.push(await redisLimit(env, entries));
+    postgres.push(await postgresLimit(env, events));
+    console.log(`  relay drain run ${run}/${runs} done`);
+  }
+  const ratio = (relay: number[]) => relay.map((rate, i) => rate / Math.min(redis[i]!, postgres[i]!));
+  const payloadBytes =
+    entries.reduce((sum, entry) => sum + Buffer.byteLength(entry.payload), 0) / entries.length;
+  return {
+    title: 'Relay drain',
+    setup: `${EVENTS.toLocaleString('en-US')} pending rows, ${Math.round(payloadBytes)}-byte payloads, batches of ${BATCH}`,
+    figures: [
+      { name: 'one relay', unit: 'events/s', runs: one, target: { op: '>=', value: 20_000 } },
+      { name: 'two relays', unit: 'events/s', runs: two },
+      { name: 'bare Redis: pipelined XADD', unit: 'events/s', runs: redis },
+      { name: 'bare Postgres: claim + delete', unit: 'events/s', runs: postgres },
+      { name: 'one relay / min(bare)', unit: 'ratio', runs: ratio(one), target: { op: '>=', value: 0.5 } },
+      { name: 'two relays / min(bare)', unit: 'ratio', runs: ratio(two) },
+    ],
+  };
+}

@@ -1,0 +1,59 @@
+// The API's side of the latency measurement, in a process of its own: an open-loop generator that
+// commits outbox events through core's appendEvent at a given rate. `latency.ts` drives it over IPC.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { connectDatabase } from '../../src/core/db/database';
+import { aggregateKeyFor, appendEvent } from '../../src/core/premium/outbox';
+import { preciseNow } from '../wait';
+import { sampleEventContent } from './events';
+
+export interface LoadRequest {
+  /** Commits offered per second. */
+  rate: number;
+  durationMs: number;
+}
+
+export interface LoadResult {
+  /** Each event's id and the time its transaction's commit was acknowledged (preciseNow). */
+  commits: [eventId: string, committedAt: number][];
+  startedAt: number;
+}
+
+const sequelize = connectDatabase(process.env.DATABASE_URL ?? '');
+let sequence = 0;
+
+async function commitEvent(): Promise<[string, number]> {
+  const content = sampleEventContent(sequence++);
+  const event = await sequelize.transaction((transaction) =>
+    appendEvent(transaction, aggregateKeyFor(content.guildId, content.providerId), content),
+  );
+  return [event.eventId, preciseNow()];
+}
+
+/**
+ * Open loop: the i-th commit starts at i / rate seconds whether or not earlier ones have finished, so a
+ * slow commit delays no other (beyond the connection pool's limit of 10, the API's).
+ */
+async function offerLoad({ rate, durationMs }: LoadRequest): Promise<LoadResult> {
+  const total = Math.round((rate * durationMs) / 1000);
+  const startedAt = preciseNow();
+  const commits: Promise<[string, number]>[] = [];
+  while (commits.length < total) {
+    const due = Math.min(total, Math.floor(((preciseNow() - startedAt) * rate) / 1000) + 1);
+    while (commits.length < due) commits.push(commitEvent());
+    await sleep(1);
+  }
+  return { commits: await Promise.all(commits), startedAt };
+}
+
+process.on('message', (request: LoadRequest) => {
+  offerLoad(request).then(
+    (result) => process.send!(result),
+    (error: unknown) => {
+      console.error(error);
+      process.exit(1);
+    },
+  );
+});
+process.once('SIGTERM', () => {
+  sequelize.close().then(() => process.exit(0));
+});

@@ -1,0 +1,106 @@
+import { DEFAULT_TUNING } from '../../src/worker/relay/outbox-relay';
+import { startChild, whileAlive, type Child } from '../children';
+import type { BenchEnvironment } from '../environment';
+import type { Figure, Section } from '../report';
+import { quantile } from '../stats';
+import type { LoadRequest, LoadResult } from './generator-process';
+import { startRelays, stopRelays } from './relays';
+import { StreamWatcher } from './stream-watcher';
+
+const RATES = [500, 3000];
+const DURATION_MS = 3000;
+/** Opens the generator's connections and lets the relay and the generator's code warm up. */
+const WARM_UP: LoadRequest = { rate: 500, durationMs: 1000 };
+
+type Mode = 'LISTEN/NOTIFY' | 'polling only';
+
+interface RunFigures {
+  p50: number;
+  p95: number;
+  p99: number;
+  committedPerSecond: number;
+}
+
+async function offer(generator: Child, relays: Child[], watcher: StreamWatcher, request: LoadRequest) {
+  generator.send(request);
+  const { commits, startedAt } = await generator.nextMessage<LoadResult>();
+  const seenAt = await whileAlive(relays, watcher.seen(commits.map(([eventId]) => eventId)));
+  const latencies = commits.map(([, committedAt], i) => seenAt[i]! - committedAt);
+  const lastCommit = Math.max(...commits.map(([, committedAt]) => committedAt));
+  return {
+    p50: quantile(latencies, 0.5),
+    p95: quantile(latencies, 0.95),
+    p99: quantile(latencies, 0.99),
+    committedPerSecond: commits.length / ((lastCommit - startedAt) / 1000),
+  };
+}
+
+/** Runs every rate `runs` times with one relay process, woken by notifications or polling only. */
+async function measureMode(
+  env: BenchEnvironment,
+  mode: Mode,
+  runs: number,
+): Promise<Map<number, RunFigures[]>> {
+  // Without the insert trigger no notification comes, and the relay finds new rows only when it polls.
+  if (mode === 'polling only') await env.pool.query('DROP TRIGGER outbox_notify ON outbox');
+  const stream = env.key(`latency-${mode === 'polling only' ? 'poll' : 'listen'}`);
+  const watcher = new StreamWatcher(env.redisUrl, stream);
+  const relays = await startRelays(env, stream, 1);
+  const generator = startChild('generator', 'bench/relay/generator-process.ts', {
+    DATABASE_URL: env.databaseUrl,
+  });
+  const byRate = new Map(RATES.map((rate) => [rate, [] as RunFigures[]]));
+  try {
+    await offer(generator, relays, watcher, WARM_UP);
+    for (let run = 1; run <= runs; run++) {
+      for (const rate of RATES) {
+        byRate.get(rate)!.push(await offer(generator, relays, watcher, { rate, durationMs: DURATION_MS }));
+      }
+      console.log(`  latency (${mode}) run ${run}/${runs} done`);
+    }
+    return byRate;
+  } finally {
+    await generator.stop();
+    await stopRelays(relays);
+    await watcher.stop();
+    await env.redis.del(stream);
+  }
+}
+
+function figuresOf(mode: Mode, rate: number, runs: RunFigures[]): Figure[] {
+  const targeted = mode === 'LISTEN/NOTIFY' && rate === 500;
+  const label = `${mode}, ${rate.toLocaleString('en-US')}/s offered`;
+  return [
+    { name: `${label}: committed`, unit: 'events/s', runs: runs.map((r) => r.committedPerSecond) },
+    {
+      name: `${label}: p50`,
+      unit: 'ms',
+      runs: runs.map((r) => r.p50),
+      ...(targeted && { target: { op: '<=', value: 5 } as const }),
+    },
+    { name: `${label}: p95`, unit: 'ms', runs: runs.map((r) => r.p95) },
+    {
+      name: `${label}: p99`,
+      unit: 'ms',
+      runs: runs.map((r) => r.p99),
+      ...(targeted && { target: { op: '<=', value: 25 } as const }),
+    },
+  ];
+}
+
+/**
+ * Issue 7, part 2: from the commit of an outbox event (appendEvent in its own transaction, as every grant
+ * does) to a consumer's XREAD returning it, under an open-loop load.
+ */
+export async function benchRelayLatency(env: BenchEnvironment, runs: number): Promise<Section> {
+  const figures: Figure[] = [];
+  for (const mode of ['LISTEN/NOTIFY', 'polling only'] as const) {
+    for (const [rate, rateRuns] of await measureMode(env, mode, runs))
+      figures.push(...figuresOf(mode, rate, rateRuns));
+  }
+  return {
+    title: 'Commit to XREAD latency',
+    setup: `one relay, open-loop appendEvent commits for ${DURATION_MS / 1000} s per rate, relay poll every ${DEFAULT_TUNING.pollIntervalMs} ms`,
+    figures,
+  };
+}
