@@ -28,7 +28,7 @@ const CLAIM_PENDING = `
          attempts, (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
   FROM outbox
   WHERE dead_at IS NULL AND available_at <= now()
-  ORDER BY id
+  ORDER BY outbox.id
   LIMIT $1
   FOR UPDATE SKIP LOCKED`;
 
@@ -42,36 +42,48 @@ const RECORD_FAILURES = `
   WHERE outbox.id = f.id`;
 
 /**
- * Locks up to `limit` pending rows that are due, oldest first, skipping rows other relays hold. The
- * locks last until the caller's transaction ends, and end with its connection if the process dies.
+ * Begins the claiming transaction and locks up to `limit` pending rows that are due, oldest first,
+ * skipping rows other relays hold. The locks last until `settleClaimed` commits, and end with the
+ * connection if the process dies. On a pipelining client, BEGIN and the claim travel together.
  */
 export async function claimPending(client: PoolClient, limit: number): Promise<ClaimedRow[]> {
-  const { rows } = await client.query<ClaimedRow>({
-    name: 'outbox-claim',
-    text: CLAIM_PENDING,
-    values: [limit],
-  });
+  const [, { rows }] = await Promise.all([
+    client.query('BEGIN'),
+    client.query<ClaimedRow>({ name: 'outbox-claim', text: CLAIM_PENDING, values: [limit] }),
+  ]);
   return rows;
 }
 
-export async function deleteRows(client: PoolClient, ids: string[]): Promise<void> {
-  if (ids.length > 0) await client.query({ name: 'outbox-delete', text: DELETE_ROWS, values: [ids] });
-}
-
-/** Counts an attempt against each row and schedules its retry, or sets it aside as dead (kept, not deleted). */
-export async function recordFailures(client: PoolClient, failures: RowFailure[]): Promise<void> {
-  if (failures.length === 0) return;
-  await client.query({
-    name: 'outbox-record-failures',
-    text: RECORD_FAILURES,
-    values: [
-      failures.map((f) => f.id),
-      failures.map((f) => f.attempts),
-      failures.map((f) => f.retryInMs),
-      failures.map((f) => f.dead),
-      failures.map((f) => f.error),
-    ],
-  });
+/**
+ * Deletes the relayed rows, counts an attempt against each failed row and schedules its retry or sets it
+ * aside as dead (kept, not deleted), and commits; on a pipelining client, in one round trip.
+ */
+export async function settleClaimed(
+  client: PoolClient,
+  relayedIds: string[],
+  failures: RowFailure[],
+): Promise<void> {
+  const statements = [];
+  if (relayedIds.length > 0) {
+    statements.push(client.query({ name: 'outbox-delete', text: DELETE_ROWS, values: [relayedIds] }));
+  }
+  if (failures.length > 0) {
+    statements.push(
+      client.query({
+        name: 'outbox-record-failures',
+        text: RECORD_FAILURES,
+        values: [
+          failures.map((f) => f.id),
+          failures.map((f) => f.attempts),
+          failures.map((f) => f.retryInMs),
+          failures.map((f) => f.dead),
+          failures.map((f) => f.error),
+        ],
+      }),
+    );
+  }
+  // After a failed statement COMMIT only rolls back, so every statement's own result is awaited.
+  await Promise.all([...statements, client.query('COMMIT')]);
 }
 
 /** Why a row cannot become a stream entry, or null when it can. */

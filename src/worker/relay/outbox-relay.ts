@@ -3,14 +3,7 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { Backoff, jitteredDelay, type BackoffPolicy } from './backoff';
 import { createRelayMetrics, type RelayMetrics } from './metrics';
-import {
-  claimPending,
-  deleteRows,
-  recordFailures,
-  rowProblem,
-  type ClaimedRow,
-  type RowFailure,
-} from './outbox-claims';
+import { claimPending, rowProblem, settleClaimed, type ClaimedRow, type RowFailure } from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
 import { sleep } from './sleep';
 import { StreamPublisher } from './stream-publisher';
@@ -57,8 +50,13 @@ export interface RelayOptions {
 
 type Round = 'more' | 'caught-up' | 'outage';
 
+/** Rows locked by the open transaction on `client`. */
+interface ClaimedBatch {
+  client: pg.PoolClient;
+  rows: ClaimedRow[];
+}
+
 interface Settled {
-  claimed: number;
   sent: ClaimedRow[];
   ackedAt: number;
   failures: RowFailure[];
@@ -69,7 +67,8 @@ interface Settled {
  * Moves outbox rows to the Redis stream: claims due rows oldest first (FOR UPDATE SKIP LOCKED, so any
  * number of relays can run), sends them in one pipelined round of XADD, and in the same transaction
  * deletes exactly the rows Redis acknowledged and counts an attempt against the rows that failed on their
- * own. Woken by the outbox notification, with a poll as backstop.
+ * own. Woken by the outbox notification, with a poll as backstop. While Redis takes a full batch, the
+ * next one is already being claimed on a second connection; it is sent only after this one settled.
  */
 export class OutboxRelay {
   private readonly tuning: RelayTuning;
@@ -89,9 +88,13 @@ export class OutboxRelay {
     this.pool = new pg.Pool({
       connectionString: options.databaseUrl,
       application_name: 'premium-relay',
-      // One connection claims; the other answers metric scrapes.
-      max: 2,
+      // Two for the batch being sent and the one being claimed, one for metric scrapes.
+      max: 3,
+      pipeline: true,
       idle_in_transaction_session_timeout: this.tuning.idleInTransactionTimeoutMs,
+      // Losing the last deletions in a Postgres crash only relays those rows again, which consumers
+      // drop by event id; waiting for the WAL flush at every commit would cost the relay more than that.
+      options: '-c synchronous_commit=off',
       keepAlive: true,
       connectionTimeoutMillis: 5000,
     });
@@ -125,13 +128,17 @@ export class OutboxRelay {
   }
 
   private async relayUntilStopped(): Promise<void> {
+    let next: Promise<ClaimedBatch> | null = null;
     while (!this.stopping.signal.aborted) {
       // Claiming while Redis is unreachable would only lock rows to roll them back.
       if (!this.publisher.ready) {
+        await this.abandon(next);
+        next = null;
         await this.publisher.untilReady(this.stopping.signal);
         continue;
       }
-      const round = await this.relayRound();
+      const { round, prefetched } = await this.relayRound(next ?? this.claim());
+      next = prefetched;
       if (round === 'outage') {
         await sleep(this.outageBackoff.next(), this.stopping.signal);
         continue;
@@ -139,65 +146,83 @@ export class OutboxRelay {
       this.outageBackoff.reset();
       if (round === 'caught-up') await this.wakeup.wait(this.tuning.pollIntervalMs);
     }
+    await this.abandon(next);
   }
 
-  private async relayRound(): Promise<Round> {
-    let settled: Settled;
+  /** Relays one claimed batch; when it was full, returns the next batch's claim, already under way. */
+  private async relayRound(
+    claiming: Promise<ClaimedBatch>,
+  ): Promise<{ round: Round; prefetched: Promise<ClaimedBatch> | null }> {
+    let prefetched: Promise<ClaimedBatch> | null = null;
     try {
-      settled = await this.inTransaction((client) => this.relayBatch(client));
+      const batch = await claiming;
+      if (batch.rows.length === this.tuning.batchSize) {
+        prefetched = this.claim();
+        // Its failure is dealt with where it is awaited: in the next round, or by abandon().
+        prefetched.catch(() => undefined);
+      }
+      const settled = await this.sendAndSettle(batch);
+      this.record(settled);
+      if (settled.unsent > 0) {
+        this.metrics.redisErrors.inc();
+        // The next batch must not overtake the rows that stay pending.
+        await this.abandon(prefetched);
+        return { round: 'outage', prefetched: null };
+      }
+      return { round: prefetched ? 'more' : 'caught-up', prefetched };
     } catch (error) {
       this.metrics.roundErrors.inc();
       this.logger.error({ err: error }, 'relay round failed');
-      return 'outage';
+      await this.abandon(prefetched);
+      return { round: 'outage', prefetched: null };
     }
-    this.record(settled);
-    if (settled.unsent > 0) {
-      this.metrics.redisErrors.inc();
-      return 'outage';
-    }
-    return settled.claimed === this.tuning.batchSize ? 'more' : 'caught-up';
   }
 
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  private async claim(): Promise<ClaimedBatch> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
-      const result = await work(client);
-      await client.query('COMMIT');
-      client.release();
-      return result;
+      return { client, rows: await claimPending(client, this.tuning.batchSize) };
     } catch (error) {
-      // When ROLLBACK fails too, the connection is gone and the server has rolled back by itself.
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release(true);
+      await rollBack(client);
       throw error;
     }
   }
 
-  private async relayBatch(client: pg.PoolClient): Promise<Settled> {
-    const rows = await claimPending(client, this.tuning.batchSize);
-    const sendable: ClaimedRow[] = [];
-    const failures: RowFailure[] = [];
-    for (const row of rows) {
-      const problem = rowProblem(row, this.tuning.maxPayloadBytes);
-      if (problem) failures.push(this.failureOf(row, problem));
-      else sendable.push(row);
+  /** Releases a claim without sending it: its rows are free again at once. */
+  private async abandon(claiming: Promise<ClaimedBatch> | null): Promise<void> {
+    const batch = await claiming?.catch(() => null);
+    if (batch) await rollBack(batch.client);
+  }
+
+  private async sendAndSettle({ client, rows }: ClaimedBatch): Promise<Settled> {
+    try {
+      const sendable: ClaimedRow[] = [];
+      const failures: RowFailure[] = [];
+      for (const row of rows) {
+        const problem = rowProblem(row, this.tuning.maxPayloadBytes);
+        if (problem) failures.push(this.failureOf(row, problem));
+        else sendable.push(row);
+      }
+      const deliveries = sendable.length > 0 ? await this.publisher.publish(sendable) : [];
+      const ackedAt = Date.now();
+      const sent: ClaimedRow[] = [];
+      let unsent = 0;
+      for (const [row, delivery] of deliveries) {
+        if (delivery.outcome === 'sent') sent.push(row);
+        else if (delivery.outcome === 'refused') failures.push(this.failureOf(row, delivery.reason));
+        else unsent++;
+      }
+      await settleClaimed(
+        client,
+        sent.map((row) => row.id),
+        failures,
+      );
+      client.release();
+      return { sent, ackedAt, failures, unsent };
+    } catch (error) {
+      await rollBack(client);
+      throw error;
     }
-    const deliveries = sendable.length > 0 ? await this.publisher.publish(sendable) : [];
-    const ackedAt = Date.now();
-    const sent: ClaimedRow[] = [];
-    let unsent = 0;
-    for (const [row, delivery] of deliveries) {
-      if (delivery.outcome === 'sent') sent.push(row);
-      else if (delivery.outcome === 'refused') failures.push(this.failureOf(row, delivery.reason));
-      else unsent++;
-    }
-    await deleteRows(
-      client,
-      sent.map((row) => row.id),
-    );
-    await recordFailures(client, failures);
-    return { claimed: rows.length, sent, ackedAt, failures, unsent };
   }
 
   private failureOf(row: ClaimedRow, error: string): RowFailure {
@@ -223,4 +248,11 @@ export class OutboxRelay {
       );
     }
   }
+}
+
+/** Ends the transaction on `client` and discards the connection, which may be broken. */
+async function rollBack(client: pg.PoolClient): Promise<void> {
+  // When ROLLBACK fails, the connection is gone and the server has rolled back by itself.
+  await client.query('ROLLBACK').catch(() => undefined);
+  client.release(true);
 }

@@ -52,6 +52,9 @@ export class StreamPublisher {
     const { logger } = options;
     this.redis = new Redis(options.redisUrl, {
       enableOfflineQueue: false,
+      // XADDs in flight when the connection drops fail at once instead of being resent after a
+      // reconnect, when the relay may have given up on them: the rows stay pending and go again.
+      maxRetriesPerRequest: 0,
       commandTimeout: options.commandTimeoutMs,
       connectionName: 'premium-relay',
       retryStrategy: (attempt) => jitteredDelay(attempt - 1, options.reconnect),

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import pino from 'pino';
+import { QueryTypes } from 'sequelize';
+import { OutboxEvent } from '../../src/core/models';
+import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { revokePremium } from '../../src/core/premium/revoke';
+import { expiryJob } from '../../src/worker/jobs/expiry';
+import { runExclusively } from '../../src/worker/scheduler';
+import { useTestCore } from '../support/context';
+import { createUser, grantMonth } from './support/outbox';
+
+const GUILD_ID = '223456789012345678';
+
+describe('expiry job', () => {
+  const core = useTestCore();
+  const logger = pino({ level: 'silent' });
+  const runExpiry = () => runExclusively(core(), expiryJob, logger);
+
+  /** Moves a record's expiry into the past, as time passing would. */
+  async function expire(where: { userId: number } | { guildId: string }): Promise<Date> {
+    const [table, column, key] =
+      'userId' in where
+        ? ['user_premiums', 'user_id', where.userId]
+        : ['server_premiums', 'guild_id', where.guildId];
+    const [row] = await core().sequelize.query<{ expires_at: Date }>(
+      `UPDATE ${table} SET expires_at = date_trunc('second', now()) - interval '1 minute'
+       WHERE ${column} = $1 RETURNING expires_at`,
+      { bind: [key], type: QueryTypes.SELECT },
+    );
+    return row!.expires_at;
+  }
+
+  async function expiryEvents(): Promise<PremiumEventPayload[]> {
+    const rows = await OutboxEvent.findAll({ order: [['id', 'ASC']] });
+    return rows.map((row) => row.payload).filter((payload) => payload.source === 'expiry');
+  }
+
+  it('announces each expired user and server premium once, with reason expired', async () => {
+    const { sequelize } = core();
+    const holder = await createUser();
+    const buyer = await createUser();
+    const active = await createUser();
+    const userGrant = await grantMonth(sequelize, holder.providerId);
+    const serverGrant = await grantMonth(sequelize, buyer.providerId, {
+      category: 'SERVER',
+      guildId: GUILD_ID,
+    });
+    await grantMonth(sequelize, active.providerId);
+    const userExpiry = await expire({ userId: holder.id });
+    const serverExpiry = await expire({ guildId: GUILD_ID });
+
+    expect(await runExpiry()).toBe('ran');
+    expect(await runExpiry()).toBe('ran');
+
+    const events = await expiryEvents();
+    expect(events).toEqual([
+      {
+        eventId: expect.any(String),
+        type: 'USER_PREMIUM_REMOVE',
+        occurredAt: expect.any(String),
+        providerId: holder.providerId,
+        guildId: null,
+        category: 'USER',
+        planType: null,
+        durationDays: 0,
+        slots: 1,
+        expiresAt: userExpiry.toISOString(),
+        version: userGrant.version,
+        orderId: null,
+        source: 'expiry',
+        reason: 'expired',
+      },
+      expect.objectContaining({
+        type: 'SERVER_PREMIUM_REMOVE',
+        providerId: buyer.providerId,
+        guildId: GUILD_ID,
+        category: 'SERVER',
+        expiresAt: serverExpiry.toISOString(),
+        version: serverGrant.version,
+        source: 'expiry',
+        reason: 'expired',
+      }),
+    ]);
+  });
+
+  it('announces a record again when it is extended and expires again', async () => {
+    const { sequelize } = core();
+    const user = await createUser();
+    await grantMonth(sequelize, user.providerId);
+    await expire({ userId: user.id });
+    await runExpiry();
+    const renewal = await grantMonth(sequelize, user.providerId);
+    await runExpiry();
+    expect(await expiryEvents()).toHaveLength(1);
+
+    await expire({ userId: user.id });
+    await runExpiry();
+    const events = await expiryEvents();
+    expect(events.map((event) => event.version)).toEqual([renewal.version - 1, renewal.version]);
+  });
+
+  it('does not announce again what a revoke that ended the premium announced, but does after a partial one', async () => {
+    const { sequelize } = core();
+    const ended = await createUser();
+    await grantMonth(sequelize, ended.providerId);
+    await revokePremium(sequelize, {
+      target: { category: 'USER', providerId: ended.providerId },
+      source: 'manual',
+      actor: 'test',
+      reason: 'abuse',
+      idempotencyKey: randomUUID(),
+    });
+    const refunded = await createUser();
+    const firstMonth = await grantMonth(sequelize, refunded.providerId);
+    await grantMonth(sequelize, refunded.providerId);
+    const refund = await revokePremium(sequelize, {
+      target: { grantId: firstMonth.grantId },
+      source: 'manual',
+      actor: 'test',
+      reason: 'refund',
+      idempotencyKey: randomUUID(),
+    });
+    await runExpiry();
+    expect(await expiryEvents()).toEqual([]);
+
+    await expire({ userId: refunded.id });
+    await runExpiry();
+    expect(await expiryEvents()).toEqual([
+      expect.objectContaining({
+        providerId: refunded.providerId,
+        version: refund.version,
+        reason: 'expired',
+      }),
+    ]);
+  });
+});

@@ -1,0 +1,80 @@
+import { Redis } from 'ioredis';
+import { Op } from 'sequelize';
+import type { Config } from '../../src/core/config';
+import { OutboxEvent } from '../../src/core/models';
+import { uniqueName, useTestCore } from '../support/context';
+import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from './support/outbox';
+import { PrivateRedis } from './support/private-redis';
+import { useRelays } from './support/relays';
+import { waitFor } from './support/wait';
+
+describe('outbox relay against a redis-server of its own', () => {
+  const core = useTestCore();
+  const startRelay = useRelays();
+  let server: PrivateRedis;
+  let redis: Redis;
+  let config: Config;
+
+  async function startServer(extraArgs: string[] = []): Promise<void> {
+    server = await PrivateRedis.start(extraArgs);
+    redis = new Redis(server.url);
+    redis.on('error', () => undefined);
+    config = { ...core().config, redisUrl: server.url, eventsStream: uniqueName('events') };
+  }
+
+  afterEach(async () => {
+    redis.disconnect();
+    await server.stop();
+  });
+
+  const drained = () =>
+    waitFor('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+
+  it('keeps grants committing while Redis is down, and drains the backlog once it is back', async () => {
+    await startServer();
+    startRelay(config, { tuning: { outageRetry: { baseMs: 20, maxMs: 200 } } });
+    const { sequelize } = core();
+    const user = await createUser();
+    const before = await grantMonth(sequelize, user.providerId);
+    await waitFor('the first event', async () => (await streamIds(redis, config.eventsStream)).length === 1);
+
+    await server.stop();
+    const during: string[] = [];
+    for (let i = 0; i < 20; i++) during.push((await grantMonth(sequelize, user.providerId)).eventId);
+    expect(await pendingRows(sequelize)).toBe(20);
+
+    await server.restart();
+    await drained();
+    // The restarted server saves nothing, so it holds exactly what was relayed after the outage.
+    expect(await streamIds(redis, config.eventsStream)).toEqual(during);
+    expect(during).not.toContain(before.eventId);
+  });
+
+  it('sets an entry Redis refuses on its own aside as dead, while the rest flow', async () => {
+    await startServer(['--proto-max-bulk-len', '1mb']);
+    const { sequelize } = core();
+    const [tooLarge] = await insertOutboxRows(sequelize, 1, 1_100_000);
+    const others = await insertOutboxRows(sequelize, 5);
+    startRelay(config, {
+      tuning: {
+        // Let the entry through to Redis, which drops the connection after refusing it.
+        maxPayloadBytes: 4 * 1024 * 1024,
+        maxAttempts: 3,
+        rowRetry: { baseMs: 10, maxMs: 20 },
+        outageRetry: { baseMs: 10, maxMs: 50 },
+        pollIntervalMs: 20,
+      },
+    });
+
+    const dead = await waitFor('the refused row to be set aside', async () => {
+      const rows = await OutboxEvent.findAll({ where: { deadAt: { [Op.ne]: null } } });
+      return rows.length === 1 && (await pendingRows(sequelize)) === 0 && rows[0];
+    });
+    expect(await streamIds(redis, config.eventsStream)).toEqual(others);
+    expect(dead).toMatchObject({
+      eventId: tooLarge,
+      attempts: 3,
+      lastError: expect.stringMatching(/Protocol error/),
+    });
+  });
+});
