@@ -9,7 +9,7 @@ const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
 ];
 
 /** `in 29 days`, `3 hours ago`, `now`. */
-export function relativeTime(date: Date, now = new Date()): string {
+function relativeTime(date: Date, now = new Date()): string {
   const diff = date.getTime() - now.getTime();
   const [unit, ms] = UNITS.find(([, size]) => Math.abs(diff) >= size) ?? ['second', 1_000];
   return RELATIVE.format(Math.trunc(diff / ms), unit);

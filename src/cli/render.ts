@@ -10,7 +10,7 @@ export function planLabel(planType: string | null, months?: number | null): stri
   return months ? `${planType} ${months} mo` : planType;
 }
 
-export function targetLabel(entry: { category: string; guildId: string | null; providerId: string }): string {
+function targetLabel(entry: { category: string; guildId: string | null; providerId: string }): string {
   return entry.guildId ? `guild ${entry.guildId}` : `user ${entry.providerId}`;
 }
 
