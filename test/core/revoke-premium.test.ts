@@ -56,6 +56,18 @@ describe('revokePremium', () => {
     expect((await user.reload()).premiumExpiresAt!.getTime()).toBe(change.expiresAt.getTime());
   });
 
+  it('records only the days really taken when the record has already run out', async () => {
+    const user = await createUser();
+    const grant = await grantPremium(db(), grantRequest(user.providerId));
+    await UserPremium.update({ expiresAt: new Date(Date.now() - DAY_MS) }, { where: { userId: user.id } });
+
+    const change = await revokePremium(db(), revokeRequest({ grantId: grant.grantId }));
+
+    expect(change.days).toBe(0);
+    const removal = await OutboxEvent.findOne({ where: { type: 'USER_PREMIUM_REMOVE' } });
+    expect(removal!.payload).toMatchObject({ durationDays: 0, version: change.version });
+  });
+
   it('refuses to revoke the same grant twice, and replays a repeated key', async () => {
     const user = await createUser();
     const grant = await grantPremium(db(), grantRequest(user.providerId));

@@ -37,6 +37,7 @@ describe('the API process', () => {
 
     const reply = await fetch(`${address}/api/auth/idp/callback?code=oauth-code-123&state=state-456`, {
       headers: { authorization: 'Bearer header.payload.signature' },
+      redirect: 'manual',
     });
     expect(reply.status).toBeLessThan(500);
     expect((await fetch(`${address}/healthz`)).status).toBe(200);

@@ -100,9 +100,12 @@ export async function revokePremium(
     const after = await setRecordExpiry(transaction, record, change);
     await recomputeUserExpiry(transaction, record.userId);
 
-    const daysTaken = revokedGrant
-      ? revokedGrant.days
-      : Math.max(0, Math.ceil((before.expiresAt.getTime() - after.expiresAt.getTime()) / DAY_MS));
+    // What was really taken: a grant's full days from an active record, less (or nothing) once it has
+    // run down, so the ledger never claims days that no longer existed.
+    const daysTaken = Math.max(
+      0,
+      Math.ceil((before.expiresAt.getTime() - after.expiresAt.getTime()) / DAY_MS),
+    );
     const order = revokedGrant?.orderId ? await Order.findByPk(revokedGrant.orderId, { transaction }) : null;
     const eventId = randomUUID();
     const ledgerRow = await PremiumGrant.create(
