@@ -1,6 +1,7 @@
 import { createCore, type Core } from '../core';
 import { loadConfig } from '../core/config';
-import { createRazorpayClient, type RazorpayClient } from '../core/processor/razorpay-client';
+import { razorpayClientFor } from '../core/payments/processor';
+import type { RazorpayClient } from '../core/processor/razorpay-client';
 
 export interface GlobalOptions {
   json?: boolean;
@@ -29,8 +30,7 @@ export class Session {
   }
 
   processor(): RazorpayClient {
-    const { razorpay, providerTimeoutMs } = this.core().config;
-    return createRazorpayClient(razorpay, { timeoutMs: providerTimeoutMs });
+    return razorpayClientFor(this.core().config);
   }
 
   /** With `--json`, the document and nothing else on stdout; otherwise the text rendering of it. */
