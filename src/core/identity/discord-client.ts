@@ -86,13 +86,15 @@ export function createDiscordClient(
 
   return {
     authorizeUrl(state) {
-      const url = new URL(config.authorizeUrl);
-      url.searchParams.set('response_type', 'code');
-      url.searchParams.set('client_id', config.clientId);
-      url.searchParams.set('scope', SCOPE);
-      url.searchParams.set('state', state);
-      url.searchParams.set('redirect_uri', config.redirectUri);
-      return url.toString();
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: config.clientId,
+        scope: SCOPE,
+        state,
+        redirect_uri: config.redirectUri,
+      });
+      // URLSearchParams writes spaces as `+` (and a literal `+` as %2B); Discord documents %20.
+      return `${config.authorizeUrl}?${query.toString().replaceAll('+', '%20')}`;
     },
 
     async exchangeCode(code) {

@@ -33,6 +33,7 @@ describe('the Discord client, against the sandbox over HTTP', () => {
   const authorizationCode = async () => (await approve()).searchParams.get('code')!;
 
   it('sends the browser to the consent page with the code flow, both scopes, the state and the redirect URI', async () => {
+    expect(discord.authorizeUrl('0123abcd')).toContain('scope=identify%20guilds');
     const authorize = new URL(discord.authorizeUrl('0123abcd'));
     expect(Object.fromEntries(authorize.searchParams)).toEqual({
       response_type: 'code',
