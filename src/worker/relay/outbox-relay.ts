@@ -92,9 +92,12 @@ export class OutboxRelay {
       max: 3,
       pipeline: true,
       idle_in_transaction_session_timeout: this.tuning.idleInTransactionTimeoutMs,
-      // Losing the last deletions in a Postgres crash only relays those rows again, which consumers
-      // drop by event id; waiting for the WAL flush at every commit would cost the relay more than that.
-      options: '-c synchronous_commit=off',
+      // synchronous_commit: losing the last deletions in a Postgres crash only relays those rows again,
+      // which consumers drop by event id; waiting for the WAL flush at every commit costs more than that.
+      // enable_sort, enable_bitmapscan: a backlog grows fastest while the outbox's statistics still say
+      // it is nearly empty (after a Redis outage), when the planner would sort every pending row at each
+      // claim; the claim must walk the pending index in order, however large the backlog.
+      options: '-c synchronous_commit=off -c enable_sort=off -c enable_bitmapscan=off',
       keepAlive: true,
       connectionTimeoutMillis: 5000,
     });
