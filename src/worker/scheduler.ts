@@ -38,7 +38,14 @@ export class Scheduler {
   private readonly running = new Set<Promise<void>>();
   private readonly runs: Counter<'job' | 'result'>;
 
+  /** Throws on an invalid cron expression, naming every job that has one. */
   constructor(private readonly options: SchedulerOptions) {
+    const invalid = options.jobs.filter((job) => !validate(job.schedule));
+    if (invalid.length > 0) {
+      throw new Error(
+        `invalid cron expression: ${invalid.map((job) => `${job.name}="${job.schedule}"`).join(', ')}`,
+      );
+    }
     this.runs = new Counter({
       name: 'premium_worker_job_runs_total',
       help: 'Scheduled job runs by result: ran, skipped (another worker held its lock) or failed',
@@ -47,14 +54,7 @@ export class Scheduler {
     });
   }
 
-  /** Schedules every job; an invalid cron expression throws before any job is scheduled. */
   start(): void {
-    const invalid = this.options.jobs.filter((job) => !validate(job.schedule));
-    if (invalid.length > 0) {
-      throw new Error(
-        `invalid cron expression: ${invalid.map((job) => `${job.name}="${job.schedule}"`).join(', ')}`,
-      );
-    }
     const logger = cronLogger(this.options.logger);
     for (const job of this.options.jobs) {
       this.tasks.push(

@@ -19,6 +19,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const core = createCore(config);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
@@ -27,7 +28,6 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger: logger.child({ part: 'relay' }),
     registry,
   });
-  const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
   const server = await startHealthServer({ host: config.host, port: config.workerPort, registry });
   scheduler.start();
   relay.start();

@@ -99,7 +99,7 @@ describe('expiry job', () => {
     expect(events.map((event) => event.version)).toEqual([renewal.version - 1, renewal.version]);
   });
 
-  it('does not announce again what a revoke that ended the premium announced, but does after a partial one', async () => {
+  it('leaves to a revoke that ended a premium its own REMOVE, but announces after a partial one', async () => {
     const { sequelize } = core();
     const ended = await createUser();
     await grantMonth(sequelize, ended.providerId);

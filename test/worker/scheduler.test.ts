@@ -49,7 +49,7 @@ describe('scheduler', () => {
     );
   });
 
-  it('removes webhook ids older than 7 days and dead outbox rows older than 30 days, and nothing else', async () => {
+  it('housekeeping removes webhook ids after 7 days and dead outbox rows after 30, nothing else', async () => {
     const { sequelize } = core();
     await sequelize.query(`
       INSERT INTO webhook_events (event_id, event_type, received_at) VALUES

@@ -23,12 +23,12 @@ export interface RowFailure {
 
 const CLAIM_PENDING = `
   SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload,
-         COALESCE(jsonb_typeof(payload) = 'object'
-                  AND payload->>'eventId' = event_id::text AND payload->>'type' = type, false) AS "wellFormed",
+         COALESCE(jsonb_typeof(payload) = 'object' AND payload->>'eventId' = event_id::text
+                  AND payload->>'type' = type, false) AS "wellFormed",
          attempts, (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
   FROM outbox
   WHERE dead_at IS NULL AND available_at <= now()
-  ORDER BY outbox.id
+  ORDER BY outbox.id -- the column: "id" alone would sort by the text alias
   LIMIT $1
   FOR UPDATE SKIP LOCKED`;
 
@@ -38,7 +38,8 @@ const RECORD_FAILURES = `
   UPDATE outbox
   SET attempts = f.attempts, last_error = f.error, dead_at = CASE WHEN f.dead THEN now() END,
       available_at = now() + f.retry_in_ms * interval '1 millisecond'
-  FROM unnest($1::bigint[], $2::int[], $3::float8[], $4::bool[], $5::text[]) AS f(id, attempts, retry_in_ms, dead, error)
+  FROM unnest($1::bigint[], $2::int[], $3::float8[], $4::bool[], $5::text[])
+       AS f(id, attempts, retry_in_ms, dead, error)
   WHERE outbox.id = f.id`;
 
 /**

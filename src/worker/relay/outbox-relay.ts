@@ -17,7 +17,7 @@ export interface RelayTuning {
   /** A row that failed on its own this many times is set aside as dead. */
   maxAttempts: number;
   rowRetry: BackoffPolicy;
-  /** Reconnecting to Redis, and retrying after a round failed on Redis or the database; never counted against rows. */
+  /** Reconnecting to Redis, and retrying a round that failed on Redis or the database (no row's attempt). */
   outageRetry: BackoffPolicy;
   /** Larger payloads are failed locally: Redis would drop the connection (proto-max-bulk-len ≥ 1 MB). */
   maxPayloadBytes: number;
@@ -253,9 +253,13 @@ export class OutboxRelay {
   }
 }
 
-/** Ends the transaction on `client` and discards the connection, which may be broken. */
+/** Ends the transaction on `client` and returns the connection to the pool, or discards it when broken. */
 async function rollBack(client: pg.PoolClient): Promise<void> {
-  // When ROLLBACK fails, the connection is gone and the server has rolled back by itself.
-  await client.query('ROLLBACK').catch(() => undefined);
-  client.release(true);
+  try {
+    await client.query('ROLLBACK');
+    client.release();
+  } catch (error) {
+    // The connection is gone, and with it the transaction: the server rolls back by itself.
+    client.release(error as Error);
+  }
 }

@@ -11,7 +11,7 @@ export interface StreamEntry {
 
 /**
  * What became of one entry: `sent` (Redis acknowledged it), `refused` (Redis rejected this entry: it
- * counts against the row) or `unsent` (Redis was unreachable or refused everything: not the row's fault).
+ * counts against the row) or `unsent` (Redis was unreachable, or in a state that refuses every entry).
  */
 export type Delivery = { outcome: 'sent' } | { outcome: 'refused' | 'unsent'; reason: string };
 
