@@ -191,7 +191,7 @@ async function refresh() {
   await loadEvents();
 }
 
-/** Keeps the status and the bot's events live; an expired session sends the user back to sign in. */
+/** Keeps the status and the bot's events live (a failed round says so in the header, and retries). */
 async function poll() {
   try {
     await refresh();
@@ -204,8 +204,7 @@ async function poll() {
 
 function updatePrice() {
   const form = byId('buy').elements;
-  const custom = form.planType.value === 'Custom';
-  form.months.disabled = !custom;
+  form.months.disabled = form.planType.value !== 'Custom';
   const price = planPrice(form.planType.value, Number(form.months.value));
   byId('pay').textContent = Number.isInteger(price) ? `Buy for ${rupees.format(price)}` : 'Buy';
 }
