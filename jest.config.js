@@ -8,5 +8,5 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
-  testTimeout: 30000,
+  testTimeout: 60000,
 };

@@ -32,6 +32,10 @@ const schema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     PORT: port.default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    TRUST_PROXY: z
+      .string()
+      .default('false')
+      .transform((value) => (/^(true|false)$/.test(value) ? value === 'true' : value)),
     DATABASE_URL: url.default(defaultDatabaseUrl),
     REDIS_URL: url.default('redis://127.0.0.1:6379'),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -80,6 +84,11 @@ export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client IP (per-IP rate limits): false (none, the
+   * default) or the proxies' addresses/CIDRs (`10.0.0.0/8,loopback`). `true` lets any caller pick its IP.
+   */
+  trustProxy: boolean | string;
   databaseUrl: string;
   redisUrl: string;
   jwtSecret: string;
@@ -130,6 +139,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     jwtSecret: secret('JWT_SECRET'),

@@ -55,7 +55,7 @@ export const app = fp(premiumApi, { name: 'premium-api' });
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
     logger: loggerOptions(options.core.config.logLevel),
-    trustProxy: true,
+    trustProxy: options.core.config.trustProxy,
     bodyLimit: 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
