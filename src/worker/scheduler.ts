@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { schedule, validate, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
 import { Counter, Registry } from 'prom-client';
@@ -6,6 +7,12 @@ import { selectRows } from '../core/db/database';
 import type { JobDefinition, ScheduledJob } from './jobs/job';
 
 export type RunResult = 'ran' | 'skipped';
+
+/**
+ * How long a stop waits for runs in progress, within the worker's 10 s for a SIGTERM. A run cut short
+ * loses nothing: its transaction rolls back with the process, and its job runs again at the next tick.
+ */
+const RUN_GRACE_MS = 5000;
 
 /**
  * Runs `job` once unless another worker is running it right now: the run holds a transaction-scoped
@@ -63,10 +70,10 @@ export class Scheduler {
     }
   }
 
-  /** Stops scheduling and waits for the runs in progress. */
+  /** Stops scheduling and waits for the runs in progress, for up to RUN_GRACE_MS. */
   async stop(): Promise<void> {
     await Promise.all(this.tasks.splice(0).map((task) => task.destroy()));
-    await Promise.all(this.running);
+    await Promise.race([Promise.all(this.running), delay(RUN_GRACE_MS, undefined, { ref: false })]);
   }
 
   private track(job: ScheduledJob): Promise<void> {
