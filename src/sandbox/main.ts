@@ -18,7 +18,7 @@ async function main(): Promise<void> {
     discord: config.discord,
     razorpay: config.razorpay,
     webhookUrl: process.env.SANDBOX_WEBHOOK_URL || 'http://localhost:3000/api/payment/webhook',
-    log: (message) => console.log(`[sandbox] ${message}`),
+    log: (message) => console.log(message),
     bot: withBot ? { redisUrl: config.redisUrl, stream: config.eventsStream } : undefined,
   });
   sandbox.discord.autoApprove = false;

@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ReceivedEvent } from '../../src/sandbox/bot';
 import { testConfig, uniqueName } from '../support/context';
 import { snowflake } from '../support/fixtures';
-import { CREDENTIALS } from '../sandbox/support';
+import { CREDENTIALS } from './support';
 
 function premiumEvent(overrides: Partial<PremiumEventPayload>): PremiumEventPayload {
   return {
