@@ -67,10 +67,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) =>
-    reply
-      .status(404)
-      .send({
-        error: { code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` },
-      }),
+    reply.status(404).send({
+      error: { code: 'NOT_FOUND', message: `no route ${request.method} ${request.url.split('?')[0]}` },
+    }),
   );
 }
