@@ -74,12 +74,9 @@ export function startChild(name: string, script: string, env: NodeJS.ProcessEnv 
     '--import',
     pathToFileURL(path.join(__dirname, 'exit-with-parent.ts')).href,
   ];
+  // One directory per child: its main thread and tsx's loader thread each write a profile there.
   if (profileDir)
-    execArgv.push(
-      '--cpu-prof',
-      `--cpu-prof-dir=${profileDir}`,
-      `--cpu-prof-name=${name}.${Date.now()}.cpuprofile`,
-    );
+    execArgv.push('--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${name}-${Date.now()}`)}`);
   const child = fork(path.join(ROOT, script), [], {
     cwd: ROOT,
     execArgv,

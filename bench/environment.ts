@@ -79,23 +79,29 @@ export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnv
 
   await dropStaleBenchDatabases(config.databaseUrl);
   await onMaintenanceDatabase(config.databaseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const redis = new Redis(config.redisUrl);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  // A connection lost while idle (the database dropped under an interrupted run) is not an error here.
+  pool.on('error', () => undefined);
+  // Run last-in first-out: the keys go, then the database, whose dropping ends any query an interrupted
+  // run still has in flight (which would keep the pool from ending), then the connections.
+  cleanup.add('close the connections', async () => {
+    redis.disconnect();
+    await pool.end();
+  });
   cleanup.add(`drop database ${name}`, () =>
     onMaintenanceDatabase(config.databaseUrl, (client) =>
       client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
     ),
   );
+  cleanup.add(`delete the Redis keys ${keyPrefix}*`, () => deleteKeys(redis, `${keyPrefix}*`));
+
   const sequelize = connectDatabase(databaseUrl);
   try {
     await createMigrator(sequelize).up();
   } finally {
     await sequelize.close();
   }
-
-  const redis = new Redis(config.redisUrl);
-  cleanup.add('close the Redis connection', async () => redis.disconnect());
-  cleanup.add(`delete the Redis keys ${keyPrefix}*`, () => deleteKeys(redis, `${keyPrefix}*`));
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-  cleanup.add('close the database pool', () => pool.end());
 
   return { databaseUrl, redisUrl: config.redisUrl, pool, redis, key: (purpose) => `${keyPrefix}${purpose}` };
 }

@@ -34,7 +34,8 @@ async function main(): Promise<void> {
   const { runs, suites } = options();
   const cleanup = new Cleanup();
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
+    // Not `once`: a second signal (tsx relays the terminal's to its child) must not kill the cleanup.
+    process.on(signal, () => {
       console.error(`\n${signal}: cleaning up`);
       void cleanup.run().finally(() => process.exit(130));
     });
