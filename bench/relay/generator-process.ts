@@ -13,9 +13,15 @@ export interface LoadRequest {
 }
 
 export interface LoadResult {
-  /** Each event's id and the time its transaction's commit was acknowledged (preciseNow). */
-  commits: [eventId: string, committedAt: number][];
+  /**
+   * Each event's id and the time its COMMIT was sent (preciseNow). Not the time the commit was
+   * acknowledged: a saturated generator reads acknowledgements late, after the relay may have added the
+   * entry, while nothing can reach the stream before the COMMIT is sent.
+   */
+  commits: [eventId: string, commitSentAt: number][];
   startedAt: number;
+  /** When the last commit was acknowledged. */
+  finishedAt: number;
 }
 
 const sequelize = connectDatabase(process.env.DATABASE_URL ?? '');
@@ -23,10 +29,20 @@ let sequence = 0;
 
 async function commitEvent(): Promise<[string, number]> {
   const content = sampleEventContent(sequence++);
-  const event = await sequelize.transaction((transaction) =>
-    appendEvent(transaction, aggregateKeyFor(content.guildId, content.providerId), content),
-  );
-  return [event.eventId, preciseNow()];
+  const transaction = await sequelize.transaction();
+  try {
+    const event = await appendEvent(
+      transaction,
+      aggregateKeyFor(content.guildId, content.providerId),
+      content,
+    );
+    const commitSentAt = preciseNow();
+    await transaction.commit();
+    return [event.eventId, commitSentAt];
+  } catch (error) {
+    await transaction.rollback();
+    throw error;
+  }
 }
 
 /**
@@ -54,7 +70,7 @@ async function offerLoad({ rate, durationMs }: LoadRequest): Promise<LoadResult>
     }
     await sleep(1);
   }
-  return { commits: await Promise.all(commits), startedAt };
+  return { commits: await Promise.all(commits), startedAt, finishedAt: preciseNow() };
 }
 
 process.on('message', (request: LoadRequest) => {
