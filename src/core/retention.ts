@@ -1,0 +1,31 @@
+import type { Transaction } from 'sequelize';
+import { selectRows } from './db/database';
+
+/** Razorpay retries a webhook for 24 hours; a week of ids still catches every replay. */
+const WEBHOOK_IDS_KEPT = '7 days';
+/** Long enough for an operator to inspect, fix and re-queue a dead event. */
+const DEAD_OUTBOX_ROWS_KEPT = '30 days';
+
+async function countDeleted(transaction: Transaction, deleteStatement: string): Promise<number> {
+  const [row] = await selectRows<{ count: number }>(
+    transaction,
+    `WITH removed AS (${deleteStatement} RETURNING 1) SELECT count(*)::int AS count FROM removed`,
+  );
+  return row?.count ?? 0;
+}
+
+/** Deletes what is no longer needed: old webhook ids and long-dead outbox rows. Returns the counts. */
+export async function removeExpiredBookkeeping(
+  transaction: Transaction,
+): Promise<{ webhookIds: number; deadRows: number }> {
+  return {
+    webhookIds: await countDeleted(
+      transaction,
+      `DELETE FROM webhook_events WHERE received_at < now() - interval '${WEBHOOK_IDS_KEPT}'`,
+    ),
+    deadRows: await countDeleted(
+      transaction,
+      `DELETE FROM outbox WHERE dead_at < now() - interval '${DEAD_OUTBOX_ROWS_KEPT}'`,
+    ),
+  };
+}
