@@ -46,20 +46,6 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
   return { expiresAt: row!.version === 0 ? null : row!.expires_at, version: row!.version };
 }
 
-/** Reads a record without locking it; null when there is none. */
-export async function readRecord(
-  transaction: Transaction,
-  target: RecordTarget,
-): Promise<RecordState | null> {
-  const { table, key } = RECORD_TABLES[target.category];
-  const [row] = await selectRows<{ expires_at: Date; version: number }>(
-    transaction,
-    `SELECT expires_at, version FROM ${table} WHERE ${key} = $1 AND version > 0`,
-    [keyOf(target)],
-  );
-  return row ? { expiresAt: row.expires_at, version: row.version } : null;
-}
-
 export type ExpiryChange = { extendDays: number } | { shortenDays: number } | 'end';
 
 /** Changes a locked record's expiry and bumps its version. */
