@@ -27,7 +27,7 @@ function options() {
       `BENCH_ONLY: unknown suite(s) ${unknown.join(', ')}; known: ${Object.keys(SUITES).join(', ')}`,
     );
   }
-  return { runs, suites: only ?? Object.keys(SUITES) };
+  return { runs, suites: Object.keys(SUITES).filter((name) => only?.includes(name) ?? true) };
 }
 
 async function main(): Promise<void> {

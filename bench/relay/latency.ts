@@ -40,9 +40,10 @@ async function measureMode(
   mode: Mode,
   runs: number,
 ): Promise<Map<number, RunFigures[]>> {
-  // Without the insert trigger no notification comes, and the relay finds new rows only when it polls.
-  if (mode === 'polling only') await env.pool.query('DROP TRIGGER outbox_notify ON outbox');
-  const stream = env.key(`latency-${mode === 'polling only' ? 'poll' : 'listen'}`);
+  // With the insert trigger disabled no notification comes, and the relay finds new rows only when it polls.
+  const pollingOnly = mode === 'polling only';
+  if (pollingOnly) await env.pool.query('ALTER TABLE outbox DISABLE TRIGGER outbox_notify');
+  const stream = env.key(`latency-${pollingOnly ? 'poll' : 'listen'}`);
   const watcher = new StreamWatcher(env.redisUrl, stream);
   const relays = await startRelays(env, stream, 1);
   const generator = startChild('generator', 'bench/relay/generator-process.ts', {
@@ -63,6 +64,7 @@ async function measureMode(
     await stopRelays(relays);
     await watcher.stop();
     await env.redis.del(stream);
+    if (pollingOnly) await env.pool.query('ALTER TABLE outbox ENABLE TRIGGER outbox_notify');
   }
 }
 
