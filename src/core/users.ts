@@ -17,12 +17,19 @@ export function premiumStatusOf(user: Pick<User, 'premiumExpiresAt'>, now = new 
   };
 }
 
+export function unknownUser(providerId: string): AppError {
+  return AppError.notFound('USER_NOT_FOUND', `no user with provider id ${providerId}`);
+}
+
 export async function findUserByProviderId(providerId: string): Promise<User> {
   const user = await User.findOne({ where: { providerId } });
-  if (!user) throw AppError.notFound('USER_NOT_FOUND', `no user with provider id ${providerId}`);
+  if (!user) throw unknownUser(providerId);
   return user;
 }
 
+/** The status route's one indexed read: only the expiry, as a plain row. */
 export async function getPremiumStatus(providerId: string): Promise<PremiumStatus> {
-  return premiumStatusOf(await findUserByProviderId(providerId));
+  const user = await User.findOne({ where: { providerId }, attributes: ['premiumExpiresAt'], raw: true });
+  if (!user) throw unknownUser(providerId);
+  return premiumStatusOf(user);
 }

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const core = createCore(config);
-  const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   const app = await buildApp({ core, redis });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {

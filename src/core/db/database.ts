@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { QueryTypes, Sequelize, Transaction } from 'sequelize';
+import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
 import { initModels } from '../models';
 
 // BIGINT identities fit comfortably in a JS number for this service's lifetime; keep them numeric.
@@ -10,7 +10,11 @@ export interface DatabaseOptions {
   logging?: false | ((sql: string) => void);
 }
 
-/** One Sequelize instance per process, with the models bound to it. */
+/**
+ * One Sequelize instance per process, with the models bound to it. Transactions run at PostgreSQL's
+ * default READ COMMITTED (naming it would cost a SET statement per transaction); the premium rules rely
+ * on row locks, not on the isolation level.
+ */
 export function connectDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
   const sequelize = new Sequelize(databaseUrl, {
     dialect: 'postgres',
@@ -18,7 +22,6 @@ export function connectDatabase(databaseUrl: string, options: DatabaseOptions = 
     logging: options.logging ?? false,
     timezone: '+00:00',
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 15_000 },
-    isolationLevel: Transaction.ISOLATION_LEVELS.READ_COMMITTED,
   });
   initModels(sequelize);
   return sequelize;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
+import { unknownUser } from '../users';
 import { PremiumGrant, User } from '../models';
 import { SLOTS_PER_PURCHASE, type Plan } from '../plans';
 import { changeFromLedger, findPriorChange } from './ledger';
@@ -46,7 +47,7 @@ export async function grantPremium(
     if (prior) return prior;
 
     const user = await User.findOne({ where: { providerId: request.providerId }, transaction });
-    if (!user) throw AppError.notFound('USER_NOT_FOUND', `no user with provider id ${request.providerId}`);
+    if (!user) throw unknownUser(request.providerId);
 
     const target: RecordTarget = { category: request.category, userId: user.id, guildId };
     const before = await lockRecord(transaction, target);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
+import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { changeFromLedger, findPriorChange } from './ledger';
@@ -50,7 +51,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   }
   if (target.category === 'USER') {
     const user = await User.findOne({ where: { providerId: target.providerId }, transaction });
-    if (!user) throw AppError.notFound('USER_NOT_FOUND', `no user with provider id ${target.providerId}`);
+    if (!user) throw unknownUser(target.providerId);
     return {
       record: { category: 'USER', userId: user.id, guildId: null },
       providerId: user.providerId,
