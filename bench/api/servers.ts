@@ -1,7 +1,7 @@
 import { freePort } from '../../test/worker/support/ports';
 import { startChild, whileAlive, type Child } from '../children';
 import type { BenchEnvironment } from '../environment';
-import { pollUntil } from '../wait';
+import { pollUntil } from '../../test/support/wait';
 
 /**
  * The API's rate-limit counters go to this logical Redis database, not to the one the tests share: the

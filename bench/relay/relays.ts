@@ -1,7 +1,7 @@
 import type { RelayOptions } from '../../src/worker/relay/outbox-relay';
 import { startChild, whileAlive, type Child } from '../children';
 import type { BenchEnvironment } from '../environment';
-import { pollUntil } from '../wait';
+import { pollUntil } from '../../test/support/wait';
 
 export type RelayProcessOptions = Omit<RelayOptions, 'logger' | 'registry'>;
 

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
-import { pollUntil, preciseNow } from '../wait';
+import { pollUntil } from '../../test/support/wait';
+import { preciseNow } from '../wait';
 
 /**
  * A consumer of the stream, as the bot is one: it blocks on XREAD and notes when it first sees each

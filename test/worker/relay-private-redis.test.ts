@@ -6,7 +6,7 @@ import { uniqueName, useTestCore } from '../support/context';
 import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from './support/outbox';
 import { PrivateRedis } from './support/private-redis';
 import { useRelays } from './support/relays';
-import { waitFor } from './support/wait';
+import { pollUntil } from '../support/wait';
 
 describe('outbox relay against a redis-server of its own', () => {
   const core = useTestCore();
@@ -28,7 +28,7 @@ describe('outbox relay against a redis-server of its own', () => {
   });
 
   const drained = () =>
-    waitFor('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+    pollUntil('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
 
   it('keeps grants committing while Redis is down, and drains the backlog once it is back', async () => {
     await startServer();
@@ -36,7 +36,10 @@ describe('outbox relay against a redis-server of its own', () => {
     const { sequelize } = core();
     const user = await createUser();
     const before = await grantMonth(sequelize, user.providerId);
-    await waitFor('the first event', async () => (await streamIds(redis, config.eventsStream)).length === 1);
+    await pollUntil(
+      'the first event',
+      async () => (await streamIds(redis, config.eventsStream)).length === 1,
+    );
 
     await server.stop();
     const during: string[] = [];
@@ -66,7 +69,7 @@ describe('outbox relay against a redis-server of its own', () => {
       },
     });
 
-    const dead = await waitFor('the refused row to be set aside', async () => {
+    const dead = await pollUntil('the refused row to be set aside', async () => {
       const rows = await OutboxEvent.findAll({ where: { deadAt: { [Op.ne]: null } } });
       return rows.length === 1 && (await pendingRows(sequelize)) === 0 && rows[0];
     });

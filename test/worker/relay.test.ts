@@ -15,7 +15,7 @@ import {
   streamIds,
 } from './support/outbox';
 import { counterValue, useRelays } from './support/relays';
-import { waitFor } from './support/wait';
+import { pollUntil } from '../support/wait';
 
 describe('outbox relay', () => {
   const core = useTestCore();
@@ -33,7 +33,7 @@ describe('outbox relay', () => {
   afterAll(() => redis.quit());
 
   const drained = () =>
-    waitFor('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+    pollUntil('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
 
   it('relays every event once, in order, in the DESIGN format, woken by the outbox notification', async () => {
     // The poll is far longer than the wait below: only the notification can wake the relay.
@@ -131,7 +131,7 @@ describe('outbox relay', () => {
       },
     });
 
-    const dead = await waitFor('the failing rows to be set aside', async () => {
+    const dead = await pollUntil('the failing rows to be set aside', async () => {
       const rows = await OutboxEvent.findAll({
         where: { deadAt: { [Op.ne]: null } },
         order: [['id', 'ASC']],
@@ -154,7 +154,7 @@ describe('outbox relay', () => {
     const ids = await insertOutboxRows(core().sequelize, 5);
     const { registry } = startRelay(config, { tuning: { outageRetry: { baseMs: 10, maxMs: 50 } } });
 
-    await waitFor('three refused rounds', async () => {
+    await pollUntil('three refused rounds', async () => {
       return (await counterValue(registry, 'premium_outbox_redis_errors_total')) >= 3;
     });
     const rows = await OutboxEvent.findAll({ attributes: ['attempts', 'deadAt'] });

@@ -8,7 +8,7 @@ import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
 import { runExclusively, Scheduler } from '../../src/worker/scheduler';
 import { useTestCore } from '../support/context';
 import { createUser, grantMonth } from './support/outbox';
-import { waitFor } from './support/wait';
+import { pollUntil } from '../support/wait';
 
 const logger = pino({ level: 'silent' });
 
@@ -36,7 +36,7 @@ describe('scheduler', () => {
 
     const workers = [startScheduler(core()), startScheduler(core())];
     try {
-      await waitFor('each worker to have run the job three times', async () => {
+      await pollUntil('each worker to have run the job three times', async () => {
         const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
         return runs.every((count) => count >= 3);
       });

@@ -8,7 +8,7 @@ import { uniqueName, useTestCore } from '../support/context';
 import { insertOutboxRows, pendingRows, streamIds } from './support/outbox';
 import { freePort } from './support/ports';
 import { useRelays } from './support/relays';
-import { waitFor } from './support/wait';
+import { pollUntil } from '../support/wait';
 
 const REPO_ROOT = path.resolve(__dirname, '../..');
 /** Enough that the worker is still relaying when the test signals it. */
@@ -55,12 +55,12 @@ describe('the worker process', () => {
   }
 
   const relayedSome = () =>
-    waitFor('the worker to relay', async () => (await redis.xlen(config.eventsStream)) > 0);
+    pollUntil('the worker to relay', async () => (await redis.xlen(config.eventsStream)) > 0);
 
   /** Drains what the worker left with a relay of the test's own; returns every id in the stream. */
   async function drainRest(): Promise<string[]> {
     startRelay(config);
-    await waitFor('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+    await pollUntil('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
     return streamIds(redis, config.eventsStream);
   }
 
@@ -74,7 +74,7 @@ describe('the worker process', () => {
     expect(await pendingRows(core().sequelize)).toBeGreaterThan(0);
 
     // Its claims ended with its connections: no relay session is left holding rows.
-    await waitFor('the killed worker to leave the database', async () => {
+    await pollUntil('the killed worker to leave the database', async () => {
       const [row] = await core().sequelize.query<{ sessions: number }>(
         `SELECT count(*) AS sessions FROM pg_stat_activity
          WHERE datname = current_database() AND application_name LIKE 'premium-relay%'`,
@@ -92,7 +92,7 @@ describe('the worker process', () => {
     const port = await freePort();
     const worker = spawnWorker(port);
     const base = `http://127.0.0.1:${port}`;
-    await waitFor('/healthz', () =>
+    await pollUntil('/healthz', () =>
       fetch(`${base}/healthz`).then(
         (response) => response.ok,
         () => false,

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { freePort } from './ports';
-import { waitFor } from './wait';
+import { pollUntil } from '../../support/wait';
 
 /** A redis-server of the test's own (never the shared one on 6379), to stop, restart and configure. */
 export class PrivateRedis {
@@ -27,7 +27,7 @@ export class PrivateRedis {
   async restart(): Promise<void> {
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'];
     this.child = spawn('redis-server', [...args, ...this.extraArgs], { stdio: 'ignore' });
-    await waitFor('the private redis-server to answer', async () => {
+    await pollUntil('the private redis-server to answer', async () => {
       const client = new Redis(this.url, { lazyConnect: true, retryStrategy: () => null });
       client.on('error', () => undefined);
       try {
