@@ -59,11 +59,13 @@ describe('revokePremium', () => {
   it('records only the days really taken when the record has already run out', async () => {
     const user = await createUser();
     const grant = await grantPremium(db(), grantRequest(user.providerId));
-    await UserPremium.update({ expiresAt: new Date(Date.now() - DAY_MS) }, { where: { userId: user.id } });
+    const lapsedAt = new Date(Date.now() - DAY_MS);
+    await UserPremium.update({ expiresAt: lapsedAt }, { where: { userId: user.id } });
 
     const change = await revokePremium(db(), revokeRequest({ grantId: grant.grantId }));
 
     expect(change.days).toBe(0);
+    expect(change.expiresAt).toEqual(lapsedAt);
     const removal = await OutboxEvent.findOne({ where: { type: 'USER_PREMIUM_REMOVE' } });
     expect(removal!.payload).toMatchObject({ durationDays: 0, version: change.version });
   });
@@ -98,6 +100,28 @@ describe('revokePremium', () => {
     );
     expect((await buyer.reload()).premiumExpiresAt).toEqual(own.expiresAt);
     expect(await OutboxEvent.count({ where: { type: 'SERVER_PREMIUM_REMOVE' } })).toBe(1);
+  });
+
+  it("ends a guild bought by two users for both, and a refund of one buyer's grant leaves only the other premium", async () => {
+    const [first, second] = [await createUser(), await createUser()];
+    const guildId = snowflake();
+    const firstGrant = await grantPremium(
+      db(),
+      grantRequest(first.providerId, { category: 'SERVER', guildId }),
+    );
+    const secondGrant = await grantPremium(
+      db(),
+      grantRequest(second.providerId, { category: 'SERVER', guildId }),
+    );
+
+    const refund = await revokePremium(db(), revokeRequest({ grantId: firstGrant.grantId }));
+    expect(refund.expiresAt.getTime()).toBe(secondGrant.expiresAt.getTime() - 30 * DAY_MS);
+    expect((await first.reload()).premiumExpiresAt).toBeNull();
+    expect((await second.reload()).premiumExpiresAt).toEqual(refund.expiresAt);
+
+    await revokePremium(db(), revokeRequest({ category: 'SERVER', guildId }));
+    expect((await second.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await first.reload()).premiumExpiresAt).toBeNull();
   });
 
   it('reports a target without premium and writes nothing', async () => {

@@ -4,6 +4,12 @@ import { PremiumGrant, User } from '../models';
 import type { PremiumChange } from './types';
 
 /**
+ * The two-key advisory-lock space, apart from the scheduler's one-key job locks, so that no idempotency
+ * key can ever contend with a job's lock.
+ */
+const IDEMPOTENCY_LOCK_CLASS = 1;
+
+/**
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
  * The lock is transaction-scoped: it is released at commit or rollback.
  */
@@ -11,7 +17,10 @@ export async function findPriorChange(
   transaction: Transaction,
   idempotencyKey: string,
 ): Promise<PremiumChange | null> {
-  await selectRows(transaction, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [idempotencyKey]);
+  await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+    IDEMPOTENCY_LOCK_CLASS,
+    idempotencyKey,
+  ]);
   const prior = await PremiumGrant.findOne({ where: { idempotencyKey }, transaction });
   if (!prior) return null;
   const user = await User.findByPk(prior.userId, { transaction, rejectOnEmpty: true });

@@ -61,8 +61,11 @@ export async function setRecordExpiry(
       : 'extendDays' in change
         ? // DESIGN.md: GREATEST(expires_at, now()) + duration.
           ['GREATEST(expires_at, now()) + make_interval(days => $2)', [keyOf(target), change.extendDays]]
-        : // A revoke takes the days back, never below now.
-          ['GREATEST(expires_at - make_interval(days => $2), now())', [keyOf(target), change.shortenDays]];
+        : // A revoke takes the days back, never below now, and never moves a past expiry forward.
+          [
+            'LEAST(expires_at, GREATEST(expires_at - make_interval(days => $2), now()))',
+            [keyOf(target), change.shortenDays],
+          ];
   const [row] = await selectRows<{ expires_at: Date; version: number }>(
     transaction,
     `UPDATE ${table} SET expires_at = ${newExpiry}, version = version + 1, updated_at = now()
@@ -86,21 +89,24 @@ export async function raiseUserExpiry(
 }
 
 /**
- * After a revoke: the user's expiry becomes the latest of what remains, their own record and the
- * records of the guilds they bought for.
+ * After a revoke: the expiry of each user the record counted for (the holder of a USER record; every
+ * buyer of a guild) becomes the latest of what remains to them: their own record and the records of
+ * guilds they hold a grant for that was not revoked.
  */
-export async function recomputeUserExpiry(transaction: Transaction, userId: number): Promise<void> {
+export async function recomputeHolderExpiries(transaction: Transaction, target: RecordTarget): Promise<void> {
   await execute(
     transaction,
-    `UPDATE users SET updated_at = now(), premium_expires_at = (
+    `UPDATE users u SET updated_at = now(), premium_expires_at = (
        SELECT max(expires_at) FROM (
-         SELECT expires_at FROM user_premiums WHERE user_id = $1 AND version > 0
+         SELECT up.expires_at FROM user_premiums up WHERE up.user_id = u.id AND up.version > 0
          UNION ALL
          SELECT sp.expires_at FROM server_premiums sp
          WHERE sp.version > 0 AND sp.guild_id IN (
-           SELECT guild_id FROM premium_grants WHERE user_id = $1 AND category = 'SERVER' AND kind = 'grant')
+           SELECT g.guild_id FROM premium_grants g
+           WHERE g.user_id = u.id AND g.category = 'SERVER' AND g.kind = 'grant'
+             AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id))
        ) remaining)
-     WHERE id = $1`,
-    [userId],
+     WHERE u.id = $1 OR u.id IN (SELECT user_id FROM premium_grants WHERE guild_id = $2)`,
+    [target.userId, target.guildId],
   );
 }

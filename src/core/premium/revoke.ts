@@ -9,7 +9,7 @@ import { changeFromLedger, findPriorChange } from './ledger';
 import { aggregateKeyFor, appendEvent } from './outbox';
 import {
   lockRecord,
-  recomputeUserExpiry,
+  recomputeHolderExpiries,
   setRecordExpiry,
   type ExpiryChange,
   type RecordTarget,
@@ -99,7 +99,6 @@ export async function revokePremium(
       throw AppError.conflict('ALREADY_REVOKED', `grant ${revokedGrant.id} is already revoked`);
     }
     const after = await setRecordExpiry(transaction, record, change);
-    await recomputeUserExpiry(transaction, record.userId);
 
     // What was really taken: a grant's full days from an active record, less (or nothing) once it has
     // run down, so the ledger never claims days that no longer existed.
@@ -130,6 +129,8 @@ export async function revokePremium(
       },
       { transaction },
     );
+    // After the ledger row, so that the revoked grant no longer counts for its buyer.
+    await recomputeHolderExpiries(transaction, record);
     await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
       eventId,
       type: eventTypeFor(record.category, 'REMOVE'),
