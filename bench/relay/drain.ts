@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEFAULT_TUNING } from '../../src/worker/relay/outbox-relay';
-import type { StreamEntry } from '../../src/worker/relay/stream-publisher';
+import { addEntry, type StreamEntry } from '../../src/worker/relay/stream-publisher';
 import { whileAlive } from '../children';
 import type { BenchEnvironment } from '../environment';
 import type { Section } from '../report';
@@ -56,21 +56,8 @@ async function redisLimit(env: BenchEnvironment, entries: StreamEntry[]): Promis
     const startedAt = preciseNow();
     for (let first = 0; first < entries.length; first += BATCH) {
       const pipeline = redis.pipeline();
-      for (const { eventId, type, payload } of entries.slice(first, first + BATCH)) {
-        pipeline.xadd(
-          stream,
-          'MAXLEN',
-          '~',
-          STREAM_MAX_LEN,
-          '*',
-          'id',
-          eventId,
-          'type',
-          type,
-          'payload',
-          payload,
-        );
-      }
+      for (const entry of entries.slice(first, first + BATCH))
+        addEntry(pipeline, stream, STREAM_MAX_LEN, entry);
       const failure = (await pipeline.exec())?.find(([error]) => error)?.[0];
       if (failure) throw failure;
     }

@@ -1,20 +1,21 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import type { Category, GrantSource } from '../premium/types';
+import type { PremiumChange } from '../premium/types';
 import { Conditions } from './sql';
 
 /** One row of the premium ledger as an operator reads it. */
-export interface LedgerEntry {
-  grantId: number;
-  kind: 'grant' | 'revoke';
-  category: Category;
-  providerId: string;
-  guildId: string | null;
-  planType: string | null;
-  /** Negative for a revoke. */
-  days: number;
-  expiresBefore: Date | null;
+export interface LedgerEntry extends Pick<
+  PremiumChange,
+  | 'grantId'
+  | 'kind'
+  | 'category'
+  | 'providerId'
+  | 'guildId'
+  | 'planType'
+  | 'days'
+  | 'expiresBefore'
+  | 'source'
+> {
   expiresAfter: Date;
-  source: GrantSource;
   actor: string;
   reason: string | null;
   /** The processor's order id. */

@@ -1,4 +1,4 @@
-import { Redis, ReplyError } from 'ioredis';
+import { Redis, ReplyError, type ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
 import { jitteredDelay, type BackoffPolicy } from './backoff';
 
@@ -31,6 +31,16 @@ export function judgeReply(error: Error | null): Delivery {
   if (!error) return { outcome: 'sent' };
   const aboutTheEntry = error instanceof ReplyError && !REDIS_STATE_ERRORS.test(error.message);
   return { outcome: aboutTheEntry ? 'refused' : 'unsent', reason: error.message };
+}
+
+/** Queues one XADD of an entry (DESIGN.md: fields id, type, payload; the stream trimmed approximately). */
+export function addEntry(
+  pipeline: ChainableCommander,
+  stream: string,
+  maxLen: number,
+  { eventId, type, payload }: StreamEntry,
+): void {
+  pipeline.xadd(stream, 'MAXLEN', '~', maxLen, '*', 'id', eventId, 'type', type, 'payload', payload);
 }
 
 export interface PublisherOptions {
@@ -91,20 +101,8 @@ export class StreamPublisher {
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
     const { stream, streamMaxLen } = this.options;
     const pipeline = this.redis.pipeline();
-    for (const { eventId, type, payload } of entries) {
-      pipeline.xadd(
-        stream,
-        'MAXLEN',
-        '~',
-        streamMaxLen,
-        '*',
-        'id',
-        eventId,
-        'type',
-        type,
-        'payload',
-        payload,
-      );
+    for (const entry of entries) {
+      addEntry(pipeline, stream, streamMaxLen, entry);
     }
     try {
       const replies = await pipeline.exec();
