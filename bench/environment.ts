@@ -4,6 +4,12 @@ import pg from 'pg';
 import { loadConfig, loadDotEnv } from '../src/core/config';
 import { connectDatabase } from '../src/core/db/database';
 import { createMigrator } from '../src/core/db/migrator';
+import {
+  createDatabase,
+  databaseUrl as databaseUrlOf,
+  dropDatabase,
+  dropDatabasesWithPrefix,
+} from '../test/support/databases';
 import type { Cleanup } from './cleanup';
 
 const DATABASE_PREFIX = 'premium_bench_';
@@ -19,38 +25,6 @@ export interface BenchEnvironment {
   redis: Redis;
   /** A Redis key under the bench's prefix, deleted at the end. */
   key(purpose: string): string;
-}
-
-function withDatabase(url: string, name: string): string {
-  const copy = new URL(url);
-  copy.pathname = `/${name}`;
-  return copy.toString();
-}
-
-async function onMaintenanceDatabase(serverUrl: string, work: (client: pg.Client) => Promise<unknown>) {
-  const client = new pg.Client({ connectionString: withDatabase(serverUrl, 'postgres') });
-  await client.connect();
-  try {
-    await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-/** Bench database names carry their creation time in base 36, like the test databases. */
-async function dropStaleBenchDatabases(serverUrl: string): Promise<void> {
-  await onMaintenanceDatabase(serverUrl, async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
-      [DATABASE_PREFIX],
-    );
-    for (const { datname } of rows) {
-      const createdAt = parseInt(datname.slice(DATABASE_PREFIX.length).split('_')[0] ?? '', 36);
-      if (Date.now() - createdAt > STALE_AFTER_MS) {
-        await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-      }
-    }
-  });
 }
 
 async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
@@ -74,11 +48,14 @@ export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnv
   const config = loadConfig();
   const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `${DATABASE_PREFIX}${id}`;
-  const databaseUrl = withDatabase(config.databaseUrl, name);
+  const databaseUrl = databaseUrlOf(name, config.databaseUrl);
   const keyPrefix = `premium:bench:${id}:`;
 
-  await dropStaleBenchDatabases(config.databaseUrl);
-  await onMaintenanceDatabase(config.databaseUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  await dropDatabasesWithPrefix(DATABASE_PREFIX, {
+    olderThanMs: STALE_AFTER_MS,
+    serverUrl: config.databaseUrl,
+  });
+  await createDatabase(name, { serverUrl: config.databaseUrl });
   const redis = new Redis(config.redisUrl);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   // A connection lost while idle (the database dropped under an interrupted run) is not an error here.
@@ -89,11 +66,7 @@ export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnv
     redis.disconnect();
     await pool.end();
   });
-  cleanup.add(`drop database ${name}`, () =>
-    onMaintenanceDatabase(config.databaseUrl, (client) =>
-      client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
-    ),
-  );
+  cleanup.add(`drop database ${name}`, () => dropDatabase(name, config.databaseUrl));
   cleanup.add(`delete the Redis keys ${keyPrefix}*`, () => deleteKeys(redis, `${keyPrefix}*`));
 
   const sequelize = connectDatabase(databaseUrl);

@@ -2,24 +2,29 @@ import os from 'node:os';
 import { Client } from 'pg';
 
 export const TEST_DATABASE_PREFIX = 'premium_test_';
-const STALE_AFTER_MS = 6 * 3_600_000;
+const STALE_TEST_RUN_MS = 6 * 3_600_000;
 
 /**
  * Each jest run gets its own databases, named after a run id, so that two runs (a developer's and CI's,
- * or two helpers') never share rows: a template migrated once, and one copy per jest worker.
+ * or two helpers') never share rows: a template migrated once, and one copy per jest worker. The bench
+ * uses the same helpers for its own database, naming its server.
  */
 export const ADMIN_DATABASE_URL =
   process.env.TEST_ADMIN_DATABASE_URL ??
   `postgres://${encodeURIComponent(os.userInfo().username)}@127.0.0.1:5432/postgres`;
 
-export function databaseUrl(name: string): string {
-  const url = new URL(ADMIN_DATABASE_URL);
+/** The URL of database `name` on the server of `serverUrl`. */
+export function databaseUrl(name: string, serverUrl = ADMIN_DATABASE_URL): string {
+  const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
-export async function withAdminClient<T>(work: (client: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+export async function withAdminClient<T>(
+  work: (client: Client) => Promise<T>,
+  serverUrl = ADMIN_DATABASE_URL,
+): Promise<T> {
+  const client = new Client({ connectionString: databaseUrl('postgres', serverUrl) });
   await client.connect();
   try {
     return await work(client);
@@ -28,38 +33,45 @@ export async function withAdminClient<T>(work: (client: Client) => Promise<T>): 
   }
 }
 
-export async function createDatabase(name: string, template?: string): Promise<void> {
-  await withAdminClient((client) =>
-    client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
+export async function createDatabase(name: string, options: { template?: string; serverUrl?: string } = {}) {
+  const { template, serverUrl } = options;
+  await withAdminClient(
+    (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
+    serverUrl,
   );
 }
 
-export async function dropDatabase(name: string): Promise<void> {
-  await withAdminClient((client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+export async function dropDatabase(name: string, serverUrl?: string): Promise<void> {
+  await withAdminClient(
+    (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    serverUrl,
+  );
 }
 
-export async function dropDatabasesWithPrefix(prefix: string): Promise<void> {
+/**
+ * Drops the databases whose names start with `prefix`; with `olderThanMs`, only those whose name carries
+ * (right after the prefix, in base 36) a creation time older than that: what a killed run left behind.
+ */
+export async function dropDatabasesWithPrefix(
+  prefix: string,
+  options: { olderThanMs?: number; serverUrl?: string } = {},
+): Promise<void> {
+  const { olderThanMs, serverUrl } = options;
   await withAdminClient(async (client) => {
     const { rows } = await client.query<{ datname: string }>(
       'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
       [prefix],
     );
-    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-  });
-}
-
-/** Drops what runs killed before their teardown left behind (their names start with a base-36 time). */
-export async function dropStaleRunDatabases(): Promise<void> {
-  await withAdminClient(async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
-      [TEST_DATABASE_PREFIX],
-    );
     for (const { datname } of rows) {
-      const startedAt = parseInt(datname.slice(TEST_DATABASE_PREFIX.length).split('_')[0] ?? '', 36);
-      if (Date.now() - startedAt > STALE_AFTER_MS) {
+      const createdAt = parseInt(datname.slice(prefix.length).split('_')[0] ?? '', 36);
+      if (olderThanMs === undefined || Date.now() - createdAt > olderThanMs) {
         await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       }
     }
-  });
+  }, serverUrl);
+}
+
+/** Drops what test runs killed before their teardown left behind. */
+export function dropStaleRunDatabases(): Promise<void> {
+  return dropDatabasesWithPrefix(TEST_DATABASE_PREFIX, { olderThanMs: STALE_TEST_RUN_MS });
 }

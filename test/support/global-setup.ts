@@ -15,6 +15,6 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
   await createMigrator(sequelize).up();
   await sequelize.close();
   for (let worker = 1; worker <= globalConfig.maxWorkers; worker++) {
-    await createDatabase(`${runId}_${worker}`, template);
+    await createDatabase(`${runId}_${worker}`, { template });
   }
 }
