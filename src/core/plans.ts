@@ -39,6 +39,12 @@ export function parsePlanPrices(text: string): PlanPrices {
 
 /** Resolves a plan label (and, for Custom, a month count) into the plan it stands for. */
 export function resolvePlan(planType: string, months?: number | null): Plan {
+  if (planType !== 'Custom' && months !== undefined && months !== null) {
+    throw AppError.validation(
+      'MONTHS_NOT_ALLOWED',
+      `"months" applies to the Custom plan only, not ${planType}`,
+    );
+  }
   switch (planType) {
     case 'Monthly':
       return { planType, months: null, durationDays: DAYS_PER_MONTH };

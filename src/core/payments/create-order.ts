@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { Order, UserGuild, type User } from '../models';
-import { planPrice, resolvePlan, type Plan } from '../plans';
+import { planPrice, resolvePlan } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -37,7 +37,7 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const plan = planOf(request.planType ?? DEFAULT_PLAN_TYPE, request.months ?? null);
+  const plan = resolvePlan(request.planType ?? DEFAULT_PLAN_TYPE, request.months ?? null);
   const price = planPrice(plan, core.config.planPrices);
   if (request.amount !== price) {
     throw AppError.validation(
@@ -75,16 +75,6 @@ export async function createOrder(
     currency: 'INR',
   });
   return processorOrder;
-}
-
-function planOf(planType: string, months: number | null): Plan {
-  if (planType !== 'Custom' && months !== null) {
-    throw AppError.validation(
-      'MONTHS_NOT_ALLOWED',
-      `"months" applies to the Custom plan only, not ${planType}`,
-    );
-  }
-  return resolvePlan(planType, months);
 }
 
 /** A SERVER order is for a guild the buyer manages (as of their last sign-in); a USER order for nobody else. */
