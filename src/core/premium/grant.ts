@@ -1,14 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
-import { PremiumGrant, User } from '../models';
-import { SLOTS_PER_PURCHASE, type Plan } from '../plans';
-import { changeFromLedger, findPriorChange } from './ledger';
-import { aggregateKeyFor, appendEvent } from './outbox';
+import { User } from '../models';
+import type { Plan } from '../plans';
+import { findPriorChange, recordChange } from './ledger';
 import { lockRecord, raiseUserExpiry, setRecordExpiry, type RecordTarget } from './records';
-import { eventTypeFor, type Category, type GrantSource, type PremiumChange } from './types';
+import type { Category, GrantSource, PremiumChange } from './types';
 
 export interface GrantRequest {
   category: Category;
@@ -54,42 +52,20 @@ export async function grantPremium(
     const after = await setRecordExpiry(transaction, target, { extendDays: request.plan.durationDays });
     await raiseUserExpiry(transaction, user.id, after.expiresAt);
 
-    const eventId = randomUUID();
-    const ledgerRow = await PremiumGrant.create(
-      {
-        idempotencyKey: request.idempotencyKey,
-        eventId,
-        kind: 'grant',
-        category: request.category,
-        userId: user.id,
-        guildId,
-        planType: request.plan.planType,
-        days: request.plan.durationDays,
-        expiresBefore: before.expiresAt,
-        expiresAfter: after.expiresAt,
-        source: request.source,
-        actor: request.actor,
-        reason: request.reason ?? null,
-        orderId: request.order?.id ?? null,
-        revokesGrantId: null,
-        version: after.version,
-      },
-      { transaction },
-    );
-    await appendEvent(transaction, aggregateKeyFor(guildId, user.providerId), {
-      eventId,
-      type: eventTypeFor(request.category, 'ADD'),
+    return recordChange(transaction, {
+      kind: 'grant',
+      record: target,
       providerId: user.providerId,
-      guildId,
-      category: request.category,
       planType: request.plan.planType,
-      durationDays: request.plan.durationDays,
-      slots: SLOTS_PER_PURCHASE,
-      expiresAt: after.expiresAt.toISOString(),
-      version: after.version,
-      orderId: request.order?.processorOrderId ?? null,
+      days: request.plan.durationDays,
+      expiresBefore: before.expiresAt,
+      after,
       source: request.source,
+      actor: request.actor,
+      reason: request.reason ?? null,
+      idempotencyKey: request.idempotencyKey,
+      order: request.order ?? null,
+      revokesGrantId: null,
     });
-    return changeFromLedger(ledgerRow, user.providerId);
   });
 }

@@ -1,7 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { PremiumGrant, User } from '../models';
-import type { PremiumChange } from './types';
+import { SLOTS_PER_PURCHASE } from '../plans';
+import { aggregateKeyFor, appendEvent } from './outbox';
+import type { RecordTarget } from './records';
+import { eventTypeFor, type GrantSource, type PremiumChange } from './types';
 
 /**
  * The two-key advisory-lock space, apart from the scheduler's one-key job locks, so that no idempotency
@@ -43,4 +47,68 @@ export function changeFromLedger(row: PremiumGrant, providerId: string): Premium
     source: row.source,
     replayed: false,
   };
+}
+
+/** A change already applied to a locked record, to be written down and announced. */
+export interface AppliedChange {
+  kind: 'grant' | 'revoke';
+  record: RecordTarget;
+  providerId: string;
+  planType: string | null;
+  /** Days added (grant) or taken (revoke), ≥ 0. */
+  days: number;
+  expiresBefore: Date | null;
+  after: { expiresAt: Date; version: number };
+  source: GrantSource;
+  actor: string;
+  reason: string | null;
+  idempotencyKey: string;
+  order: { id: number; processorOrderId: string } | null;
+  revokesGrantId: number | null;
+}
+
+/**
+ * Writes the ledger row of a change and appends its ADD or REMOVE event (DESIGN.md payload), both in the
+ * change's transaction: the bot hears of exactly the changes that commit.
+ */
+export async function recordChange(transaction: Transaction, change: AppliedChange): Promise<PremiumChange> {
+  const { kind, record, providerId, after } = change;
+  const eventId = randomUUID();
+  const ledgerRow = await PremiumGrant.create(
+    {
+      idempotencyKey: change.idempotencyKey,
+      eventId,
+      kind,
+      category: record.category,
+      userId: record.userId,
+      guildId: record.guildId,
+      planType: change.planType,
+      days: kind === 'grant' ? change.days : -change.days,
+      expiresBefore: change.expiresBefore,
+      expiresAfter: after.expiresAt,
+      source: change.source,
+      actor: change.actor,
+      reason: change.reason,
+      orderId: change.order?.id ?? null,
+      revokesGrantId: change.revokesGrantId,
+      version: after.version,
+    },
+    { transaction },
+  );
+  await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
+    eventId,
+    type: eventTypeFor(record.category, kind === 'grant' ? 'ADD' : 'REMOVE'),
+    providerId,
+    guildId: record.guildId,
+    category: record.category,
+    planType: change.planType,
+    durationDays: change.days,
+    slots: SLOTS_PER_PURCHASE,
+    expiresAt: after.expiresAt.toISOString(),
+    version: after.version,
+    orderId: change.order?.processorOrderId ?? null,
+    source: change.source,
+    ...(kind === 'revoke' && { reason: change.reason ?? undefined }),
+  });
+  return changeFromLedger(ledgerRow, providerId);
 }

@@ -1,12 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
-import { SLOTS_PER_PURCHASE } from '../plans';
-import { changeFromLedger, findPriorChange } from './ledger';
-import { aggregateKeyFor, appendEvent } from './outbox';
+import { findPriorChange, recordChange } from './ledger';
 import {
   lockRecord,
   recomputeHolderExpiries,
@@ -14,7 +11,7 @@ import {
   type ExpiryChange,
   type RecordTarget,
 } from './records';
-import { eventTypeFor, type GrantSource, type PremiumChange } from './types';
+import type { GrantSource, PremiumChange } from './types';
 
 /** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
 export type RevokeTarget =
@@ -107,45 +104,23 @@ export async function revokePremium(
       Math.ceil((before.expiresAt.getTime() - after.expiresAt.getTime()) / DAY_MS),
     );
     const order = revokedGrant?.orderId ? await Order.findByPk(revokedGrant.orderId, { transaction }) : null;
-    const eventId = randomUUID();
-    const ledgerRow = await PremiumGrant.create(
-      {
-        idempotencyKey: request.idempotencyKey,
-        eventId,
-        kind: 'revoke',
-        category: record.category,
-        userId: record.userId,
-        guildId: record.guildId,
-        planType: revokedGrant?.planType ?? null,
-        days: -daysTaken,
-        expiresBefore: before.expiresAt,
-        expiresAfter: after.expiresAt,
-        source: request.source,
-        actor: request.actor,
-        reason: request.reason,
-        orderId: revokedGrant?.orderId ?? null,
-        revokesGrantId: revokedGrant?.id ?? null,
-        version: after.version,
-      },
-      { transaction },
-    );
+    const recorded = await recordChange(transaction, {
+      kind: 'revoke',
+      record,
+      providerId,
+      planType: revokedGrant?.planType ?? null,
+      days: daysTaken,
+      expiresBefore: before.expiresAt,
+      after,
+      source: request.source,
+      actor: request.actor,
+      reason: request.reason,
+      idempotencyKey: request.idempotencyKey,
+      order: order && { id: order.id, processorOrderId: order.processorOrderId },
+      revokesGrantId: revokedGrant?.id ?? null,
+    });
     // After the ledger row, so that the revoked grant no longer counts for its buyer.
     await recomputeHolderExpiries(transaction, record);
-    await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
-      eventId,
-      type: eventTypeFor(record.category, 'REMOVE'),
-      providerId,
-      guildId: record.guildId,
-      category: record.category,
-      planType: revokedGrant?.planType ?? null,
-      durationDays: daysTaken,
-      slots: SLOTS_PER_PURCHASE,
-      expiresAt: after.expiresAt.toISOString(),
-      version: after.version,
-      orderId: order?.processorOrderId ?? null,
-      source: request.source,
-      reason: request.reason,
-    });
-    return changeFromLedger(ledgerRow, providerId);
+    return recorded;
   });
 }
