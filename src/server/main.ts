@@ -2,7 +2,9 @@ import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
 import { createCore } from '../core';
 import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
+import { logRedisOutages } from '../core/redis-outages';
 import { buildApp } from './app';
+import { apiRedisOptions } from './redis-options';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -10,8 +12,12 @@ async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const core = createCore(config);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = new Redis(config.redisUrl, apiRedisOptions());
   const app = await buildApp({ core, redis });
+  logRedisOutages(redis, app.log, {
+    down: 'Redis unavailable: rate limits lapse and sign-ins fail until it is back',
+    back: 'Redis available again',
+  });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -5,7 +5,7 @@ import { OutboxEvent } from '../../src/core/models';
 import { uniqueName, useTestCore } from '../support/context';
 import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from './support/outbox';
 import { PrivateRedis } from './support/private-redis';
-import { useRelays } from './support/relays';
+import { counterValue, useRelays } from './support/relays';
 import { pollUntil } from '../support/wait';
 
 describe('outbox relay against a redis-server of its own', () => {
@@ -51,6 +51,35 @@ describe('outbox relay against a redis-server of its own', () => {
     // The restarted server saves nothing, so it holds exactly what was relayed after the outage.
     expect(await streamIds(redis, config.eventsStream)).toEqual(during);
     expect(during).not.toContain(before.eventId);
+  });
+
+  it('drops its connection when Redis hangs, so that a hang adds at most one batch of duplicates', async () => {
+    await startServer();
+    const batchSize = 50;
+    const { registry } = startRelay(config, {
+      tuning: { batchSize, redisCommandTimeoutMs: 200, outageRetry: { baseMs: 20, maxMs: 100 } },
+    });
+    const { sequelize } = core();
+    const connected = () => counterValue(registry, 'premium_outbox_redis_connected');
+    await pollUntil('the relay to connect', async () => (await connected()) === 1);
+
+    server.pause();
+    const events = await insertOutboxRows(sequelize, 400);
+    try {
+      await pollUntil('the relay to give up on the hung connection', async () => (await connected()) === 0);
+      // Long enough for many retries, had the relay kept resending on the hung connection.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      expect(await connected()).toBe(0);
+      expect(await pendingRows(sequelize)).toBe(400);
+    } finally {
+      server.resume();
+    }
+
+    await drained();
+    const relayed = await streamIds(redis, config.eventsStream);
+    expect([...new Set(relayed)].sort()).toEqual([...events].sort());
+    expect(relayed.length - events.length).toBeLessThanOrEqual(batchSize);
+    expect(await connected()).toBe(1);
   });
 
   it('sets an entry Redis refuses on its own aside as dead, while the rest flow', async () => {

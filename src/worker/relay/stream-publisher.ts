@@ -1,6 +1,10 @@
-import { Redis, ReplyError, type ChainableCommander } from 'ioredis';
+import { Redis, ReplyError, type ChainableCommander, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import { logRedisOutages } from '../../core/redis-outages';
 import { jitteredDelay, type BackoffPolicy } from './backoff';
+
+/** ioredis's error for a command that outlived `commandTimeout`. */
+const COMMAND_TIMED_OUT = 'Command timed out';
 
 /** One stream entry, in DESIGN.md's format: the event's uuid, its type and its payload as JSON. */
 export interface StreamEntry {
@@ -53,30 +57,38 @@ export interface PublisherOptions {
   logger: Logger;
 }
 
-/** The relay's own Redis connection: it fails fast instead of queueing while Redis is unreachable. */
+/**
+ * The relay's Redis client options, whatever the topology (a Sentinel or Cluster setup adds its own): it
+ * fails fast instead of queueing while Redis is unreachable.
+ */
+export function relayRedisOptions(commandTimeoutMs: number, reconnect: BackoffPolicy): RedisOptions {
+  return {
+    enableOfflineQueue: false,
+    // XADDs in flight when the connection drops fail at once instead of being resent after a
+    // reconnect, when the relay may have given up on them: the rows stay pending and go again.
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+    connectionName: 'premium-relay',
+    retryStrategy: (attempt) => jitteredDelay(attempt - 1, reconnect),
+  };
+}
+
+/**
+ * The relay's own Redis connection. After a timed-out XADD the connection is dropped and made anew:
+ * on a hung Redis, commands written to the old one would all run once it wakes up, so resending on it
+ * would multiply the duplicates; on a new one, nothing is sent until Redis answers its ready check.
+ */
 export class StreamPublisher {
   private readonly redis: Redis;
-  private connectionLost = false;
 
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
-    this.redis = new Redis(options.redisUrl, {
-      enableOfflineQueue: false,
-      // XADDs in flight when the connection drops fail at once instead of being resent after a
-      // reconnect, when the relay may have given up on them: the rows stay pending and go again.
-      maxRetriesPerRequest: 0,
-      commandTimeout: options.commandTimeoutMs,
-      connectionName: 'premium-relay',
-      retryStrategy: (attempt) => jitteredDelay(attempt - 1, options.reconnect),
+    this.redis = new Redis(options.redisUrl, relayRedisOptions(options.commandTimeoutMs, options.reconnect));
+    logRedisOutages(this.redis, logger, {
+      down: 'Redis unavailable: events stay in the outbox',
+      back: 'Redis available again: relaying',
     });
-    this.redis.on('error', (error) => {
-      if (!this.connectionLost) logger.warn({ err: error }, 'Redis unavailable: events stay in the outbox');
-      this.connectionLost = true;
-    });
-    this.redis.on('ready', () => {
-      if (this.connectionLost) logger.info('Redis available again: relaying');
-      this.connectionLost = false;
-    });
+    this.redis.on('ready', () => void this.warnWithoutPersistence());
   }
 
   get ready(): boolean {
@@ -104,14 +116,48 @@ export class StreamPublisher {
     for (const entry of entries) {
       addEntry(pipeline, stream, streamMaxLen, entry);
     }
+    let errors: (Error | null)[];
     try {
       const replies = await pipeline.exec();
-      return entries.map((entry, i) => {
+      errors = entries.map((_, i) => {
         const reply = replies?.[i];
-        return [entry, judgeReply(reply ? reply[0] : new Error('no reply to this command'))];
+        return reply ? reply[0] : new Error('no reply to this command');
       });
     } catch (error) {
-      return entries.map((entry) => [entry, judgeReply(error as Error)]);
+      errors = entries.map(() => error as Error);
+    }
+    const timedOut = errors.find((error) => error?.message === COMMAND_TIMED_OUT);
+    if (timedOut) this.dropConnection(timedOut);
+    return entries.map((entry, i) => [entry, judgeReply(errors[i] ?? null)]);
+  }
+
+  /**
+   * Destroys the socket, so that ioredis opens a new one (`ready` is false until it is); `disconnect(true)`
+   * would only end it, and ending waits for a hung Redis, while the relay keeps sending on it.
+   */
+  private dropConnection(cause: Error): void {
+    this.options.logger.warn(
+      { err: cause, timeoutMs: this.options.commandTimeoutMs },
+      'Redis did not answer an XADD in time: dropping the connection so that nothing queued on it lands later',
+    );
+    this.redis.stream.destroy();
+  }
+
+  /**
+   * An outbox row is deleted once Redis acknowledged its XADD: a Redis that does not append its writes
+   * to a file loses acknowledged entries in a crash, and no one else has them (README, "Redis durability").
+   */
+  private async warnWithoutPersistence(): Promise<void> {
+    try {
+      const info = await this.redis.info('persistence');
+      if (/^aof_enabled:0\s*$/m.test(info)) {
+        this.options.logger.warn(
+          'Redis has no append-only file (appendonly no): events it acknowledged are lost if it crashes; ' +
+            'production needs appendonly yes with appendfsync everysec or always',
+        );
+      }
+    } catch {
+      // Best effort: Redis may refuse INFO, or be gone again already.
     }
   }
 

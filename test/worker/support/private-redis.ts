@@ -41,6 +41,16 @@ export class PrivateRedis {
     });
   }
 
+  /** Freezes the server (SIGSTOP): connections stay open and nothing answers, as in a hang. */
+  pause(): void {
+    this.child?.kill('SIGSTOP');
+  }
+
+  /** Wakes a paused server (SIGCONT): it then runs every command that reached it meanwhile. */
+  resume(): void {
+    this.child?.kill('SIGCONT');
+  }
+
   /** Kills the server at once, as a crash would. */
   async stop(): Promise<void> {
     const child = this.child;

@@ -34,7 +34,7 @@ export function useRelays(): (
   };
 }
 
-/** The value of a counter without labels. */
+/** The value of a counter (or gauge) without labels. */
 export async function counterValue(registry: Registry, name: string): Promise<number> {
   const metric = registry.getSingleMetric(name);
   return (await metric?.get())?.values[0]?.value ?? 0;
