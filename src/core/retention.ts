@@ -5,6 +5,8 @@ import { selectRows } from './db/database';
 const WEBHOOK_IDS_KEPT = '7 days';
 /** Long enough for an operator to inspect, fix and re-queue a dead event. */
 const DEAD_OUTBOX_ROWS_KEPT = '30 days';
+/** A month of scheduled runs, to look back at when a job seems to have stopped. */
+const JOB_RUNS_KEPT = '30 days';
 
 async function countDeleted(transaction: Transaction, deleteStatement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(
@@ -14,10 +16,10 @@ async function countDeleted(transaction: Transaction, deleteStatement: string): 
   return row?.count ?? 0;
 }
 
-/** Deletes what is no longer needed: old webhook ids and long-dead outbox rows. Returns the counts. */
+/** Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs. Returns the counts. */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-): Promise<{ webhookIds: number; deadRows: number }> {
+): Promise<{ webhookIds: number; deadRows: number; jobRuns: number }> {
   return {
     webhookIds: await countDeleted(
       transaction,
@@ -26,6 +28,10 @@ export async function removeExpiredBookkeeping(
     deadRows: await countDeleted(
       transaction,
       `DELETE FROM outbox WHERE dead_at < now() - interval '${DEAD_OUTBOX_ROWS_KEPT}'`,
+    ),
+    jobRuns: await countDeleted(
+      transaction,
+      `DELETE FROM job_runs WHERE tick < now() - interval '${JOB_RUNS_KEPT}'`,
     ),
   };
 }

@@ -1,34 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
-import { schedule, validate, type Logger as CronLogger, type ScheduledTask } from 'node-cron';
+import {
+  schedule,
+  validate,
+  type Logger as CronLogger,
+  type ScheduledTask,
+  type TaskContext,
+} from 'node-cron';
 import type { Logger } from 'pino';
 import { Counter, Registry } from 'prom-client';
 import type { Core } from '../core';
-import { selectRows } from '../core/db/database';
+import { claimTick, finishTick } from './job-runs';
 import type { JobDefinition, ScheduledJob } from './jobs/job';
 
 export type RunResult = 'ran' | 'skipped';
 
 /**
  * How long a stop waits for runs in progress, within the worker's 10 s for a SIGTERM. A run cut short
- * loses nothing: its transaction rolls back with the process, and its job runs again at the next tick.
+ * loses nothing: each of its transactions commits or rolls back whole, and its job runs again at the
+ * next tick once the run's lease has run out.
  */
 const RUN_GRACE_MS = 5000;
+/** A run's time when its job names none: the jobs that only write to the database take seconds. */
+const DEFAULT_MAX_RUN_MS = 60_000;
+/** Beyond the run's deadline, for the calls in flight then (PROVIDER_TIMEOUT_MS) to end. */
+const LEASE_MARGIN_MS = 60_000;
+
+/** This process's name in `job_runs.worker`, unique per scheduler. */
+export function workerName(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+}
 
 /**
- * Runs `job` once unless another worker is running it right now: the run holds a transaction-scoped
- * advisory lock named after the job, so any number of worker replicas run it once per tick.
+ * Runs `job` for `tick` unless another worker claimed that tick, or is still running the job (see
+ * `claimTick`), so that any number of worker replicas run each scheduled tick once and never two runs
+ * at a time. No transaction stays open across the run: the claim and the finish are short ones.
  */
-export function runExclusively(core: Core, job: JobDefinition, logger: Logger): Promise<RunResult> {
-  return core.sequelize.transaction(async (transaction) => {
-    const [lock] = await selectRows<{ locked: boolean }>(
-      transaction,
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-      [`premium-worker:job:${job.name}`],
-    );
-    if (!lock?.locked) return 'skipped';
-    await job.run({ core, transaction, logger });
-    return 'ran';
-  });
+export async function runExclusively(
+  core: Core,
+  job: JobDefinition,
+  logger: Logger,
+  { tick = new Date(), worker = workerName() }: { tick?: Date; worker?: string } = {},
+): Promise<RunResult> {
+  const maxRunMs = job.maxRunMs ?? DEFAULT_MAX_RUN_MS;
+  const run = { job: job.name, tick };
+  const claimed = await claimTick(core.sequelize, { ...run, worker, leaseMs: maxRunMs + LEASE_MARGIN_MS });
+  if (!claimed) return 'skipped';
+  try {
+    await job.run({ core, logger, deadline: new Date(Date.now() + maxRunMs) });
+  } catch (error) {
+    await finishTick(core.sequelize, run, 'failed');
+    throw error;
+  }
+  await finishTick(core.sequelize, run, 'ran');
+  return 'ran';
 }
 
 export interface SchedulerOptions {
@@ -39,8 +65,9 @@ export interface SchedulerOptions {
   registry?: Registry;
 }
 
-/** Runs each job on its cron schedule (node-cron, no overlap within a process) under its advisory lock. */
+/** Runs each job on its cron schedule (node-cron, no overlap within a process), once per tick across workers. */
 export class Scheduler {
+  private readonly worker = workerName();
   private readonly tasks: ScheduledTask[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly runs: Counter<'job' | 'result'>;
@@ -55,7 +82,7 @@ export class Scheduler {
     }
     this.runs = new Counter({
       name: 'premium_worker_job_runs_total',
-      help: 'Scheduled job runs by result: ran, skipped (another worker held its lock) or failed',
+      help: 'Scheduled job runs by result: ran, skipped (another worker took the tick or runs the job) or failed',
       labelNames: ['job', 'result'],
       registers: [options.registry ?? new Registry()],
     });
@@ -65,7 +92,11 @@ export class Scheduler {
     const logger = cronLogger(this.options.logger);
     for (const job of this.options.jobs) {
       this.tasks.push(
-        schedule(job.schedule, () => this.track(job), { name: job.name, noOverlap: true, logger }),
+        schedule(job.schedule, (context) => this.track(job, scheduledTick(context)), {
+          name: job.name,
+          noOverlap: true,
+          logger,
+        }),
       );
     }
   }
@@ -76,22 +107,30 @@ export class Scheduler {
     await Promise.race([Promise.all(this.running), delay(RUN_GRACE_MS, undefined, { ref: false })]);
   }
 
-  private track(job: ScheduledJob): Promise<void> {
-    const run = this.runOnce(job).finally(() => this.running.delete(run));
+  private track(job: ScheduledJob, tick: Date): Promise<void> {
+    const run = this.runOnce(job, tick).finally(() => this.running.delete(run));
     this.running.add(run);
     return run;
   }
 
-  private async runOnce(job: ScheduledJob): Promise<void> {
-    const logger = this.options.logger.child({ job: job.name });
+  private async runOnce(job: ScheduledJob, tick: Date): Promise<void> {
+    const logger = this.options.logger.child({ job: job.name, tick });
     try {
-      const result = await runExclusively(this.options.core, job, logger);
+      const result = await runExclusively(this.options.core, job, logger, { tick, worker: this.worker });
       this.runs.inc({ job: job.name, result });
     } catch (error) {
       this.runs.inc({ job: job.name, result: 'failed' });
       logger.error({ err: error }, 'scheduled job failed');
     }
   }
+}
+
+/**
+ * The time the tick was scheduled for, to the second: every worker computes the same one for the same
+ * tick, whenever its timer actually fired.
+ */
+function scheduledTick(context: TaskContext): Date {
+  return new Date(Math.floor(context.date.getTime() / 1000) * 1000);
 }
 
 /** node-cron's own warnings (a missed or blocked tick) go to the worker's log. */

@@ -3,6 +3,7 @@ import { createMigrator } from '../../src/core/db/migrator';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 const TABLES = [
+  'job_runs',
   'orders',
   'outbox',
   'premium_grants',

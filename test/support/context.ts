@@ -27,6 +27,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 }
 
 export const ALL_TABLES = [
+  'job_runs',
   'outbox',
   'webhook_events',
   'premium_grants',

@@ -2,6 +2,7 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { QueryTypes } from 'sequelize';
 import type { Core } from '../../src/core';
+import type { ScheduledJob } from '../../src/worker/jobs/job';
 import { OutboxEvent } from '../../src/core/models';
 import { expiryJob } from '../../src/worker/jobs/expiry';
 import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
@@ -15,17 +16,60 @@ const logger = pino({ level: 'silent' });
 describe('scheduler', () => {
   const core = useTestCore();
 
-  it('skips a job while another worker runs it', async () => {
-    await core().sequelize.transaction(async (transaction) => {
-      await core().sequelize.query(
-        `SELECT pg_advisory_xact_lock(hashtextextended('premium-worker:job:expiry', 0))`,
-        {
-          transaction,
-        },
-      );
-      expect(await runExclusively(core(), expiryJob, logger)).toBe('skipped');
-    });
-    expect(await runExclusively(core(), expiryJob, logger)).toBe('ran');
+  it('runs a tick once, and not while another worker runs the job within its lease', async () => {
+    const tick = new Date('2026-01-01T00:05:00Z');
+    const run = (worker: string, at = tick) => runExclusively(core(), expiryJob, logger, { tick: at, worker });
+    expect(await run('a')).toBe('ran');
+    expect(await run('b')).toBe('skipped');
+
+    const next = new Date('2026-01-01T00:06:00Z');
+    await core().sequelize.query(
+      `INSERT INTO job_runs (job, tick, worker, lease_until) VALUES ('expiry', $1, 'c', now() + interval '1 minute')`,
+      { bind: [next] },
+    );
+    expect(await run('a', new Date('2026-01-01T00:07:00Z'))).toBe('skipped');
+    // Worker c died mid-run: once its lease has run out, the job runs again.
+    await core().sequelize.query(`UPDATE job_runs SET lease_until = now() WHERE worker = 'c'`);
+    expect(await run('a', new Date('2026-01-01T00:08:00Z'))).toBe('ran');
+
+    const runs = await core().sequelize.query<{ tick: Date; worker: string; outcome: string | null }>(
+      'SELECT tick, worker, outcome FROM job_runs ORDER BY tick',
+      { type: QueryTypes.SELECT },
+    );
+    expect(runs.map((row) => [row.tick.toISOString().slice(11, 16), row.worker, row.outcome])).toEqual([
+      ['00:05', 'a', 'ran'],
+      ['00:06', 'c', null],
+      ['00:08', 'a', 'ran'],
+    ]);
+  });
+
+  it('runs housekeeping once per tick across two workers whose timers fire together', async () => {
+    const ticks: number[] = [];
+    const job: ScheduledJob = {
+      name: 'housekeeping',
+      schedule: '* * * * * *',
+      // Over at once, as housekeeping often is: a lock held only while it runs would let the later
+      // worker run the same tick again.
+      async run() {
+        ticks.push(Date.now());
+      },
+    };
+    const workers = [startScheduler(core(), job), startScheduler(core(), job)];
+    try {
+      await pollUntil('each worker to have seen three ticks', async () => {
+        const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
+        return runs.every((count) => count >= 3);
+      });
+    } finally {
+      await Promise.all(workers.map((worker) => worker.scheduler.stop()));
+    }
+    const [claimed] = await core().sequelize.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM job_runs WHERE job = 'housekeeping' AND outcome = 'ran'`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(ticks.length).toBe(claimed!.count);
+    const skipped = await Promise.all(workers.map((worker) => runsWith(worker.registry, 'skipped')));
+    expect(skipped.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0);
   });
 
   it('announces each expiry once across two workers running the job every second', async () => {
@@ -34,7 +78,8 @@ describe('scheduler', () => {
     for (const user of users) await grantMonth(sequelize, user.providerId);
     await sequelize.query(`UPDATE user_premiums SET expires_at = now() - interval '1 minute'`);
 
-    const workers = [startScheduler(core()), startScheduler(core())];
+    const expiryEverySecond = { ...expiryJob, schedule: '* * * * * *' };
+    const workers = [startScheduler(core(), expiryEverySecond), startScheduler(core(), expiryEverySecond)];
     try {
       await pollUntil('each worker to have run the job three times', async () => {
         const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
@@ -73,26 +118,26 @@ describe('scheduler', () => {
   });
 });
 
-/**
- * A worker's scheduler running the expiry job every second. Each run takes a pooled connection of its
- * own, and the advisory lock belongs to that connection's transaction, as it would in another process.
- */
-function startScheduler(core: Core): { scheduler: Scheduler; registry: Registry } {
+/** A worker's scheduler running `job`: the two of a test share nothing but the database, as two processes would. */
+function startScheduler(core: Core, job: ScheduledJob): { scheduler: Scheduler; registry: Registry } {
   const registry = new Registry();
-  const scheduler = new Scheduler({
-    core,
-    jobs: [{ ...expiryJob, schedule: '* * * * * *' }],
-    logger,
-    registry,
-  });
+  const scheduler = new Scheduler({ core, jobs: [job], logger, registry });
   scheduler.start();
   return { scheduler, registry };
 }
 
+async function runValues(registry: Registry) {
+  return (await registry.getSingleMetric('premium_worker_job_runs_total')?.get())?.values ?? [];
+}
+
 /** Runs that finished, whether this worker did the work or found another worker doing it. */
 async function completedRuns(registry: Registry): Promise<number> {
-  const values = (await registry.getSingleMetric('premium_worker_job_runs_total')?.get())?.values ?? [];
+  const values = await runValues(registry);
   return values
     .filter((value) => value.labels.result !== 'failed')
     .reduce((sum, value) => sum + value.value, 0);
+}
+
+async function runsWith(registry: Registry, result: string): Promise<number> {
+  return (await runValues(registry)).find((value) => value.labels.result === result)?.value ?? 0;
 }

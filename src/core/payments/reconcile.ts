@@ -1,5 +1,6 @@
 import { Op } from 'sequelize';
 import type { Core } from '..';
+import { boundedEach } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
@@ -19,6 +20,10 @@ export interface ReconcileOptions {
   /** Ask the processor, report what would be applied, change nothing. */
   dryRun?: boolean;
   onProgress?: (progress: ReconcileProgress) => void;
+  /** Orders checked at once (1 by default: in order). */
+  concurrency?: number;
+  /** No order is checked after this; the rest wait for the next run. */
+  deadline?: Date;
 }
 
 export type ReconcileResult = 'applied' | 'skipped' | 'failed';
@@ -51,7 +56,9 @@ export async function reconcileOrders(
 ): Promise<ReconcileReport> {
   const orders = await pendingOrders(options);
   const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
-  for (const order of orders) {
+  const bounds = { concurrency: options.concurrency ?? 1, deadline: options.deadline };
+  // No transaction is open here: each order's processor call comes first, then applyPayment's own.
+  await boundedEach(orders, bounds, async (order) => {
     const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
     report[result].push(entry);
     options.onProgress?.({
@@ -60,7 +67,7 @@ export async function reconcileOrders(
       result,
       entry,
     });
-  }
+  });
   return report;
 }
 
@@ -117,7 +124,7 @@ async function reconcileOrder(
   }
 }
 
-function reasonOf(error: unknown): string {
+export function reasonOf(error: unknown): string {
   if (isAppError(error)) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
 }

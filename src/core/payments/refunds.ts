@@ -5,7 +5,8 @@ import { revokePremium } from '../premium/revoke';
 import { lockOrder } from './locked-order';
 
 export interface ProcessedRefund {
-  refundId: string;
+  /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
+  refundId: string | null;
   processorOrderId: string;
   paymentId: string;
   /** In paise: everything refunded on the payment so far, this refund included. */
@@ -26,13 +27,15 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
 export async function applyRefund(
   sequelize: Sequelize,
   refund: ProcessedRefund,
-  options: { transaction?: Transaction } = {},
+  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } = {},
 ): Promise<RefundOutcome> {
+  const source = options.source ?? 'webhook';
+  const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const { order } = await lockOrder(transaction, refund.processorOrderId);
     if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
       return ignored(
-        `refund ${refund.refundId} is for payment ${refund.paymentId}, which did not pay the order`,
+        `${described} is for payment ${refund.paymentId}, which did not pay the order`,
       );
     }
     if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
@@ -49,9 +52,9 @@ export async function applyRefund(
         sequelize,
         {
           target: { grantId: grant.id },
-          source: 'webhook',
-          actor: 'razorpay-webhook',
-          reason: `refund ${refund.refundId}`,
+          source,
+          actor: source === 'webhook' ? 'razorpay-webhook' : 'reconciler',
+          reason: source === 'webhook' ? described : `${described}, found by the reconciler`,
           idempotencyKey: `refund:${order.processorOrderId}`,
         },
         { transaction },

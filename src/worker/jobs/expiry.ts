@@ -6,8 +6,10 @@ const RECORDS_PER_RUN = 1000;
 
 export const expiryJob: JobDefinition = {
   name: 'expiry',
-  async run({ transaction, logger }) {
-    const announced = await announceExpiries(transaction, RECORDS_PER_RUN);
+  async run({ core, logger }) {
+    const announced = await core.sequelize.transaction((transaction) =>
+      announceExpiries(transaction, RECORDS_PER_RUN),
+    );
     if (announced > 0) logger.info({ announced }, 'announced expired premiums');
   },
 };

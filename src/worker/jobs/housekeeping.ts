@@ -3,8 +3,8 @@ import type { JobDefinition } from './job';
 
 export const housekeepingJob: JobDefinition = {
   name: 'housekeeping',
-  async run({ transaction, logger }) {
-    const removed = await removeExpiredBookkeeping(transaction);
-    logger.info(removed, 'removed old webhook ids and dead outbox rows');
+  async run({ core, logger }) {
+    const removed = await core.sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction));
+    logger.info(removed, 'removed old webhook ids, dead outbox rows and job runs');
   },
 };

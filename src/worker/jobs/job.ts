@@ -1,21 +1,22 @@
 import type { Logger } from 'pino';
-import type { Transaction } from 'sequelize';
 import type { Core } from '../../core';
 import type { Config } from '../../core/config';
 
 export interface JobContext {
   core: Core;
-  /**
-   * The transaction holding the job's advisory lock: what the job writes in it commits with the run. A
-   * job that calls other services may use transactions of its own; the lock holds until `run` returns.
-   */
-  transaction: Transaction;
   logger: Logger;
+  /**
+   * When the run should stop starting new work (what is left waits for the next tick). No transaction is
+   * open around `run`: a job opens short ones, and never keeps one open across a call to another service.
+   */
+  deadline: Date;
 }
 
 /** A job, named after its schedule in `config.schedules`. */
 export interface JobDefinition {
   name: keyof Config['schedules'];
+  /** How long a run may take (its deadline); other workers leave the job alone meanwhile. 60 s by default. */
+  maxRunMs?: number;
   run(context: JobContext): Promise<void>;
 }
 

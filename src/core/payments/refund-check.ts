@@ -1,0 +1,81 @@
+import { QueryTypes } from 'sequelize';
+import type { Core } from '..';
+import type { Bounds } from '../bounded-each';
+import { boundedEach } from '../bounded-each';
+import { Order } from '../models';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { reasonOf, type ReconcileEntry } from './reconcile';
+import { applyRefund } from './refunds';
+
+/** Refunds of payments older than this are left to the webhook and to operators. */
+export const REFUND_CHECK_WINDOW = '30 days';
+
+export interface RefundCheckReport {
+  /** Orders found fully refunded at Razorpay and marked refunded here (premium revoked). */
+  refunded: ReconcileEntry[];
+  /** Orders Razorpay could not be asked about: a later run asks again. */
+  failed: ReconcileEntry[];
+  /** Orders checked and still paid (or only partly refunded). */
+  unchanged: number;
+}
+
+/**
+ * Recently paid orders due for a check, those never checked first. An order is checked again once the
+ * time since its last check is half its age at that check (at least an hour): often while it is new,
+ * rarely once old, a few dozen calls per order over the whole window.
+ */
+const DUE_PAID_ORDERS = `
+  SELECT id FROM orders
+  WHERE status = 'paid' AND paid_at >= now() - interval '${REFUND_CHECK_WINDOW}'
+    AND (refund_checked_at IS NULL
+         OR refund_checked_at < now() - GREATEST(interval '1 hour', (refund_checked_at - paid_at) / 2))
+  ORDER BY refund_checked_at NULLS FIRST, paid_at
+  LIMIT $1`;
+
+/**
+ * The safety net for refund webhooks that never arrived (they failed for 24 hours, or were never sent):
+ * asks Razorpay about the payments of recently paid orders and applies a full refund it reports
+ * through `applyRefund`, the webhook's own path, which takes the premium back once (the revoke's
+ * idempotency key is the order's). Disputes are not visible on Razorpay's payment, so they rest on
+ * their webhooks. No transaction is open across a call to Razorpay.
+ */
+export async function recheckPaidOrders(
+  core: Core,
+  processor: RazorpayClient,
+  options: Bounds & { limit: number },
+): Promise<RefundCheckReport> {
+  const rows = await core.sequelize.query<{ id: number }>(DUE_PAID_ORDERS, {
+    bind: [options.limit],
+    type: QueryTypes.SELECT,
+  });
+  const orders = await Order.findAll({ where: { id: rows.map((row) => row.id) }, order: [['id', 'ASC']] });
+  const report: RefundCheckReport = { refunded: [], failed: [], unchanged: 0 };
+  await boundedEach(orders, options, async (order) => {
+    const paymentId = order.paymentId!;
+    const entry = (reason: string) => ({ orderId: order.processorOrderId, paymentId, reason });
+    try {
+      const payment = await processor.fetchPayment(paymentId);
+      const outcome =
+        payment.amount_refunded > 0
+          ? await applyRefund(
+              core.sequelize,
+              {
+                refundId: null,
+                processorOrderId: order.processorOrderId,
+                paymentId,
+                refundedTotal: payment.amount_refunded,
+              },
+              { source: 'reconcile' },
+            )
+          : null;
+      await core.sequelize.query('UPDATE orders SET refund_checked_at = now() WHERE id = $1', {
+        bind: [order.id],
+      });
+      if (outcome?.result === 'refunded') report.refunded.push(entry('refunded at Razorpay; premium revoked'));
+      else report.unchanged++;
+    } catch (error) {
+      report.failed.push(entry(reasonOf(error)));
+    }
+  });
+  return report;
+}
