@@ -162,12 +162,89 @@ describe('reconcileOrders', () => {
     ).rejects.toMatchObject({ code: 'ORDER_NOT_FOUND' });
   });
 
-  it("runs as the worker's scheduled job, under the job lock", async () => {
+  it("runs as the worker's scheduled job", async () => {
     const user = await createUser();
     const { orderId } = await paidButUnverified(user);
 
     expect(await runExclusively(getCore(), reconcileJob, pino({ level: 'silent' }))).toBe('ran');
     expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
     expect(await PremiumGrant.findAll()).toEqual([expect.objectContaining({ source: 'reconcile' })]);
+  });
+});
+
+describe('the safety net for refunds whose webhook never came', () => {
+  const logger = pino({ level: 'silent' });
+  let minute = 0;
+  /** The reconcile job at its next tick. */
+  const runJob = () =>
+    runExclusively(getCore(), reconcileJob, logger, { tick: new Date(Date.UTC(2026, 0, 1, 0, minute++)) });
+
+  /** An order paid and verified: status paid, a 30-day grant. */
+  async function verifiedOrder(user: User): Promise<{ orderId: string; paymentId: string }> {
+    const orderId = await newOrder(user);
+    const checkout = await sandbox.razorpay.pay(orderId);
+    await verifyPayment(getCore(), {
+      callerProviderId: user.providerId,
+      providerId: user.providerId,
+      processorOrderId: orderId,
+      paymentId: checkout.razorpay_payment_id,
+      signature: checkout.razorpay_signature,
+    });
+    return { orderId, paymentId: checkout.razorpay_payment_id };
+  }
+
+  const orderStatus = async (orderId: string) =>
+    (await Order.findOne({ where: { processorOrderId: orderId } }))!.status;
+
+  it('revokes, once, the premium of a paid order refunded at Razorpay, through the refund path', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await verifiedOrder(user);
+    // Refunded by the merchant; its webhook failed (here: never sent).
+    await sandbox.razorpay.refund(paymentId);
+
+    expect(await runJob()).toBe('ran');
+    expect(await orderStatus(orderId)).toBe('refunded');
+    expect(await PremiumGrant.findOne({ where: { kind: 'revoke' } })).toMatchObject({
+      days: -30,
+      source: 'reconcile',
+      actor: 'reconciler',
+      reason: `a refund of ${paymentId}, found by the reconciler`,
+    });
+    const removal = await OutboxEvent.findOne({ where: { type: 'USER_PREMIUM_REMOVE' } });
+    expect(removal!.payload).toMatchObject({ providerId: user.providerId, orderId, source: 'reconcile' });
+    expect((await user.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+
+    // A later run changes nothing more.
+    await getCore().sequelize.query(`UPDATE orders SET refund_checked_at = now() - interval '1 day'`);
+    expect(await runJob()).toBe('ran');
+    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
+    expect(await OutboxEvent.count({ where: { type: 'USER_PREMIUM_REMOVE' } })).toBe(1);
+  });
+
+  it('leaves orders that were not refunded, and asks about a paid order again only after a while', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await verifiedOrder(user);
+    expect(await runJob()).toBe('ran');
+    expect(await orderStatus(orderId)).toBe('paid');
+
+    await sandbox.razorpay.refund(paymentId);
+    expect(await runJob()).toBe('ran');
+    // Checked a moment ago: not asked again yet.
+    expect(await orderStatus(orderId)).toBe('paid');
+
+    await getCore().sequelize.query(`UPDATE orders SET refund_checked_at = now() - interval '2 hours'`);
+    expect(await runJob()).toBe('ran');
+    expect(await orderStatus(orderId)).toBe('refunded');
+    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
+  });
+
+  it('keeps premium after a partial refund', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await verifiedOrder(user);
+    await sandbox.razorpay.refund(paymentId, { amountPaise: 5_000 });
+
+    expect(await runJob()).toBe('ran');
+    expect(await orderStatus(orderId)).toBe('paid');
+    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(0);
   });
 });

@@ -1,0 +1,98 @@
+import pino from 'pino';
+import { QueryTypes } from 'sequelize';
+import { createOrder } from '../../src/core/payments/create-order';
+import { razorpayClientFor } from '../../src/core/payments/processor';
+import { Order } from '../../src/core/models';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { reconcileJob } from '../../src/worker/jobs/reconcile';
+import { runExclusively } from '../../src/worker/scheduler';
+import { testConfig, useTestCore } from '../support/context';
+import { createUser } from '../support/fixtures';
+import { insertOutboxRows } from './support/outbox';
+
+/** The issue's slow processor: every answer about an order's payments takes 15 s. */
+const PROCESSOR_DELAY_MS = 15_000;
+const env: NodeJS.ProcessEnv = { PROVIDER_TIMEOUT_MS: '30000' };
+let sandbox: Sandbox;
+beforeAll(async () => {
+  const { discord, razorpay } = testConfig(env);
+  sandbox = await startSandbox({ discord, razorpay });
+  env.RAZORPAY_API_URL = sandbox.razorpayApiUrl;
+});
+const getCore = useTestCore(env);
+afterAll(() => sandbox.close());
+
+/** The longest any of this database's other sessions has been in its current transaction, in ms. */
+async function longestTransactionMs(): Promise<number> {
+  const [row] = await getCore().sequelize.query<{ ms: number | null }>(
+    `SELECT max(extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS ms
+     FROM pg_stat_activity
+     WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`,
+    { type: QueryTypes.SELECT },
+  );
+  return row?.ms ?? 0;
+}
+
+describe('the reconcile job with a processor answering in 15 s', () => {
+  it('keeps no transaction open while it waits, lets vacuum clean, and stops at its deadline', async () => {
+    const core = getCore();
+    const processor = razorpayClientFor(core.config);
+    const user = await createUser();
+    const orders: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const order = await createOrder(core, processor, {
+        callerProviderId: user.providerId,
+        providerId: user.providerId,
+        amount: 199,
+        category: 'USER',
+      });
+      await sandbox.razorpay.pay(order.id);
+      orders.push(order.id);
+    }
+    sandbox.faults.set('razorpay.orders.fetchPayments', { delayMs: PROCESSOR_DELAY_MS });
+
+    // Four orders are asked about at once; the deadline passes while they wait, so the last two are
+    // left for the next run.
+    const job = { ...reconcileJob, maxRunMs: 5000 };
+    let finished = false;
+    const run = runExclusively(core, job, pino({ level: 'silent' })).finally(() => {
+      finished = true;
+    });
+
+    let longest = 0;
+    let vacuumed = false;
+    while (!finished) {
+      longest = Math.max(longest, await longestTransactionMs());
+      if (!vacuumed) {
+        // Dead rows made while the run waits on Razorpay, as the relay makes them.
+        await insertOutboxRows(core.sequelize, 1000);
+        await core.sequelize.query('DELETE FROM outbox');
+        await core.sequelize.query('VACUUM outbox');
+        const [stats] = await core.sequelize.query<{ dead: number }>(
+          `SELECT n_dead_tup::int AS dead FROM pg_stat_user_tables WHERE relname = 'outbox'`,
+          { type: QueryTypes.SELECT },
+        );
+        expect(stats!.dead).toBe(0);
+        vacuumed = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await run).toBe('ran');
+
+    // Statements take milliseconds; a transaction held across the 15 s wait would show here.
+    expect(longest).toBeLessThan(1000);
+    const statuses = await Order.findAll({ order: [['id', 'ASC']] });
+    expect(statuses.map((order) => order.status)).toEqual([
+      'paid',
+      'paid',
+      'paid',
+      'paid',
+      'created',
+      'created',
+    ]);
+
+    sandbox.faults.clear();
+    expect(await runExclusively(core, job, pino({ level: 'silent' }))).toBe('ran');
+    expect(await Order.count({ where: { status: 'paid' } })).toBe(6);
+  });
+});
