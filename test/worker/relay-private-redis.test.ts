@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { Op } from 'sequelize';
 import type { Config } from '../../src/core/config';
@@ -5,7 +8,7 @@ import { OutboxEvent } from '../../src/core/models';
 import { uniqueName, useTestCore } from '../support/context';
 import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from './support/outbox';
 import { PrivateRedis } from './support/private-redis';
-import { counterValue, useRelays } from './support/relays';
+import { counterValue, recordingLogger, useRelays } from './support/relays';
 import { pollUntil } from '../support/wait';
 
 describe('outbox relay against a redis-server of its own', () => {
@@ -56,7 +59,9 @@ describe('outbox relay against a redis-server of its own', () => {
   it('drops its connection when Redis hangs, so that a hang adds at most one batch of duplicates', async () => {
     await startServer();
     const batchSize = 50;
+    const { logger, messages } = recordingLogger();
     const { registry } = startRelay(config, {
+      logger,
       tuning: { batchSize, redisCommandTimeoutMs: 200, outageRetry: { baseMs: 20, maxMs: 100 } },
     });
     const { sequelize } = core();
@@ -71,6 +76,7 @@ describe('outbox relay against a redis-server of its own', () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(await connected()).toBe(0);
       expect(await pendingRows(sequelize)).toBe(400);
+      expect(messages).toContainEqual(expect.stringMatching(/^Redis did not answer an XADD in time/));
     } finally {
       server.resume();
     }
@@ -80,6 +86,24 @@ describe('outbox relay against a redis-server of its own', () => {
     expect([...new Set(relayed)].sort()).toEqual([...events].sort());
     expect(relayed.length - events.length).toBeLessThanOrEqual(batchSize);
     expect(await connected()).toBe(1);
+  });
+
+  it.each([
+    ['without an append-only file, it warns', 'no', true],
+    ['with one, it does not', 'yes', false],
+  ])('checks the persistence of the Redis it connects to: %s', async (_, appendOnly, warned) => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'premium-redis-'));
+    try {
+      await startServer(['--appendonly', appendOnly, '--dir', dir]);
+      const { logger, messages } = recordingLogger();
+      startRelay(config, { logger });
+      await insertOutboxRows(core().sequelize, 1);
+      await drained();
+      expect(messages.some((message) => message.startsWith('Redis has no append-only file'))).toBe(warned);
+    } finally {
+      await server.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('sets an entry Redis refuses on its own aside as dead, while the rest flow', async () => {

@@ -1,4 +1,4 @@
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../../../src/core/config';
 import { OutboxRelay, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
@@ -11,7 +11,7 @@ export interface TestRelay {
 /** Starts relays on the test's database and stream; each is stopped after the test. */
 export function useRelays(): (
   config: Config,
-  options?: { redisUrl?: string; tuning?: Partial<RelayTuning> },
+  options?: { redisUrl?: string; tuning?: Partial<RelayTuning>; logger?: Logger },
 ) => TestRelay {
   const running: OutboxRelay[] = [];
   afterEach(async () => {
@@ -24,7 +24,7 @@ export function useRelays(): (
       redisUrl: options.redisUrl ?? config.redisUrl,
       stream: config.eventsStream,
       streamMaxLen: config.eventsStreamMaxLen,
-      logger: pino({ level: 'silent' }),
+      logger: options.logger ?? pino({ level: 'silent' }),
       registry,
       tuning: options.tuning,
     });
@@ -32,6 +32,16 @@ export function useRelays(): (
     running.push(relay);
     return { relay, registry };
   };
+}
+
+/** A logger keeping the messages of its lines (and their `msg` only), to check what an operator is told. */
+export function recordingLogger(): { logger: Logger; messages: string[] } {
+  const messages: string[] = [];
+  const logger = pino(
+    { level: 'info' },
+    { write: (line: string) => messages.push((JSON.parse(line) as { msg: string }).msg) },
+  );
+  return { logger, messages };
 }
 
 /** The value of a counter (or gauge) without labels. */
