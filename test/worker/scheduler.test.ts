@@ -18,7 +18,8 @@ describe('scheduler', () => {
 
   it('runs a tick once, and not while another worker runs the job within its lease', async () => {
     const tick = new Date('2026-01-01T00:05:00Z');
-    const run = (worker: string, at = tick) => runExclusively(core(), expiryJob, logger, { tick: at, worker });
+    const run = (worker: string, at = tick) =>
+      runExclusively(core(), expiryJob, logger, { tick: at, worker });
     expect(await run('a')).toBe('ran');
     expect(await run('b')).toBe('skipped');
 

@@ -71,7 +71,8 @@ export async function recheckPaidOrders(
       await core.sequelize.query('UPDATE orders SET refund_checked_at = now() WHERE id = $1', {
         bind: [order.id],
       });
-      if (outcome?.result === 'refunded') report.refunded.push(entry('refunded at Razorpay; premium revoked'));
+      if (outcome?.result === 'refunded')
+        report.refunded.push(entry('refunded at Razorpay; premium revoked'));
       else report.unchanged++;
     } catch (error) {
       report.failed.push(entry(reasonOf(error)));

@@ -34,9 +34,7 @@ export async function applyRefund(
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const { order } = await lockOrder(transaction, refund.processorOrderId);
     if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
-      return ignored(
-        `${described} is for payment ${refund.paymentId}, which did not pay the order`,
-      );
+      return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
     }
     if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
     if (refund.refundedTotal < order.amountPaise) {

@@ -44,7 +44,8 @@ export const reconcileJob: JobDefinition = {
     for (const entry of refunds.refunded) {
       logger.warn({ order: entry }, 'reconcile applied a refund whose webhook never came');
     }
-    for (const entry of refunds.failed) logger.warn({ order: entry }, 'reconcile could not check a paid order');
+    for (const entry of refunds.failed)
+      logger.warn({ order: entry }, 'reconcile could not check a paid order');
     logger.info(
       { refunded: refunds.refunded.length, failed: refunds.failed.length, unchanged: refunds.unchanged },
       'reconcile: paid orders checked for refunds',
