@@ -22,7 +22,7 @@ export interface RefundCheckReport {
 /**
  * Recently paid orders due for a check, those never checked first. An order is checked again once the
  * time since its last check is half its age at that check (at least an hour): often while it is new,
- * rarely once old, a few dozen calls per order over the whole window.
+ * rarely once old: under twenty calls per order over the whole window.
  */
 const DUE_PAID_ORDERS = `
   SELECT id FROM orders
