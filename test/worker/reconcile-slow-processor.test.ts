@@ -1,26 +1,16 @@
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
-import { createOrder } from '../../src/core/payments/create-order';
-import { razorpayClientFor } from '../../src/core/payments/processor';
 import { Order } from '../../src/core/models';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { reconcileJob } from '../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../src/worker/scheduler';
-import { testConfig, useTestCore } from '../support/context';
+import { paidButUnverified, useSandboxedCore } from '../core/payments/sandboxed-core';
 import { createUser } from '../support/fixtures';
 import { insertOutboxRows } from './support/outbox';
 
 /** The slow processor: every answer about an order's payments takes 15 s. */
 const PROCESSOR_DELAY_MS = 15_000;
-const env: NodeJS.ProcessEnv = { PROVIDER_TIMEOUT_MS: '30000' };
-let sandbox: Sandbox;
-beforeAll(async () => {
-  const { discord, razorpay } = testConfig(env);
-  sandbox = await startSandbox({ discord, razorpay });
-  env.RAZORPAY_API_URL = sandbox.razorpayApiUrl;
-});
-const getCore = useTestCore(env);
-afterAll(() => sandbox.close());
+const getContext = useSandboxedCore({ PROVIDER_TIMEOUT_MS: '30000' });
+const getCore = () => getContext().core;
 
 /** The longest any of this database's other sessions has been in its current transaction, in ms. */
 async function longestTransactionMs(): Promise<number> {
@@ -35,20 +25,9 @@ async function longestTransactionMs(): Promise<number> {
 
 describe('the reconcile job with a processor answering in 15 s', () => {
   it('keeps no transaction open while it waits, lets vacuum clean, and stops at its deadline', async () => {
-    const core = getCore();
-    const processor = razorpayClientFor(core.config);
+    const { core, sandbox } = getContext();
     const user = await createUser();
-    const orders: string[] = [];
-    for (let i = 0; i < 6; i++) {
-      const order = await createOrder(core, processor, {
-        callerProviderId: user.providerId,
-        providerId: user.providerId,
-        amount: 199,
-        category: 'USER',
-      });
-      await sandbox.razorpay.pay(order.id);
-      orders.push(order.id);
-    }
+    for (let i = 0; i < 6; i++) await paidButUnverified(getContext(), user);
     sandbox.faults.set('razorpay.orders.fetchPayments', { delayMs: PROCESSOR_DELAY_MS });
 
     // Four orders are asked about at once; the deadline passes while they wait, so the last two are

@@ -55,15 +55,7 @@ describe('scheduler', () => {
         ticks.push(Date.now());
       },
     };
-    const workers = [startScheduler(core(), job), startScheduler(core(), job)];
-    try {
-      await pollUntil('each worker to have seen three ticks', async () => {
-        const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
-        return runs.every((count) => count >= 3);
-      });
-    } finally {
-      await Promise.all(workers.map((worker) => worker.scheduler.stop()));
-    }
+    const workers = await runTwoWorkers(core(), job);
     const [claimed] = await core().sequelize.query<{ count: number }>(
       `SELECT count(*)::int AS count FROM job_runs WHERE job = 'housekeeping' AND outcome = 'ran'`,
       { type: QueryTypes.SELECT },
@@ -80,15 +72,7 @@ describe('scheduler', () => {
     await sequelize.query(`UPDATE user_premiums SET expires_at = now() - interval '1 minute'`);
 
     const expiryEverySecond = { ...expiryJob, schedule: '* * * * * *' };
-    const workers = [startScheduler(core(), expiryEverySecond), startScheduler(core(), expiryEverySecond)];
-    try {
-      await pollUntil('each worker to have run the job three times', async () => {
-        const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
-        return runs.every((count) => count >= 3);
-      });
-    } finally {
-      await Promise.all(workers.map((worker) => worker.scheduler.stop()));
-    }
+    await runTwoWorkers(core(), expiryEverySecond);
     const announced = (await OutboxEvent.findAll()).filter((row) => row.payload.source === 'expiry');
     expect(announced.map((row) => row.payload.providerId).sort()).toEqual(
       users.map((user) => user.providerId).sort(),
@@ -118,6 +102,20 @@ describe('scheduler', () => {
     expect(outbox.map((row) => row.aggregateKey)).toEqual(['dead lately', 'pending']);
   });
 });
+
+/** Two workers' schedulers running `job` until each has seen three ticks (run or skipped), then stopped. */
+async function runTwoWorkers(core: Core, job: ScheduledJob) {
+  const workers = [startScheduler(core, job), startScheduler(core, job)];
+  try {
+    await pollUntil('each worker to have seen three ticks', async () => {
+      const runs = await Promise.all(workers.map((worker) => completedRuns(worker.registry)));
+      return runs.every((count) => count >= 3);
+    });
+  } finally {
+    await Promise.all(workers.map((worker) => worker.scheduler.stop()));
+  }
+  return workers;
+}
 
 /** A worker's scheduler running `job`: the two of a test share nothing but the database, as two processes would. */
 function startScheduler(core: Core, job: ScheduledJob): { scheduler: Scheduler; registry: Registry } {

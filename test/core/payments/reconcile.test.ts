@@ -1,49 +1,25 @@
 import pino from 'pino';
-import { createOrder } from '../../../src/core/payments/create-order';
-import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { reconcileOrders, type ReconcileProgress } from '../../../src/core/payments/reconcile';
-import { verifyPayment } from '../../../src/core/payments/verify-payment';
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import type { RazorpayClient } from '../../../src/core/processor/razorpay-client';
-import { startSandbox, type Sandbox } from '../../../src/sandbox';
+import type { Sandbox } from '../../../src/sandbox';
 import { reconcileJob } from '../../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../../src/worker/scheduler';
-import { testConfig, useTestCore } from '../../support/context';
 import { createUser } from '../../support/fixtures';
+import * as orders from './sandboxed-core';
 
-const env: NodeJS.ProcessEnv = { PROVIDER_TIMEOUT_MS: '1000' };
+const getContext = orders.useSandboxedCore({ PROVIDER_TIMEOUT_MS: '1000' });
+const getCore = () => getContext().core;
 let sandbox: Sandbox;
-beforeAll(async () => {
-  const { discord, razorpay } = testConfig(env);
-  sandbox = await startSandbox({ discord, razorpay });
-  env.RAZORPAY_API_URL = sandbox.razorpayApiUrl;
-});
-const getCore = useTestCore(env);
 let processor: RazorpayClient;
 beforeAll(() => {
-  processor = razorpayClientFor(getCore().config);
+  ({ sandbox, processor } = getContext());
 });
-afterEach(() => sandbox.faults.clear());
-afterAll(() => sandbox.close());
 
 const anHourAgo = () => new Date(Date.now() - 3_600_000);
-
-async function newOrder(user: User): Promise<string> {
-  const order = await createOrder(getCore(), processor, {
-    callerProviderId: user.providerId,
-    providerId: user.providerId,
-    amount: 199,
-    category: 'USER',
-  });
-  return order.id;
-}
-
-/** An order the buyer paid at Checkout, whose verification and webhooks never arrived. */
-async function paidButUnverified(user: User): Promise<{ orderId: string; paymentId: string }> {
-  const orderId = await newOrder(user);
-  const checkout = await sandbox.razorpay.pay(orderId);
-  return { orderId, paymentId: checkout.razorpay_payment_id };
-}
+const newOrder = (user: User) => orders.newOrder(getContext(), user);
+const paidButUnverified = (user: User) => orders.paidButUnverified(getContext(), user);
+const verifiedOrder = (user: User) => orders.verifiedOrder(getContext(), user);
 
 describe('reconcileOrders', () => {
   it('applies a paid but unverified order exactly once, and leaves unpaid orders alone', async () => {
@@ -98,20 +74,10 @@ describe('reconcileOrders', () => {
 
   it('does not grant again an order verify-payment already applied', async () => {
     const user = await createUser();
-    const orderId = await newOrder(user);
-    const checkout = await sandbox.razorpay.pay(orderId);
-    await verifyPayment(getCore(), {
-      callerProviderId: user.providerId,
-      providerId: user.providerId,
-      processorOrderId: orderId,
-      paymentId: checkout.razorpay_payment_id,
-      signature: checkout.razorpay_signature,
-    });
+    const { orderId, paymentId } = await verifiedOrder(user);
 
     const report = await reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId });
-    expect(report.skipped).toEqual([
-      { orderId, paymentId: checkout.razorpay_payment_id, reason: 'order is already paid' },
-    ]);
+    expect(report.skipped).toEqual([{ orderId, paymentId, reason: 'order is already paid' }]);
     expect(await PremiumGrant.count()).toBe(1);
   });
 
@@ -178,20 +144,6 @@ describe('the safety net for refunds whose webhook never came', () => {
   /** The reconcile job at its next tick. */
   const runJob = () =>
     runExclusively(getCore(), reconcileJob, logger, { tick: new Date(Date.UTC(2026, 0, 1, 0, minute++)) });
-
-  /** An order paid and verified: status paid, a 30-day grant. */
-  async function verifiedOrder(user: User): Promise<{ orderId: string; paymentId: string }> {
-    const orderId = await newOrder(user);
-    const checkout = await sandbox.razorpay.pay(orderId);
-    await verifyPayment(getCore(), {
-      callerProviderId: user.providerId,
-      providerId: user.providerId,
-      processorOrderId: orderId,
-      paymentId: checkout.razorpay_payment_id,
-      signature: checkout.razorpay_signature,
-    });
-    return { orderId, paymentId: checkout.razorpay_payment_id };
-  }
 
   const orderStatus = async (orderId: string) =>
     (await Order.findOne({ where: { processorOrderId: orderId } }))!.status;
