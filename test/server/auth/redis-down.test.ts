@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { buildApp } from '../../../src/server/app';
+import { apiRedisOptions } from '../../../src/server/redis-options';
 import { useTestCore } from '../../support/context';
 import { createUser } from '../../support/fixtures';
 import { FRONTEND_URL, redirectOf } from './sign-in-app';
@@ -12,11 +13,7 @@ describe('with Redis unreachable', () => {
   let redis: Redis;
 
   beforeAll(async () => {
-    redis = new Redis('redis://127.0.0.1:1', {
-      enableOfflineQueue: false,
-      retryStrategy: () => null,
-      disconnectTimeout: 0,
-    });
+    redis = new Redis('redis://127.0.0.1:1', apiRedisOptions());
     redis.on('error', () => {});
     app = await buildApp({ core: getCore(), redis });
   });
