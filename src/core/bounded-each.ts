@@ -1,22 +1,22 @@
 export interface Bounds {
   /** Items handled at once. */
   concurrency: number;
-  /** No item is started after this; items in hand are finished. */
-  deadline?: Date;
+  /** No item is started once it aborts (a deadline, a stop); items in hand are finished. */
+  signal?: AbortSignal;
 }
 
 /**
- * Calls `handle` on the items in order, `concurrency` at a time, until all are handled or the deadline
- * has passed. Returns how many were started (the rest were not touched). `handle` must not throw.
+ * Calls `handle` on the items in order, `concurrency` at a time, until all are handled or `signal`
+ * aborted. Returns how many were started (the rest were not touched). `handle` must not throw.
  */
 export async function boundedEach<T>(
   items: readonly T[],
-  { concurrency, deadline }: Bounds,
+  { concurrency, signal }: Bounds,
   handle: (item: T) => Promise<void>,
 ): Promise<number> {
   let next = 0;
   const lane = async () => {
-    while (next < items.length && (deadline === undefined || Date.now() < deadline.getTime())) {
+    while (next < items.length && !signal?.aborted) {
       await handle(items[next++]!);
     }
   };

@@ -41,14 +41,19 @@ export async function runExclusively(
   core: Core,
   job: JobDefinition,
   logger: Logger,
-  { tick = new Date(), worker = workerName() }: { tick?: Date; worker?: string } = {},
+  {
+    tick = new Date(),
+    worker = workerName(),
+    stopping,
+  }: { tick?: Date; worker?: string; stopping?: AbortSignal } = {},
 ): Promise<RunResult> {
   const maxRunMs = job.maxRunMs ?? DEFAULT_MAX_RUN_MS;
   const run = { job: job.name, tick };
   const claimed = await claimTick(core.sequelize, { ...run, worker, leaseMs: maxRunMs + LEASE_MARGIN_MS });
   if (!claimed) return 'skipped';
   try {
-    await job.run({ core, logger, deadline: new Date(Date.now() + maxRunMs) });
+    const deadline = AbortSignal.timeout(maxRunMs);
+    await job.run({ core, logger, signal: stopping ? AbortSignal.any([deadline, stopping]) : deadline });
   } catch (error) {
     await finishTick(core.sequelize, run, 'failed');
     throw error;
@@ -68,6 +73,7 @@ export interface SchedulerOptions {
 /** Runs each job on its cron schedule (node-cron, no overlap within a process), once per tick across workers. */
 export class Scheduler {
   private readonly worker = workerName();
+  private readonly stopping = new AbortController();
   private readonly tasks: ScheduledTask[] = [];
   private readonly running = new Set<Promise<void>>();
   private readonly runs: Counter<'job' | 'result'>;
@@ -101,9 +107,10 @@ export class Scheduler {
     }
   }
 
-  /** Stops scheduling and waits for the runs in progress, for up to RUN_GRACE_MS. */
+  /** Stops scheduling, tells the runs in progress to wrap up, and waits for them for up to RUN_GRACE_MS. */
   async stop(): Promise<void> {
     await Promise.all(this.tasks.splice(0).map((task) => task.destroy()));
+    this.stopping.abort();
     await Promise.race([Promise.all(this.running), delay(RUN_GRACE_MS, undefined, { ref: false })]);
   }
 
@@ -116,7 +123,11 @@ export class Scheduler {
   private async runOnce(job: ScheduledJob, tick: Date): Promise<void> {
     const logger = this.options.logger.child({ job: job.name, tick });
     try {
-      const result = await runExclusively(this.options.core, job, logger, { tick, worker: this.worker });
+      const result = await runExclusively(this.options.core, job, logger, {
+        tick,
+        worker: this.worker,
+        stopping: this.stopping.signal,
+      });
       this.runs.inc({ job: job.name, result });
     } catch (error) {
       this.runs.inc({ job: job.name, result: 'failed' });

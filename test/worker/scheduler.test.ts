@@ -65,6 +65,27 @@ describe('scheduler', () => {
     expect(skipped.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(0);
   });
 
+  it('tells a run in progress to wrap up when the worker stops, and records it finished', async () => {
+    let started = false;
+    const job: ScheduledJob = {
+      name: 'reconcile',
+      schedule: '* * * * * *',
+      maxRunMs: 600_000,
+      async run({ signal }) {
+        started = true;
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+      },
+    };
+    const { scheduler } = startScheduler(core(), job);
+    await pollUntil('the run to start', () => started);
+    await scheduler.stop();
+
+    const runs = await core().sequelize.query<{ outcome: string | null }>('SELECT outcome FROM job_runs', {
+      type: QueryTypes.SELECT,
+    });
+    expect(runs).toEqual([{ outcome: 'ran' }]);
+  });
+
   it('announces each expiry once across two workers running the job every second', async () => {
     const { sequelize } = core();
     const users = await Promise.all(Array.from({ length: 20 }, () => createUser()));

@@ -22,8 +22,8 @@ export interface ReconcileOptions {
   onProgress?: (progress: ReconcileProgress) => void;
   /** Orders checked at once (1 by default: in order). */
   concurrency?: number;
-  /** No order is checked after this; the rest wait for the next run. */
-  deadline?: Date;
+  /** No order is checked once it aborts; the rest wait for the next run. */
+  signal?: AbortSignal;
 }
 
 export type ReconcileResult = 'applied' | 'skipped' | 'failed';
@@ -56,7 +56,7 @@ export async function reconcileOrders(
 ): Promise<ReconcileReport> {
   const orders = await pendingOrders(options);
   const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
-  const bounds = { concurrency: options.concurrency ?? 1, deadline: options.deadline };
+  const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
   // No transaction is open here: each order's processor call comes first, then applyPayment's own.
   await boundedEach(orders, bounds, async (order) => {
     const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);

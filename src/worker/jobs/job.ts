@@ -6,10 +6,11 @@ export interface JobContext {
   core: Core;
   logger: Logger;
   /**
-   * When the run should stop starting new work (what is left waits for the next tick). No transaction is
-   * open around `run`: a job opens short ones, and never keeps one open across a call to another service.
+   * Aborts at the run's deadline (`maxRunMs`) or when the worker stops: the job then starts no new work
+   * (what is left waits for the next tick). No transaction is open around `run`: a job opens short
+   * ones, and never keeps one open across a call to another service.
    */
-  deadline: Date;
+  signal: AbortSignal;
 }
 
 /** A job, named after its schedule in `config.schedules`. */

@@ -20,9 +20,9 @@ const PROGRESS_EVERY_MS = 10_000;
 export const reconcileJob: JobDefinition = {
   name: 'reconcile',
   maxRunMs: MAX_RUN_MS,
-  async run({ core, logger, deadline }) {
+  async run({ core, logger, signal }) {
     const processor = razorpayClientFor(core.config);
-    const bounds = { concurrency: CONCURRENCY, deadline };
+    const bounds = { concurrency: CONCURRENCY, signal };
 
     const progress = progressLog(logger, 'reconcile: unpaid orders');
     const report = await reconcileOrders(core, processor, {
