@@ -7,13 +7,13 @@ export interface Bounds {
 
 /**
  * Calls `handle` on the items in order, `concurrency` at a time, until all are handled or `signal`
- * aborted. Returns how many were started (the rest were not touched). `handle` must not throw.
+ * aborted; the rest are not touched. `handle` must not throw.
  */
 export async function boundedEach<T>(
   items: readonly T[],
   { concurrency, signal }: Bounds,
   handle: (item: T) => Promise<void>,
-): Promise<number> {
+): Promise<void> {
   let next = 0;
   const lane = async () => {
     while (next < items.length && !signal?.aborted) {
@@ -21,5 +21,4 @@ export async function boundedEach<T>(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
-  return next;
 }
