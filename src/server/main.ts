@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { Redis } from 'ioredis';
 import { createCore } from '../core';
 import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
+import { connectRedis } from '../redis/connection';
 import { buildApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const core = createCore(config);
-  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const redis = connectRedis(config, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   const app = await buildApp({ core, redis });
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {

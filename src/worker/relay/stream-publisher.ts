@@ -1,5 +1,6 @@
-import { Redis, ReplyError, type ChainableCommander } from 'ioredis';
+import { ReplyError, type ChainableCommander } from 'ioredis';
 import type { Logger } from 'pino';
+import { connectRedis, type RedisClient, type RedisSettings } from '../../redis/connection';
 import { jitteredDelay, type BackoffPolicy } from './backoff';
 
 /** One stream entry, in DESIGN.md's format: the event's uuid, its type and its payload as JSON. */
@@ -44,7 +45,12 @@ export function addEntry(
 }
 
 export interface PublisherOptions {
-  redisUrl: string;
+  redis: RedisSettings;
+  /**
+   * Replicas that must have the entries before they count as sent (WAIT after the XADDs): an entry only the
+   * master had is lost when a failover promotes a replica, so its row must stay pending. 0: no WAIT.
+   */
+  minReplicas: number;
   stream: string;
   streamMaxLen: number;
   /** A timed-out XADD may still land: the row stays pending and its re-send is a duplicate consumers drop. */
@@ -55,12 +61,12 @@ export interface PublisherOptions {
 
 /** The relay's own Redis connection: it fails fast instead of queueing while Redis is unreachable. */
 export class StreamPublisher {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private connectionLost = false;
 
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
-    this.redis = new Redis(options.redisUrl, {
+    this.redis = connectRedis(options.redis, {
       enableOfflineQueue: false,
       // XADDs in flight when the connection drops fail at once instead of being resent after a
       // reconnect, when the relay may have given up on them: the rows stay pending and go again.
@@ -97,18 +103,23 @@ export class StreamPublisher {
     });
   }
 
-  /** Sends every entry in one pipelined round of XADD and pairs each one with its delivery. */
+  /** Sends every entry in one pipelined round of XADD (and WAIT) and pairs each one with its delivery. */
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
-    const { stream, streamMaxLen } = this.options;
+    const { stream, streamMaxLen, minReplicas } = this.options;
     const pipeline = this.redis.pipeline();
     for (const entry of entries) {
       addEntry(pipeline, stream, streamMaxLen, entry);
     }
+    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
+    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
     try {
       const replies = await pipeline.exec();
+      const unreplicated =
+        minReplicas > 0 ? replicationShortfall(replies?.[entries.length], minReplicas) : null;
       return entries.map((entry, i) => {
         const reply = replies?.[i];
-        return [entry, judgeReply(reply ? reply[0] : new Error('no reply to this command'))];
+        const delivery = judgeReply(reply ? reply[0] : new Error('no reply to this command'));
+        return [entry, delivery.outcome === 'sent' && unreplicated ? unreplicated : delivery];
       });
     } catch (error) {
       return entries.map((entry) => [entry, judgeReply(error as Error)]);
@@ -118,4 +129,20 @@ export class StreamPublisher {
   close(): void {
     this.redis.disconnect();
   }
+}
+
+/** Why entries Redis added do not count as sent yet: WAIT failed or reached fewer replicas than needed. */
+function replicationShortfall(
+  reply: [Error | null, unknown] | undefined,
+  minReplicas: number,
+): Delivery | null {
+  if (!reply) return { outcome: 'unsent', reason: 'no reply to WAIT' };
+  const [error, replicas] = reply;
+  if (error) return { outcome: 'unsent', reason: `WAIT failed: ${error.message}` };
+  if (Number(replicas) < minReplicas)
+    return {
+      outcome: 'unsent',
+      reason: `only ${String(replicas)} of ${minReplicas} replicas have the entries`,
+    };
+  return null;
 }
