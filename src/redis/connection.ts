@@ -53,6 +53,9 @@ function clusterOptions(options: RedisOptions, password: string | undefined): Cl
     lazyConnect,
     // Used when no node of the cluster can be reached, as retryStrategy is for a single server.
     clusterRetryStrategy: retryStrategy,
+    // ioredis learns of a failover from a MOVED reply only when it may resend the whole pipeline; the
+    // relay's (XADD then WAIT) it may not, so the slot map is also refreshed every second.
+    slotsRefreshInterval: 1000,
     redisOptions: { ...redisOptions, password },
   };
 }

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../../../src/core/config';
-import { OutboxRelay, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
+import { OutboxRelay, type RelayOptions, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
 
 export interface TestRelay {
   relay: OutboxRelay;
@@ -11,7 +11,9 @@ export interface TestRelay {
 /** Starts relays on the test's database and stream; each is stopped after the test. */
 export function useRelays(): (
   config: Config,
-  options?: { redisUrl?: string; tuning?: Partial<RelayTuning> },
+  options?: Partial<Pick<RelayOptions, 'redisUrl' | 'redisTopology' | 'streamMinReplicas' | 'listenUrl'>> & {
+    tuning?: Partial<RelayTuning>;
+  },
 ) => TestRelay {
   const running: OutboxRelay[] = [];
   afterEach(async () => {
@@ -21,6 +23,7 @@ export function useRelays(): (
     const registry = new Registry();
     const relay = new OutboxRelay({
       databaseUrl: config.databaseUrl,
+      ...options,
       redisUrl: options.redisUrl ?? config.redisUrl,
       stream: config.eventsStream,
       streamMaxLen: config.eventsStreamMaxLen,
