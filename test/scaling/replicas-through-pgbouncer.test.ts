@@ -18,7 +18,8 @@ const RATE_LIMIT = 5;
 
 /**
  * Three API processes and three workers (the compiled service) on one PostgreSQL, reached only through a
- * PgBouncer in transaction mode, and one Redis: the relay polls (OUTBOX_LISTEN=false), every cron job
+ * PgBouncer in transaction mode, and one Redis: two workers' relays only poll (OUTBOX_LISTEN=false), the
+ * third LISTENs on a connection straight to PostgreSQL (OUTBOX_LISTEN_URL); every cron job
  * runs every second on every worker.
  */
 describe('three API replicas and three workers through PgBouncer in transaction mode', () => {
@@ -50,7 +51,6 @@ describe('three API replicas and three workers through PgBouncer in transaction 
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       // Each request names its client in X-Forwarded-For, so that no other test shares its counters.
       TRUST_PROXY: 'true',
-      OUTBOX_LISTEN: 'false',
       OUTBOX_POLL_INTERVAL_MS: '100',
       RECONCILE_CRON: '* * * * * *',
       EXPIRY_CRON: '* * * * * *',
@@ -71,7 +71,12 @@ describe('three API replicas and three workers through PgBouncer in transaction 
         runProcess(
           `scaling-worker-${i + 1}`,
           'src/worker/main.js',
-          { ...env, WORKER_PORT: String(workerPort), HOST: '127.0.0.1' },
+          {
+            ...env,
+            WORKER_PORT: String(workerPort),
+            HOST: '127.0.0.1',
+            ...(i === 0 ? { OUTBOX_LISTEN_URL: directUrl } : { OUTBOX_LISTEN: 'false' }),
+          },
           `${worker}/healthz`,
         ),
       );
@@ -214,6 +219,15 @@ describe('three API replicas and three workers through PgBouncer in transaction 
     expect(expired[0]!.payload).toMatchObject({ reason: 'expired' });
     // Each event exactly once: the ledger's grants and the one expiry.
     expect(relayed.sort()).toEqual([...ledger.map((row) => row.event_id), expired[0]!.id].sort());
+  });
+
+  it('LISTENs only where OUTBOX_LISTEN_URL says, straight to PostgreSQL', async () => {
+    const listeners = await core.sequelize.query<{ address: string }>(
+      `SELECT client_addr::text AS address FROM pg_stat_activity
+       WHERE datname = current_database() AND application_name = 'premium-relay-listen' AND query ILIKE 'LISTEN%'`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(listeners).toHaveLength(1);
   });
 
   it('counts each client against one rate limit, whichever replica it reaches', async () => {
