@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -46,10 +46,15 @@ export class PrivatePgBouncer {
     );
     fs.chmodSync(dir, 0o755);
     const log = fs.openSync(path.join(dir, 'pgbouncer.log'), 'w');
-    const asRoot = process.getuid?.() === 0;
-    const child = asRoot
-      ? spawn('runuser', ['-u', 'postgres', '--', 'pgbouncer', ini], { stdio: ['ignore', log, log] })
-      : spawn('pgbouncer', [ini], { stdio: ['ignore', log, log] });
+    // Debian installs it in /usr/sbin, which a user's PATH may lack.
+    const options = {
+      stdio: ['ignore', log, log] as StdioOptions,
+      env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin` },
+    };
+    const child =
+      process.getuid?.() === 0
+        ? spawn('runuser', ['-u', 'postgres', '--', 'pgbouncer', ini], options)
+        : spawn('pgbouncer', [ini], options);
     fs.closeSync(log);
     const bouncer = new PrivatePgBouncer(dir, port, child);
     try {
