@@ -122,19 +122,23 @@ describe('loadConfig', () => {
   });
 
   it('names each wrong Redis or outbox setting', () => {
-    let error: unknown;
-    try {
-      loadConfig({
+    const problems = (env: NodeJS.ProcessEnv): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(
+      problems({
         REDIS_SENTINELS: 'sentinel-a',
         REDIS_CLUSTER_NODES: '10.0.0.1:99999',
         OUTBOX_LISTEN: 'no',
         OUTBOX_POLL_INTERVAL_MS: '0',
-      });
-    } catch (caught) {
-      error = caught;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual(
+      }),
+    ).toEqual(
       expect.arrayContaining([
         'REDIS_SENTINELS: "sentinel-a" is not host:port',
         'REDIS_CLUSTER_NODES: "10.0.0.1:99999" is not host:port',
