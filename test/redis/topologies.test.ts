@@ -46,7 +46,7 @@ describe.each([
       const client = connectRedis(core.config, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
       replicas.push({ app: await buildApp({ core, redis: client }), redis: client });
     }
-  });
+  }, 120_000);
   beforeEach(() => resetDatabase(core));
   afterAll(async () => {
     for (const replica of replicas.splice(0)) {
@@ -124,5 +124,5 @@ describe.each([
     expect(written).toHaveLength(400);
 
     await expectSignInStateShared();
-  });
+  }, 180_000);
 });

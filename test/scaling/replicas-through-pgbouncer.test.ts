@@ -15,6 +15,8 @@ import { PrivatePgBouncer } from './support/private-pgbouncer';
 
 const REPLICAS = 3;
 const RATE_LIMIT = 5;
+/** Six Node processes starting at once on a busy machine take their time. */
+const READY_WITHIN_MS = 90_000;
 
 /**
  * Three API processes and three workers (the compiled service) on one PostgreSQL, reached only through a
@@ -67,6 +69,7 @@ describe('three API replicas and three workers through PgBouncer in transaction 
           'src/server/main.js',
           { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
           `${api}/readyz`,
+          READY_WITHIN_MS,
         ),
         runProcess(
           `scaling-worker-${i + 1}`,
@@ -78,13 +81,14 @@ describe('three API replicas and three workers through PgBouncer in transaction 
             ...(i === 0 ? { OUTBOX_LISTEN_URL: directUrl } : { OUTBOX_LISTEN: 'false' }),
           },
           `${worker}/healthz`,
+          READY_WITHIN_MS,
         ),
       );
       apis.push(api);
       workerMetrics.push(`${worker}/metrics`);
     }
     await Promise.all(processes.map((process) => process.ready));
-  }, 120_000);
+  }, 2 * READY_WITHIN_MS);
 
   afterAll(async () => {
     await Promise.all(processes.map((process) => process.stop()));
@@ -219,7 +223,7 @@ describe('three API replicas and three workers through PgBouncer in transaction 
     expect(expired[0]!.payload).toMatchObject({ reason: 'expired' });
     // Each event exactly once: the ledger's grants and the one expiry.
     expect(relayed.sort()).toEqual([...ledger.map((row) => row.event_id), expired[0]!.id].sort());
-  });
+  }, 180_000);
 
   it('LISTENs only where OUTBOX_LISTEN_URL says, straight to PostgreSQL', async () => {
     const listeners = await core.sequelize.query<{ address: string }>(

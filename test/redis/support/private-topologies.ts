@@ -170,7 +170,7 @@ export class PrivateSentinelSet extends PrivateTopology {
           !String(replicas[0]).includes('s_down')
         );
       },
-      { intervalMs: 100, timeoutMs: 30_000 },
+      { intervalMs: 100, timeoutMs: 60_000 },
     );
   }
 }
@@ -258,7 +258,7 @@ export class PrivateCluster extends PrivateTopology {
         const owner = await this.masterOf(key).catch(() => null);
         return owner !== null && owner !== master;
       },
-      { intervalMs: 100, timeoutMs: 30_000 },
+      { intervalMs: 100, timeoutMs: 60_000 },
     );
     await this.untilHealthy(survivors);
   }
@@ -289,7 +289,7 @@ export class PrivateCluster extends PrivateTopology {
         );
         return states.every((info) => infoField(info, 'cluster_state') === 'ok');
       },
-      { intervalMs: 100, timeoutMs: 30_000 },
+      { intervalMs: 100, timeoutMs: 60_000 },
     );
   }
 }
