@@ -11,6 +11,9 @@ import { pollUntil } from '../../support/wait';
 const run = promisify(execFile);
 const HOST = '127.0.0.1';
 const MASTER_NAME = 'premium-test';
+/** Every data node asks for it (REDIS_PASSWORD); the sentinel for its own (REDIS_SENTINEL_PASSWORD). */
+const PASSWORD = 'data-node-secret';
+const SENTINEL_PASSWORD = 'sentinel-secret';
 
 /** A redis-server (or redis-sentinel) of the test's own, in a temporary directory; killed at the end. */
 class Server {
@@ -20,13 +23,20 @@ class Server {
     readonly port: number,
     program: 'redis-server' | 'redis-sentinel',
     args: string[],
+    private readonly password = PASSWORD,
   ) {
     this.child = spawn(program, args, { stdio: 'ignore' });
   }
 
   /** Answers one command from this server alone (not a topology-aware client). */
   async command(...args: (string | number)[]): Promise<unknown> {
-    const client = new Redis({ host: HOST, port: this.port, lazyConnect: true, retryStrategy: () => null });
+    const client = new Redis({
+      host: HOST,
+      port: this.port,
+      password: this.password,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -50,7 +60,10 @@ class Server {
 }
 
 function dataServerArgs(port: number, dir: string, extra: string[] = []): string[] {
-  return ['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no', ...extra];
+  return [
+    ...['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
+    ...['--requirepass', PASSWORD, '--masterauth', PASSWORD, ...extra],
+  ];
 }
 
 async function answered(server: Server, check: (reply: unknown) => boolean): Promise<boolean> {
@@ -80,7 +93,7 @@ abstract class PrivateTopology {
   }
 }
 
-/** A master, its replica and a sentinel watching them, on free ports. */
+/** A master, its replica and a sentinel watching them, on free ports, each with a password. */
 export class PrivateSentinelSet extends PrivateTopology {
   private constructor(
     dir: string,
@@ -101,7 +114,9 @@ export class PrivateSentinelSet extends PrivateTopology {
         `port ${sentinelPort}`,
         `bind ${HOST}`,
         `dir ${dir}`,
+        `requirepass ${SENTINEL_PASSWORD}`,
         `sentinel monitor ${MASTER_NAME} ${HOST} ${masterPort} 1`,
+        `sentinel auth-pass ${MASTER_NAME} ${PASSWORD}`,
         `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
         `sentinel failover-timeout ${MASTER_NAME} 10000`,
         '',
@@ -116,7 +131,7 @@ export class PrivateSentinelSet extends PrivateTopology {
         HOST,
         String(masterPort),
       ]),
-      new Server(sentinelPort, 'redis-sentinel', [config]),
+      new Server(sentinelPort, 'redis-sentinel', [config], SENTINEL_PASSWORD),
     );
     set.servers.push(set.master, set.replica, set.sentinel);
     try {
@@ -129,7 +144,12 @@ export class PrivateSentinelSet extends PrivateTopology {
   }
 
   get env(): NodeJS.ProcessEnv {
-    return { REDIS_SENTINELS: `${HOST}:${this.sentinel.port}`, REDIS_SENTINEL_MASTER: MASTER_NAME };
+    return {
+      REDIS_SENTINELS: `${HOST}:${this.sentinel.port}`,
+      REDIS_SENTINEL_MASTER: MASTER_NAME,
+      REDIS_PASSWORD: PASSWORD,
+      REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD,
+    };
   }
 
   /** The port of the server Sentinel names as master now. */
@@ -219,14 +239,11 @@ export class PrivateCluster extends PrivateTopology {
         return up.every(Boolean);
       });
       const addresses = nodes.map((node) => `${HOST}:${node.port}`);
-      await run('redis-cli', [
-        '--cluster',
-        'create',
-        ...addresses,
-        '--cluster-replicas',
-        '2',
-        '--cluster-yes',
-      ]);
+      await run(
+        'redis-cli',
+        ['--cluster', 'create', ...addresses, '--cluster-replicas', '2', '--cluster-yes'],
+        { env: { ...process.env, REDISCLI_AUTH: PASSWORD } },
+      );
       await cluster.untilHealthy(nodes);
       await pollUntil('every replica to have synced with its master', async () => {
         const replication = await Promise.all(nodes.map((node) => node.command('INFO', 'replication')));
@@ -241,7 +258,10 @@ export class PrivateCluster extends PrivateTopology {
   }
 
   get env(): NodeJS.ProcessEnv {
-    return { REDIS_CLUSTER_NODES: this.nodes.map((node) => `${HOST}:${node.port}`).join(',') };
+    return {
+      REDIS_CLUSTER_NODES: this.nodes.map((node) => `${HOST}:${node.port}`).join(','),
+      REDIS_PASSWORD: PASSWORD,
+    };
   }
 
   /**
