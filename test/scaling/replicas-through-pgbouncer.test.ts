@@ -225,6 +225,18 @@ describe('three API replicas and three workers through PgBouncer in transaction 
     expect(relayed.sort()).toEqual([...ledger.map((row) => row.event_id), expired[0]!.id].sort());
   }, 180_000);
 
+  it("runs the CLI's schema commands through it", async () => {
+    const env = { DATABASE_URL: bouncer.url(directUrl) };
+    const migrate = await premium(['db', 'migrate', '--json'], env);
+    expect(migrate).toMatchObject({ code: 0 });
+    const status = await premium(['db', 'status', '--json'], env);
+    expect(status).toMatchObject({ code: 0 });
+    expect(json<{ executed: string[]; pending: string[] }>(status)).toMatchObject({
+      executed: expect.arrayContaining([expect.stringMatching(/^001-/)]),
+      pending: [],
+    });
+  });
+
   it('LISTENs only where OUTBOX_LISTEN_URL says, straight to PostgreSQL', async () => {
     const listeners = await core.sequelize.query<{ address: string }>(
       `SELECT client_addr::text AS address FROM pg_stat_activity
