@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parsePlanPrices, type PlanPrices } from './plans';
+import { parseHostPorts, type RedisTopology } from './redis-topology';
 
 /**
  * Secrets used when NODE_ENV is not `production` and none is configured, so that `npm run dev` and the
@@ -27,6 +28,22 @@ function defaultDatabaseUrl(): string {
 const url = z.string().url();
 const port = z.coerce.number().int().min(0).max(65535);
 
+/** An optional variable turned into a value by `parse`, whose error message becomes the problem. */
+function parsedWith<T>(parse: (value: string) => T) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return parse(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+}
+
 const schema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -38,6 +55,18 @@ const schema = z
       .transform((value) => (/^(true|false)$/.test(value) ? value === 'true' : value)),
     DATABASE_URL: url.default(defaultDatabaseUrl),
     REDIS_URL: url.default('redis://127.0.0.1:6379'),
+    REDIS_SENTINELS: parsedWith(parseHostPorts),
+    REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
+    REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+    REDIS_CLUSTER_NODES: parsedWith(parseHostPorts),
+    REDIS_PASSWORD: z.string().min(1).optional(),
+    EVENTS_STREAM_MIN_REPLICAS: z.coerce.number().int().min(0).default(0),
+    OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
+    OUTBOX_LISTEN: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((value) => value === 'true'),
+    OUTBOX_LISTEN_URL: url.optional(),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     FRONTEND_URL: url.default('http://localhost:3000'),
     DISCORD_CLIENT_ID: z.string().min(1).optional(),
@@ -49,18 +78,7 @@ const schema = z
     RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
     RAZORPAY_API_URL: url.default('https://api.razorpay.com'),
-    PLAN_PRICES: z
-      .string()
-      .optional()
-      .transform((value, ctx) => {
-        if (value === undefined) return undefined;
-        try {
-          return parsePlanPrices(value);
-        } catch (error) {
-          ctx.addIssue({ code: 'custom', message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
+    PLAN_PRICES: parsedWith(parsePlanPrices),
     EVENTS_STREAM: z.string().min(1).default('premium:events'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
@@ -73,6 +91,24 @@ const schema = z
     HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
   })
   .superRefine((env, ctx) => {
+    if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_CLUSTER_NODES'],
+        message: 'set either it or REDIS_SENTINELS',
+      });
+    if (env.REDIS_SENTINELS && !env.REDIS_SENTINEL_MASTER)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_SENTINEL_MASTER'],
+        message: 'is required with REDIS_SENTINELS',
+      });
+    if (!env.OUTBOX_LISTEN && env.OUTBOX_LISTEN_URL)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['OUTBOX_LISTEN_URL'],
+        message: 'is unused with OUTBOX_LISTEN=false',
+      });
     if (env.NODE_ENV !== 'production') return;
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
       if (env[name] === undefined)
@@ -91,6 +127,15 @@ export interface Config {
   trustProxy: boolean | string;
   databaseUrl: string;
   redisUrl: string;
+  /** Where Redis is: the server at `redisUrl`, or a Sentinel set or a Cluster (REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
+  redis: RedisTopology;
+  /**
+   * How the relay learns of new outbox rows: a poll every `pollIntervalMs`, and LISTEN on a connection to
+   * `listenUrl` (null: polling only, e.g. when DATABASE_URL is a PgBouncer in transaction mode).
+   */
+  outbox: { pollIntervalMs: number; listenUrl: string | null };
+  /** Replicas that must hold a stream entry before the relay counts it as sent (Redis WAIT); 0: none. */
+  eventsStreamMinReplicas: number;
   jwtSecret: string;
   frontendUrl: string;
   discord: {
@@ -121,6 +166,21 @@ export class ConfigError extends Error {
   }
 }
 
+function redisTopology(e: z.infer<typeof schema>): RedisTopology {
+  const password = e.REDIS_PASSWORD;
+  if (e.REDIS_CLUSTER_NODES) return { mode: 'cluster', nodes: e.REDIS_CLUSTER_NODES, password };
+  if (e.REDIS_SENTINELS) {
+    return {
+      mode: 'sentinel',
+      sentinels: e.REDIS_SENTINELS,
+      masterName: e.REDIS_SENTINEL_MASTER!,
+      password,
+      sentinelPassword: e.REDIS_SENTINEL_PASSWORD,
+    };
+  }
+  return { mode: 'single' };
+}
+
 /** Reads `.env` from the working directory when present; variables already set win. */
 export function loadDotEnv(file = path.resolve('.env')): void {
   if (fs.existsSync(file)) process.loadEnvFile(file);
@@ -142,6 +202,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
+    redis: redisTopology(e),
+    outbox: {
+      pollIntervalMs: e.OUTBOX_POLL_INTERVAL_MS,
+      listenUrl: e.OUTBOX_LISTEN ? (e.OUTBOX_LISTEN_URL ?? e.DATABASE_URL) : null,
+    },
+    eventsStreamMinReplicas: e.EVENTS_STREAM_MIN_REPLICAS,
     jwtSecret: secret('JWT_SECRET'),
     frontendUrl: e.FRONTEND_URL.replace(/\/+$/, ''),
     discord: {

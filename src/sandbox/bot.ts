@@ -1,11 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
-import { Redis } from 'ioredis';
 import type { PremiumEventPayload } from '../core/premium/types';
+import { connectRedis, type RedisClient, type RedisSettings } from '../redis/connection';
 import { stringField } from './http';
 
 export interface BotOptions {
-  redisUrl: string;
+  redis: RedisSettings;
   /** The service's EVENTS_STREAM. */
   stream: string;
   log: (message: string) => void;
@@ -33,7 +33,7 @@ const KEEP = 200;
  * `eventId` it has already seen, acknowledging each batch once it has been handled.
  */
 class Bot {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   /** Newest first. */
   private readonly events: ReceivedEvent[] = [];
   private readonly seen = new Set<string>();
@@ -43,7 +43,7 @@ class Bot {
   constructor(private readonly options: BotOptions) {
     let reported = false;
     // Waits for Redis to come back instead of failing reads while it is away.
-    this.redis = new Redis(options.redisUrl, { maxRetriesPerRequest: null, connectionName: 'sandbox-bot' });
+    this.redis = connectRedis(options.redis, { maxRetriesPerRequest: null, connectionName: 'sandbox-bot' });
     this.redis.on('error', (error: Error) => {
       if (!reported) options.log(`bot: Redis unavailable (${error.message}); waiting for it`);
       reported = true;

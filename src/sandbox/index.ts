@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
+import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
 import { discordRoutes } from './discord/routes';
@@ -43,7 +44,7 @@ export interface SandboxOptions {
   /** Reports webhooks the service refused or could not take; silent by default. */
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
-  bot?: { redisUrl: string; stream: string };
+  bot?: { redis: RedisSettings; stream: string };
 }
 
 export interface Sandbox {

@@ -11,7 +11,8 @@ async function main(): Promise<void> {
   }
   const config = loadConfig();
   // Only when the service's Redis is named: the sandbox alone (its tests, a quick look) needs none.
-  const withBot = Boolean(process.env.REDIS_URL || process.env.EVENTS_STREAM);
+  const withBot =
+    Boolean(process.env.REDIS_URL || process.env.EVENTS_STREAM) || config.redis.mode !== 'single';
   const sandbox = await startSandbox({
     port: sandboxPort(process.env.SANDBOX_PORT),
     host: process.env.SANDBOX_HOST || '127.0.0.1',
@@ -19,7 +20,7 @@ async function main(): Promise<void> {
     razorpay: config.razorpay,
     webhookUrl: process.env.SANDBOX_WEBHOOK_URL || 'http://localhost:3000/api/payment/webhook',
     log: (message) => console.log(message),
-    bot: withBot ? { redisUrl: config.redisUrl, stream: config.eventsStream } : undefined,
+    bot: withBot ? { redis: config, stream: config.eventsStream } : undefined,
   });
   sandbox.discord.autoApprove = false;
   console.log(`Discord and Razorpay sandbox listening on ${sandbox.url}

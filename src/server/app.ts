@@ -1,7 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import type { Core } from '../core';
 import demoPage from './demo/plugin';
 import { registerErrorHandling } from './errors';
@@ -18,11 +17,12 @@ import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
+import type { RedisClient } from '../redis/connection';
 
 export interface AppOptions {
   core: Core;
   /** For sign-in state and rate limits: the API never touches the events stream. */
-  redis: Redis;
+  redis: RedisClient;
 }
 
 async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promise<void> {

@@ -1,8 +1,8 @@
 import closeWithGrace from 'close-with-grace';
-import { Redis } from 'ioredis';
 import { createCore } from '../core';
 import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
-import { logRedisOutages } from '../core/redis-outages';
+import { logRedisOutages } from '../redis/outages';
+import { connectRedis } from '../redis/connection';
 import { buildApp } from './app';
 import { apiRedisOptions } from './redis-options';
 
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   loadDotEnv();
   const config = loadConfig();
   const core = createCore(config);
-  const redis = new Redis(config.redisUrl, apiRedisOptions());
+  const redis = connectRedis(config, apiRedisOptions());
   const app = await buildApp({ core, redis });
   logRedisOutages(redis, app.log, {
     down: 'Redis unavailable: rate limits lapse and sign-ins fail until it is back',

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../redis/connection';
 
 const KEY_PREFIX = 'premium:sign-in-state:';
 const STATE = /^[0-9a-f]{32}$/;
@@ -19,7 +19,7 @@ export interface SignInStateStore {
   consume(state: string): Promise<boolean>;
 }
 
-export function createSignInStateStore(redis: Redis, ttlSeconds: number): SignInStateStore {
+export function createSignInStateStore(redis: RedisClient, ttlSeconds: number): SignInStateStore {
   return {
     async issue() {
       const state = randomBytes(16).toString('hex');

@@ -23,6 +23,10 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
+    redisTopology: config.redis,
+    streamMinReplicas: config.eventsStreamMinReplicas,
+    listenUrl: config.outbox.listenUrl,
+    tuning: { pollIntervalMs: config.outbox.pollIntervalMs },
     stream: config.eventsStream,
     streamMaxLen: config.eventsStreamMaxLen,
     logger: logger.child({ part: 'relay' }),

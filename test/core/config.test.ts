@@ -73,4 +73,88 @@ describe('loadConfig', () => {
     expect(config.planPrices).toEqual({ Monthly: 99, Yearly: 999 });
     expect(config.frontendUrl).toBe('https://premium.example');
   });
+
+  it('reads a Sentinel set or a Cluster instead of REDIS_URL, and how the relay hears of new rows', () => {
+    expect(loadConfig({})).toMatchObject({
+      redis: { mode: 'single' },
+      outbox: { pollIntervalMs: 1000, listenUrl: loadConfig({}).databaseUrl },
+      eventsStreamMinReplicas: 0,
+    });
+    expect(
+      loadConfig({
+        REDIS_SENTINELS: 'sentinel-a:26379, [::1]:26380',
+        REDIS_SENTINEL_MASTER: 'premium',
+        REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+        REDIS_PASSWORD: 'redis-secret',
+        OUTBOX_LISTEN: 'false',
+        OUTBOX_POLL_INTERVAL_MS: '200',
+      }),
+    ).toMatchObject({
+      redis: {
+        mode: 'sentinel',
+        sentinels: [
+          { host: 'sentinel-a', port: 26379 },
+          { host: '::1', port: 26380 },
+        ],
+        masterName: 'premium',
+        password: 'redis-secret',
+        sentinelPassword: 'sentinel-secret',
+      },
+      outbox: { pollIntervalMs: 200, listenUrl: null },
+    });
+    expect(
+      loadConfig({
+        REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000',
+        OUTBOX_LISTEN_URL: 'postgres://relay@db.internal:5432/premium',
+        EVENTS_STREAM_MIN_REPLICAS: '1',
+      }),
+    ).toMatchObject({
+      redis: {
+        mode: 'cluster',
+        nodes: [
+          { host: '10.0.0.1', port: 7000 },
+          { host: '10.0.0.2', port: 7000 },
+        ],
+      },
+      outbox: { listenUrl: 'postgres://relay@db.internal:5432/premium' },
+      eventsStreamMinReplicas: 1,
+    });
+  });
+
+  it('names each wrong Redis or outbox setting', () => {
+    const problems = (env: NodeJS.ProcessEnv): string[] => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(
+      problems({
+        REDIS_SENTINELS: 'sentinel-a',
+        REDIS_CLUSTER_NODES: '10.0.0.1:99999',
+        OUTBOX_LISTEN: 'no',
+        OUTBOX_POLL_INTERVAL_MS: '0',
+      }),
+    ).toEqual(
+      expect.arrayContaining([
+        'REDIS_SENTINELS: "sentinel-a" is not host:port',
+        'REDIS_CLUSTER_NODES: "10.0.0.1:99999" is not host:port',
+        'OUTBOX_LISTEN: must be true or false',
+        expect.stringMatching(/^OUTBOX_POLL_INTERVAL_MS: /),
+      ]),
+    );
+    const conflicting = () =>
+      loadConfig({
+        REDIS_SENTINELS: 'a:1',
+        REDIS_CLUSTER_NODES: 'b:2',
+        OUTBOX_LISTEN: 'false',
+        OUTBOX_LISTEN_URL: 'postgres://x@y/z',
+      });
+    expect(conflicting).toThrow(/REDIS_CLUSTER_NODES: set either it or REDIS_SENTINELS/);
+    expect(conflicting).toThrow(/REDIS_SENTINEL_MASTER: is required with REDIS_SENTINELS/);
+    expect(conflicting).toThrow(/OUTBOX_LISTEN_URL: is unused with OUTBOX_LISTEN=false/);
+  });
 });

@@ -35,7 +35,7 @@ describe('the bot stand-in', () => {
 
   beforeAll(async () => {
     redis = new Redis(testConfig().redisUrl);
-    sandbox = await startSandbox({ ...CREDENTIALS, bot: { redisUrl: testConfig().redisUrl, stream } });
+    sandbox = await startSandbox({ ...CREDENTIALS, bot: { redis: testConfig(), stream } });
   });
   afterAll(async () => {
     await sandbox?.close();

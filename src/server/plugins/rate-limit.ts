@@ -1,14 +1,14 @@
 import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors';
+import type { RedisClient } from '../../redis/connection';
 
 const KEY_PREFIX = 'premium:rate-limit:';
 const WINDOW_MS = 60_000;
 
 export interface RateLimitPluginOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Requests each client (IP or user, per route) may make per minute. */
   perMinute: number;
 }

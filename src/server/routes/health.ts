@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Core } from '../../core';
+import type { RedisClient } from '../../redis/connection';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -25,7 +25,7 @@ async function probe(label: string, check: () => Promise<unknown>): Promise<'ok'
 /** /healthz: the process answers. /readyz: PostgreSQL and Redis answer too (take it out of the pool if not). */
 export default async function healthRoutes(
   app: FastifyInstance,
-  options: { core: Core; redis: Redis },
+  options: { core: Core; redis: RedisClient },
 ): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 

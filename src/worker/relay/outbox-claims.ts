@@ -21,6 +21,23 @@ export interface RowFailure {
   error: string;
 }
 
+/**
+ * The relay's settings, for its own transaction only (SET LOCAL): nothing outlives the transaction, so
+ * the relay works through PgBouncer in transaction mode, which carries no session state or startup
+ * options from one transaction to the next.
+ * - synchronous_commit: losing the last deletions in a Postgres crash only relays those rows again, which
+ *   consumers drop by event id; waiting for the WAL flush at every commit costs more than that.
+ * - enable_sort, enable_bitmapscan: a backlog grows fastest while the outbox's statistics still say it is
+ *   nearly empty (after a Redis outage), when the planner would sort every pending row at each claim; the
+ *   claim must walk the pending index in order, however large the backlog.
+ * - idle_in_transaction_session_timeout: Postgres ends a transaction a hung relay left open, freeing its rows.
+ */
+function beginClaim(idleInTransactionTimeoutMs: number): string {
+  return `BEGIN; SET LOCAL synchronous_commit = off; SET LOCAL enable_sort = off;
+    SET LOCAL enable_bitmapscan = off;
+    SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(idleInTransactionTimeoutMs)}`;
+}
+
 const CLAIM_PENDING = `
   SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload,
          COALESCE(jsonb_typeof(payload) = 'object' AND payload->>'eventId' = event_id::text
@@ -45,12 +62,18 @@ const RECORD_FAILURES = `
 /**
  * Begins the claiming transaction and locks up to `limit` pending rows that are due, oldest first,
  * skipping rows other relays hold. The locks last until `settleClaimed` commits, and end with the
- * connection if the process dies. On a pipelining client, BEGIN and the claim travel together.
+ * connection if the process dies. On a pipelining client, BEGIN and the claim travel together. The
+ * statements are unnamed: a named one would be prepared on one server connection of a PgBouncer and
+ * looked for on another.
  */
-export async function claimPending(client: PoolClient, limit: number): Promise<ClaimedRow[]> {
+export async function claimPending(
+  client: PoolClient,
+  limit: number,
+  idleInTransactionTimeoutMs: number,
+): Promise<ClaimedRow[]> {
   const [, { rows }] = await Promise.all([
-    client.query('BEGIN'),
-    client.query<ClaimedRow>({ name: 'outbox-claim', text: CLAIM_PENDING, values: [limit] }),
+    client.query(beginClaim(idleInTransactionTimeoutMs)),
+    client.query<ClaimedRow>({ text: CLAIM_PENDING, values: [limit] }),
   ]);
   return rows;
 }
@@ -66,12 +89,11 @@ export async function settleClaimed(
 ): Promise<void> {
   const statements = [];
   if (relayedIds.length > 0) {
-    statements.push(client.query({ name: 'outbox-delete', text: DELETE_ROWS, values: [relayedIds] }));
+    statements.push(client.query({ text: DELETE_ROWS, values: [relayedIds] }));
   }
   if (failures.length > 0) {
     statements.push(
       client.query({
-        name: 'outbox-record-failures',
         text: RECORD_FAILURES,
         values: [
           failures.map((f) => f.id),

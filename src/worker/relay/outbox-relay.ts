@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
+import type { RedisTopology } from '../../core/redis-topology';
 import { Backoff, jitteredDelay, type BackoffPolicy } from './backoff';
 import { createRelayMetrics, type RelayMetrics } from './metrics';
 import { claimPending, rowProblem, settleClaimed, type ClaimedRow, type RowFailure } from './outbox-claims';
@@ -40,6 +41,12 @@ export const DEFAULT_TUNING: RelayTuning = {
 export interface RelayOptions {
   databaseUrl: string;
   redisUrl: string;
+  /** A Sentinel set or a Cluster instead of the server at `redisUrl`. */
+  redisTopology?: RedisTopology;
+  /** Replicas that must hold the entries (Redis WAIT) before their rows are deleted; 0 by default. */
+  streamMinReplicas?: number;
+  /** Where to LISTEN for new rows (straight to PostgreSQL, not through PgBouncer); `null`: poll only. */
+  listenUrl?: string | null;
   stream: string;
   streamMaxLen: number;
   logger: Logger;
@@ -75,7 +82,7 @@ export class OutboxRelay {
   private readonly logger: Logger;
   private readonly pool: pg.Pool;
   private readonly publisher: StreamPublisher;
-  private readonly listener: OutboxListener;
+  private readonly listener: OutboxListener | null;
   private readonly metrics: RelayMetrics;
   private readonly wakeup = new Wakeup();
   private readonly stopping = new AbortController();
@@ -91,32 +98,27 @@ export class OutboxRelay {
       // Two for the batch being sent and the one being claimed, one for metric scrapes.
       max: 3,
       pipeline: true,
-      idle_in_transaction_session_timeout: this.tuning.idleInTransactionTimeoutMs,
-      // synchronous_commit: losing the last deletions in a Postgres crash only relays those rows again,
-      // which consumers drop by event id; waiting for the WAL flush at every commit costs more than that.
-      // enable_sort, enable_bitmapscan: a backlog grows fastest while the outbox's statistics still say
-      // it is nearly empty (after a Redis outage), when the planner would sort every pending row at each
-      // claim; the claim must walk the pending index in order, however large the backlog.
-      options: '-c synchronous_commit=off -c enable_sort=off -c enable_bitmapscan=off',
       keepAlive: true,
       connectionTimeoutMillis: 5000,
     });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle relay connection failed'));
     this.publisher = new StreamPublisher({
-      redisUrl: options.redisUrl,
+      redis: { redisUrl: options.redisUrl, redis: options.redisTopology ?? { mode: 'single' } },
+      minReplicas: options.streamMinReplicas ?? 0,
       stream: options.stream,
       streamMaxLen: options.streamMaxLen,
       commandTimeoutMs: this.tuning.redisCommandTimeoutMs,
       reconnect: this.tuning.outageRetry,
       logger: this.logger,
     });
-    this.listener = new OutboxListener(options.databaseUrl, () => this.wakeup.notify(), this.logger);
+    const listenUrl = options.listenUrl === undefined ? options.databaseUrl : options.listenUrl;
+    this.listener = listenUrl ? new OutboxListener(listenUrl, () => this.wakeup.notify(), this.logger) : null;
     this.metrics = createRelayMetrics(options.registry ?? new Registry(), this.pool, this.publisher);
     this.outageBackoff = new Backoff(this.tuning.outageRetry);
   }
 
   start(): void {
-    this.listener.start();
+    this.listener?.start();
     this.loop ??= this.relayUntilStopped();
   }
 
@@ -125,7 +127,7 @@ export class OutboxRelay {
     this.stopping.abort();
     this.wakeup.notify();
     await this.loop;
-    await this.listener.stop();
+    await this.listener?.stop();
     this.publisher.close();
     await this.pool.end();
   }
@@ -184,7 +186,10 @@ export class OutboxRelay {
   private async claim(): Promise<ClaimedBatch> {
     const client = await this.pool.connect();
     try {
-      return { client, rows: await claimPending(client, this.tuning.batchSize) };
+      return {
+        client,
+        rows: await claimPending(client, this.tuning.batchSize, this.tuning.idleInTransactionTimeoutMs),
+      };
     } catch (error) {
       await rollBack(client);
       throw error;

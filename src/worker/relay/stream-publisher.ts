@@ -1,6 +1,7 @@
-import { Redis, ReplyError, type ChainableCommander, type RedisOptions } from 'ioredis';
+import { Cluster, ReplyError, type ChainableCommander, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
-import { logRedisOutages } from '../../core/redis-outages';
+import { logRedisOutages } from '../../redis/outages';
+import { connectRedis, type RedisClient, type RedisSettings } from '../../redis/connection';
 import { jitteredDelay, type BackoffPolicy } from './backoff';
 
 /** ioredis's error for a command that outlived `commandTimeout`. */
@@ -48,7 +49,12 @@ export function addEntry(
 }
 
 export interface PublisherOptions {
-  redisUrl: string;
+  redis: RedisSettings;
+  /**
+   * Replicas that must have the entries before they count as sent (WAIT after the XADDs): an entry only the
+   * master had is lost when a failover promotes a replica, so its row must stay pending. 0: no WAIT.
+   */
+  minReplicas: number;
   stream: string;
   streamMaxLen: number;
   /** A timed-out XADD may still land: the row stays pending and its re-send is a duplicate consumers drop. */
@@ -79,11 +85,11 @@ export function relayRedisOptions(commandTimeoutMs: number, reconnect: BackoffPo
  * would multiply the duplicates; on a new one, nothing is sent until Redis answers its ready check.
  */
 export class StreamPublisher {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
 
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
-    this.redis = new Redis(options.redisUrl, relayRedisOptions(options.commandTimeoutMs, options.reconnect));
+    this.redis = connectRedis(options.redis, relayRedisOptions(options.commandTimeoutMs, options.reconnect));
     logRedisOutages(this.redis, logger, {
       down: 'Redis unavailable: events stay in the outbox',
       back: 'Redis available again: relaying',
@@ -109,16 +115,20 @@ export class StreamPublisher {
     });
   }
 
-  /** Sends every entry in one pipelined round of XADD and pairs each one with its delivery. */
+  /** Sends every entry in one pipelined round of XADD (and WAIT) and pairs each one with its delivery. */
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
-    const { stream, streamMaxLen } = this.options;
+    const { stream, streamMaxLen, minReplicas } = this.options;
     const pipeline = this.redis.pipeline();
     for (const entry of entries) {
       addEntry(pipeline, stream, streamMaxLen, entry);
     }
+    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
+    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
     let errors: (Error | null)[];
+    let unreplicated: Delivery | null = null;
     try {
       const replies = await pipeline.exec();
+      if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[entries.length], minReplicas);
       errors = entries.map((_, i) => {
         const reply = replies?.[i];
         return reply ? reply[0] : new Error('no reply to this command');
@@ -128,7 +138,10 @@ export class StreamPublisher {
     }
     const timedOut = errors.find((error) => error?.message === COMMAND_TIMED_OUT);
     if (timedOut) this.dropConnection(timedOut);
-    return entries.map((entry, i) => [entry, judgeReply(errors[i] ?? null)]);
+    return entries.map((entry, i) => {
+      const delivery = judgeReply(errors[i] ?? null);
+      return [entry, delivery.outcome === 'sent' && unreplicated ? unreplicated : delivery];
+    });
   }
 
   /**
@@ -140,7 +153,8 @@ export class StreamPublisher {
       { err: cause, timeoutMs: this.options.commandTimeoutMs },
       'Redis did not answer an XADD in time: dropping the connection so that nothing queued on it lands later',
     );
-    this.redis.stream.destroy();
+    const connections = this.redis instanceof Cluster ? this.redis.nodes() : [this.redis];
+    for (const connection of connections) connection.stream.destroy();
   }
 
   /**
@@ -164,4 +178,20 @@ export class StreamPublisher {
   close(): void {
     this.redis.disconnect();
   }
+}
+
+/** Why entries Redis added do not count as sent yet: WAIT failed or reached fewer replicas than needed. */
+function replicationShortfall(
+  reply: [Error | null, unknown] | undefined,
+  minReplicas: number,
+): Delivery | null {
+  if (!reply) return { outcome: 'unsent', reason: 'no reply to WAIT' };
+  const [error, replicas] = reply;
+  if (error) return { outcome: 'unsent', reason: `WAIT failed: ${error.message}` };
+  if (Number(replicas) < minReplicas)
+    return {
+      outcome: 'unsent',
+      reason: `only ${String(replicas)} of ${minReplicas} replicas have the entries`,
+    };
+  return null;
 }

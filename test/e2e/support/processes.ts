@@ -37,6 +37,7 @@ export function runProcess(
   entry: string,
   env: NodeJS.ProcessEnv,
   readyUrl: string,
+  readyWithinMs = READY_WITHIN_MS,
 ): RunningProcess {
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   const logFile = path.join(ARTIFACTS, `${name}.log`);
@@ -54,7 +55,7 @@ export function runProcess(
   };
 
   async function untilReady(): Promise<void> {
-    const deadline = Date.now() + READY_WITHIN_MS;
+    const deadline = Date.now() + readyWithinMs;
     while (!(await answers(readyUrl))) {
       if (child.exitCode !== null)
         throw new Error(`${name} exited (${child.exitCode}) before it was ready: see ${logFile}`);

@@ -1,8 +1,8 @@
-import type { Redis } from 'ioredis';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { grantPremium, type GrantRequest } from '../../../src/core/premium/grant';
 import { User } from '../../../src/core/models';
 import { resolvePlan } from '../../../src/core/plans';
+import type { RedisClient } from '../../../src/redis/connection';
 
 export interface StreamEvent {
   id: string;
@@ -11,7 +11,7 @@ export interface StreamEvent {
 }
 
 /** Every entry of `stream`, oldest first, with its fields. */
-export async function readStream(redis: Redis, stream: string): Promise<StreamEvent[]> {
+export async function readStream(redis: RedisClient, stream: string): Promise<StreamEvent[]> {
   const entries = await redis.xrange(stream, '-', '+');
   return entries.map(([, fields]) => {
     const field = (name: string) => fields[fields.indexOf(name) + 1] ?? '';
@@ -25,7 +25,7 @@ export async function readStream(redis: Redis, stream: string): Promise<StreamEv
 }
 
 /** Event ids in the order they reached the stream. */
-export async function streamIds(redis: Redis, stream: string): Promise<string[]> {
+export async function streamIds(redis: RedisClient, stream: string): Promise<string[]> {
   return (await readStream(redis, stream)).map((event) => event.id);
 }
 

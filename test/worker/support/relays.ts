@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Config } from '../../../src/core/config';
-import { OutboxRelay, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
+import { OutboxRelay, type RelayOptions, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
 
 export interface TestRelay {
   relay: OutboxRelay;
@@ -11,7 +11,10 @@ export interface TestRelay {
 /** Starts relays on the test's database and stream; each is stopped after the test. */
 export function useRelays(): (
   config: Config,
-  options?: { redisUrl?: string; tuning?: Partial<RelayTuning>; logger?: Logger },
+  options?: Partial<Pick<RelayOptions, 'redisUrl' | 'redisTopology' | 'streamMinReplicas' | 'listenUrl'>> & {
+    tuning?: Partial<RelayTuning>;
+    logger?: Logger;
+  },
 ) => TestRelay {
   const running: OutboxRelay[] = [];
   afterEach(async () => {
@@ -21,6 +24,7 @@ export function useRelays(): (
     const registry = new Registry();
     const relay = new OutboxRelay({
       databaseUrl: config.databaseUrl,
+      ...options,
       redisUrl: options.redisUrl ?? config.redisUrl,
       stream: config.eventsStream,
       streamMaxLen: config.eventsStreamMaxLen,

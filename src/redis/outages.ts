@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection';
 
 interface OutageLogger {
   warn(object: object, message: string): void;
@@ -11,7 +11,7 @@ interface OutageLogger {
  * error to the console.
  */
 export function logRedisOutages(
-  redis: Redis,
+  redis: RedisClient,
   logger: OutageLogger,
   messages: { down: string; back: string },
 ): void {

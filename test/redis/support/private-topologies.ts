@@ -1,0 +1,315 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { Redis } from 'ioredis';
+import { freePorts } from '../../e2e/support/processes';
+import { pollUntil } from '../../support/wait';
+
+const run = promisify(execFile);
+const HOST = '127.0.0.1';
+const MASTER_NAME = 'premium-test';
+/** Every data node asks for it (REDIS_PASSWORD); the sentinel for its own (REDIS_SENTINEL_PASSWORD). */
+const PASSWORD = 'data-node-secret';
+const SENTINEL_PASSWORD = 'sentinel-secret';
+
+/** A redis-server (or redis-sentinel) of the test's own, in a temporary directory; killed at the end. */
+class Server {
+  private readonly child: ChildProcess;
+
+  constructor(
+    readonly port: number,
+    program: 'redis-server' | 'redis-sentinel',
+    args: string[],
+    private readonly password = PASSWORD,
+  ) {
+    this.child = spawn(program, args, { stdio: 'ignore' });
+  }
+
+  /** Answers one command from this server alone (not a topology-aware client). */
+  async command(...args: (string | number)[]): Promise<unknown> {
+    const client = new Redis({
+      host: HOST,
+      port: this.port,
+      password: this.password,
+      lazyConnect: true,
+      retryStrategy: () => null,
+    });
+    client.on('error', () => undefined);
+    try {
+      await client.connect();
+      return await client.call(String(args[0]), ...args.slice(1));
+    } finally {
+      client.disconnect();
+    }
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** SIGKILL, as a crash. */
+  async kill(): Promise<void> {
+    if (!this.alive) return;
+    const exited = once(this.child, 'exit');
+    this.child.kill('SIGKILL');
+    await exited;
+  }
+}
+
+function dataServerArgs(port: number, dir: string, extra: string[] = []): string[] {
+  return [
+    ...['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
+    ...['--requirepass', PASSWORD, '--masterauth', PASSWORD, ...extra],
+  ];
+}
+
+async function answered(server: Server, check: (reply: unknown) => boolean): Promise<boolean> {
+  try {
+    return check(await server.command('PING'));
+  } catch {
+    return false;
+  }
+}
+
+/** A field of an INFO or CLUSTER INFO reply. */
+function infoField(reply: unknown, field: string): string | undefined {
+  return new RegExp(`^${field}:(.*)$`, 'm').exec(String(reply))?.[1]?.trim();
+}
+
+abstract class PrivateTopology {
+  protected readonly servers: Server[] = [];
+
+  protected constructor(protected readonly dir: string) {}
+
+  /** What the service's configuration says to reach this topology. */
+  abstract get env(): NodeJS.ProcessEnv;
+
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((server) => server.kill()));
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** A master, its replica and a sentinel watching them, on free ports, each with a password. */
+export class PrivateSentinelSet extends PrivateTopology {
+  private constructor(
+    dir: string,
+    private readonly master: Server,
+    private readonly replica: Server,
+    private readonly sentinel: Server,
+  ) {
+    super(dir);
+  }
+
+  static async start(): Promise<PrivateSentinelSet> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-sentinel-'));
+    const [masterPort, replicaPort, sentinelPort] = (await freePorts(3)) as [number, number, number];
+    const config = path.join(dir, 'sentinel.conf');
+    fs.writeFileSync(
+      config,
+      [
+        `port ${sentinelPort}`,
+        `bind ${HOST}`,
+        `dir ${dir}`,
+        `requirepass ${SENTINEL_PASSWORD}`,
+        `sentinel monitor ${MASTER_NAME} ${HOST} ${masterPort} 1`,
+        `sentinel auth-pass ${MASTER_NAME} ${PASSWORD}`,
+        `sentinel down-after-milliseconds ${MASTER_NAME} 1000`,
+        `sentinel failover-timeout ${MASTER_NAME} 10000`,
+        '',
+      ].join('\n'),
+    );
+    const set = new PrivateSentinelSet(
+      dir,
+      new Server(masterPort, 'redis-server', dataServerArgs(masterPort, dir)),
+      new Server(replicaPort, 'redis-server', [
+        ...dataServerArgs(replicaPort, dir),
+        '--replicaof',
+        HOST,
+        String(masterPort),
+      ]),
+      new Server(sentinelPort, 'redis-sentinel', [config], SENTINEL_PASSWORD),
+    );
+    set.servers.push(set.master, set.replica, set.sentinel);
+    try {
+      await set.untilSettled(masterPort);
+    } catch (error) {
+      await set.stop();
+      throw error;
+    }
+    return set;
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return {
+      REDIS_SENTINELS: `${HOST}:${this.sentinel.port}`,
+      REDIS_SENTINEL_MASTER: MASTER_NAME,
+      REDIS_PASSWORD: PASSWORD,
+      REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD,
+    };
+  }
+
+  /** The port of the server Sentinel names as master now. */
+  async masterPort(): Promise<number> {
+    const reply = (await this.sentinel.command(
+      'SENTINEL',
+      'GET-MASTER-ADDR-BY-NAME',
+      MASTER_NAME,
+    )) as string[];
+    return Number(reply[1]);
+  }
+
+  /** SENTINEL FAILOVER: the replica becomes master; resolves once Sentinel and both servers agree. */
+  async failover(): Promise<void> {
+    const oldMaster = await this.masterPort();
+    await this.sentinel.command('SENTINEL', 'FAILOVER', MASTER_NAME);
+    const newMaster = oldMaster === this.master.port ? this.replica.port : this.master.port;
+    await this.untilSettled(newMaster);
+  }
+
+  /** Until `masterPort` is master, the other server replicates it, and Sentinel knows both. */
+  private async untilSettled(masterPort: number): Promise<void> {
+    const [master, replica] =
+      masterPort === this.master.port ? [this.master, this.replica] : [this.replica, this.master];
+    await pollUntil(
+      `the Sentinel set to settle with ${masterPort} as master`,
+      async () => {
+        if (!(await answered(this.sentinel, (reply) => reply === 'PONG'))) return false;
+        if ((await this.masterPort().catch(() => 0)) !== masterPort) return false;
+        const masterInfo = await master.command('INFO', 'replication');
+        const replicaInfo = await replica.command('INFO', 'replication');
+        const replicas = (await this.sentinel.command('SENTINEL', 'REPLICAS', MASTER_NAME)) as string[][];
+        return (
+          infoField(masterInfo, 'role') === 'master' &&
+          infoField(masterInfo, 'connected_slaves') === '1' &&
+          infoField(replicaInfo, 'master_link_status') === 'up' &&
+          replicas.length === 1 &&
+          !String(replicas[0]).includes('s_down')
+        );
+      },
+      { intervalMs: 100, timeoutMs: 60_000 },
+    );
+  }
+}
+
+/**
+ * Three masters with two replicas each (cluster-node-timeout 1 s), on free ports: when a master dies and
+ * one replica takes over, the other still confirms writes (EVENTS_STREAM_MIN_REPLICAS=1).
+ */
+export class PrivateCluster extends PrivateTopology {
+  private constructor(
+    dir: string,
+    private readonly nodes: Server[],
+  ) {
+    super(dir);
+    this.servers.push(...nodes);
+  }
+
+  static async start(): Promise<PrivateCluster> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-cluster-'));
+    const ports = await freePorts(18);
+    const nodes = Array.from({ length: 9 }, (_, i) => {
+      const [port, busPort] = [ports[2 * i]!, ports[2 * i + 1]!];
+      return new Server(
+        port,
+        'redis-server',
+        dataServerArgs(port, dir, [
+          '--cluster-enabled',
+          'yes',
+          // The bus port would be port + 10000 otherwise, which may be above 65535.
+          '--cluster-port',
+          String(busPort),
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          '1000',
+          // A replica fails over however long ago it last heard from its master.
+          '--cluster-replica-validity-factor',
+          '0',
+        ]),
+      );
+    });
+    const cluster = new PrivateCluster(dir, nodes);
+    try {
+      await pollUntil('the cluster nodes to answer', async () => {
+        const up = await Promise.all(nodes.map((node) => answered(node, (reply) => reply === 'PONG')));
+        return up.every(Boolean);
+      });
+      const addresses = nodes.map((node) => `${HOST}:${node.port}`);
+      await run(
+        'redis-cli',
+        ['--cluster', 'create', ...addresses, '--cluster-replicas', '2', '--cluster-yes'],
+        { env: { ...process.env, REDISCLI_AUTH: PASSWORD } },
+      );
+      await cluster.untilHealthy(nodes);
+      await pollUntil('every replica to have synced with its master', async () => {
+        const replication = await Promise.all(nodes.map((node) => node.command('INFO', 'replication')));
+        const links = replication.filter((info) => infoField(info, 'role') === 'slave');
+        return links.length === 6 && links.every((info) => infoField(info, 'master_link_status') === 'up');
+      });
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return {
+      REDIS_CLUSTER_NODES: this.nodes.map((node) => `${HOST}:${node.port}`).join(','),
+      REDIS_PASSWORD: PASSWORD,
+    };
+  }
+
+  /**
+   * Kills the master that serves `key`'s slot and resolves once its replica took the slot over and every
+   * surviving node sees the cluster as ok.
+   */
+  async killMasterOf(key: string): Promise<void> {
+    const master = await this.masterOf(key);
+    await master.kill();
+    const survivors = this.nodes.filter((node) => node !== master);
+    await pollUntil(
+      `a replica to take over ${key}'s slot`,
+      async () => {
+        const owner = await this.masterOf(key).catch(() => null);
+        return owner !== null && owner !== master;
+      },
+      { intervalMs: 100, timeoutMs: 60_000 },
+    );
+    await this.untilHealthy(survivors);
+  }
+
+  /** The node a surviving node names as master of `key`'s slot. */
+  private async masterOf(key: string): Promise<Server> {
+    for (const node of this.nodes.filter((candidate) => candidate.alive)) {
+      try {
+        const slot = Number(await node.command('CLUSTER', 'KEYSLOT', key));
+        const shards = (await node.command('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+        const shard = shards.find(([first, last]) => slot >= first && slot <= last);
+        const port = shard?.[2]?.[1];
+        const owner = this.nodes.find((candidate) => candidate.port === Number(port));
+        if (owner) return owner;
+      } catch {
+        // This node is gone; ask another.
+      }
+    }
+    throw new Error(`no node knows who serves ${key}`);
+  }
+
+  private async untilHealthy(nodes: Server[]): Promise<void> {
+    await pollUntil(
+      'the cluster to be ok on every node',
+      async () => {
+        const states = await Promise.all(
+          nodes.map((node) => node.command('CLUSTER', 'INFO').catch(() => '')),
+        );
+        return states.every((info) => infoField(info, 'cluster_state') === 'ok');
+      },
+      { intervalMs: 100, timeoutMs: 60_000 },
+    );
+  }
+}
