@@ -1,13 +1,14 @@
 import closeWithGrace from 'close-with-grace';
 import { Redis } from 'ioredis';
 import { createCore } from '../core';
-import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
+import { ConfigError, loadConfig } from '../core/config';
+import { loadLocalEnv } from '../core/dev-env';
 import { buildApp } from './app';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  loadDotEnv();
+  loadLocalEnv();
   const config = loadConfig();
   const core = createCore(config);
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
