@@ -5,7 +5,7 @@ import { revokePremium } from '../../src/core/premium/revoke';
 import { useTestCore, workerDatabaseUrl } from '../support/context';
 import { createDatabase, dropDatabase, databaseUrl } from '../support/databases';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium } from './support';
+import { json, premium, premiumAtTerminal } from './support';
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
@@ -76,6 +76,20 @@ describe('premium users', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^User {10}FanBoy \(\d+\)\nPremium {7}yes, until \S+Z \(in 29 days\)\n/);
     expect(run.stdout).toContain('\nRecent orders\nNo orders.\n');
+  });
+
+  it('show cuts its lines to the width of the terminal, and keeps them whole when piped', async () => {
+    const user = await createUser({ username: 'FanBoy' });
+    await grantPremium(db(), grantRequest(user.providerId, { reason: 'a long reason '.repeat(8) }));
+
+    const shown = await premiumAtTerminal(['users', 'show', user.providerId], { columns: 70 });
+    const piped = await premium(['users', 'show', user.providerId]);
+
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split('\r\n');
+    expect(lines.filter((line) => line.length > 70)).toEqual([]);
+    expect(lines.find((line) => line.startsWith('#1'))).toMatch(/^#1 +grant .*…$/);
+    expect(piped.stdout).toContain('a long reason '.repeat(7));
   });
 
   it('find matches ids and username pieces in any case, prefixes first, wildcards literally', async () => {
