@@ -39,10 +39,11 @@ const schema = z
     DATABASE_URL: url.default(defaultDatabaseUrl),
     REDIS_URL: url.default('redis://127.0.0.1:6379'),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    FRONTEND_URL: url.default('http://localhost:3000'),
+    // Unset, both follow PORT: the API's own demo page is the frontend.
+    FRONTEND_URL: url.optional(),
     DISCORD_CLIENT_ID: z.string().min(1).optional(),
     DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
-    DISCORD_REDIRECT_URI: url.default('http://localhost:3000/api/auth/idp/callback'),
+    DISCORD_REDIRECT_URI: url.optional(),
     DISCORD_API_URL: url.default('https://discord.com/api/v10'),
     DISCORD_AUTHORIZE_URL: url.default('https://discord.com/oauth2/authorize'),
     RAZORPAY_KEY_ID: z.string().min(1).optional(),
@@ -135,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const secret = (name: (typeof SECRET_NAMES)[number]) => e[name] ?? DEVELOPMENT_SECRETS[name];
+  const local = `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -143,11 +145,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
     jwtSecret: secret('JWT_SECRET'),
-    frontendUrl: e.FRONTEND_URL.replace(/\/+$/, ''),
+    frontendUrl: (e.FRONTEND_URL ?? local).replace(/\/+$/, ''),
     discord: {
       clientId: secret('DISCORD_CLIENT_ID'),
       clientSecret: secret('DISCORD_CLIENT_SECRET'),
-      redirectUri: e.DISCORD_REDIRECT_URI,
+      redirectUri: e.DISCORD_REDIRECT_URI ?? `${local}/api/auth/idp/callback`,
       apiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
       authorizeUrl: e.DISCORD_AUTHORIZE_URL,
     },

@@ -6,6 +6,7 @@ import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
+import { describeWithBrowser } from './support/browser';
 import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
 
 const CHROMIUM_ARGS = [
@@ -22,7 +23,7 @@ const STARTUP_MS = 30_000;
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */
-describe('the demo page in a browser', () => {
+describeWithBrowser('the demo page in a browser', (browserPath) => {
   const getCore = useTestCore();
   const stream = testConfig().eventsStream;
   let api: string;
@@ -57,7 +58,7 @@ describe('the demo page in a browser', () => {
       runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
       runProcess('e2e-worker', 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
     ];
-    const launching = chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const launching = chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS });
     void launching.then((launched) => (browser = launched));
     await Promise.all([launching, ...processes.map((running) => running.ready)]);
   }, STARTUP_MS);
