@@ -3,7 +3,7 @@ import { Order, OutboxEvent, UserGuild } from '../../src/core/models';
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { useTestCore, workerDatabaseUrl } from '../support/context';
-import { createDatabase, dropDatabase, databaseUrl } from '../support/databases';
+import { dropDatabase, databaseUrl } from '../support/databases';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
 import { json, premium, premiumAtTerminal } from './support';
 
@@ -206,18 +206,18 @@ describe('premium outbox', () => {
 
 describe('premium db', () => {
   const name = `${process.env.TEST_RUN_ID}_cli_db_${process.env.JEST_WORKER_ID}`;
-  beforeAll(() => createDatabase(name));
   afterAll(() => dropDatabase(name));
 
-  it('migrate applies what is pending to an empty database, and status then shows nothing pending', async () => {
+  it('migrate creates the database when it does not exist, applies every migration, and status agrees', async () => {
     const env = { DATABASE_URL: databaseUrl(name) };
-    const before = await premium(['db', 'status', '--json'], env);
     const migrate = await premium(['db', 'migrate', '--json'], env);
     const after = await premium(['db', 'status', '--json'], env);
+    const again = await premium(['db', 'migrate'], env);
 
-    const pendingBefore = json<{ pending: string[] }>(before).pending;
-    expect(pendingBefore).toContain('001-initial-schema');
-    expect(json(migrate)).toEqual({ applied: pendingBefore });
-    expect(json(after)).toEqual({ executed: pendingBefore, pending: [] });
+    const { created, applied } = json<{ created: boolean; applied: string[] }>(migrate);
+    expect(created).toBe(true);
+    expect(applied).toContain('001-initial-schema');
+    expect(json(after)).toEqual({ executed: applied, pending: [] });
+    expect(again.stdout).toBe('Nothing to apply: the database is up to date.\n');
   });
 });
