@@ -81,6 +81,7 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   if (!process.env.DISCORD_CLIENT_ID) {
     env.DISCORD_API_URL = `${sandbox}/discord/api/v10`;
     env.DISCORD_AUTHORIZE_URL = `${sandbox}/discord/oauth2/authorize`;
+    env.DISCORD_CDN_URL = `${sandbox}/discord/cdn`;
   }
   if (!process.env.RAZORPAY_KEY_ID) env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
   // Named, so that the sandbox starts its bot stand-in on the stream the worker writes.

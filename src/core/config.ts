@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DISCORD_CDN_URL } from './identity/cdn';
 import { parsePlanPrices, type PlanPrices } from './plans';
 
 /**
@@ -46,6 +47,7 @@ const schema = z
     DISCORD_REDIRECT_URI: url.optional(),
     DISCORD_API_URL: url.default('https://discord.com/api/v10'),
     DISCORD_AUTHORIZE_URL: url.default('https://discord.com/oauth2/authorize'),
+    DISCORD_CDN_URL: url.default(DISCORD_CDN_URL),
     RAZORPAY_KEY_ID: z.string().min(1).optional(),
     RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -100,6 +102,8 @@ export interface Config {
     redirectUri: string;
     apiUrl: string;
     authorizeUrl: string;
+    /** Where avatar URLs point (Discord's CDN; the sandbox in development). */
+    cdnUrl: string;
   };
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
   planPrices: PlanPrices;
@@ -152,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       redirectUri: e.DISCORD_REDIRECT_URI ?? `${local}/api/auth/idp/callback`,
       apiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
       authorizeUrl: e.DISCORD_AUTHORIZE_URL,
+      cdnUrl: e.DISCORD_CDN_URL.replace(/\/+$/, ''),
     },
     razorpay: {
       keyId: secret('RAZORPAY_KEY_ID'),

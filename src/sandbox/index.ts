@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
+import { discordCdnRoutes } from './discord/cdn';
 import { discordRoutes } from './discord/routes';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
@@ -113,6 +114,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
   await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
   const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });

@@ -50,6 +50,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       DISCORD_REDIRECT_URI: `${api}/api/auth/idp/callback`,
       DISCORD_API_URL: `${sandbox}/discord/api/v10`,
       DISCORD_AUTHORIZE_URL: `${sandbox}/discord/oauth2/authorize`,
+      DISCORD_CDN_URL: `${sandbox}/discord/cdn`,
       RAZORPAY_API_URL: `${sandbox}/razorpay`,
     };
     redis = new Redis(env.REDIS_URL);
