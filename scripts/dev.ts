@@ -72,6 +72,7 @@ async function resolveService(service: Service, servers: PrivateServer[]): Promi
   say(`no ${service.label} at ${shown(service.defaultUrl)} (${why}): starting a private one under .dev/`);
   const server = await service.startPrivate();
   servers.push(server);
+  await server.ready;
   return server.url;
 }
 

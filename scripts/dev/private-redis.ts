@@ -6,7 +6,7 @@ export const REDIS_INSTALL_HINT =
   'redis-server is not on the PATH: install Redis (Debian/Ubuntu: sudo apt install redis-server; macOS: brew install redis) or set REDIS_URL';
 
 /** A redis-server of its own on 127.0.0.1:`port`, keeping nothing on disk (sign-in states and events are short-lived here). */
-export async function startPrivateRedis(port: number): Promise<PrivateServer> {
+export function startPrivateRedis(port: number): PrivateServer {
   if (spawnSync('redis-server', ['--version']).error) throw new Error(REDIS_INSTALL_HINT);
   return spawnServer({
     name: 'Redis',
