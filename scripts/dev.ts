@@ -1,95 +1,107 @@
 /**
- * `npm run dev`: the whole product on one machine. Creates and migrates the database, then runs the
- * sandbox (Discord, Razorpay and a stand-in for the bot), the API and the worker with one prefixed,
- * readable log stream, and prints where to open the demo page; Ctrl-C stops all.
+ * `npm run dev`: the whole product on one machine. Uses the PostgreSQL and Redis at DATABASE_URL /
+ * REDIS_URL, or, when those are not set and nothing answers at the defaults, private ones under `.dev/`;
+ * creates and migrates the database, then runs the sandbox (Discord, Razorpay and a stand-in for the bot),
+ * the API and the worker with one prefixed, readable log stream, writes `.dev/env` for the CLI beside it,
+ * and says "ready" once the API's /readyz does. Ctrl-C stops all, the private servers last.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prettyFactory } from 'pino-pretty';
 import { Sequelize } from 'sequelize';
 import { loadConfig, loadDotEnv, type Config } from '../src/core/config';
 import { createDatabaseIfMissing } from '../src/core/db/create-database';
 import { createMigrator } from '../src/core/db/migrator';
+import { devDirectory, devEnvFile } from '../src/core/dev-env';
+import { printer } from './dev/output';
+import { startPrivatePostgres } from './dev/private-postgres';
+import { startPrivateRedis } from './dev/private-redis';
+import type { PrivateServer } from './dev/private-server';
+import { freePort, portIsFree, postgresProblem, redisProblem } from './dev/probe';
 
+const ROOT = path.resolve(__dirname, '..');
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '4010';
+const METRICS_PORT = process.env.METRICS_PORT ?? '9465';
 
 function say(message: string): void {
   console.log(`[dev    ] ${message}`);
 }
 
-function childEnvironment(config: Config): NodeJS.ProcessEnv {
+/** A URL as it may be printed: without its password. */
+function shown(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+}
+
+async function refuseBusyPorts(config: Config): Promise<void> {
+  const ports: [string, number, string][] = [
+    ['PORT', config.port, config.host],
+    ['SANDBOX_PORT', Number(SANDBOX_PORT), '0.0.0.0'],
+    ['WORKER_PORT', config.workerPort, '0.0.0.0'],
+    ['METRICS_PORT', Number(METRICS_PORT), '0.0.0.0'],
+  ];
+  for (const [setting, port, host] of ports) {
+    if (!(await portIsFree(port, host)))
+      throw new Error(`port ${port} is in use: set ${setting} to a free port (e.g. ${setting}=${port + 1})`);
+  }
+}
+
+interface Service {
+  setting: 'DATABASE_URL' | 'REDIS_URL';
+  label: string;
+  /** What is tried when the setting is unset (overridable so tests can point it at a port nothing uses). */
+  defaultUrl: string;
+  problem: (url: string) => Promise<string | null>;
+  startPrivate: () => Promise<PrivateServer>;
+}
+
+/** The URL to use: the one given (which must answer), the default when it answers, else a private server. */
+async function resolveService(service: Service, servers: PrivateServer[]): Promise<string> {
+  const given = process.env[service.setting];
+  if (given) {
+    const why = await service.problem(given);
+    if (why) throw new Error(`${service.setting} (${shown(given)}) does not answer: ${why}`);
+    return given;
+  }
+  const why = await service.problem(service.defaultUrl);
+  if (!why) return service.defaultUrl;
+  say(`no ${service.label} at ${shown(service.defaultUrl)} (${why}): starting a private one under .dev/`);
+  const server = await service.startPrivate();
+  servers.push(server);
+  await server.ready;
+  return server.url;
+}
+
+function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   const sandbox = `http://127.0.0.1:${SANDBOX_PORT}`;
-  const api = `http://localhost:${config.port}`;
-  const env: NodeJS.ProcessEnv = {
-    SANDBOX_PORT,
-    SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.port}/api/payment/webhook`,
-    // Named, so that the sandbox starts its bot stand-in on the stream the worker writes.
-    REDIS_URL: config.redisUrl,
-    EVENTS_STREAM: config.eventsStream,
-    // The API's demo page is the frontend in development, whatever PORT is.
-    FRONTEND_URL: process.env.FRONTEND_URL || api,
-    DISCORD_REDIRECT_URI: process.env.DISCORD_REDIRECT_URI || `${api}/api/auth/idp/callback`,
-  };
+  const env: NodeJS.ProcessEnv = {};
   if (!process.env.DISCORD_CLIENT_ID) {
     env.DISCORD_API_URL = `${sandbox}/discord/api/v10`;
     env.DISCORD_AUTHORIZE_URL = `${sandbox}/discord/oauth2/authorize`;
+    env.DISCORD_CDN_URL = `${sandbox}/discord/cdn`;
   }
   if (!process.env.RAZORPAY_KEY_ID) env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
+  // Named, so that the sandbox starts its bot stand-in on the stream the worker writes.
+  env.EVENTS_STREAM = config.eventsStream;
   return env;
 }
 
-interface PinoLine {
-  msg?: string;
-  reqId?: string;
-  req?: { method: string; url: string };
-  res?: { statusCode: number };
-  responseTime?: number;
-}
-
-/** Fastify logs every request twice (arrival, completion): keep one line, at completion, saying both. */
-function oneLinePerRequest(line: string, arrived: Map<string, string>): string | null {
-  let entry: PinoLine;
-  try {
-    entry = JSON.parse(line) as PinoLine;
-  } catch {
-    return line;
-  }
-  const { msg, reqId = '', req, res, responseTime = 0, ...rest } = entry;
-  if (msg === 'incoming request' && req) {
-    arrived.set(reqId, `${req.method} ${req.url}`);
-    return null;
-  }
-  if (msg === 'request completed' && res) {
-    const request = arrived.get(reqId) ?? reqId;
-    arrived.delete(reqId);
-    return JSON.stringify({
-      ...rest,
-      msg: `${request} → ${res.statusCode} (${Math.round(responseTime)} ms)`,
-    });
-  }
-  return line;
-}
-
-const pretty = prettyFactory({
-  translateTime: 'SYS:HH:MM:ss',
-  ignore: 'pid,hostname,name',
-  singleLine: true,
-});
-
-/** Prints a child's output under its name, pino's JSON lines made readable. */
-function printer(name: string): (line: string) => void {
-  const prefix = `[${name.padEnd(7)}]`;
-  const arrived = new Map<string, string>();
-  return (line) => {
-    const text = oneLinePerRequest(line, arrived);
-    if (text === null) return;
-    for (const part of pretty(text).trimEnd().split('\n')) console.log(`${prefix} ${part}`);
-  };
+/** `.dev/env`: what a command beside `npm run dev` (the CLI) needs to use the same servers and sandbox. */
+function writeDevEnv(env: NodeJS.ProcessEnv): void {
+  const lines = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  fs.writeFileSync(
+    devEnvFile(),
+    `# Written by npm run dev while it runs; read under NODE_ENV=development (npm run cli).\n${lines.join('\n')}\n`,
+  );
 }
 
 function run(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     // A process group of its own: Ctrl-C reaches this script alone, which then stops each child once.
@@ -104,7 +116,7 @@ function run(name: string, script: string, env: NodeJS.ProcessEnv): ChildProcess
 
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
-async function untilAnswering(url: string, stillWaiting: () => boolean): Promise<boolean> {
+async function untilReady(url: string, stillWaiting: () => boolean): Promise<boolean> {
   while (stillWaiting()) {
     try {
       if ((await fetch(url)).ok) return true;
@@ -116,59 +128,109 @@ async function untilAnswering(url: string, stillWaiting: () => boolean): Promise
   return false;
 }
 
+const children = new Map<string, ChildProcess>();
+const servers: PrivateServer[] = [];
+let stopping = false;
+
+/** Stops the children, then the private servers they used, and exits with `code`. */
+async function shutdown(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    if (children.size > 0) say('stopping the sandbox, the API and the worker');
+    await Promise.all(
+      [...children.values()]
+        .filter((child) => !hasExited(child))
+        .map((child) => {
+          const exited = once(child, 'exit');
+          child.kill('SIGTERM');
+          return exited;
+        }),
+    );
+    if (servers.length > 0) say('stopping the private PostgreSQL and Redis');
+    for (const server of servers.reverse()) await server.stop();
+    fs.rmSync(devEnvFile(), { force: true });
+    say(code === 0 ? 'stopped' : 'stopped, with a failure above');
+    process.exit(code);
+  }
+  return new Promise<never>(() => undefined);
+}
+
 async function main(): Promise<void> {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void shutdown(0));
+  // Detached children outlive this script unless told: stop them however it ends.
+  process.on('exit', () => {
+    for (const child of children.values()) if (!hasExited(child)) child.kill('SIGTERM');
+    for (const server of servers) server.kill();
+  });
+
   loadDotEnv();
+  process.env.NODE_ENV ??= 'development';
   const config = loadConfig();
   if (config.nodeEnv === 'production')
     throw new Error('npm run dev is for development; use npm start in production');
+  await refuseBusyPorts(config);
 
-  if (await createDatabaseIfMissing(config.databaseUrl)) say('created the database');
-  const sequelize = new Sequelize(config.databaseUrl, { dialect: 'postgres', logging: false });
+  const dir = devDirectory();
+  fs.mkdirSync(dir, { recursive: true });
+  const databaseUrl = await resolveService(
+    {
+      setting: 'DATABASE_URL',
+      label: 'PostgreSQL',
+      defaultUrl: process.env.DEV_DEFAULT_DATABASE_URL || config.databaseUrl,
+      problem: postgresProblem,
+      startPrivate: async () => startPrivatePostgres(dir, await freePort(), say),
+    },
+    servers,
+  );
+  const redisUrl = await resolveService(
+    {
+      setting: 'REDIS_URL',
+      label: 'Redis',
+      defaultUrl: process.env.DEV_DEFAULT_REDIS_URL || config.redisUrl,
+      problem: redisProblem,
+      startPrivate: async () => startPrivateRedis(await freePort()),
+    },
+    servers,
+  );
+
+  if (await createDatabaseIfMissing(databaseUrl)) say('created the database');
+  const sequelize = new Sequelize(databaseUrl, { dialect: 'postgres', logging: false });
   const applied = await createMigrator(sequelize).up();
   await sequelize.close();
   say(`migrations applied: ${applied.length}`);
 
-  const env = childEnvironment(config);
-  const children = new Map([
-    ['sandbox', run('sandbox', 'src/sandbox/main.ts', env)],
-    ['api', run('api', 'src/server/main.ts', env)],
-    ['worker', run('worker', 'src/worker/main.ts', env)],
-  ]);
-
-  let stopping = false;
-  let failed = false;
-  const stop = () => {
-    if (stopping) return;
-    stopping = true;
-    say('stopping the sandbox, the API and the worker');
-    for (const child of children.values()) if (!hasExited(child)) child.kill('SIGTERM');
+  const shared = { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, ...sandboxEnvironment(config) };
+  writeDevEnv(shared);
+  const api = `http://localhost:${config.port}`;
+  const env: NodeJS.ProcessEnv = {
+    ...shared,
+    NODE_ENV: config.nodeEnv,
+    SANDBOX_PORT,
+    SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.port}/api/payment/webhook`,
+    // The API's demo page is the frontend in development, whatever PORT is.
+    FRONTEND_URL: process.env.FRONTEND_URL || api,
+    DISCORD_REDIRECT_URI: process.env.DISCORD_REDIRECT_URI || `${api}/api/auth/idp/callback`,
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stop);
-  // Detached children outlive this script unless told: stop them however it ends.
-  process.on('exit', () => {
-    for (const child of children.values()) if (!hasExited(child)) child.kill('SIGTERM');
-  });
+  if (stopping) return;
+  children.set('sandbox', run('sandbox', 'src/sandbox/main.ts', env));
+  children.set('api', run('api', 'src/server/main.ts', env));
+  children.set('worker', run('worker', 'src/worker/main.ts', env));
   for (const [name, child] of children) {
     child.on('exit', (code, signal) => {
-      if (!stopping || code !== 0) {
-        say(`${name} exited (${signal ?? `code ${code}`})`);
-        failed = true;
-      }
-      stop();
-      if ([...children.values()].every(hasExited)) {
-        say(failed ? 'stopped, with a failure above' : 'stopped');
-        process.exit(failed ? 1 : 0);
-      }
+      if (stopping) return;
+      say(`${name} exited (${signal ?? `code ${code}`})`);
+      void shutdown(1);
     });
   }
 
-  if (await untilAnswering(`http://127.0.0.1:${config.port}/healthz`, () => !stopping)) {
-    say(`ready: open http://localhost:${config.port}/ to sign in and buy premium (API docs at /docs)`);
+  if (await untilReady(`http://127.0.0.1:${config.port}/readyz`, () => !stopping)) {
+    say(`ready: open ${api}/ to sign in and buy premium (API docs at /docs)`);
+    say('the CLI beside it: npm run --silent cli -- <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
   }
 }
 
 main().catch((error: unknown) => {
   say(error instanceof Error ? error.message : String(error));
-  process.exit(1);
+  void shutdown(1);
 });

@@ -8,16 +8,21 @@ import { UsageError } from './errors';
  */
 export async function confirm(question: string, yes: boolean | undefined): Promise<void> {
   if (yes) return;
-  if (!process.stdin.isTTY) {
-    throw new UsageError('stdin is not a terminal, so nothing was asked or changed; add --yes to go ahead');
-  }
+  requireTerminal();
   const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await prompt.question(`${question} Type "yes" to go ahead: `);
-    if (answer.trim().toLowerCase() !== 'yes') {
+    const answer = await prompt.question(`${question} Go ahead? [y/N] `);
+    if (!/^(y|yes)$/i.test(answer.trim())) {
       throw AppError.validation('NOT_CONFIRMED', 'not confirmed; nothing was changed');
     }
   } finally {
     prompt.close();
+  }
+}
+
+/** Refuses at once, before anything is looked up, when there is no one at a terminal to ask. */
+export function requireTerminal(): void {
+  if (!process.stdin.isTTY) {
+    throw new UsageError('stdin is not a terminal, so nothing was asked or changed; add --yes to go ahead');
   }
 }

@@ -56,3 +56,11 @@ export function fields(pairs: [string, string][]): string {
 export function section(title: string, body: string): string {
   return `\n${title}\n${body}`;
 }
+
+/** Each line cut to `columns` characters, ending in `…` where it was cut: wide tables stay readable. */
+export function fitWidth(text: string, columns: number): string {
+  return text
+    .split('\n')
+    .map((line) => (line.length > columns ? `${line.slice(0, columns - 1)}…` : line))
+    .join('\n');
+}

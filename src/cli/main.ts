@@ -1,11 +1,11 @@
-import { loadDotEnv } from '../core/config';
+import { loadLocalEnv } from '../core/dev-env';
 import { EXIT_OK, reportError } from './errors';
 import { buildProgram } from './program';
 
 async function main(argv: string[]): Promise<number> {
   const { program, session } = buildProgram();
   try {
-    loadDotEnv();
+    loadLocalEnv();
     await program.parseAsync(argv);
     return EXIT_OK;
   } catch (error) {

@@ -13,9 +13,15 @@ import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
 import { Session, type GlobalOptions } from './session';
 
+/** After a usage error, one line saying where the help is, not the whole help (which buries the error). */
+function hintHelpAfterErrors(command: Command, name = command.name()): void {
+  command.showHelpAfterError(`Run '${name} --help' for usage.`);
+  for (const sub of command.commands) hintHelpAfterErrors(sub, `${name} ${sub.name()}`);
+}
+
 /**
  * The `premium` program. Subcommands made with `.command()` inherit `exitOverride` (so every usage
- * error reaches `reportError`) and `showHelpAfterError` from their parent.
+ * error reaches `reportError`) from their parent.
  */
 export function buildProgram(): { program: Command; session: Session } {
   const program = new Command('premium')
@@ -23,7 +29,6 @@ export function buildProgram(): { program: Command; session: Session } {
     .option('--json', 'print one JSON document and nothing else on stdout')
     .option('--verbose', 'print stack traces with errors')
     .exitOverride()
-    .showHelpAfterError()
     .configureHelp({ showGlobalOptions: true });
   const session = new Session(() => program.opts<GlobalOptions>());
 
@@ -48,5 +53,6 @@ export function buildProgram(): { program: Command; session: Session } {
   registerDbMigrate(db, session);
   registerDbStatus(db, session);
 
+  hintHelpAfterErrors(program);
   return { program, session };
 }

@@ -1,6 +1,7 @@
 import { createCore, type Core } from '../core';
 import { loadConfig } from '../core/config';
 import { razorpayClientFor } from '../core/payments/processor';
+import { fitWidth } from './format';
 import type { RazorpayClient } from '../core/processor/razorpay-client';
 
 export interface GlobalOptions {
@@ -33,9 +34,18 @@ export class Session {
     return razorpayClientFor(this.core().config);
   }
 
-  /** With `--json`, the document and nothing else on stdout; otherwise the text rendering of it. */
+  /**
+   * With `--json`, the document and nothing else on stdout; otherwise the text rendering of it, its lines
+   * cut to the terminal's width when stdout is one (piped, they are kept whole).
+   */
   emit<T>(document: T, render: (document: T) => string): void {
-    process.stdout.write(`${this.options.json ? JSON.stringify(document, null, 2) : render(document)}\n`);
+    if (this.options.json) {
+      process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
+      return;
+    }
+    const text = render(document);
+    const { isTTY, columns } = process.stdout;
+    process.stdout.write(`${isTTY && columns > 0 ? fitWidth(text, columns) : text}\n`);
   }
 
   /** Lets the process exit promptly: the pool would otherwise hold it for its idle timeout. */

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { DISCORD_CDN_URL } from './identity/cdn';
 import { parsePlanPrices, type PlanPrices } from './plans';
 import { parseHostPorts, type RedisTopology } from './redis-topology';
 
@@ -68,12 +69,14 @@ const schema = z
       .transform((value) => value === 'true'),
     OUTBOX_LISTEN_URL: url.optional(),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-    FRONTEND_URL: url.default('http://localhost:3000'),
+    // Unset, both follow PORT: the API's own demo page is the frontend.
+    FRONTEND_URL: url.optional(),
     DISCORD_CLIENT_ID: z.string().min(1).optional(),
     DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
-    DISCORD_REDIRECT_URI: url.default('http://localhost:3000/api/auth/idp/callback'),
+    DISCORD_REDIRECT_URI: url.optional(),
     DISCORD_API_URL: url.default('https://discord.com/api/v10'),
     DISCORD_AUTHORIZE_URL: url.default('https://discord.com/oauth2/authorize'),
+    DISCORD_CDN_URL: url.default(DISCORD_CDN_URL),
     RAZORPAY_KEY_ID: z.string().min(1).optional(),
     RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
     RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
@@ -144,6 +147,8 @@ export interface Config {
     redirectUri: string;
     apiUrl: string;
     authorizeUrl: string;
+    /** Where avatar URLs point (Discord's CDN; the sandbox in development). */
+    cdnUrl: string;
   };
   razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
   planPrices: PlanPrices;
@@ -195,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const secret = (name: (typeof SECRET_NAMES)[number]) => e[name] ?? DEVELOPMENT_SECRETS[name];
+  const local = `http://localhost:${e.PORT}`;
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -209,13 +215,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     eventsStreamMinReplicas: e.EVENTS_STREAM_MIN_REPLICAS,
     jwtSecret: secret('JWT_SECRET'),
-    frontendUrl: e.FRONTEND_URL.replace(/\/+$/, ''),
+    frontendUrl: (e.FRONTEND_URL ?? local).replace(/\/+$/, ''),
     discord: {
       clientId: secret('DISCORD_CLIENT_ID'),
       clientSecret: secret('DISCORD_CLIENT_SECRET'),
-      redirectUri: e.DISCORD_REDIRECT_URI,
+      redirectUri: e.DISCORD_REDIRECT_URI ?? `${local}/api/auth/idp/callback`,
       apiUrl: e.DISCORD_API_URL.replace(/\/+$/, ''),
       authorizeUrl: e.DISCORD_AUTHORIZE_URL,
+      cdnUrl: e.DISCORD_CDN_URL.replace(/\/+$/, ''),
     },
     razorpay: {
       keyId: secret('RAZORPAY_KEY_ID'),

@@ -3,6 +3,7 @@ import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/pro
 import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
+import { discordCdnRoutes } from './discord/cdn';
 import { discordRoutes } from './discord/routes';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
@@ -114,6 +115,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
   await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
   const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });

@@ -1,15 +1,16 @@
 import closeWithGrace from 'close-with-grace';
 import { createCore } from '../core';
-import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
-import { logRedisOutages } from '../redis/outages';
+import { ConfigError, loadConfig } from '../core/config';
+import { loadLocalEnv } from '../core/dev-env';
 import { connectRedis } from '../redis/connection';
+import { logRedisOutages } from '../redis/outages';
 import { buildApp } from './app';
 import { apiRedisOptions } from './redis-options';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
-  loadDotEnv();
+  loadLocalEnv();
   const config = loadConfig();
   const core = createCore(config);
   const redis = connectRedis(config, apiRedisOptions());

@@ -1,13 +1,14 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
-import { ConfigError, loadConfig, loadDotEnv } from '../core/config';
+import { ConfigError, loadConfig } from '../core/config';
+import { loadLocalEnv } from '../core/dev-env';
 import { startWorker } from './worker';
 
 /** A supervisor's stop timeout is typically 10 s or more: stop within it, or exit 1 trying. */
 const SHUTDOWN_GRACE_MS = 9000;
 
 async function main(): Promise<void> {
-  loadDotEnv();
+  loadLocalEnv();
   const config = loadConfig();
   const logger = pino({ level: config.logLevel, name: 'premium-worker' });
   const worker = startWorker(config, logger);

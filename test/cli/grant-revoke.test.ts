@@ -4,7 +4,8 @@ import { grantPremium } from '../../src/core/premium/grant';
 import type { PremiumChange } from '../../src/core/premium/types';
 import { useTestCore } from '../support/context';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium } from './support';
+import { isoTime } from '../../src/cli/format';
+import { json, premium, premiumAtTerminal } from './support';
 
 const getCore = useTestCore();
 
@@ -154,6 +155,39 @@ describe('premium revoke', () => {
       reason: 'refund',
       durationDays: 30,
     });
+  });
+
+  it('asks at a terminal whose grant, how many days and what the expiry becomes, and takes y', async () => {
+    const user = await createUser({ username: 'fanboy' });
+    const first = await grantPremium(getCore().sequelize, grantRequest(user.providerId));
+    const second = await grantPremium(getCore().sequelize, grantRequest(user.providerId));
+
+    const run = await premiumAtTerminal(['revoke', '--grant', String(second.grantId), '--reason', 'refund'], {
+      input: 'y\n',
+    });
+
+    expect(run.code).toBe(0);
+    const asked = new RegExp(
+      `Revoke grant #${second.grantId} \\(Monthly\\): 30 day\\(s\\) of the USER premium of fanboy \\(${user.providerId}\\)\\. ` +
+        `It ends ${isoTime(first.expiresAt).slice(0, 15)}.* instead of ${isoTime(second.expiresAt)} .*The bot is told at once\\. Go ahead\\? \\[y/N\\]`,
+    );
+    expect(run.stdout).toMatch(asked);
+    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
+  });
+
+  it('changes nothing when the answer at the terminal is not y or yes', async () => {
+    const user = await createUser();
+    const grant = await grantPremium(getCore().sequelize, grantRequest(user.providerId));
+
+    const run = await premiumAtTerminal(['revoke', '--user', user.providerId, '--reason', 'x'], {
+      input: 'no\n',
+    });
+
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/End the USER premium of fan .*Go ahead\? \[y\/N\] .*no/);
+    expect(run.stdout).toContain('error: not confirmed; nothing was changed (NOT_CONFIRMED)');
+    expect(await PremiumGrant.count()).toBe(1);
+    expect((await user.reload()).premiumExpiresAt).toEqual(grant.expiresAt);
   });
 
   it("ends a guild's SERVER premium with --guild", async () => {

@@ -3,9 +3,9 @@ import { Order, OutboxEvent, UserGuild } from '../../src/core/models';
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { useTestCore, workerDatabaseUrl } from '../support/context';
-import { createDatabase, dropDatabase, databaseUrl } from '../support/databases';
+import { dropDatabase, databaseUrl } from '../support/databases';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium } from './support';
+import { json, premium, premiumAtTerminal } from './support';
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
@@ -76,6 +76,20 @@ describe('premium users', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^User {10}FanBoy \(\d+\)\nPremium {7}yes, until \S+Z \(in 29 days\)\n/);
     expect(run.stdout).toContain('\nRecent orders\nNo orders.\n');
+  });
+
+  it('show cuts its lines to the width of the terminal, and keeps them whole when piped', async () => {
+    const user = await createUser({ username: 'FanBoy' });
+    await grantPremium(db(), grantRequest(user.providerId, { reason: 'a long reason '.repeat(8) }));
+
+    const shown = await premiumAtTerminal(['users', 'show', user.providerId], { columns: 70 });
+    const piped = await premium(['users', 'show', user.providerId]);
+
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split('\r\n');
+    expect(lines.filter((line) => line.length > 70)).toEqual([]);
+    expect(lines.find((line) => line.startsWith('#1'))).toMatch(/^#1 +grant .*…$/);
+    expect(piped.stdout).toContain('a long reason '.repeat(7));
   });
 
   it('find matches ids and username pieces in any case, prefixes first, wildcards literally', async () => {
@@ -192,18 +206,18 @@ describe('premium outbox', () => {
 
 describe('premium db', () => {
   const name = `${process.env.TEST_RUN_ID}_cli_db_${process.env.JEST_WORKER_ID}`;
-  beforeAll(() => createDatabase(name));
   afterAll(() => dropDatabase(name));
 
-  it('migrate applies what is pending to an empty database, and status then shows nothing pending', async () => {
+  it('migrate creates the database when it does not exist, applies every migration, and status agrees', async () => {
     const env = { DATABASE_URL: databaseUrl(name) };
-    const before = await premium(['db', 'status', '--json'], env);
     const migrate = await premium(['db', 'migrate', '--json'], env);
     const after = await premium(['db', 'status', '--json'], env);
+    const again = await premium(['db', 'migrate'], env);
 
-    const pendingBefore = json<{ pending: string[] }>(before).pending;
-    expect(pendingBefore).toContain('001-initial-schema');
-    expect(json(migrate)).toEqual({ applied: pendingBefore });
-    expect(json(after)).toEqual({ executed: pendingBefore, pending: [] });
+    const { created, applied } = json<{ created: boolean; applied: string[] }>(migrate);
+    expect(created).toBe(true);
+    expect(applied).toContain('001-initial-schema');
+    expect(json(after)).toEqual({ executed: applied, pending: [] });
+    expect(again.stdout).toBe('Nothing to apply: the database is up to date.\n');
   });
 });

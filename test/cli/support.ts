@@ -40,3 +40,33 @@ export function premium(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cl
 export function json<T = Record<string, unknown>>(run: CliRun): T {
   return JSON.parse(run.stdout) as T;
 }
+
+/**
+ * Runs `premium <args>` at a terminal of `columns` columns (a pseudo-terminal made by `script`), typing
+ * `input`. The output is what the terminal showed, stdout and stderr together.
+ */
+export function premiumAtTerminal(
+  args: string[],
+  { input = '', columns = 80 }: { input?: string; columns?: number } = {},
+): Promise<CliRun> {
+  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
+  const command = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`);
+  return new Promise((resolve) => {
+    const child = execFile(
+      'script',
+      [
+        '--quiet',
+        '--return',
+        '--command',
+        `stty cols ${columns} rows 50; exec ${command.join(' ')}`,
+        '/dev/null',
+      ],
+      {
+        cwd: os.tmpdir(),
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: workerDatabaseUrl() },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(input);
+  });
+}

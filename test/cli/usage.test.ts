@@ -27,12 +27,14 @@ describe('premium: usage, configuration and failures', () => {
       /exactly one/,
     ],
     ['an unreadable --since', ['orders', 'list', '--since', 'yesterday'], /look-back like/],
-  ])('exits 2 with a usage message for %s', async (_case, args, message) => {
+  ])('exits 2 with one error line and where the help is for %s', async (_case, args, message) => {
     const run = await premium(args);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(message);
-    expect(run.stderr).toContain('Usage: premium');
+    const [error, hint, ...rest] = run.stderr.split('\n');
+    expect(error).toMatch(message);
+    expect(hint).toMatch(new RegExp(`^Run 'premium ${args[0]}( [a-z]+)? --help' for usage\\.$`));
+    expect(rest).toEqual(['']);
   });
 
   it('prints help on stdout and exits 0 with --help', async () => {

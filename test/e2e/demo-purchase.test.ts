@@ -6,6 +6,7 @@ import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
+import { describeWithBrowser } from './support/browser';
 import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
 
 const CHROMIUM_ARGS = [
@@ -22,7 +23,7 @@ const STARTUP_MS = 30_000;
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */
-describe('the demo page in a browser', () => {
+describeWithBrowser('the demo page in a browser', (browserPath) => {
   const getCore = useTestCore();
   const stream = testConfig().eventsStream;
   let api: string;
@@ -49,6 +50,7 @@ describe('the demo page in a browser', () => {
       DISCORD_REDIRECT_URI: `${api}/api/auth/idp/callback`,
       DISCORD_API_URL: `${sandbox}/discord/api/v10`,
       DISCORD_AUTHORIZE_URL: `${sandbox}/discord/oauth2/authorize`,
+      DISCORD_CDN_URL: `${sandbox}/discord/cdn`,
       RAZORPAY_API_URL: `${sandbox}/razorpay`,
     };
     redis = new Redis(env.REDIS_URL);
@@ -57,7 +59,7 @@ describe('the demo page in a browser', () => {
       runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
       runProcess('e2e-worker', 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
     ];
-    const launching = chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+    const launching = chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS });
     void launching.then((launched) => (browser = launched));
     await Promise.all([launching, ...processes.map((running) => running.ready)]);
   }, STARTUP_MS);
@@ -74,17 +76,25 @@ describe('the demo page in a browser', () => {
     while (!done((await getCore().sequelize.query(sql))[0])) await sleep(100);
   }
 
-  /** A fresh tab (its own sessionStorage) that fails the test on any uncaught error of the page. */
-  async function newPage(): Promise<Page> {
-    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
+  /**
+   * A fresh tab (its own sessionStorage) that fails the test on any uncaught error of the page, and on
+   * any request to outside the machine (in development everything, avatars included, is local).
+   */
+  async function newPage(viewport = { width: 1000, height: 900 }): Promise<Page> {
+    const page = await browser!.newPage({ viewport });
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (error) => pageErrors.push(error.message));
+    page.on('request', (request) => {
+      if (!['127.0.0.1', 'localhost'].includes(new URL(request.url()).hostname)) outside.push(request.url());
+    });
     return page;
   }
   let pageErrors: string[] = [];
+  let outside: string[] = [];
   afterEach(() => {
-    expect(pageErrors).toEqual([]);
+    expect({ pageErrors, outside }).toEqual({ pageErrors: [], outside: [] });
     pageErrors = [];
+    outside = [];
   });
 
   async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
@@ -102,6 +112,8 @@ describe('the demo page in a browser', () => {
     // The session token came in the URL; it is kept in the tab, and out of the address bar.
     expect(page.url()).toBe(`${api}/dashboard`);
     await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.username);
+    // The avatar the sandbox handed out, served by the sandbox.
+    await page.waitForFunction("document.getElementById('avatar').naturalWidth > 0");
   }
 
   it(
@@ -122,6 +134,9 @@ describe('the demo page in a browser', () => {
       expect(expectedDays).toContain(/^Premium until (\d{4}-\d{2}-\d{2}) \d{2}:\d{2} UTC$/.exec(shown)?.[1]);
       await expect(textOf(page, '#notice', /Payment verified/)).resolves.toBe(
         `Payment verified: Monthly premium for your account is active until ${shown.slice('Premium until '.length)}.`,
+      );
+      await expect(page.locator('#status-source').textContent()).resolves.toBe(
+        'Your own premium, bought for your account.',
       );
       const botEvents = page.locator('#events li', { hasText: 'USER_PREMIUM_ADD' });
       await botEvents.waitFor();
@@ -188,6 +203,66 @@ describe('the demo page in a browser', () => {
         'Your session has expired. Please sign in again. (session_expired)',
       );
       expect(page.url()).toBe(`${api}/login`);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'on a 390 px phone: prices on the plans, Custom out of range refused with the reason, an old banner cleared, the header on screen',
+    async () => {
+      const page = await newPage({ width: 390, height: 844 });
+      await signIn(page);
+
+      await page.getByLabel('Monthly, 30 days · ₹199').waitFor();
+      await page.getByLabel('Yearly, 365 days · ₹1,999').waitFor();
+      await page.getByLabel('Custom:').check();
+      const buy = page.locator('#pay');
+      for (const months of ['0', '37', '2.5']) {
+        await page.getByRole('spinbutton', { name: 'Months' }).fill(months);
+        await expect(buy.isDisabled()).resolves.toBe(true);
+        await expect(buy.textContent()).resolves.toBe('Buy');
+        await expect(page.locator('#buy-reason').textContent()).resolves.toBe(
+          'Custom is 1 to 36 whole months.',
+        );
+      }
+      await page.getByRole('spinbutton', { name: 'Months' }).fill('12');
+      await expect(buy.isDisabled()).resolves.toBe(false);
+      await expect(buy.textContent()).resolves.toBe('Buy for ₹2,388');
+      await expect(page.locator('#buy-reason').isHidden()).resolves.toBe(true);
+
+      await page.goto(`${api}/dashboard?error=BAD_REQUEST_ERROR&error_description=declined`);
+      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe('Payment failed: declined');
+      await page.getByLabel('Yearly, 365 days').check();
+      await expect(page.locator('#error').isHidden()).resolves.toBe(true);
+
+      const overflow = (await page.evaluate(`({
+        page: document.documentElement.scrollWidth,
+        header: Math.max(...[...document.querySelectorAll('header > *')].map((child) => child.getBoundingClientRect().right)),
+      })`)) as { page: number; header: number };
+      expect(overflow.page).toBeLessThanOrEqual(390);
+      expect(overflow.header).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'demo-phone.png'), fullPage: true });
+    },
+    TEST_MS,
+  );
+
+  it(
+    "shows a server's premium with the server, apart from the buyer's own",
+    async () => {
+      const page = await newPage();
+      await signIn(page);
+
+      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+      await expect(textOf(page, '#guilds li', /Demo Owned Server.*Premium until/)).resolves.toMatch(
+        /Premium until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/,
+      );
+      await expect(textOf(page, '#guilds li', /Demo Managed Server/)).resolves.toMatch(/Not premium$/);
+      await expect(textOf(page, '#status-source', /server/)).resolves.toBe(
+        'Your own premium, for the days you paid for a server.',
+      );
     },
     TEST_MS,
   );

@@ -21,6 +21,15 @@ describe('the demo page outside production', () => {
     expect(reply.body.length).toBeGreaterThan(0);
   });
 
+  it.each(['/demo/nope.js', '/demo/..%2Fplugin.ts', '/demo/index.html'])(
+    'serves no other file: %s is 404',
+    async (url) => {
+      const reply = await getApp().app.inject({ url });
+      expect(reply.statusCode).toBe(404);
+      expect(reply.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    },
+  );
+
   it("tells the page where the sandbox's checkout and bot are, and the prices", async () => {
     const reply = await getApp().app.inject({ url: '/demo/config.json' });
     expect(reply.json()).toEqual({

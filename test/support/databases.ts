@@ -2,7 +2,10 @@ import os from 'node:os';
 import { Client } from 'pg';
 
 export const TEST_DATABASE_PREFIX = 'premium_test_';
-const STALE_TEST_RUN_MS = 6 * 3_600_000;
+/** Long enough that no run still going (another checkout's, a slow CI) can be mistaken for a dead one. */
+const STALE_TEST_RUN_MS = 2 * 86_400_000;
+/** The comment on every database these helpers create: a stale one is dropped only if it carries it. */
+export const DATABASE_MARKER = 'premium-service: a test or bench run, safe to drop once stale';
 
 /**
  * Each jest run gets its own databases, named after a run id, so that two runs (a developer's and CI's,
@@ -35,10 +38,10 @@ export async function withAdminClient<T>(
 
 export async function createDatabase(name: string, options: { template?: string; serverUrl?: string } = {}) {
   const { template, serverUrl } = options;
-  await withAdminClient(
-    (client) => client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`),
-    serverUrl,
-  );
+  await withAdminClient(async (client) => {
+    await client.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
+    await client.query(`COMMENT ON DATABASE "${name}" IS '${DATABASE_MARKER}'`);
+  }, serverUrl);
 }
 
 export async function dropDatabase(name: string, serverUrl?: string): Promise<void> {
@@ -49,8 +52,9 @@ export async function dropDatabase(name: string, serverUrl?: string): Promise<vo
 }
 
 /**
- * Drops the databases whose names start with `prefix`; with `olderThanMs`, only those whose name carries
- * (right after the prefix, in base 36) a creation time older than that: what a killed run left behind.
+ * Drops the databases whose names start with `prefix` (a run's own); with `olderThanMs`, only those whose
+ * name carries (right after the prefix, in base 36) a creation time older than that and which carry this
+ * project's marker: what a killed run left behind, never another project's databases of a similar name.
  */
 export async function dropDatabasesWithPrefix(
   prefix: string,
@@ -58,13 +62,14 @@ export async function dropDatabasesWithPrefix(
 ): Promise<void> {
   const { olderThanMs, serverUrl } = options;
   await withAdminClient(async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      'SELECT datname FROM pg_database WHERE starts_with(datname, $1)',
+    const { rows } = await client.query<{ datname: string; marker: string | null }>(
+      `SELECT datname, shobj_description(oid, 'pg_database') AS marker
+         FROM pg_database WHERE starts_with(datname, $1)`,
       [prefix],
     );
-    for (const { datname } of rows) {
+    for (const { datname, marker } of rows) {
       const createdAt = parseInt(datname.slice(prefix.length).split('_')[0] ?? '', 36);
-      if (olderThanMs === undefined || Date.now() - createdAt > olderThanMs) {
+      if (olderThanMs === undefined || (Date.now() - createdAt > olderThanMs && marker === DATABASE_MARKER)) {
         await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
       }
     }

@@ -1,18 +1,22 @@
 import type { Command } from 'commander';
+import { createDatabaseIfMissing } from '../../core/db/create-database';
 import { loadMigrator } from '../migrator';
 import type { Session } from '../session';
 
-function render({ applied }: { applied: string[] }): string {
-  return applied.length === 0
-    ? 'Nothing to apply: the database is up to date.'
-    : `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}`).join('\n')}`;
+function render({ created, applied }: { created: boolean; applied: string[] }): string {
+  const done =
+    applied.length === 0
+      ? 'Nothing to apply: the database is up to date.'
+      : `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}`).join('\n')}`;
+  return created ? `Created the database.\n${done}` : done;
 }
 
 export function registerDbMigrate(db: Command, session: Session): void {
   db.command('migrate')
-    .description('apply the pending migrations to DATABASE_URL')
+    .description('create the database of DATABASE_URL if it does not exist, and apply the pending migrations')
     .action(async () => {
+      const created = await createDatabaseIfMissing(session.core().config.databaseUrl);
       const applied = await loadMigrator(session).up();
-      session.emit({ applied: applied.map((migration) => migration.name) }, render);
+      session.emit({ created, applied: applied.map((migration) => migration.name) }, render);
     });
 }

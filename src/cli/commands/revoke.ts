@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
-import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
+import { previewRevoke, revokePremium, type RevokeTarget } from '../../core/premium/revoke';
+import type { PremiumChange } from '../../core/premium/types';
+import { findUserByProviderId } from '../../core/users';
 import { positiveInteger, snowflake } from '../arguments';
-import { confirm } from '../confirm';
+import { confirm, requireTerminal } from '../confirm';
 import { EXIT_USAGE } from '../errors';
+import { time } from '../format';
 import { actorOption, idempotencyKeyOption, reasonOption, type ChangeOptions } from '../options';
 import { changeSentences } from '../render';
 import type { Session } from '../session';
@@ -14,22 +17,25 @@ interface RevokeOptions extends ChangeOptions {
   yes?: boolean;
 }
 
-function targetOf(options: RevokeOptions): { target: RevokeTarget; question: string } | null {
+function targetOf(options: RevokeOptions): RevokeTarget | null {
   const given = [options.grant, options.user, options.guild].filter((value) => value !== undefined);
   if (given.length !== 1) return null;
-  if (options.grant !== undefined) {
-    return { target: { grantId: options.grant }, question: `Take back the days of grant #${options.grant}?` };
-  }
-  if (options.user !== undefined) {
-    return {
-      target: { category: 'USER', providerId: options.user },
-      question: `End all USER premium of user ${options.user} now?`,
-    };
-  }
-  return {
-    target: { category: 'SERVER', guildId: options.guild! },
-    question: `End all SERVER premium of guild ${options.guild} now?`,
-  };
+  if (options.grant !== undefined) return { grantId: options.grant };
+  if (options.user !== undefined) return { category: 'USER', providerId: options.user };
+  return { category: 'SERVER', guildId: options.guild! };
+}
+
+/** Whose premium, how many days and what the expiry becomes: the figures of the revoke about to be done. */
+function question(target: RevokeTarget, change: PremiumChange, username: string): string {
+  const owner = `${username} (${change.providerId})`;
+  const premium = change.guildId
+    ? `the SERVER premium of guild ${change.guildId} (bought by ${owner})`
+    : `the USER premium of ${owner}`;
+  const what =
+    'grantId' in target
+      ? `Revoke grant #${target.grantId}${change.planType ? ` (${change.planType})` : ''}: ${Math.abs(change.days)} day(s) of ${premium}`
+      : `End ${premium}`;
+  return `${what}. It ends ${time(change.expiresAt)} instead of ${time(change.expiresBefore)}.`;
 }
 
 export function registerRevoke(program: Command, session: Session): void {
@@ -44,18 +50,27 @@ export function registerRevoke(program: Command, session: Session): void {
     .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (options: RevokeOptions, command: Command) => {
-      const resolved = targetOf(options);
-      if (!resolved) {
+      const target = targetOf(options);
+      if (!target) {
         command.error('error: give exactly one of --grant, --user or --guild', { exitCode: EXIT_USAGE });
       }
-      await confirm(`${resolved.question} The bot is told at once.`, options.yes);
-      const change = await revokePremium(session.core().sequelize, {
-        target: resolved.target,
-        source: 'manual',
+      const { sequelize } = session.core();
+      const request = {
+        target,
+        source: 'manual' as const,
         actor: options.actor,
         reason: options.reason,
         idempotencyKey: options.idempotencyKey,
-      });
+      };
+      if (!options.yes) {
+        requireTerminal();
+        const preview = await previewRevoke(sequelize, request);
+        const { username } = await findUserByProviderId(preview.providerId);
+        // A replayed key changes nothing, so there is nothing to ask.
+        if (!preview.replayed)
+          await confirm(`${question(target, preview, username)} The bot is told at once.`, false);
+      }
+      const change = await revokePremium(sequelize, request);
       session.emit({ ...change, idempotencyKey: options.idempotencyKey }, (result) =>
         changeSentences(result, result.idempotencyKey),
       );

@@ -1,5 +1,8 @@
-/** Image URLs by the rules of Discord's CDN (https://discord.com/developers/docs/reference#image-formatting). */
-const CDN_URL = 'https://cdn.discordapp.com';
+/**
+ * Image URLs by the rules of Discord's CDN (https://discord.com/developers/docs/reference#image-formatting),
+ * on `cdnUrl` (DISCORD_CDN_URL: in development, the sandbox, so that the page fetches nothing from outside).
+ */
+export const DISCORD_CDN_URL = 'https://cdn.discordapp.com';
 
 /** Hashes of animated images start with `a_`: those are served as GIF, the rest as PNG. */
 function imageFile(hash: string): string {
@@ -7,11 +10,11 @@ function imageFile(hash: string): string {
 }
 
 /** A user's avatar; without one, the default avatar Discord derives from the id's timestamp bits. */
-export function avatarUrl(userId: string, hash: string | null): string {
-  if (hash !== null) return `${CDN_URL}/avatars/${userId}/${imageFile(hash)}`;
-  return `${CDN_URL}/embed/avatars/${(BigInt(userId) >> 22n) % 6n}.png`;
+export function avatarUrl(userId: string, hash: string | null, cdnUrl = DISCORD_CDN_URL): string {
+  if (hash !== null) return `${cdnUrl}/avatars/${userId}/${imageFile(hash)}`;
+  return `${cdnUrl}/embed/avatars/${(BigInt(userId) >> 22n) % 6n}.png`;
 }
 
-export function guildIconUrl(guildId: string, hash: string | null): string | null {
-  return hash === null ? null : `${CDN_URL}/icons/${guildId}/${imageFile(hash)}`;
+export function guildIconUrl(guildId: string, hash: string | null, cdnUrl = DISCORD_CDN_URL): string | null {
+  return hash === null ? null : `${cdnUrl}/icons/${guildId}/${imageFile(hash)}`;
 }

@@ -37,7 +37,7 @@ export async function signInWithDiscord(
     discord.fetchUser(accessToken),
     discord.fetchGuilds(accessToken),
   ]);
-  const user = await recordSignIn(core.sequelize, account, guilds);
+  const user = await recordSignIn(core.sequelize, account, guilds, core.config.discord.cdnUrl);
   const profile = { providerId: user.providerId, username: user.username, avatar: user.avatar };
   return { token: issueSessionToken(core.config.jwtSecret, profile), profile, status: premiumStatusOf(user) };
 }
@@ -51,6 +51,7 @@ export function recordSignIn(
   sequelize: Sequelize,
   account: DiscordUser,
   guilds: DiscordGuild[],
+  cdnUrl?: string,
 ): Promise<SignedInUser> {
   const manageable = guilds.filter(canManageGuild);
   return sequelize.transaction(async (transaction) => {
@@ -61,7 +62,7 @@ export function recordSignIn(
        ON CONFLICT (provider_id) DO UPDATE
          SET username = EXCLUDED.username, avatar = EXCLUDED.avatar, last_login_at = now(), updated_at = now()
        RETURNING id, provider_id AS "providerId", username, avatar, premium_expires_at AS "premiumExpiresAt"`,
-      [account.id, account.username, avatarUrl(account.id, account.avatar)],
+      [account.id, account.username, avatarUrl(account.id, account.avatar, cdnUrl)],
     );
     const { id, ...signedIn } = user!;
     await execute(transaction, 'DELETE FROM user_guilds WHERE user_id = $1 AND guild_id <> ALL($2::text[])', [

@@ -124,3 +124,25 @@ export async function revokePremium(
     return recorded;
   });
 }
+
+class RolledBackPreview extends Error {
+  constructor(readonly change: PremiumChange) {
+    super('preview rolled back');
+  }
+}
+
+/**
+ * What `request` would change, worked out by the one revoke itself in a transaction that is then rolled
+ * back (so an operator can be asked with the real figures, and the same refusals, before anything is done).
+ */
+export async function previewRevoke(sequelize: Sequelize, request: RevokeRequest): Promise<PremiumChange> {
+  try {
+    await sequelize.transaction(async (transaction) => {
+      throw new RolledBackPreview(await revokePremium(sequelize, request, { transaction }));
+    });
+  } catch (error) {
+    if (error instanceof RolledBackPreview) return error.change;
+    throw error;
+  }
+  throw new Error('the preview transaction committed');
+}

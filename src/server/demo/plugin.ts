@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../core/config';
 import type { Core } from '../../core';
+import { AppError } from '../../core/errors';
 import { CUSTOM_MONTHS } from '../../core/plans';
 
 /** The page's files are not TypeScript, so the build leaves them in the source tree: find it from src/ or dist/. */
@@ -29,7 +30,9 @@ export function demoConfig(config: Config) {
 }
 
 const PAGE_PATHS = ['/', '/login', '/dashboard'];
-const ASSETS = { 'demo.js': 'text/javascript', 'demo.css': 'text/css' } as const;
+/** The page's scripts (demo.js and one per added section) and styles: any such file of the directory. */
+const ASSET = /^[a-z0-9-]+\.(js|css)$/;
+const ASSET_TYPES = { js: 'text/javascript', css: 'text/css' } as const;
 const hidden = { schema: { hide: true } };
 
 /**
@@ -49,9 +52,13 @@ export default async function demoPage(app: FastifyInstance, { core }: { core: C
   for (const pagePath of PAGE_PATHS) {
     app.get(pagePath, hidden, (_request, reply) => sendFile(reply, 'index.html', 'text/html'));
   }
-  for (const [name, type] of Object.entries(ASSETS)) {
-    app.get(`/demo/${name}`, hidden, (_request, reply) => sendFile(reply, name, type));
-  }
+  app.get<{ Params: { name: string } }>('/demo/:name', hidden, async (request, reply) => {
+    const { name } = request.params;
+    const type = ASSET.exec(name)?.[1] as keyof typeof ASSET_TYPES | undefined;
+    if (!type || !fs.existsSync(path.join(directory, name)))
+      throw AppError.notFound('NOT_FOUND', `no file /demo/${name}`);
+    return sendFile(reply, name, ASSET_TYPES[type]);
+  });
   const settings = demoConfig(core.config);
   app.get('/demo/config.json', hidden, async () => settings);
 }

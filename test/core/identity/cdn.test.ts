@@ -19,6 +19,12 @@ describe('Discord CDN URLs', () => {
     expect(avatarUrl(id, null)).toBe(`https://cdn.discordapp.com/embed/avatars/${index}.png`);
   });
 
+  it('points at DISCORD_CDN_URL when given one (the sandbox, in development)', () => {
+    expect(avatarUrl('80351110224678912', null, 'http://127.0.0.1:4010/discord/cdn')).toBe(
+      'http://127.0.0.1:4010/discord/cdn/embed/avatars/5.png',
+    );
+  });
+
   it('builds guild icon URLs the same way, and none without an icon', () => {
     expect(guildIconUrl('613425648685547541', 'a_abc')).toBe(
       'https://cdn.discordapp.com/icons/613425648685547541/a_abc.gif',

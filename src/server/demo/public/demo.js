@@ -1,4 +1,4 @@
-/* global document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout */
+/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout */
 'use strict';
 
 // A reference frontend: it calls only the service's public endpoints, as a real frontend would, with
@@ -102,10 +102,29 @@ function planPrice(planType, months) {
   return settings.prices[planType];
 }
 
+/** Why Buy cannot be pressed now, or null: Custom is a whole number of months within the range. */
+function buyRefusal(planType, months) {
+  const { min, max } = settings.customMonths;
+  if (planType === 'Custom' && !(Number.isInteger(months) && months >= min && months <= max))
+    return `Custom is ${min} to ${max} whole months.`;
+  return null;
+}
+
 function premiumText(status) {
   if (status.isPremium) return `Premium until ${formatTime(status.premiumExpiresAt)}`;
   if (status.premiumExpiresAt) return `Premium expired on ${formatTime(status.premiumExpiresAt)}`;
   return 'Not premium';
+}
+
+/**
+ * Where the user's own premium comes from: what they bought for themselves, or the days they paid for a
+ * server (a server's premium is its own, listed with the servers, and is not the buyer's).
+ */
+function premiumSource(dashboard) {
+  if (!dashboard.isPremium) return '';
+  const own = dashboard.userPremiumExpiresAt;
+  if (own && own >= dashboard.premiumExpiresAt) return 'Your own premium, bought for your account.';
+  return 'Your own premium, for the days you paid for a server.';
 }
 
 function holderName(guildId) {
@@ -120,6 +139,7 @@ function renderDashboard() {
   if (me.avatar && byId('avatar').getAttribute('src') !== me.avatar) byId('avatar').src = me.avatar;
   byId('status').textContent = premiumText(me);
   byId('status').classList.toggle('active', me.isPremium);
+  byId('status-source').textContent = premiumSource(me);
 
   byId('guilds').replaceChildren(
     ...me.guilds.map((guild) =>
@@ -185,11 +205,35 @@ async function loadEvents() {
   }
 }
 
+/**
+ * Sections added by scripts of their own (see index.html): each has a container
+ * `<section data-section="name">` shown once signed in, and `refresh(me)` called with the dashboard at
+ * every round. What they share is on `window.PremiumDemo`.
+ */
+const sections = new Map();
+
 async function refresh() {
   me = await api('/api/auth/me');
   renderDashboard();
-  await loadEvents();
+  await Promise.all([loadEvents(), ...[...sections.values()].map((section) => section.refresh?.(me))]);
 }
+
+window.PremiumDemo = {
+  addSection(name, section) {
+    sections.set(name, section);
+  },
+  api,
+  element,
+  formatTime,
+  premiumText,
+  holderName,
+  rupees,
+  showNotice,
+  showError,
+  clearMessages,
+  refresh,
+  settings: () => settings,
+};
 
 /** Keeps the status and the bot's events live (a failed round says so in the header, and retries). */
 async function poll() {
@@ -202,11 +246,27 @@ async function poll() {
   setTimeout(poll, POLL_MS);
 }
 
+function showPrices() {
+  for (const price of document.querySelectorAll('.price[data-plan]')) {
+    const plan = price.dataset.plan;
+    price.textContent =
+      plan === 'Custom'
+        ? `· ${rupees.format(settings.prices.Monthly)} a month`
+        : `· ${rupees.format(settings.prices[plan])}`;
+  }
+}
+
 function updatePrice() {
   const form = byId('buy').elements;
-  form.months.disabled = form.planType.value !== 'Custom';
-  const price = planPrice(form.planType.value, Number(form.months.value));
-  byId('pay').textContent = Number.isInteger(price) ? `Buy for ${rupees.format(price)}` : 'Buy';
+  const planType = form.planType.value;
+  form.months.disabled = planType !== 'Custom';
+  const months = Number(form.months.value);
+  const refusal = buyRefusal(planType, months);
+  byId('pay').disabled = refusal !== null;
+  byId('buy-reason').textContent = refusal ?? '';
+  byId('buy-reason').hidden = refusal === null;
+  byId('pay').textContent =
+    refusal === null ? `Buy for ${rupees.format(planPrice(planType, months))}` : 'Buy';
 }
 
 /** create-order, then off to the checkout page, which comes back to /dashboard with the payment. */
@@ -220,6 +280,7 @@ async function buy(event) {
   const form = new FormData(event.target);
   const planType = form.get('planType');
   const months = planType === 'Custom' ? Number(form.get('months')) : undefined;
+  if (buyRefusal(planType, months) !== null) return;
   const guildId = form.get('target') || null;
   byId('pay').disabled = true;
   try {
@@ -264,6 +325,7 @@ async function finishCheckout(params) {
 }
 
 function showSignIn(params) {
+  document.querySelector('#signed-out a').addEventListener('click', clearMessages);
   const failure = params.get('error');
   if (failure) showError(`${SIGN_IN_FAILURES[failure] ?? 'The sign-in failed.'} (${failure})`);
   byId('signed-out').hidden = false;
@@ -279,14 +341,20 @@ async function start() {
   if (location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return showSignIn(params);
 
   byId('signed-in').hidden = false;
+  for (const name of sections.keys()) {
+    const container = document.querySelector(`[data-section="${name}"]`);
+    if (container) container.hidden = false;
+  }
   byId('sign-out').hidden = false;
   byId('sign-out').addEventListener('click', () => signOut());
   byId('avatar').addEventListener('error', () => (byId('avatar').hidden = true));
   const form = byId('buy');
   form.elements.months.min = settings.customMonths.min;
   form.elements.months.max = settings.customMonths.max;
-  form.addEventListener('input', updatePrice);
+  // A new choice starts a new action: what the last one said no longer applies.
+  form.addEventListener('input', () => (clearMessages(), updatePrice()));
   form.addEventListener('submit', buy);
+  showPrices();
   updatePrice();
 
   try {
@@ -298,4 +366,5 @@ async function start() {
   setTimeout(poll, POLL_MS);
 }
 
-start();
+// After every deferred script has run, so that the sections they add are there from the start.
+document.addEventListener('DOMContentLoaded', start);
