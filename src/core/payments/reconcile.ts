@@ -1,9 +1,10 @@
-import { Op } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import type { Core } from '..';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
 import { amountMismatch, applyPayment } from './apply-payment';
+import { nextCheckAt } from './check-schedule';
 
 /**
  * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
@@ -18,6 +19,12 @@ export interface ReconcileOptions {
   orderId?: string;
   /** Ask the processor, report what would be applied, change nothing. */
   dryRun?: boolean;
+  /**
+   * The worker's scheduled run: only unpaid orders whose next check is due (see check-schedule), and each
+   * check that finds nothing to apply moves the order's next check on. Otherwise (an operator asking now)
+   * every unpaid order of the window is checked and no schedule moves.
+   */
+  dueOnly?: boolean;
   onProgress?: (progress: ReconcileProgress) => void;
 }
 
@@ -53,6 +60,7 @@ export async function reconcileOrders(
   const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
   for (const order of orders) {
     const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
+    if (options.dueOnly && !options.dryRun && result !== 'failed') await checked(order);
     report[result].push(entry);
     options.onProgress?.({
       done: report.applied.length + report.skipped.length + report.failed.length,
@@ -64,10 +72,16 @@ export async function reconcileOrders(
   return report;
 }
 
-async function pendingOrders({ since, orderId }: ReconcileOptions): Promise<Order[]> {
+async function pendingOrders({ since, orderId, dueOnly }: ReconcileOptions): Promise<Order[]> {
   if (orderId === undefined) {
+    const due: WhereOptions<Order> = dueOnly
+      ? {
+          // An order stored without a schedule is due at once; one whose schedule ended, never.
+          [Op.or]: [{ nextCheckAt: { [Op.lte]: new Date() } }, { nextCheckAt: null, checksMade: 0 }],
+        }
+      : {};
     return Order.findAll({
-      where: { status: 'created', createdAt: { [Op.gte]: since } },
+      where: { status: 'created', createdAt: { [Op.gte]: since }, ...due },
       order: [['id', 'ASC']],
     });
   }
@@ -96,7 +110,9 @@ async function reconcileOrder(
   } catch (error) {
     return ['failed', entry(null, reasonOf(error))];
   }
-  const captured = payments.find((payment) => payment.status === 'captured');
+  const captured = payments.find(
+    (payment) => payment.status === 'captured' && !order.refundedPaymentIds.includes(payment.id),
+  );
   if (!captured) return ['skipped', entry(null, 'no captured payment')];
   const mismatch = amountMismatch(order, captured);
   if (mismatch) return ['skipped', entry(captured.id, `AMOUNT_MISMATCH: ${mismatch}`)];
@@ -115,6 +131,15 @@ async function reconcileOrder(
     const refused = isAppError(error) && error.kind !== 'unavailable';
     return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];
   }
+}
+
+/** Moves an order that is still unpaid to its next check, or ends its checks. */
+async function checked(order: Order): Promise<void> {
+  const checksMade = order.checksMade + 1;
+  await Order.update(
+    { checksMade, nextCheckAt: nextCheckAt(checksMade, new Date()) },
+    { where: { id: order.id, status: 'created' } },
+  );
 }
 
 function reasonOf(error: unknown): string {

@@ -8,6 +8,7 @@ export const reconcileJob: JobDefinition = {
   async run({ core, logger }) {
     const report = await reconcileOrders(core, razorpayClientFor(core.config), {
       since: new Date(Date.now() - RECONCILE_LOOKBACK_MS),
+      dueOnly: true,
     });
     // Applying here means both the browser and the webhook missed the payment: worth a look.
     for (const entry of report.applied) logger.warn({ order: entry }, 'reconcile applied a missed payment');
