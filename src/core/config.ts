@@ -25,6 +25,8 @@ function defaultDatabaseUrl(): string {
   return `postgres://${encodeURIComponent(os.userInfo().username)}@localhost:5432/premium`;
 }
 
+const IN_PRODUCTION = 'is required in production';
+
 const url = z.string().url();
 const port = z.coerce.number().int().min(0).max(65535);
 
@@ -74,10 +76,16 @@ const schema = z
       .optional()
       .transform((value, ctx) => {
         if (value === undefined) return undefined;
-        const origins = value.split(',').map((origin) => origin.trim()).filter(Boolean);
+        const origins = value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean);
         for (const origin of origins) {
           if (origin === '*' || !URL.canParse(origin) || new URL(origin).origin !== origin)
-            ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://example.com` });
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${origin}" is not an origin like https://example.com`,
+            });
         }
         return origins;
       }),
@@ -93,8 +101,7 @@ const schema = z
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
-      if (env[name] === undefined)
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
     }
   });
 
@@ -158,7 +165,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const emptyAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(emptyAsUnset);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    if (emptyAsUnset.NODE_ENV === undefined && problems.some((problem) => problem.endsWith(IN_PRODUCTION)))
+      problems.push('NODE_ENV: unset, which means production (development and test use the sandbox secrets)');
+    throw new ConfigError(problems);
   }
   const e = parsed.data;
   const frontendUrl = e.FRONTEND_URL.replace(/\/+$/, '');

@@ -14,7 +14,11 @@ async function main(): Promise<void> {
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
   const app = await buildApp({ core, redis });
   // Off the public port, as the worker's are: keep METRICS_PORT away from the load balancer.
-  const metrics = await startHealthServer({ host: config.host, port: config.metricsPort, registry: app.metrics });
+  const metrics = await startHealthServer({
+    host: config.host,
+    port: config.metricsPort,
+    registry: app.metrics,
+  });
   app.log.info({ port: metrics.port }, 'metrics listening');
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {

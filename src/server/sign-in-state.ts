@@ -18,7 +18,11 @@ export interface SignInStateStore {
   consume(state: string): Promise<boolean>;
 }
 
-export function createSignInStateStore(redis: Redis, keyPrefix: string, ttlSeconds: number): SignInStateStore {
+export function createSignInStateStore(
+  redis: Redis,
+  keyPrefix: string,
+  ttlSeconds: number,
+): SignInStateStore {
   return {
     async issue() {
       const state = randomBytes(16).toString('hex');

@@ -32,7 +32,10 @@ export function registerGrant(program: Command, session: Session): void {
     .addOption(reasonOption())
     .addOption(actorOption())
     .addOption(idempotencyKeyOption())
-    .option('--yes', 'grant even to a guild no one has signed in with (required when stdin is not a terminal)')
+    .option(
+      '--yes',
+      'grant even to a guild no one has signed in with (required when stdin is not a terminal)',
+    )
     .action(async (options: GrantOptions, command: Command) => {
       if ((options.plan === 'Custom') !== (options.months !== undefined)) {
         command.error('error: --months is required with --plan Custom and allowed only with it', {

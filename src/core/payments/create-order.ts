@@ -9,7 +9,12 @@ import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client
 import { findUserByProviderId } from '../users';
 import { assertActingForSelf } from './access';
 import { firstCheckAt } from './check-schedule';
-import { assertBelowOpenOrderLimit, findReusableOrder, lockBuyerOrders, type OrderTarget } from './open-orders';
+import {
+  assertBelowOpenOrderLimit,
+  findReusableOrder,
+  lockBuyerOrders,
+  type OrderTarget,
+} from './open-orders';
 
 export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';

@@ -25,11 +25,17 @@ export interface OrderTarget {
  * once neither create twenty orders for the same thing nor slip past the limit together.
  */
 export async function lockBuyerOrders(transaction: Transaction, buyerUserId: number): Promise<void> {
-  await execute(transaction, 'SELECT pg_advisory_xact_lock($1, $2)', [ORDER_CREATION_LOCK_CLASS, buyerUserId]);
+  await execute(transaction, 'SELECT pg_advisory_xact_lock($1, $2)', [
+    ORDER_CREATION_LOCK_CLASS,
+    buyerUserId,
+  ]);
 }
 
 /** The buyer's newest unpaid order of the last hour for the same target and plan, if any. */
-export async function findReusableOrder(transaction: Transaction, target: OrderTarget): Promise<Order | null> {
+export async function findReusableOrder(
+  transaction: Transaction,
+  target: OrderTarget,
+): Promise<Order | null> {
   return Order.findOne({
     where: {
       buyerUserId: target.buyerUserId,
