@@ -130,7 +130,7 @@ export async function recomputeHolderExpiries(transaction: Transaction, target: 
        SELECT up.user_id, up.expires_at FROM user_premiums up, holders
        WHERE up.user_id = ANY(holders.ids) AND up.version > 0
        UNION ALL
-       SELECT b.user_id, b.expires_at FROM (${buyerGuildExpiries('(SELECT ids FROM holders)')}) b)
+       SELECT b.user_id, b.expires_at FROM (${buyerGuildExpiries('(SELECT ids FROM holders)::bigint[]')}) b)
      UPDATE users u SET updated_at = now(),
        premium_expires_at = (SELECT max(expires_at) FROM remaining r WHERE r.user_id = u.id)
      FROM holders WHERE u.id = ANY(holders.ids)`,

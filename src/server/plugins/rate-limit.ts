@@ -1,5 +1,5 @@
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis } from 'ioredis';
 import { AppError } from '../../core/errors';
@@ -16,6 +16,8 @@ export interface RateLimitPluginOptions {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
+    /** Set by `perIpRateLimit(max)` (another limit per IP) or `noRateLimit()` (none). */
+    ipRateLimit?: { max: number } | false;
     /** Set by `perUserRateLimit()`: the route also limits each signed-in user, after authentication. */
     perUserRateLimit?: boolean;
   }
@@ -26,36 +28,43 @@ function rateLimited(after: string): AppError {
 }
 
 /**
- * Counters in Redis shared by every API replica, per route and client. Every route is limited per IP at
- * `onRequest`, before authentication and before the body is read, so requests refused for a bad token or
- * a bad body count too; a route can set its own `max` (`perIpRateLimit(max)`) or opt out (the process's
- * own liveness probe). Routes marked `perUserRateLimit()` add a limit per signed-in user, whatever their
- * IP, after their `authenticate`. Register it before the routes it limits.
+ * Counters in Redis shared by every API replica, per route and client. Every route registered after this
+ * plugin is limited per IP in an app-wide `onRequest` hook, which runs before any route's own hooks: before
+ * authentication and before the body is read, so requests refused for a bad token or a bad body count
+ * too. A route can set its own `max` (`perIpRateLimit(max)`) or opt out (`noRateLimit()`, the liveness
+ * probe). Routes marked `perUserRateLimit()` add a limit per signed-in user, whatever their IP, after
+ * their `authenticate`.
  */
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOptions): Promise<void> {
   await app.register(rateLimit, {
-    global: true,
-    hook: 'onRequest',
+    global: false,
     redis: options.redis,
     nameSpace: `${options.keyPrefix}rate-limit:`,
-    max: options.perMinute,
+    // Per route; per user once authenticated, per IP before.
+    keyGenerator: (request) => {
+      const client = request.caller ? `user:${request.caller.providerId}` : `ip:${request.ip}`;
+      return `${client}:${request.routeOptions.method}${request.routeOptions.url ?? '(no route)'}`;
+    },
+    max: (request) => {
+      const ipLimit = request.routeOptions.config.ipRateLimit;
+      return !request.caller && ipLimit ? ipLimit.max : options.perMinute;
+    },
+    allowList: (request) => request.routeOptions.config.ipRateLimit === false,
     timeWindow: WINDOW_MS,
     // A Redis outage must not stop payments from being verified: limits then lapse until it is back.
     skipOnError: true,
     errorResponseBuilder: (_request, context) => rateLimited(context.after),
   });
+  app.addHook('onRequest', app.rateLimit());
 
-  const perUser = app.createRateLimit({
-    keyGenerator: (request: FastifyRequest) =>
-      `user:${request.routeOptions.method}${request.routeOptions.url}:${request.caller?.providerId}`,
-  });
+  const limit = app.createRateLimit();
   const limitUser: preHandlerHookHandler = async (request, reply) => {
     // A route whose authentication failed never gets here.
     if (!request.caller) return;
-    const limit = await perUser(request);
-    if (limit.isAllowed || !limit.isExceeded) return;
-    reply.header('retry-after', limit.ttlInSeconds);
-    throw rateLimited(`${limit.ttlInSeconds} seconds`);
+    const counted = await limit(request);
+    if (counted.isAllowed || !counted.isExceeded) return;
+    reply.header('retry-after', counted.ttlInSeconds);
+    throw rateLimited(`${counted.ttlInSeconds} seconds`);
   };
   app.addHook('onRoute', (route) => {
     if (!route.config?.perUserRateLimit) return;
@@ -71,17 +80,17 @@ function toArray<T>(hooks: T | T[] | undefined): T[] {
 
 export default fp(rateLimitPlugin, { name: 'rate-limit' });
 
-/** Route `config` limiting each client IP at `max` a minute (default RATE_LIMIT_PER_MINUTE). */
-export function perIpRateLimit(max?: number): { rateLimit: RateLimitOptions } {
-  return { rateLimit: max === undefined ? {} : { max } };
+/** Route `config` limiting each client IP (every route is); `max` a minute instead of RATE_LIMIT_PER_MINUTE. */
+export function perIpRateLimit(max?: number): { ipRateLimit?: { max: number } } {
+  return max === undefined ? {} : { ipRateLimit: { max } };
 }
 
 /** Route `config` of routes behind `app.authenticate`: per IP like every route, and per signed-in user. */
-export function perUserRateLimit(): { rateLimit: RateLimitOptions; perUserRateLimit: true } {
-  return { rateLimit: {}, perUserRateLimit: true };
+export function perUserRateLimit(): { perUserRateLimit: true } {
+  return { perUserRateLimit: true };
 }
 
 /** Route `config` of a route no client could flood a dependency with (the liveness probe). */
-export function noRateLimit(): { rateLimit: false } {
-  return { rateLimit: false };
+export function noRateLimit(): { ipRateLimit: false } {
+  return { ipRateLimit: false };
 }
