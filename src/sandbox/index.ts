@@ -10,6 +10,7 @@ import { razorpayRoutes } from './razorpay/routes';
 import { RazorpaySandbox, type CheckoutResponse, type DisputeStage } from './razorpay/sandbox';
 import { refundInput } from './razorpay/validation';
 import type {
+  RazorpayDispute,
   RazorpayWebhook,
   WebhookDelivery,
   WebhookDeliveryOptions,
@@ -20,6 +21,7 @@ export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { CheckoutResponse, DisputeStage } from './razorpay/sandbox';
 export type {
+  RazorpayDispute,
   RazorpayWebhook,
   WebhookDelivery,
   WebhookDeliveryOptions,
@@ -83,7 +85,7 @@ export interface Sandbox {
       paymentId: string,
       stage: DisputeStage,
       opts?: { webhooks?: boolean; disputeId?: string },
-    ): Promise<{ disputeId: string }>;
+    ): Promise<RazorpayDispute>;
     /** Sends one signed webhook and returns the service's answer; rejects only when the service is unreachable. */
     deliverWebhook(
       event: string,
@@ -149,15 +151,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
         return { refundId: refund.id };
       },
-      dispute: async (paymentId, stage, opts) => {
-        const dispute = await razorpay.dispute(
-          paymentId,
-          stage,
-          opts?.disputeId,
-          opts?.webhooks ? 'await' : 'none',
-        );
-        return { disputeId: dispute.id };
-      },
+      dispute: (paymentId, stage, opts) =>
+        razorpay.dispute(paymentId, stage, opts?.disputeId, opts?.webhooks ? 'await' : 'none'),
       deliverWebhook: (event, payload, opts) => razorpay.webhooks.deliver(event, payload, opts),
       buildWebhook: (event, entities) => razorpay.buildWebhook(event, entities),
       order: (orderId) => razorpay.store.order(orderId),
