@@ -1,6 +1,9 @@
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
+import { pollUntil } from '../../support/wait';
+import { readStream } from '../../worker/support/outbox';
+import { useRelays } from '../../worker/support/relays';
 import {
   deliver,
   MONTHLY_USER,
@@ -13,6 +16,7 @@ import {
 } from './harness';
 
 const getApp = usePaymentsApp();
+const startRelay = useRelays();
 const app = (): PaymentsTestApp => getApp();
 
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
@@ -117,5 +121,26 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     expect(await orderOf(order.id)).toMatchObject({ status: 'created', disputeStatus: 'open' });
     expect(await PremiumGrant.count()).toBe(0);
     expect(await OutboxEvent.count()).toBe(0);
+  });
+
+  it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'won');
+    const { config } = app().core;
+    startRelay(config);
+
+    const events = await pollUntil('three events on the stream', async () => {
+      const read = await readStream(app().redis, config.eventsStream);
+      return read.length === 3 && read;
+    });
+    expect(events.map(({ type, payload }) => [type, payload.orderId, payload.reason])).toEqual([
+      ['USER_PREMIUM_ADD', orderId, undefined],
+      ['USER_PREMIUM_REMOVE', orderId, 'dispute disp_Chargeback0001'],
+      ['USER_PREMIUM_ADD', null, undefined],
+    ]);
+    expect(events.map(({ payload }) => payload.version)).toEqual([1, 2, 3]);
+    await app().redis.del(config.eventsStream);
   });
 });
