@@ -1,6 +1,7 @@
 import { paymentSignature } from '../../core/processor/signatures';
 import type { RazorpayRefund } from '../../core/processor/types';
 import { razorpayId } from '../ids';
+import { unknownId } from './errors';
 import { RazorpayStore } from './store';
 import type { RefundInput } from './validation';
 import {
@@ -12,7 +13,8 @@ import {
 } from './webhooks';
 
 /** What `payment.dispute.<stage>` says about the dispute. */
-export type DisputeStage = 'created' | 'won' | 'lost' | 'closed';
+export const DISPUTE_STAGES = ['created', 'won', 'lost', 'closed'] as const;
+export type DisputeStage = (typeof DISPUTE_STAGES)[number];
 const DISPUTE_STATUS: Record<DisputeStage, RazorpayDispute['status']> = {
   created: 'open',
   won: 'won',
@@ -95,7 +97,7 @@ export class RazorpaySandbox {
   ): Promise<RazorpayDispute> {
     this.checkWebhookUrl(webhooks);
     const payment = this.store.payment(paymentId);
-    if (payment === undefined) throw new Error(`no payment ${paymentId}`);
+    if (payment === undefined) throw unknownId();
     const dispute: RazorpayDispute = {
       id: disputeId ?? razorpayId('disp'),
       entity: 'dispute',
