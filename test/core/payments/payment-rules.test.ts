@@ -3,7 +3,7 @@ import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyDispute, type DisputeStage } from '../../../src/core/payments/disputes';
 import { applyRefund } from '../../../src/core/payments/refunds';
 import { useTestCore } from '../../support/context';
-import { createUser } from '../../support/fixtures';
+import { createOrderRow, createUser } from '../../support/fixtures';
 
 /**
  * The rules of the paid-and-grant path that issue 18 added, at the core: whatever makes it faster must
@@ -12,21 +12,7 @@ import { createUser } from '../../support/fixtures';
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
 
-let next = 0;
-async function unpaidOrder(buyer: User): Promise<Order> {
-  next += 1;
-  return Order.create({
-    processorOrderId: `order_Rules${String(next).padStart(9, '0')}`,
-    receipt: `rcpt_rules_${next}`,
-    buyerUserId: buyer.id,
-    category: 'USER',
-    guildId: null,
-    planType: 'Monthly',
-    months: null,
-    durationDays: 30,
-    amountPaise: 19_900,
-  });
-}
+const unpaidOrder = (buyer: User): Promise<Order> => createOrderRow(buyer.id);
 const pay = (order: Order, paymentId: string) =>
   applyPayment(
     db(),
