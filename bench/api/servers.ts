@@ -45,6 +45,8 @@ export function startApiServer(env: BenchEnvironment, secrets: ServerSecrets): P
     REDIS_URL: redisUrl.toString(),
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
+    METRICS_PORT: '0',
     JWT_SECRET: secrets.jwtSecret,
     RAZORPAY_KEY_SECRET: secrets.keySecret,
     RAZORPAY_KEY_ID: 'rzp_test_bench',

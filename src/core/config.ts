@@ -7,8 +7,9 @@ import { parsePlanPrices, type PlanPrices } from './plans';
 import { parseHostPorts, type RedisTopology } from './redis-topology';
 
 /**
- * Secrets used when NODE_ENV is not `production` and none is configured, so that `npm run dev` and the
- * tests work offline against the local sandbox. In production every one of them must be set.
+ * Secrets used under NODE_ENV `development` or `test` when none is configured, so that `npm run dev` and
+ * the tests work offline against the local sandbox. Anything else (NODE_ENV unset included) is production:
+ * every one of them must be set.
  */
 const DEVELOPMENT_SECRETS = {
   JWT_SECRET: 'development-only-jwt-secret-never-use-in-production',
@@ -25,6 +26,8 @@ export const SECRET_NAMES = Object.keys(DEVELOPMENT_SECRETS) as (keyof typeof DE
 function defaultDatabaseUrl(): string {
   return `postgres://${encodeURIComponent(os.userInfo().username)}@localhost:5432/premium`;
 }
+
+const IN_PRODUCTION = 'is required in production';
 
 const url = z.string().url();
 const port = z.coerce.number().int().min(0).max(65535);
@@ -47,9 +50,10 @@ function parsedWith<T>(parse: (value: string) => T) {
 
 const schema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    // Fail closed: a deploy that forgets NODE_ENV gets production's checks, not the public dev secrets.
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: port.default(3000),
-    HOST: z.string().min(1).default('0.0.0.0'),
+    HOST: z.string().min(1).optional(),
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -86,6 +90,28 @@ const schema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
     WORKER_PORT: port.default(9464),
+    METRICS_PORT: port.default(9465),
+    REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
+    CORS_ORIGINS: z
+      .string()
+      .optional()
+      .transform((value, ctx) => {
+        if (value === undefined) return undefined;
+        const origins = value
+          .split(',')
+          .map((origin) => origin.trim())
+          .filter(Boolean);
+        for (const origin of origins) {
+          if (origin === '*' || !URL.canParse(origin) || new URL(origin).origin !== origin)
+            ctx.addIssue({
+              code: 'custom',
+              message: `"${origin}" is not an origin like https://example.com`,
+            });
+        }
+        return origins;
+      }),
+    MAX_OPEN_ORDERS: z.coerce.number().int().positive().default(10),
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
     OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
     PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     EVENTS_STREAM_MAXLEN: z.coerce.number().int().positive().default(1_000_000),
@@ -114,8 +140,7 @@ const schema = z
       });
     if (env.NODE_ENV !== 'production') return;
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
-      if (env[name] === undefined)
-        ctx.addIssue({ code: 'custom', path: [name], message: 'is required in production' });
+      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
     }
   });
 
@@ -156,6 +181,15 @@ export interface Config {
   logLevel: string;
   rateLimitPerMinute: number;
   workerPort: number;
+  /** The API's Prometheus metrics listen here, off the public port. */
+  metricsPort: number;
+  /** Starts every Redis key of the service's own (not the events stream), so deployments can share a Redis. */
+  redisKeyPrefix: string;
+  /** Browser origins allowed to call the API (CORS). */
+  corsOrigins: string[];
+  /** Unpaid orders a buyer may have from the last 24 hours. */
+  maxOpenOrders: number;
+  webhookRateLimitPerMinute: number;
   /** Sign-in state lifetime (spec: 5 minutes); configurable so tests need not wait. */
   oauthStateTtlSeconds: number;
   /** Timeout of every request to Discord and Razorpay. */
@@ -196,15 +230,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const emptyAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const parsed = schema.safeParse(emptyAsUnset);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    if (emptyAsUnset.NODE_ENV === undefined && problems.some((problem) => problem.endsWith(IN_PRODUCTION)))
+      problems.push('NODE_ENV: unset, which means production (development and test use the sandbox secrets)');
+    throw new ConfigError(problems);
   }
   const e = parsed.data;
   const secret = (name: (typeof SECRET_NAMES)[number]) => e[name] ?? DEVELOPMENT_SECRETS[name];
   const local = `http://localhost:${e.PORT}`;
+  const frontendUrl = (e.FRONTEND_URL ?? local).replace(/\/+$/, '');
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
-    host: e.HOST,
+    // In development the API is reachable from this machine only, unless HOST says otherwise.
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
     redisUrl: e.REDIS_URL,
@@ -215,7 +254,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     eventsStreamMinReplicas: e.EVENTS_STREAM_MIN_REPLICAS,
     jwtSecret: secret('JWT_SECRET'),
-    frontendUrl: (e.FRONTEND_URL ?? local).replace(/\/+$/, ''),
+    frontendUrl,
     discord: {
       clientId: secret('DISCORD_CLIENT_ID'),
       clientSecret: secret('DISCORD_CLIENT_SECRET'),
@@ -235,6 +274,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     workerPort: e.WORKER_PORT,
+    metricsPort: e.METRICS_PORT,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    corsOrigins: e.CORS_ORIGINS ?? [new URL(frontendUrl).origin],
+    maxOpenOrders: e.MAX_OPEN_ORDERS,
+    webhookRateLimitPerMinute: e.WEBHOOK_RATE_LIMIT_PER_MINUTE,
     oauthStateTtlSeconds: e.OAUTH_STATE_TTL_SECONDS,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,

@@ -35,7 +35,10 @@ export function issueSessionToken(secret: string, claims: SessionClaims): string
   });
 }
 
-/** Verifies signature (HS256 only: `alg: none` and other algorithms are refused) and expiry. */
+/**
+ * Verifies signature (HS256 only: `alg: none` and other algorithms are refused) and expiry. A token
+ * without `exp` or `iat` is refused too: a token that never expires is never one this service issued.
+ */
 export function verifySessionToken(secret: string, token: string): SessionClaims {
   let decoded: string | jwt.JwtPayload;
   try {
@@ -51,6 +54,8 @@ export function verifySessionToken(secret: string, token: string): SessionClaims
   }
   if (
     typeof decoded === 'string' ||
+    typeof decoded.exp !== 'number' ||
+    typeof decoded.iat !== 'number' ||
     typeof decoded.providerId !== 'string' ||
     typeof decoded.username !== 'string'
   ) {

@@ -9,9 +9,10 @@ import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
 import { razorpayRoutes } from './razorpay/routes';
-import { RazorpaySandbox, type CheckoutResponse } from './razorpay/sandbox';
+import { RazorpaySandbox, type CheckoutResponse, type DisputeStage } from './razorpay/sandbox';
 import { refundInput } from './razorpay/validation';
 import type {
+  RazorpayDispute,
   RazorpayWebhook,
   WebhookDelivery,
   WebhookDeliveryOptions,
@@ -20,8 +21,9 @@ import type {
 
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
-export type { CheckoutResponse } from './razorpay/sandbox';
+export type { CheckoutResponse, DisputeStage } from './razorpay/sandbox';
 export type {
+  RazorpayDispute,
   RazorpayWebhook,
   WebhookDelivery,
   WebhookDeliveryOptions,
@@ -77,6 +79,15 @@ export interface Sandbox {
       paymentId: string,
       opts?: { webhooks?: boolean; amountPaise?: number },
     ): Promise<{ refundId: string }>;
+    /**
+     * A chargeback of a captured payment reaching `stage` (created, won, lost, closed); with `webhooks`,
+     * delivers `payment.dispute.<stage>` before returning. Pass the first stage's `disputeId` to the next.
+     */
+    dispute(
+      paymentId: string,
+      stage: DisputeStage,
+      opts?: { webhooks?: boolean; disputeId?: string },
+    ): Promise<RazorpayDispute>;
     /** Sends one signed webhook and returns the service's answer; rejects only when the service is unreachable. */
     deliverWebhook(
       event: string,
@@ -143,6 +154,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
         return { refundId: refund.id };
       },
+      dispute: (paymentId, stage, opts) =>
+        razorpay.dispute(paymentId, stage, opts?.disputeId, opts?.webhooks ? 'await' : 'none'),
       deliverWebhook: (event, payload, opts) => razorpay.webhooks.deliver(event, payload, opts),
       buildWebhook: (event, entities) => razorpay.buildWebhook(event, entities),
       order: (orderId) => razorpay.store.order(orderId),

@@ -5,8 +5,11 @@ import { startSandbox } from './index';
 /** `tsx src/sandbox/main.ts`: the sandbox for `npm run dev`, with the service's own secrets. */
 async function main(): Promise<void> {
   loadDotEnv();
-  if (process.env.NODE_ENV === 'production') {
-    console.error('The sandbox fakes Discord and Razorpay: it refuses to start with NODE_ENV=production.');
+  // Unset is production too (fail closed), as for the service.
+  if ((process.env.NODE_ENV || 'production') === 'production') {
+    console.error(
+      'The sandbox fakes Discord and Razorpay: it refuses to start with NODE_ENV=production (or unset); use development or test.',
+    );
     process.exit(1);
   }
   const config = loadConfig();

@@ -1,3 +1,5 @@
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -26,14 +28,20 @@ export interface AppOptions {
 }
 
 async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promise<void> {
+  const { config } = options.core;
   registerErrorHandling(fastify);
   fastify.addSchema(ErrorReply);
+  // The docs page and the demo page run inline scripts and styles of their own.
+  await fastify.register(helmet, { contentSecurityPolicy: false });
+  // Never `*`: only the frontends named, which may send the session token.
+  await fastify.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST'] });
   await fastify.register(docs);
   await fastify.register(metrics);
-  await fastify.register(authenticate, { jwtSecret: options.core.config.jwtSecret });
+  await fastify.register(authenticate, { jwtSecret: config.jwtSecret });
   await fastify.register(rateLimit, {
     redis: options.redis,
-    perMinute: options.core.config.rateLimitPerMinute,
+    keyPrefix: config.redisKeyPrefix,
+    perMinute: config.rateLimitPerMinute,
   });
   await fastify.register(healthRoutes, options);
   await fastify.register(userStatusRoutes, options);
@@ -42,7 +50,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
-  if (options.core.config.nodeEnv !== 'production') await fastify.register(demoPage, options);
+  if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 
 /**

@@ -4,6 +4,7 @@ import { ConfigError, loadConfig } from '../core/config';
 import { loadLocalEnv } from '../core/dev-env';
 import { connectRedis } from '../redis/connection';
 import { logRedisOutages } from '../redis/outages';
+import { startHealthServer } from '../worker/health-server';
 import { buildApp } from './app';
 import { apiRedisOptions } from './redis-options';
 
@@ -19,11 +20,19 @@ async function main(): Promise<void> {
     down: 'Redis unavailable: rate limits lapse and sign-ins fail until it is back',
     back: 'Redis available again',
   });
+  // Off the public port, as the worker's are: keep METRICS_PORT away from the load balancer.
+  const metrics = await startHealthServer({
+    host: config.host,
+    port: config.metricsPort,
+    registry: app.metrics,
+  });
+  app.log.info({ port: metrics.port }, 'metrics listening');
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await app.close();
+    await metrics.close();
     redis.disconnect();
     await core.close();
   });

@@ -1,12 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RedisClient } from '../redis/connection';
 
-const KEY_PREFIX = 'premium:sign-in-state:';
 const STATE = /^[0-9a-f]{32}$/;
 
 /** The Redis key of a sign-in state; exported for tests that expire one. */
-export function signInStateKey(state: string): string {
-  return `${KEY_PREFIX}${state}`;
+export function signInStateKey(keyPrefix: string, state: string): string {
+  return `${keyPrefix}sign-in-state:${state}`;
 }
 
 /**
@@ -19,15 +18,26 @@ export interface SignInStateStore {
   consume(state: string): Promise<boolean>;
 }
 
-export function createSignInStateStore(redis: RedisClient, ttlSeconds: number): SignInStateStore {
+export function createSignInStateStore(
+  redis: RedisClient,
+  keyPrefix: string,
+  ttlSeconds: number,
+): SignInStateStore {
   return {
     async issue() {
       const state = randomBytes(16).toString('hex');
-      await redis.set(signInStateKey(state), '1', 'EX', ttlSeconds);
+      await redis.set(signInStateKey(keyPrefix, state), '1', 'EX', ttlSeconds);
       return state;
     },
     async consume(state) {
-      return STATE.test(state) && (await redis.getdel(signInStateKey(state))) !== null;
+      return STATE.test(state) && (await redis.getdel(signInStateKey(keyPrefix, state))) !== null;
     },
   };
+}
+
+/** Whether the state the callback carries is the one this browser's cookie holds. */
+export function sameState(fromCallback: string, fromCookie: string | undefined): boolean {
+  if (fromCookie === undefined || !STATE.test(fromCookie) || fromCallback.length !== fromCookie.length)
+    return false;
+  return timingSafeEqual(Buffer.from(fromCallback), Buffer.from(fromCookie));
 }

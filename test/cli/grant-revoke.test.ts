@@ -78,6 +78,8 @@ describe('premium grant', () => {
       '3',
       '--reason',
       'goodwill',
+      // No one has signed in with this guild yet.
+      '--yes',
       '--json',
     ]);
 

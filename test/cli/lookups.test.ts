@@ -4,28 +4,11 @@ import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { useTestCore, workerDatabaseUrl } from '../support/context';
 import { dropDatabase, databaseUrl } from '../support/databases';
-import { createUser, grantRequest, snowflake } from '../support/fixtures';
+import { createOrderRow, createUser, grantRequest, snowflake } from '../support/fixtures';
 import { json, premium, premiumAtTerminal } from './support';
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
-
-let nextOrder = 0;
-function createOrderRow(buyerUserId: number, overrides: Partial<Order['_creationAttributes']> = {}) {
-  nextOrder += 1;
-  return Order.create({
-    processorOrderId: `order_Cli${String(nextOrder).padStart(11, '0')}`,
-    receipt: `rcpt_cli_${nextOrder}`,
-    buyerUserId,
-    category: 'USER',
-    guildId: null,
-    planType: 'Monthly',
-    months: null,
-    durationDays: 30,
-    amountPaise: 19_900,
-    ...overrides,
-  });
-}
 
 describe('premium users', () => {
   it('show gives status, records, guilds, orders and the ledger of one user', async () => {

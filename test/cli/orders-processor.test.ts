@@ -63,6 +63,24 @@ describe('premium orders show', () => {
     expect(asText.stdout).toContain(`premium orders reconcile --order ${orderId}`);
   });
 
+  it('says when the reconciler will next ask Razorpay about an unpaid order, and when it has stopped', async () => {
+    const orderId = await paidButUnverifiedOrder(getCore());
+    const stored = (await Order.findOne({ where: { processorOrderId: orderId } }))!;
+
+    const scheduled = await cli(['orders', 'show', orderId, '--json']);
+    expect(json(scheduled)).toMatchObject({
+      order: { nextCheckAt: stored.nextCheckAt!.toISOString(), checksMade: 0 },
+    });
+    expect((await cli(['orders', 'show', orderId])).stdout).toMatch(
+      /Next check +\S+Z \(in [45] minutes\) \(after 0 check\(s\)\)/,
+    );
+
+    await Order.update({ nextCheckAt: null, checksMade: 4 }, { where: { id: stored.id } });
+    expect((await cli(['orders', 'show', orderId])).stdout).toContain(
+      `Next check  none: stopped after 4 checks (premium orders reconcile --order ${orderId} asks now)`,
+    );
+  });
+
   it('still shows the stored order when Razorpay is down, and exits 1', async () => {
     const orderId = await paidButUnverifiedOrder(getCore());
     sandbox.faults.set('razorpay.orders.fetch', { status: 503 });

@@ -2,11 +2,17 @@ import { ConfigError, loadConfig } from '../../src/core/config';
 
 describe('loadConfig', () => {
   it('gives every variable its documented default in development', () => {
-    const config = loadConfig({});
+    const config = loadConfig({ NODE_ENV: 'development' });
     expect(config).toMatchObject({
       nodeEnv: 'development',
       port: 3000,
-      host: '0.0.0.0',
+      // Only this machine can reach a development API.
+      host: '127.0.0.1',
+      metricsPort: 9465,
+      redisKeyPrefix: 'premium:',
+      corsOrigins: ['http://localhost:3000'],
+      maxOpenOrders: 10,
+      webhookRateLimitPerMinute: 6000,
       redisUrl: 'redis://127.0.0.1:6379',
       eventsStream: 'premium:events',
       rateLimitPerMinute: 120,
@@ -27,6 +33,7 @@ describe('loadConfig', () => {
     let error: unknown;
     try {
       loadConfig({
+        NODE_ENV: 'test',
         PORT: 'eighty',
         DATABASE_URL: 'not a url',
         JWT_SECRET: 'short',
@@ -65,6 +72,7 @@ describe('loadConfig', () => {
 
   it('treats an empty variable as unset and parses the plan prices', () => {
     const config = loadConfig({
+      NODE_ENV: 'test',
       PORT: '',
       PLAN_PRICES: 'Monthly=99, Yearly=999',
       FRONTEND_URL: 'https://premium.example/',
@@ -72,6 +80,62 @@ describe('loadConfig', () => {
     expect(config.port).toBe(3000);
     expect(config.planPrices).toEqual({ Monthly: 99, Yearly: 999 });
     expect(config.frontendUrl).toBe('https://premium.example');
+    expect(config.corsOrigins).toEqual(['https://premium.example']);
+  });
+
+  it('fails closed: NODE_ENV unset is production, every missing secret named, and says so', () => {
+    let error: unknown;
+    try {
+      loadConfig({});
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'JWT_SECRET: is required in production',
+      'DISCORD_CLIENT_ID: is required in production',
+      'DISCORD_CLIENT_SECRET: is required in production',
+      'RAZORPAY_KEY_ID: is required in production',
+      'RAZORPAY_KEY_SECRET: is required in production',
+      'RAZORPAY_WEBHOOK_SECRET: is required in production',
+      'PLAN_PRICES: is required in production',
+      'NODE_ENV: unset, which means production (development and test use the sandbox secrets)',
+    ]);
+  });
+
+  it('listens on every interface in production, and takes the new settings', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      JWT_SECRET: 'x'.repeat(32),
+      DISCORD_CLIENT_ID: 'client',
+      DISCORD_CLIENT_SECRET: 'secret',
+      RAZORPAY_KEY_ID: 'rzp_live_key',
+      RAZORPAY_KEY_SECRET: 'secret',
+      RAZORPAY_WEBHOOK_SECRET: 'secret',
+      PLAN_PRICES: 'Monthly=199,Yearly=1999',
+      CORS_ORIGINS: 'https://premium.example, https://admin.premium.example',
+      REDIS_KEY_PREFIX: 'staging:',
+      METRICS_PORT: '9000',
+      MAX_OPEN_ORDERS: '3',
+      WEBHOOK_RATE_LIMIT_PER_MINUTE: '100',
+    });
+    expect(config).toMatchObject({
+      host: '0.0.0.0',
+      corsOrigins: ['https://premium.example', 'https://admin.premium.example'],
+      redisKeyPrefix: 'staging:',
+      metricsPort: 9000,
+      maxOpenOrders: 3,
+      webhookRateLimitPerMinute: 100,
+    });
+  });
+
+  it('refuses a CORS origin that is a wildcard or not an origin', () => {
+    expect(() => loadConfig({ NODE_ENV: 'test', CORS_ORIGINS: '*' })).toThrow(
+      /CORS_ORIGINS: "\*" is not an origin/,
+    );
+    expect(() => loadConfig({ NODE_ENV: 'test', CORS_ORIGINS: 'https://a.example/path' })).toThrow(
+      /CORS_ORIGINS: "https:\/\/a.example\/path" is not an origin/,
+    );
   });
 
   it('reads a Sentinel set or a Cluster instead of REDIS_URL, and how the relay hears of new rows', () => {

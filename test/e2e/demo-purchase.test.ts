@@ -44,6 +44,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       EVENTS_STREAM: stream,
       PORT: String(apiPort),
       WORKER_PORT: String(workerPort),
+      METRICS_PORT: '0',
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
       FRONTEND_URL: api,

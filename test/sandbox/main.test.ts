@@ -23,11 +23,14 @@ async function output(stream: NodeJS.ReadableStream, until?: RegExp): Promise<st
   return text;
 }
 
-it('refuses to start in production', async () => {
-  const child = runMain({ NODE_ENV: 'production' });
+it.each([
+  ['production', 'production'],
+  ['unset', ''],
+])('refuses to start with NODE_ENV %s', async (_label, nodeEnv) => {
+  const child = runMain(nodeEnv ? { NODE_ENV: nodeEnv } : {});
   const [stderr, [code]] = await Promise.all([output(child.stderr), once(child, 'exit')]);
   expect(code).toBe(1);
-  expect(stderr).toMatch(/refuses to start with NODE_ENV=production/);
+  expect(stderr).toMatch(/refuses to start with NODE_ENV=production \(or unset\)/);
 });
 
 it('serves the consent page with the development secrets and stops on SIGTERM', async () => {

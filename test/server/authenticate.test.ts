@@ -75,4 +75,22 @@ describe('bearer authentication', () => {
     expect(reply.statusCode).toBe(401);
     expect(reply.json().error.code).toBe('TOKEN_EXPIRED');
   });
+
+  it('refuses a correctly signed token without exp or without iat (one that would never expire)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const noExp = jwt.sign({ ...claims, iat: now }, secret, { algorithm: 'HS256' });
+    const noIat = jwt.sign({ ...claims, exp: now + 3600 }, secret, { algorithm: 'HS256', noTimestamp: true });
+    for (const token of [noExp, noIat]) {
+      const reply = await whoami(`Bearer ${token}`);
+      expect(reply.statusCode).toBe(401);
+      expect(reply.json().error.code).toBe('INVALID_TOKEN');
+    }
+    // Through a real payment route too: refused before anything is read.
+    const me = await server.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${noExp}` },
+    });
+    expect(me.statusCode).toBe(401);
+  });
 });

@@ -16,6 +16,7 @@ describe('the API process', () => {
         LOG_LEVEL: 'info',
         PORT: '0',
         HOST: '127.0.0.1',
+        METRICS_PORT: '0',
         DATABASE_URL: workerDatabaseUrl(),
         REDIS_URL: config.redisUrl,
       },

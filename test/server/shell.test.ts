@@ -60,15 +60,16 @@ describe('the HTTP shell', () => {
     expect(reply.json()).toHaveProperty('error.code');
   });
 
-  it('is alive, ready when Postgres and Redis answer, and exposes metrics and docs', async () => {
+  it('is alive, ready when Postgres and Redis answer, and exposes metrics (off the public port) and docs', async () => {
     const { app } = getApp();
     expect((await app.inject('/healthz')).json()).toEqual({ status: 'ok' });
     const ready = await app.inject('/readyz');
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok', postgres: 'ok', redis: 'ok' });
 
+    expect((await app.inject('/metrics')).statusCode).toBe(404);
     const notFoundCount = async () => {
-      const metrics = (await app.inject('/metrics')).body;
+      const metrics = await app.metrics.metrics();
       const line =
         /http_request_duration_seconds_count\{method="GET",route="\/api\/auth\/user\/:providerId",status_code="404"\} (\d+)/.exec(
           metrics,

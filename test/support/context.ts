@@ -22,6 +22,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
     LOG_LEVEL: 'silent',
     DATABASE_URL: workerDatabaseUrl(),
     EVENTS_STREAM: uniqueName('events'),
+    REDIS_KEY_PREFIX: `${uniqueName('keys')}:`,
     ...overrides,
   });
 }

@@ -1,4 +1,4 @@
-import { User } from '../../src/core/models';
+import { Order, User } from '../../src/core/models';
 import { resolvePlan } from '../../src/core/plans';
 import type { GrantRequest } from '../../src/core/premium/grant';
 
@@ -38,3 +38,22 @@ export function grantRequest(providerId: string, overrides: Partial<GrantRequest
 }
 
 export const DAY_MS = 86_400_000;
+
+let nextOrder = 0;
+
+/** An unpaid USER Monthly order row, as create-order stores one, without asking any processor. */
+export function createOrderRow(buyerUserId: number, overrides: Partial<Order['_creationAttributes']> = {}) {
+  nextOrder += 1;
+  return Order.create({
+    processorOrderId: `order_Row${String(nextOrder).padStart(11, '0')}`,
+    receipt: `rcpt_row_${nextOrder}`,
+    buyerUserId,
+    category: 'USER',
+    guildId: null,
+    planType: 'Monthly',
+    months: null,
+    durationDays: 30,
+    amountPaise: 19_900,
+    ...overrides,
+  });
+}

@@ -1,7 +1,9 @@
 import { Option, type Command } from 'commander';
+import { isKnownGuild } from '../../core/admin/guilds';
 import { grantPremium } from '../../core/premium/grant';
 import { PLAN_TYPES, resolvePlan, type PlanType } from '../../core/plans';
 import { months, snowflake } from '../arguments';
+import { confirm } from '../confirm';
 import { EXIT_USAGE } from '../errors';
 import { actorOption, idempotencyKeyOption, reasonOption, type ChangeOptions } from '../options';
 import { changeSentences } from '../render';
@@ -12,6 +14,7 @@ interface GrantOptions extends ChangeOptions {
   guild?: string;
   plan: PlanType;
   months?: number;
+  yes?: boolean;
 }
 
 export function registerGrant(program: Command, session: Session): void {
@@ -29,13 +32,24 @@ export function registerGrant(program: Command, session: Session): void {
     .addOption(reasonOption())
     .addOption(actorOption())
     .addOption(idempotencyKeyOption())
+    .option(
+      '--yes',
+      'grant even to a guild no one has signed in with (required when stdin is not a terminal)',
+    )
     .action(async (options: GrantOptions, command: Command) => {
       if ((options.plan === 'Custom') !== (options.months !== undefined)) {
         command.error('error: --months is required with --plan Custom and allowed only with it', {
           exitCode: EXIT_USAGE,
         });
       }
-      const change = await grantPremium(session.core().sequelize, {
+      const { sequelize } = session.core();
+      if (options.guild && !(await isKnownGuild(options.guild))) {
+        await confirm(
+          `No one who manages guild ${options.guild} has ever signed in: is the id right?`,
+          options.yes,
+        );
+      }
+      const change = await grantPremium(sequelize, {
         category: options.guild ? 'SERVER' : 'USER',
         providerId: options.user,
         guildId: options.guild ?? null,

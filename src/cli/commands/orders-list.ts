@@ -5,7 +5,7 @@ import { positiveInteger, since, snowflake } from '../arguments';
 import { ordersTable } from '../render';
 import type { Session } from '../session';
 
-const STATUSES: OrderStatus[] = ['created', 'paid', 'refunded'];
+const STATUSES: OrderStatus[] = ['created', 'paid', 'refunded', 'disputed'];
 
 interface ListOptions {
   status?: OrderStatus;

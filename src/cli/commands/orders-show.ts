@@ -51,6 +51,13 @@ function renderProcessor({ order, processor, processorError }: OrderView): strin
   return lines.join('\n');
 }
 
+/** When the worker's reconciler will next ask Razorpay about this order, if ever. */
+function nextCheck(order: OrderView['order']): string {
+  if (order.status !== 'created') return '-';
+  if (order.nextCheckAt) return `${time(order.nextCheckAt)} (after ${order.checksMade} check(s))`;
+  return `none: stopped after ${order.checksMade} checks (premium orders reconcile --order ${order.orderId} asks now)`;
+}
+
 function render(view: OrderView): string {
   const { order, grants } = view;
   return [
@@ -65,6 +72,7 @@ function render(view: OrderView): string {
       ['Created', time(order.createdAt)],
       ['Paid', time(order.paidAt)],
       ['Refunded', time(order.refundedAt)],
+      ['Next check', nextCheck(order)],
     ]),
     section('Razorpay says', renderProcessor(view)),
     section('Grants and revokes for this order', ledgerTable(grants)),

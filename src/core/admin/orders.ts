@@ -36,7 +36,8 @@ export interface OrderFilter {
 }
 
 export interface OrderDetails {
-  order: OrderSummary & { receipt: string };
+  /** `nextCheckAt`: when the reconciler next asks Razorpay about it (unpaid orders only; null once it stopped). */
+  order: OrderSummary & { receipt: string; nextCheckAt: Date | null; checksMade: number };
   /** The ledger rows that cite this order: its grant, and the revoke of a refund. */
   grants: LedgerEntry[];
 }
@@ -70,7 +71,8 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
 /** One order by its processor order id, with the ledger rows that cite it. */
 export async function describeOrder(sequelize: Sequelize, orderId: string): Promise<OrderDetails> {
   const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(
-    `SELECT o.id, o.receipt, ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
+    `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS}
+     FROM orders o JOIN users u ON u.id = o.buyer_user_id
      WHERE o.processor_order_id = $1`,
     { bind: [orderId], type: QueryTypes.SELECT },
   );

@@ -8,7 +8,7 @@ import { UserGuild } from './user-guild';
 import { WebhookEvent } from './webhook-event';
 
 export { Order, OutboxEvent, PremiumGrant, ServerPremium, User, UserGuild, UserPremium, WebhookEvent };
-export type { OrderStatus } from './order';
+export type { DisputeStatus, OrderStatus } from './order';
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of [

@@ -9,7 +9,8 @@ import {
 import type { Category } from '../premium/types';
 import type { PlanType } from '../plans';
 
-export type OrderStatus = 'created' | 'paid' | 'refunded';
+export type OrderStatus = 'created' | 'paid' | 'refunded' | 'disputed';
+export type DisputeStatus = 'open' | 'won' | 'lost' | 'closed';
 
 export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
   declare id: CreationOptional<number>;
@@ -27,6 +28,13 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare paymentId: CreationOptional<string | null>;
   declare paidAt: CreationOptional<Date | null>;
   declare refundedAt: CreationOptional<Date | null>;
+  /** When the reconciler next asks the processor about this unpaid order; null once it stopped. */
+  declare nextCheckAt: CreationOptional<Date | null>;
+  declare checksMade: CreationOptional<number>;
+  /** Payments refunded in full while the order was unpaid: none of them may pay it. */
+  declare refundedPaymentIds: CreationOptional<string[]>;
+  declare disputeId: CreationOptional<string | null>;
+  declare disputeStatus: CreationOptional<DisputeStatus | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -48,6 +56,11 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         paymentId: { type: DataTypes.TEXT, unique: true },
         paidAt: { type: DataTypes.DATE },
         refundedAt: { type: DataTypes.DATE },
+        nextCheckAt: { type: DataTypes.DATE },
+        checksMade: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        refundedPaymentIds: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
+        disputeId: { type: DataTypes.TEXT },
+        disputeStatus: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

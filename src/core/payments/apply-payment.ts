@@ -45,7 +45,9 @@ export function amountMismatch(order: Order, paid: PaymentAmount): string | null
  * after the browser, 20 at once) changes nothing and returns the first grant, flagged `replayed`.
  *
  * Every refusal is thrown before anything is written: ORDER_NOT_FOUND, NOT_YOUR_ORDER (when
- * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED.
+ * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED,
+ * PAYMENT_REFUNDED (this payment was refunded before it was applied), PAYMENT_DISPUTED (charged back
+ * before it was applied).
  */
 export async function applyPayment(
   sequelize: Sequelize,
@@ -68,9 +70,15 @@ export async function applyPayment(
     if (order.status === 'refunded') {
       throw AppError.conflict('ORDER_REFUNDED', `order ${order.processorOrderId} was refunded`);
     }
+    if (order.refundedPaymentIds.includes(payment.paymentId)) {
+      throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
+    }
+    if (order.status === 'created' && (order.disputeStatus === 'open' || order.disputeStatus === 'lost')) {
+      throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
+    }
     if (order.status === 'created') {
       await order.update(
-        { status: 'paid', paymentId: payment.paymentId, paidAt: new Date() },
+        { status: 'paid', paymentId: payment.paymentId, paidAt: new Date(), nextCheckAt: null },
         { transaction },
       );
     }

@@ -8,6 +8,13 @@ import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
 import { assertActingForSelf } from './access';
+import { firstCheckAt } from './check-schedule';
+import {
+  assertBelowOpenOrderLimit,
+  findReusableOrder,
+  lockBuyerOrders,
+  type OrderTarget,
+} from './open-orders';
 
 export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';
@@ -30,6 +37,11 @@ export interface CreateOrderRequest {
  * Prices the request on the server, checks who it is for, creates the processor order and stores what
  * was bought. Nothing is stored when the processor fails; a processor order whose storing fails is never
  * shown to the buyer, so it cannot be paid.
+ *
+ * Orders are bounded (DESIGN.md, Hardening): the buyer's unpaid order of the last hour for the same
+ * target and plan is handed out again (Razorpay's current view of it, no new order), and past
+ * `MAX_OPEN_ORDERS` unpaid orders in 24 hours the answer is 429 TOO_MANY_OPEN_ORDERS. One buyer's calls
+ * run one at a time for this, the processor's answer included.
  */
 export async function createOrder(
   core: Core,
@@ -49,32 +61,50 @@ export async function createOrder(
   const category = request.category ?? DEFAULT_CATEGORY;
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
 
-  const receipt = newReceipt();
-  const amountPaise = price * PAISE_PER_RUPEE;
-  const processorOrder = await processor.createOrder({
-    amount: amountPaise,
-    currency: 'INR',
-    receipt,
-    notes: {
-      buyer: buyer.providerId,
-      target: aggregateKeyFor(guildId, buyer.providerId),
-      planType: plan.planType,
-      durationDays: String(plan.durationDays),
-    },
+  const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan };
+  return core.sequelize.transaction(async (transaction) => {
+    await lockBuyerOrders(transaction, buyer.id);
+    const reusable = await findReusableOrder(transaction, target);
+    if (reusable) {
+      const current = await processor.fetchOrder(reusable.processorOrderId);
+      // Paid at Razorpay but not here yet: the reconciler will apply it; this buyer gets a new order.
+      if (current.status !== 'paid') return current;
+    }
+    await assertBelowOpenOrderLimit(transaction, buyer.id, core.config.maxOpenOrders);
+
+    const receipt = newReceipt();
+    const amountPaise = price * PAISE_PER_RUPEE;
+    const processorOrder = await processor.createOrder({
+      amount: amountPaise,
+      currency: 'INR',
+      receipt,
+      notes: {
+        buyer: buyer.providerId,
+        target: aggregateKeyFor(guildId, buyer.providerId),
+        planType: plan.planType,
+        durationDays: String(plan.durationDays),
+      },
+    });
+    const now = new Date();
+    await Order.create(
+      {
+        processorOrderId: processorOrder.id,
+        receipt,
+        buyerUserId: buyer.id,
+        category,
+        guildId,
+        planType: plan.planType,
+        months: plan.months,
+        durationDays: plan.durationDays,
+        amountPaise,
+        currency: 'INR',
+        createdAt: now,
+        nextCheckAt: firstCheckAt(now),
+      },
+      { transaction },
+    );
+    return processorOrder;
   });
-  await Order.create({
-    processorOrderId: processorOrder.id,
-    receipt,
-    buyerUserId: buyer.id,
-    category,
-    guildId,
-    planType: plan.planType,
-    months: plan.months,
-    durationDays: plan.durationDays,
-    amountPaise,
-    currency: 'INR',
-  });
-  return processorOrder;
 }
 
 /** A SERVER order is for a guild the buyer manages (as of their last sign-in); a USER order for nobody else. */

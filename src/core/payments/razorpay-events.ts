@@ -1,16 +1,25 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import type { CapturedPayment } from './apply-payment';
+import type { DisputeStage, PaymentDispute } from './disputes';
 import type { ProcessedRefund } from './refunds';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
 export type RazorpayEvent =
   | { name: string; kind: 'payment'; payment: CapturedPayment }
   | { name: string; kind: 'refund'; refund: ProcessedRefund }
+  | { name: string; kind: 'dispute'; dispute: PaymentDispute }
   | { name: string; kind: 'other'; reason: string };
 
 const PAYMENT_EVENTS = ['payment.captured', 'order.paid'];
 const REFUND_EVENT = 'refund.processed';
+/** `payment.dispute.<stage>`; `under_review` and `action_required` change nothing here. */
+const DISPUTE_STAGES: Record<string, DisputeStage> = {
+  'payment.dispute.created': 'created',
+  'payment.dispute.won': 'won',
+  'payment.dispute.lost': 'lost',
+  'payment.dispute.closed': 'closed',
+};
 
 const envelope = z.object({ event: z.string().min(1), payload: z.record(z.string(), z.unknown()) });
 const paymentPayload = z.object({
@@ -25,6 +34,10 @@ const paymentPayload = z.object({
     }),
   }),
 });
+const disputePayload = z.object({
+  dispute: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+  payment: z.object({ entity: z.object({ order_id: z.string().min(1).nullable() }) }).optional(),
+});
 const refundPayload = z.object({
   refund: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
 });
@@ -32,6 +45,20 @@ const refundPayload = z.object({
 /** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
 export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
   const { event: name, payload } = readAs(envelope, parseJson(rawBody), 'event');
+  const stage = DISPUTE_STAGES[name];
+  if (stage !== undefined) {
+    const { dispute, payment } = readAs(disputePayload, payload, name);
+    return {
+      name,
+      kind: 'dispute',
+      dispute: {
+        disputeId: dispute.entity.id,
+        paymentId: dispute.entity.payment_id,
+        processorOrderId: payment?.entity.order_id ?? null,
+        stage,
+      },
+    };
+  }
   const isPayment = PAYMENT_EVENTS.includes(name);
   if (!isPayment && name !== REFUND_EVENT)
     return { name, kind: 'other', reason: `event ${name} is not handled` };

@@ -1,10 +1,11 @@
-import { Op } from 'sequelize';
+import { Op, type WhereOptions } from 'sequelize';
 import type { Core } from '..';
 import { boundedEach } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
 import { amountMismatch, applyPayment } from './apply-payment';
+import { nextCheckAt } from './check-schedule';
 
 /**
  * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
@@ -19,6 +20,12 @@ export interface ReconcileOptions {
   orderId?: string;
   /** Ask the processor, report what would be applied, change nothing. */
   dryRun?: boolean;
+  /**
+   * The worker's scheduled run: only unpaid orders whose next check is due (see check-schedule), and each
+   * check that finds nothing to apply moves the order's next check on. Otherwise (an operator asking now)
+   * every unpaid order of the window is checked and no schedule moves.
+   */
+  dueOnly?: boolean;
   onProgress?: (progress: ReconcileProgress) => void;
   /** Orders checked at once (1 by default: in order). */
   concurrency?: number;
@@ -60,6 +67,7 @@ export async function reconcileOrders(
   // No transaction is open here: each order's processor call comes first, then applyPayment's own.
   await boundedEach(orders, bounds, async (order) => {
     const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
+    if (options.dueOnly && !options.dryRun && result !== 'failed') await checked(order);
     report[result].push(entry);
     options.onProgress?.({
       done: report.applied.length + report.skipped.length + report.failed.length,
@@ -71,10 +79,16 @@ export async function reconcileOrders(
   return report;
 }
 
-async function pendingOrders({ since, orderId }: ReconcileOptions): Promise<Order[]> {
+async function pendingOrders({ since, orderId, dueOnly }: ReconcileOptions): Promise<Order[]> {
   if (orderId === undefined) {
+    const due: WhereOptions<Order> = dueOnly
+      ? {
+          // An order stored without a schedule is due at once; one whose schedule ended, never.
+          [Op.or]: [{ nextCheckAt: { [Op.lte]: new Date() } }, { nextCheckAt: null, checksMade: 0 }],
+        }
+      : {};
     return Order.findAll({
-      where: { status: 'created', createdAt: { [Op.gte]: since } },
+      where: { status: 'created', createdAt: { [Op.gte]: since }, ...due },
       order: [['id', 'ASC']],
     });
   }
@@ -103,7 +117,9 @@ async function reconcileOrder(
   } catch (error) {
     return ['failed', entry(null, reasonOf(error))];
   }
-  const captured = payments.find((payment) => payment.status === 'captured');
+  const captured = payments.find(
+    (payment) => payment.status === 'captured' && !order.refundedPaymentIds.includes(payment.id),
+  );
   if (!captured) return ['skipped', entry(null, 'no captured payment')];
   const mismatch = amountMismatch(order, captured);
   if (mismatch) return ['skipped', entry(captured.id, `AMOUNT_MISMATCH: ${mismatch}`)];
@@ -122,6 +138,15 @@ async function reconcileOrder(
     const refused = isAppError(error) && error.kind !== 'unavailable';
     return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];
   }
+}
+
+/** Moves an order that is still unpaid to its next check, or ends its checks. */
+async function checked(order: Order): Promise<void> {
+  const checksMade = order.checksMade + 1;
+  await Order.update(
+    { checksMade, nextCheckAt: nextCheckAt(checksMade, new Date()) },
+    { where: { id: order.id, status: 'created' } },
+  );
 }
 
 export function reasonOf(error: unknown): string {

@@ -20,9 +20,10 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
  * grant back through `revokePremium`, which publishes the REMOVE event. A partial refund keeps premium:
  * the buyer keeps what they still paid for, and an operator can revoke by hand.
  *
- * Webhooks arrive in any order, so a refund may come before the payment was applied: the order is then
- * marked refunded without a grant, and the late capture, verification or reconciliation finds it refunded
- * and grants nothing.
+ * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
+ * stays unpaid and only that payment is written down as refunded: its late capture, verification or
+ * reconciliation grants nothing, but another payment of the same order (the buyer paid again after the
+ * first attempt was refunded) still pays it.
  */
 export async function applyRefund(
   sequelize: Sequelize,
@@ -39,6 +40,15 @@ export async function applyRefund(
     if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
     if (refund.refundedTotal < order.amountPaise) {
       return ignored(`partial refund (${refund.refundedTotal} of ${order.amountPaise} paise): premium kept`);
+    }
+    if (order.status === 'created') {
+      if (!order.refundedPaymentIds.includes(refund.paymentId)) {
+        await order.update(
+          { refundedPaymentIds: [...order.refundedPaymentIds, refund.paymentId] },
+          { transaction },
+        );
+      }
+      return { result: 'refunded' };
     }
     const grant = await PremiumGrant.findOne({ where: { orderId: order.id, kind: 'grant' }, transaction });
     await order.update(
@@ -63,7 +73,7 @@ export async function applyRefund(
 }
 
 /** An operator may have revoked the grant already; the refund then only closes the order. */
-async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {
+export async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {
   return (await PremiumGrant.count({ where: { revokesGrantId: grant.id }, transaction })) === 0;
 }
 

@@ -4,6 +4,7 @@ import { selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
 import { signaturesMatch, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
+import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
 
@@ -31,7 +32,7 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID']);
  * - bad signature or unreadable body: 400 (thrown);
  * - an event id already processed: acknowledged, nothing changes;
  * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
- *   `refund.processed`: see `applyRefund`;
+ *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`;
  * - an event that cannot apply (unknown order, which may belong to another integration on the same
  *   account; wrong amount; refunded order; other events): acknowledged and reported as `ignored`;
  * - anything else (the database is down): thrown, a 5xx, and Razorpay retries.
@@ -92,6 +93,12 @@ async function applyEvent(
     case 'refund': {
       const outcome = await applyRefund(sequelize, event.refund, { transaction });
       return outcome.result === 'refunded'
+        ? { status: 'processed', event: event.name }
+        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
+    }
+    case 'dispute': {
+      const outcome = await applyDispute(sequelize, event.dispute, { transaction });
+      return outcome.result === 'applied'
         ? { status: 'processed', event: event.name }
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
     }

@@ -26,7 +26,9 @@ export interface GrantRequest {
 /**
  * The one way premium is granted (checkout, webhook, reconcile and manual grants all come here): in one
  * transaction, or inside the caller's, it locks the record, extends it from
- * GREATEST(expiry, now), raises the user's expiry, writes the ledger row and appends the ADD event.
+ * GREATEST(expiry, now), writes the ledger row, appends the ADD event and raises the user's expiry: to
+ * the record's for USER premium; for SERVER premium only by the days this buyer paid for on that guild
+ * (`raiseUserExpiry`), never by days other buyers gave it.
  */
 export async function grantPremium(
   sequelize: Sequelize,
@@ -41,7 +43,17 @@ export async function grantPremium(
     );
   }
   return withTransaction(sequelize, options.transaction, async (transaction) => {
-    const prior = await findPriorChange(transaction, request.idempotencyKey);
+    const prior = await findPriorChange(
+      transaction,
+      request.idempotencyKey,
+      (row, providerId) =>
+        row.kind === 'grant' &&
+        row.category === request.category &&
+        providerId === request.providerId &&
+        row.guildId === guildId &&
+        row.planType === request.plan.planType &&
+        row.days === request.plan.durationDays,
+    );
     if (prior) return prior;
 
     const user = await User.findOne({ where: { providerId: request.providerId }, transaction });
@@ -50,9 +62,7 @@ export async function grantPremium(
     const target: RecordTarget = { category: request.category, userId: user.id, guildId };
     const before = await lockRecord(transaction, target);
     const after = await setRecordExpiry(transaction, target, { extendDays: request.plan.durationDays });
-    await raiseUserExpiry(transaction, user.id, after.expiresAt);
-
-    return recordChange(transaction, {
+    const recorded = await recordChange(transaction, {
       kind: 'grant',
       record: target,
       providerId: user.providerId,
@@ -67,5 +77,8 @@ export async function grantPremium(
       order: request.order ?? null,
       revokesGrantId: null,
     });
+    // After the ledger row: a SERVER grant counts for its buyer only by the days it paid for.
+    await raiseUserExpiry(transaction, target);
+    return recorded;
   });
 }

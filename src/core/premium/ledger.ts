@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
+import { AppError } from '../errors';
 import { PremiumGrant, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from './outbox';
@@ -15,11 +16,14 @@ const IDEMPOTENCY_LOCK_CLASS = 1;
 
 /**
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
- * The lock is transaction-scoped: it is released at commit or rollback.
+ * The lock is transaction-scoped: it is released at commit or rollback. A key already used for another
+ * change (`isSameChange` says no: another target, plan or kind) is 409 IDEMPOTENCY_KEY_REUSED, never
+ * the first change's answer.
  */
 export async function findPriorChange(
   transaction: Transaction,
   idempotencyKey: string,
+  isSameChange: (prior: PremiumGrant, providerId: string) => boolean,
 ): Promise<PremiumChange | null> {
   await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
     IDEMPOTENCY_LOCK_CLASS,
@@ -28,6 +32,12 @@ export async function findPriorChange(
   const prior = await PremiumGrant.findOne({ where: { idempotencyKey }, transaction });
   if (!prior) return null;
   const user = await User.findByPk(prior.userId, { transaction, rejectOnEmpty: true });
+  if (!isSameChange(prior, user.providerId)) {
+    throw AppError.conflict(
+      'IDEMPOTENCY_KEY_REUSED',
+      `idempotency key ${idempotencyKey} was used for another change (${prior.kind} #${prior.id}); use a new key`,
+    );
+  }
   return { ...changeFromLedger(prior, user.providerId), replayed: true };
 }
 

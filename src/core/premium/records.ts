@@ -75,38 +75,65 @@ export async function setRecordExpiry(
   return { expiresAt: row!.expires_at, version: row!.version };
 }
 
-/** After a grant: the user's expiry is at least the record's new one (both categories, DESIGN.md). */
-export async function raiseUserExpiry(
-  transaction: Transaction,
-  userId: number,
-  expiresAt: Date,
-): Promise<void> {
+/**
+ * What each buyer's own premium gets from the guilds they bought for (DESIGN.md, "Data"): only the days
+ * they paid for themselves, never the days other buyers added to the same guild. Their standing grants
+ * for a guild, in order, run back to back from when each was made (a queue: each starts at the later of
+ * its own time and the end of the one before), and the guild's record caps the result, since a revoke of
+ * anyone's grant shortens the guild for all. One row per (user_id, guild_id) of the users `userIds`
+ * (an SQL expression of a bigint[]) names.
+ */
+const buyerGuildExpiries = (userIds: string) => `
+  SELECT paid.user_id, paid.guild_id, LEAST(max(paid.paid_until), sp.expires_at) AS expires_at
+  FROM (
+    SELECT g.user_id, g.guild_id,
+      g.created_at + make_interval(days => (sum(g.days) OVER (
+        PARTITION BY g.user_id, g.guild_id ORDER BY g.created_at DESC, g.id DESC))::int) AS paid_until
+    FROM premium_grants g
+    WHERE g.user_id = ANY(${userIds}) AND g.category = 'SERVER' AND g.kind = 'grant'
+      AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id)
+  ) paid
+  JOIN server_premiums sp ON sp.guild_id = paid.guild_id AND sp.version > 0
+  GROUP BY paid.user_id, paid.guild_id, sp.expires_at`;
+
+/**
+ * After a grant, written to the ledger: the user's expiry rises to the record's new one for USER premium,
+ * and for SERVER premium to what the buyer paid for on that guild (see buyerGuildExpiries). Never lowers it.
+ */
+export async function raiseUserExpiry(transaction: Transaction, target: RecordTarget): Promise<void> {
+  const raisedTo =
+    target.category === 'USER'
+      ? `(SELECT expires_at FROM user_premiums WHERE user_id = u.id)`
+      : `(SELECT b.expires_at FROM (${buyerGuildExpiries('ARRAY[u.id]')}) b WHERE b.guild_id = $2)`;
   await execute(
     transaction,
-    `UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, $2), updated_at = now() WHERE id = $1`,
-    [userId, expiresAt],
+    `UPDATE users u SET premium_expires_at = GREATEST(u.premium_expires_at, ${raisedTo}), updated_at = now()
+     WHERE u.id = $1`,
+    target.category === 'USER' ? [target.userId] : [target.userId, target.guildId],
   );
 }
 
 /**
- * After a revoke: the expiry of each user the record counted for (the holder of a USER record; every
- * buyer of a guild) becomes the latest of what remains to them: their own record and the records of
- * guilds they hold a grant for that was not revoked.
+ * After a revoke, written to the ledger: the expiry of each user the record counted for (the holder of a
+ * USER record; every buyer of a guild) becomes the latest of what remains to them: their own record and
+ * what they paid for on each guild, by the same rule as a grant.
  */
 export async function recomputeHolderExpiries(transaction: Transaction, target: RecordTarget): Promise<void> {
   await execute(
     transaction,
-    `UPDATE users u SET updated_at = now(), premium_expires_at = (
-       SELECT max(expires_at) FROM (
-         SELECT up.expires_at FROM user_premiums up WHERE up.user_id = u.id AND up.version > 0
+    `WITH holders AS (
+       SELECT array_agg(DISTINCT id) AS ids FROM (
+         SELECT $1::bigint AS id
          UNION ALL
-         SELECT sp.expires_at FROM server_premiums sp
-         WHERE sp.version > 0 AND sp.guild_id IN (
-           SELECT g.guild_id FROM premium_grants g
-           WHERE g.user_id = u.id AND g.category = 'SERVER' AND g.kind = 'grant'
-             AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id))
-       ) remaining)
-     WHERE u.id = $1 OR u.id IN (SELECT user_id FROM premium_grants WHERE guild_id = $2)`,
+         SELECT user_id FROM premium_grants WHERE category = 'SERVER' AND guild_id = $2) h),
+     remaining AS (
+       SELECT up.user_id, up.expires_at FROM user_premiums up, holders
+       WHERE up.user_id = ANY(holders.ids) AND up.version > 0
+       UNION ALL
+       SELECT b.user_id, b.expires_at FROM (${buyerGuildExpiries('(SELECT ids FROM holders)::bigint[]')}) b)
+     UPDATE users u SET updated_at = now(),
+       premium_expires_at = (SELECT max(expires_at) FROM remaining r WHERE r.user_id = u.id)
+     FROM holders WHERE u.id = ANY(holders.ids)`,
     [target.userId, target.guildId],
   );
 }

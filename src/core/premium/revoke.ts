@@ -67,6 +67,14 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   };
 }
 
+/** Whether a revoke already written with an idempotency key is the one `target` asks for. */
+function sameTarget(target: RevokeTarget, row: PremiumGrant, providerId: string): boolean {
+  if (row.kind !== 'revoke') return false;
+  if ('grantId' in target) return row.revokesGrantId === target.grantId;
+  if (row.revokesGrantId !== null || row.category !== target.category) return false;
+  return target.category === 'USER' ? providerId === target.providerId : row.guildId === target.guildId;
+}
+
 /**
  * The one way premium is taken away: it shortens the record by the grant's days (never below now) or
  * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
@@ -78,7 +86,9 @@ export async function revokePremium(
   options: { transaction?: Transaction } = {},
 ): Promise<PremiumChange> {
   return withTransaction(sequelize, options.transaction, async (transaction) => {
-    const prior = await findPriorChange(transaction, request.idempotencyKey);
+    const prior = await findPriorChange(transaction, request.idempotencyKey, (row, providerId) =>
+      sameTarget(request.target, row, providerId),
+    );
     if (prior) return prior;
 
     const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);

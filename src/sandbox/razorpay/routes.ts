@@ -5,7 +5,7 @@ import type { FaultBody, FaultRoute, Faults } from '../faults';
 import { basicCredentials, sendHtml, isHttpUrl, stringField, withQuery } from '../http';
 import { checkoutErrorPage, checkoutPage } from './checkout-page';
 import { gatewayErrorPage, razorpayErrorBody, RazorpayApiError, unknownId } from './errors';
-import type { RazorpaySandbox } from './sandbox';
+import { DISPUTE_STAGES, type DisputeStage, type RazorpaySandbox } from './sandbox';
 import { orderInput, refundInput } from './validation';
 
 type ById = { Params: { id: string } };
@@ -90,6 +90,18 @@ export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): Fasti
     app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request) =>
       razorpay.refund(request.params.id, refundInput(request.body), 'background'),
     );
+
+    // Not Razorpay's API (a customer's bank opens a dispute): the sandbox's way to send the dispute
+    // webhooks, in the background as Razorpay would. Body `{ stage, dispute_id? }`.
+    app.post<ById>('/sandbox/payments/:id/dispute', { onRequest: requireKey }, async (request) => {
+      const stage = stringField(request.body, 'stage');
+      if (!DISPUTE_STAGES.includes(stage as DisputeStage)) {
+        throw new RazorpayApiError(400, `stage must be one of ${DISPUTE_STAGES.join(', ')}`, 'stage');
+      }
+      found(store.payment(request.params.id));
+      const disputeId = stringField(request.body, 'dispute_id');
+      return razorpay.dispute(request.params.id, stage as DisputeStage, disputeId, 'background');
+    });
 
     app.get('/checkout', page('razorpay.checkout'), async (request, reply) => {
       const target = checkoutTarget(request.query);

@@ -1,9 +1,26 @@
 import { paymentSignature } from '../../core/processor/signatures';
 import type { RazorpayRefund } from '../../core/processor/types';
 import { razorpayId } from '../ids';
+import { unknownId } from './errors';
 import { RazorpayStore } from './store';
 import type { RefundInput } from './validation';
-import { buildWebhook, WebhookSender, type RazorpayWebhook, type WebhookEntities } from './webhooks';
+import {
+  buildWebhook,
+  WebhookSender,
+  type RazorpayDispute,
+  type RazorpayWebhook,
+  type WebhookEntities,
+} from './webhooks';
+
+/** What `payment.dispute.<stage>` says about the dispute. */
+export const DISPUTE_STAGES = ['created', 'won', 'lost', 'closed'] as const;
+export type DisputeStage = (typeof DISPUTE_STAGES)[number];
+const DISPUTE_STATUS: Record<DisputeStage, RazorpayDispute['status']> = {
+  created: 'open',
+  won: 'won',
+  lost: 'lost',
+  closed: 'closed',
+};
 
 export interface RazorpayCredentials {
   keyId: string;
@@ -66,6 +83,33 @@ export class RazorpaySandbox {
       ['refund.processed', { refund, payment }],
     ]);
     return refund;
+  }
+
+  /**
+   * A chargeback of a captured payment reaching `stage`: sends `payment.dispute.<stage>` with the dispute
+   * and the payment. `disputeId` names the dispute across its stages (a new one when omitted).
+   */
+  async dispute(
+    paymentId: string,
+    stage: DisputeStage,
+    disputeId: string | undefined,
+    webhooks: WebhookMode,
+  ): Promise<RazorpayDispute> {
+    this.checkWebhookUrl(webhooks);
+    const payment = this.store.payment(paymentId);
+    if (payment === undefined) throw unknownId();
+    const dispute: RazorpayDispute = {
+      id: disputeId ?? razorpayId('disp'),
+      entity: 'dispute',
+      payment_id: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      status: DISPUTE_STATUS[stage],
+      phase: 'chargeback',
+      created_at: Math.floor(this.now() / 1000),
+    };
+    await this.announce(webhooks, [[`payment.dispute.${stage}`, { dispute, payment }]]);
+    return dispute;
   }
 
   /** A test that asks for webhooks without a URL to send them to is told so, before anything changes. */

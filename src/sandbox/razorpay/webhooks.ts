@@ -5,10 +5,23 @@ import { randomAlphanumeric } from '../ids';
 /** Razorpay gives up on a webhook reply after 5 seconds. */
 const DELIVERY_TIMEOUT_MS = 5_000;
 
+/** A chargeback as Razorpay's dispute entity carries it (the fields the service reads, and a few more). */
+export interface RazorpayDispute {
+  id: string;
+  entity: 'dispute';
+  payment_id: string;
+  amount: number;
+  currency: string;
+  status: 'open' | 'won' | 'lost' | 'closed';
+  phase: 'chargeback';
+  created_at: number;
+}
+
 export interface WebhookEntities {
   payment?: RazorpayPayment;
   order?: RazorpayOrder;
   refund?: RazorpayRefund;
+  dispute?: RazorpayDispute;
 }
 
 export interface RazorpayWebhook {

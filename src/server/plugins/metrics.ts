@@ -8,7 +8,10 @@ declare module 'fastify' {
   }
 }
 
-/** Prometheus metrics on a registry of this app's own (several apps may live in one test process). */
+/**
+ * Prometheus metrics on a registry of this app's own (several apps may live in one test process). They
+ * are served apart from the API, on METRICS_PORT (see main.ts), never on the public port.
+ */
 async function metrics(app: FastifyInstance): Promise<void> {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -31,10 +34,6 @@ async function metrics(app: FastifyInstance): Promise<void> {
       reply.elapsedTime / 1000,
     );
   });
-
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
-  );
 }
 
 export default fp(metrics, { name: 'metrics' });

@@ -1,52 +1,96 @@
-import rateLimit, { type RateLimitOptions } from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../core/errors';
 import type { RedisClient } from '../../redis/connection';
 
-const KEY_PREFIX = 'premium:rate-limit:';
 const WINDOW_MS = 60_000;
 
 export interface RateLimitPluginOptions {
   redis: RedisClient;
-  /** Requests each client (IP or user, per route) may make per minute. */
+  /** Starts every counter's key (REDIS_KEY_PREFIX). */
+  keyPrefix: string;
+  /** Requests each client (IP, or user on the payment routes) may make per minute, per route. */
   perMinute: number;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set by `perIpRateLimit(max)` (another limit per IP) or `noRateLimit()` (none). */
+    ipRateLimit?: { max: number } | false;
+    /** Set by `perUserRateLimit()`: the route also limits each signed-in user, after authentication. */
+    perUserRateLimit?: boolean;
+  }
+}
+
+function rateLimited(after: string): AppError {
+  return new AppError('rate_limited', 'RATE_LIMITED', `Too many requests; retry in ${after}`);
+}
+
 /**
- * Counters in Redis shared by every API replica, one per route and client, off unless a route opts in
- * with `perIpRateLimit()` or `perUserRateLimit()`. Register it before the routes it limits.
+ * Counters in Redis shared by every API replica, per route and client. Every route registered after this
+ * plugin is limited per IP in an app-wide `onRequest` hook, which runs before any route's own hooks: before
+ * authentication and before the body is read, so requests refused for a bad token or a bad body count
+ * too. A route can set its own `max` (`perIpRateLimit(max)`) or opt out (`noRateLimit()`, the liveness
+ * probe). Routes marked `perUserRateLimit()` add a limit per signed-in user, whatever their IP, after
+ * their `authenticate`.
  */
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOptions): Promise<void> {
   await app.register(rateLimit, {
     global: false,
     redis: options.redis,
-    nameSpace: KEY_PREFIX,
-    max: options.perMinute,
+    nameSpace: `${options.keyPrefix}rate-limit:`,
+    // Per route; per user once authenticated, per IP before.
+    keyGenerator: (request) => {
+      const client = request.caller ? `user:${request.caller.providerId}` : `ip:${request.ip}`;
+      return `${client}:${request.routeOptions.method}${request.routeOptions.url ?? '(no route)'}`;
+    },
+    max: (request) => {
+      const ipLimit = request.routeOptions.config.ipRateLimit;
+      return !request.caller && ipLimit ? ipLimit.max : options.perMinute;
+    },
+    allowList: (request) => request.routeOptions.config.ipRateLimit === false,
     timeWindow: WINDOW_MS,
     // A Redis outage must not stop payments from being verified: limits then lapse until it is back.
     skipOnError: true,
-    errorResponseBuilder: (_request, context) =>
-      new AppError('rate_limited', 'RATE_LIMITED', `Too many requests; retry in ${context.after}`),
+    errorResponseBuilder: (_request, context) => rateLimited(context.after),
   });
+  app.addHook('onRequest', app.rateLimit());
+
+  const limit = app.createRateLimit();
+  const limitUser: preHandlerHookHandler = async (request, reply) => {
+    // A route whose authentication failed never gets here.
+    if (!request.caller) return;
+    const counted = await limit(request);
+    if (counted.isAllowed || !counted.isExceeded) return;
+    reply.header('retry-after', counted.ttlInSeconds);
+    throw rateLimited(`${counted.ttlInSeconds} seconds`);
+  };
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.perUserRateLimit) return;
+    // After the route's own preHandlers, `authenticate` among them.
+    route.preHandler = [...toArray(route.preHandler), limitUser];
+  });
+}
+
+function toArray<T>(hooks: T | T[] | undefined): T[] {
+  if (hooks === undefined) return [];
+  return Array.isArray(hooks) ? hooks : [hooks];
 }
 
 export default fp(rateLimitPlugin, { name: 'rate-limit' });
 
-/** Route `config` limiting each client IP (sign-in, public status). */
-export function perIpRateLimit(): { rateLimit: RateLimitOptions } {
-  return { rateLimit: {} };
+/** Route `config` limiting each client IP (every route is); `max` a minute instead of RATE_LIMIT_PER_MINUTE. */
+export function perIpRateLimit(max?: number): { ipRateLimit?: { max: number } } {
+  return max === undefined ? {} : { ipRateLimit: { max } };
 }
 
-/**
- * Route `config` limiting each signed-in user, whatever their IP, for routes behind
- * `preHandler: app.authenticate` (the limit runs after it); a request without a caller counts per IP.
- */
-export function perUserRateLimit(): { rateLimit: RateLimitOptions } {
-  return {
-    rateLimit: {
-      hook: 'preHandler',
-      keyGenerator: (request) => (request.caller ? `user:${request.caller.providerId}` : `ip:${request.ip}`),
-    },
-  };
+/** Route `config` of routes behind `app.authenticate`: per IP like every route, and per signed-in user. */
+export function perUserRateLimit(): { perUserRateLimit: true } {
+  return { perUserRateLimit: true };
+}
+
+/** Route `config` of a route no client could flood a dependency with (the liveness probe). */
+export function noRateLimit(): { ipRateLimit: false } {
+  return { ipRateLimit: false };
 }

@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
@@ -6,7 +7,7 @@ import { createDiscordClient } from '../../core/identity/discord-client';
 import { signInWithDiscord, type SignInResult } from '../../core/identity/sign-in';
 import type { AppOptions } from '../app';
 import { perIpRateLimit } from '../plugins/rate-limit';
-import { createSignInStateStore } from '../sign-in-state';
+import { createSignInStateStore, sameState } from '../sign-in-state';
 
 /** The `error` the frontend's login page receives when a sign-in fails. */
 type SignInFailure =
@@ -28,6 +29,10 @@ const CallbackQuery = Type.Object({
   error: Type.Optional(Type.String()),
 });
 
+/** Holds the state of the browser's sign-in in progress, so that only that browser can complete it. */
+const STATE_COOKIE = 'premium_sign_in_state';
+const STATE_COOKIE_PATH = '/api/auth';
+
 /**
  * GET /api/auth/login and GET /api/auth/idp/callback (spec §4.1, §4.2): Discord's authorization code
  * flow, in the browser: both answer with redirects only, never a page of their own. The callback sends
@@ -36,8 +41,16 @@ const CallbackQuery = Type.Object({
  */
 const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core, redis }) => {
   const { config } = core;
-  const states = createSignInStateStore(redis, config.oauthStateTtlSeconds);
+  const states = createSignInStateStore(redis, config.redisKeyPrefix, config.oauthStateTtlSeconds);
   const discord = createDiscordClient(config.discord, { timeoutMs: config.providerTimeoutMs });
+  await app.register(cookie);
+  const stateCookie = {
+    httpOnly: true,
+    sameSite: 'lax',
+    // Discord sends the browser back to the redirect URI: the cookie must travel with it.
+    secure: new URL(config.discord.redirectUri).protocol === 'https:',
+    path: STATE_COOKIE_PATH,
+  } as const;
 
   function frontendUrl(path: string, params: Record<string, string>): string {
     const url = new URL(`${config.frontendUrl}${path}`);
@@ -56,8 +69,16 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
     }
   }
 
-  /** Where the browser goes next. `query` is null when it did not match the schema (a repeated parameter). */
-  async function callbackTarget(query: Static<typeof CallbackQuery> | null, log: FastifyBaseLogger) {
+  /**
+   * Where the browser goes next. `query` is null when it did not match the schema (a repeated parameter);
+   * `cookieState` is the state this browser was given at login, if any (login CSRF: a callback link
+   * carrying someone else's state signs no one in).
+   */
+  async function callbackTarget(
+    query: Static<typeof CallbackQuery> | null,
+    cookieState: string | undefined,
+    log: FastifyBaseLogger,
+  ) {
     const fail = (failure: SignInFailure, reason?: string) => {
       log.warn({ failure, reason }, 'sign-in failed');
       return loginUrl(failure);
@@ -66,6 +87,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
     const { code, state, error } = query;
     // The state is spent first, whatever else the callback carries, so that it can never be replayed.
     if (state === undefined || !(await states.consume(state))) return fail('invalid_state');
+    if (!sameState(state, cookieState)) return fail('invalid_state', 'the state is not this browser’s');
     if (error !== undefined)
       return fail(error === 'access_denied' ? 'access_denied' : 'provider_rejected', error);
     if (code === undefined) return fail('invalid_request');
@@ -95,7 +117,12 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
       config: perIpRateLimit(),
       schema: { tags: ['auth'], summary: 'Start a Discord sign-in (302 to Discord)' },
     },
-    (_request, reply) => redirectBrowser(reply, async () => discord.authorizeUrl(await states.issue())),
+    (_request, reply) =>
+      redirectBrowser(reply, async () => {
+        const state = await states.issue();
+        reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: config.oauthStateTtlSeconds });
+        return discord.authorizeUrl(state);
+      }),
   );
 
   app.get(
@@ -110,10 +137,20 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         querystring: CallbackQuery,
       },
     },
-    (request, reply) =>
-      redirectBrowser(reply, () =>
-        callbackTarget(request.validationError ? null : request.query, request.log),
-      ),
+    (request, reply) => {
+      // The redirect carries the session token: never cached, never sent on as a Referer.
+      reply
+        .header('cache-control', 'no-store')
+        .header('referrer-policy', 'no-referrer')
+        .clearCookie(STATE_COOKIE, stateCookie);
+      return redirectBrowser(reply, () =>
+        callbackTarget(
+          request.validationError ? null : request.query,
+          request.cookies[STATE_COOKIE],
+          request.log,
+        ),
+      );
+    },
   );
 };
 

@@ -1,6 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
+import { noRateLimit, perIpRateLimit } from '../plugins/rate-limit';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -13,26 +14,35 @@ function withTimeout<T>(promise: Promise<T>, label: string): Promise<T> {
   ]);
 }
 
-async function probe(label: string, check: () => Promise<unknown>): Promise<'ok' | string> {
+/** 'down' and nothing more: the cause (host names, credentials in a URL) is for the log, not the public. */
+async function probe(
+  label: string,
+  check: () => Promise<unknown>,
+  log: FastifyBaseLogger,
+): Promise<'ok' | 'down'> {
   try {
     await withTimeout(check(), label);
     return 'ok';
   } catch (error) {
-    return (error as Error).message || `${label} unreachable`;
+    log.warn({ err: error, dependency: label }, `readiness: ${label} is down`);
+    return 'down';
   }
 }
 
-/** /healthz: the process answers. /readyz: PostgreSQL and Redis answer too (take it out of the pool if not). */
+/**
+ * /healthz: the process answers (never rate-limited: the supervisor asks it). /readyz: PostgreSQL and
+ * Redis answer too (take it out of the pool if not); limited per IP, since each call reaches both.
+ */
 export default async function healthRoutes(
   app: FastifyInstance,
   options: { core: Core; redis: RedisClient },
 ): Promise<void> {
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { config: noRateLimit(), schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { config: perIpRateLimit(), schema: { hide: true } }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([
-      probe('postgres', () => options.core.sequelize.query('SELECT 1')),
-      probe('redis', () => options.redis.ping()),
+      probe('postgres', () => options.core.sequelize.query('SELECT 1'), request.log),
+      probe('redis', () => options.redis.ping(), request.log),
     ]);
     const ready = postgres === 'ok' && redis === 'ok';
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', postgres, redis });

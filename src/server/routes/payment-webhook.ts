@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from '../../core';
 import { handleWebhook, type WebhookOutcome } from '../../core/payments/webhooks';
+import { perIpRateLimit } from '../plugins/rate-limit';
 
 const WebhookHeaders = Type.Object({
   'x-razorpay-signature': Type.String({ minLength: 1 }),
@@ -35,11 +36,13 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
   app.post(
     '/api/payment/webhook',
     {
+      // Generous: Razorpay's own addresses send every event of the account, retries included.
+      config: perIpRateLimit(core.config.webhookRateLimitPerMinute),
       schema: {
         tags: ['payments'],
         summary: 'Razorpay webhooks: payment.captured, order.paid, refund.processed',
         headers: WebhookHeaders,
-        response: { 200: WebhookReply, 400: { $ref: 'ErrorReply#' } },
+        response: { 200: WebhookReply, 400: { $ref: 'ErrorReply#' }, 429: { $ref: 'ErrorReply#' } },
       },
     },
     async (request) => {

@@ -29,6 +29,7 @@ export const reconcileJob: JobDefinition = {
       since: new Date(Date.now() - RECONCILE_LOOKBACK_MS),
       ...bounds,
       onProgress: (step) => progress.step(step.done, step.total),
+      dueOnly: true,
     });
     // Applying here means both the browser and the webhook missed the payment: worth a look.
     for (const entry of report.applied) logger.warn({ order: entry }, 'reconcile applied a missed payment');

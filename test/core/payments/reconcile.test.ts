@@ -21,6 +21,11 @@ const newOrder = (user: User) => orders.newOrder(getContext(), user);
 const paidButUnverified = (user: User) => orders.paidButUnverified(getContext(), user);
 const verifiedOrder = (user: User) => orders.verifiedOrder(getContext(), user);
 
+/** As if the order's next check had come: the scheduled run asks about it. */
+async function checkIsDue(orderId: string): Promise<void> {
+  await Order.update({ nextCheckAt: new Date(Date.now() - 1000) }, { where: { processorOrderId: orderId } });
+}
+
 describe('reconcileOrders', () => {
   it('applies a paid but unverified order exactly once, and leaves unpaid orders alone', async () => {
     const user = await createUser();
@@ -131,6 +136,7 @@ describe('reconcileOrders', () => {
   it("runs as the worker's scheduled job", async () => {
     const user = await createUser();
     const { orderId } = await paidButUnverified(user);
+    await checkIsDue(orderId);
 
     expect(await runExclusively(getCore(), reconcileJob, pino({ level: 'silent' }))).toBe('ran');
     expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
@@ -198,5 +204,51 @@ describe('the safety net for refunds whose webhook never came', () => {
     expect(await runJob()).toBe('ran');
     expect(await orderStatus(orderId)).toBe('paid');
     expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(0);
+  });
+});
+
+describe("the scheduled run's growing intervals for unpaid orders", () => {
+  const MINUTE = 60_000;
+  const scheduledRun = () => reconcileOrders(getCore(), processor, { since: anHourAgo(), dueOnly: true });
+  const stored = (orderId: string) => Order.findOne({ where: { processorOrderId: orderId } });
+
+  it('asks about a new order after about 5 minutes, then 15 minutes, 1 hour and 6 hours later, then stops', async () => {
+    const user = await createUser();
+    const orderId = await newOrder(user);
+    const created = await stored(orderId);
+    expect(created!.nextCheckAt!.getTime() - created!.createdAt.getTime()).toBe(5 * MINUTE);
+
+    // Not due yet: not looked at (an order asked about is reported, whatever the answer).
+    expect(await scheduledRun()).toEqual({ applied: [], skipped: [], failed: [] });
+
+    const intervals: (number | null)[] = [];
+    for (let check = 1; check <= 4; check++) {
+      await checkIsDue(orderId);
+      const before = Date.now();
+      const report = await scheduledRun();
+      expect(report.skipped).toEqual([{ orderId, paymentId: null, reason: 'no captured payment' }]);
+      const order = await stored(orderId);
+      expect(order!.checksMade).toBe(check);
+      intervals.push(order!.nextCheckAt && Math.round((order!.nextCheckAt.getTime() - before) / MINUTE));
+    }
+    expect(intervals).toEqual([15, 60, 360, null]);
+    expect(await scheduledRun()).toEqual({ applied: [], skipped: [], failed: [] });
+    // An operator can still ask about it by name.
+    const named = await reconcileOrders(getCore(), processor, { since: anHourAgo(), orderId });
+    expect(named.skipped).toEqual([{ orderId, paymentId: null, reason: 'no captured payment' }]);
+  });
+
+  it('keeps an order it could not check due, and applies a payment at a due check', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await paidButUnverified(user);
+    await checkIsDue(orderId);
+    sandbox.faults.set('razorpay.orders.fetchPayments', { status: 503 });
+
+    expect((await scheduledRun()).failed).toEqual([expect.objectContaining({ orderId })]);
+    expect(await stored(orderId)).toMatchObject({ checksMade: 0 });
+
+    sandbox.faults.clear();
+    expect((await scheduledRun()).applied).toEqual([expect.objectContaining({ orderId, paymentId })]);
+    expect(await stored(orderId)).toMatchObject({ status: 'paid', nextCheckAt: null });
   });
 });

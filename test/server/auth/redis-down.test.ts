@@ -30,6 +30,12 @@ describe('with Redis unreachable', () => {
     },
   );
 
+  it('answers /readyz 503 naming Redis as down, never the error itself', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(reply.statusCode).toBe(503);
+    expect(reply.json()).toEqual({ status: 'unavailable', postgres: 'ok', redis: 'down' });
+  });
+
   it('still answers the rate-limited status route: limits lapse rather than take the API down', async () => {
     const user = await createUser();
     const reply = await app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });

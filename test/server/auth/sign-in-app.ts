@@ -36,3 +36,8 @@ export function redirectOf(reply: LightMyRequestResponse): URL {
   expect(reply.statusCode).toBe(302);
   return new URL(reply.headers.location as string);
 }
+
+/** The value of the sign-in state cookie a reply sets (undefined when it sets none). */
+export function stateCookieOf(reply: LightMyRequestResponse): string | undefined {
+  return reply.cookies.find((cookie) => cookie.name === 'premium_sign_in_state')?.value;
+}

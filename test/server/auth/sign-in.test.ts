@@ -5,7 +5,7 @@ import { grantPremium } from '../../../src/core/premium/grant';
 import type { Fault, FaultRoute, SandboxDiscordGuild, SandboxDiscordUser } from '../../../src/sandbox';
 import { signInStateKey } from '../../../src/server/sign-in-state';
 import { createUser, grantRequest, snowflake } from '../../support/fixtures';
-import { FRONTEND_URL, redirectOf, REDIRECT_URI, useSignInApp } from './sign-in-app';
+import { FRONTEND_URL, redirectOf, REDIRECT_URI, stateCookieOf, useSignInApp } from './sign-in-app';
 
 const { app, sandbox } = useSignInApp({ PROVIDER_TIMEOUT_MS: '1000' });
 const ANIMATED_AVATAR = 'a_1269e74af4df7417b13759eae50c83dc';
@@ -17,9 +17,14 @@ function guild(name: string, owner: boolean, permissions: string): SandboxDiscor
   return { id: snowflake(), name, icon: null, owner, permissions };
 }
 
-/** GET /api/auth/login: the consent page's URL. */
+/** The browser's sign-in cookie, as the last login set it. */
+let browserCookie: string | undefined;
+
+/** GET /api/auth/login: the consent page's URL; the browser keeps the cookie it sets. */
 async function startSignIn(): Promise<URL> {
-  return redirectOf(await app().app.inject({ method: 'GET', url: '/api/auth/login' }));
+  const login = await app().app.inject({ method: 'GET', url: '/api/auth/login' });
+  browserCookie = stateCookieOf(login);
+  return redirectOf(login);
 }
 /** The browser at Discord's consent page (auto-approved), over HTTP: where Discord sends it back. */
 async function approve(authorize: URL): Promise<URL> {
@@ -27,9 +32,13 @@ async function approve(authorize: URL): Promise<URL> {
   expect(answer.status).toBe(302);
   return new URL(answer.headers.get('location')!);
 }
-/** The browser arriving at the callback Discord redirected it to. */
-function callback(back: URL) {
-  return app().app.inject({ method: 'GET', url: `${back.pathname}${back.search}` });
+/** The browser arriving at the callback Discord redirected it to, with its cookie. */
+function callback(back: URL, cookie: string | null = browserCookie ?? null) {
+  return app().app.inject({
+    method: 'GET',
+    url: `${back.pathname}${back.search}`,
+    headers: cookie === null ? {} : { cookie: `premium_sign_in_state=${cookie}` },
+  });
 }
 async function signIn(): Promise<URL> {
   return redirectOf(await callback(await approve(await startSignIn())));
@@ -51,6 +60,7 @@ describe('sign-in with Discord', () => {
 
     const login = await app().app.inject({ method: 'GET', url: '/api/auth/login' });
     const authorize = redirectOf(login);
+    browserCookie = stateCookieOf(login);
     expect(`${authorize.origin}${authorize.pathname}`).toBe(sandbox().discordAuthorizeUrl);
     expect(Object.fromEntries(authorize.searchParams)).toEqual({
       response_type: 'code',
@@ -60,7 +70,7 @@ describe('sign-in with Discord', () => {
       state: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
     const state = authorize.searchParams.get('state')!;
-    const ttl = await app().redis.ttl(signInStateKey(state));
+    const ttl = await app().redis.ttl(signInStateKey(app().core.config.redisKeyPrefix, state));
     expect(ttl).toBeGreaterThan(290);
     expect(ttl).toBeLessThanOrEqual(300);
 
@@ -112,12 +122,37 @@ describe('sign-in with Discord', () => {
       })),
     );
 
-    expect(await app().redis.exists(signInStateKey(state))).toBe(0);
+    expect(await app().redis.exists(signInStateKey(app().core.config.redisKeyPrefix, state))).toBe(0);
     const issued = sandbox().discord.issuedTokens().slice(tokensBefore);
     expect(issued).toHaveLength(1);
     for (const seen of [login.headers.location, back.toString(), reply.headers.location, reply.body]) {
       expect(seen).not.toContain(issued[0]);
     }
+  });
+
+  it('binds the state to the browser with a cookie, which the callback clears; its redirects are never cached', async () => {
+    sandbox().discord.setUser(discordUser());
+    const login = await app().app.inject({ method: 'GET', url: '/api/auth/login' });
+    const state = redirectOf(login).searchParams.get('state');
+    expect(login.cookies).toEqual([
+      {
+        name: 'premium_sign_in_state',
+        value: state,
+        path: '/api/auth',
+        maxAge: 300,
+        httpOnly: true,
+        sameSite: 'Lax',
+      },
+    ]);
+    browserCookie = stateCookieOf(login);
+
+    const reply = await callback(await approve(redirectOf(login)));
+    expect(redirectOf(reply).pathname).toBe('/dashboard');
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['referrer-policy']).toBe('no-referrer');
+    expect(reply.cookies).toEqual([
+      expect.objectContaining({ name: 'premium_sign_in_state', value: '', path: '/api/auth', maxAge: 0 }),
+    ]);
   });
 
   it('reports live premium in the redirect', async () => {
@@ -170,6 +205,21 @@ describe('sign-in with Discord', () => {
   describe('fails to /login?error=… and signs no one in', () => {
     afterEach(async () => expect(await User.count()).toBe(0));
 
+    it('when the browser has no sign-in cookie, or another browser’s (login CSRF)', async () => {
+      sandbox().discord.setUser(discordUser());
+      const attackers = await approve(await startSignIn());
+      const attackersCookie = browserCookie;
+      await startSignIn();
+      const victimsCookie = browserCookie;
+
+      // The attacker's callback link opened in the victim's browser: the state is not the victim's.
+      expectLoginError(redirectOf(await callback(attackers, victimsCookie!)), 'invalid_state');
+      const again = await approve(await startSignIn());
+      expectLoginError(redirectOf(await callback(again, null)), 'invalid_state');
+      // The state was spent by the refused attempt: the right cookie cannot use it afterwards.
+      expectLoginError(redirectOf(await callback(attackers, attackersCookie!)), 'invalid_state');
+    });
+
     it('when a callback replays a state already used', async () => {
       sandbox().discord.setUser(discordUser());
       const back = await approve(await startSignIn());
@@ -186,7 +236,9 @@ describe('sign-in with Discord', () => {
       [
         'expired',
         async (back) => {
-          await app().redis.del(signInStateKey(back.searchParams.get('state')!));
+          await app().redis.del(
+            signInStateKey(app().core.config.redisKeyPrefix, back.searchParams.get('state')!),
+          );
         },
       ],
     ])('when the state is %s, before calling Discord', async (_label, tamper) => {
@@ -212,7 +264,11 @@ describe('sign-in with Discord', () => {
       expect(back.searchParams.get('error')).toBe('access_denied');
 
       expectLoginError(redirectOf(await callback(back)), 'access_denied');
-      expect(await app().redis.exists(signInStateKey(authorize.searchParams.get('state')!))).toBe(0);
+      expect(
+        await app().redis.exists(
+          signInStateKey(app().core.config.redisKeyPrefix, authorize.searchParams.get('state')!),
+        ),
+      ).toBe(0);
     });
 
     it('when Discord refuses the code', async () => {

@@ -187,7 +187,11 @@ describe('POST /api/payment/create-order', () => {
 
   it('gives every order its own receipt', async () => {
     const user = await createUser();
-    const orders = await Promise.all(Array.from({ length: 5 }, () => orderAs(getApp(), user, MONTHLY_USER)));
+    const orders = await Promise.all(
+      [1, 2, 3, 4, 5].map((months) =>
+        orderAs(getApp(), user, { amount: months * 199, planType: 'Custom', months, category: 'USER' }),
+      ),
+    );
     expect(new Set(orders.map((order) => order.receipt)).size).toBe(5);
     expect(await Order.count()).toBe(5);
   });

@@ -301,27 +301,42 @@ describe('POST /api/payment/webhook: refunds', () => {
     expect(await OutboxEvent.count({ where: { type: 'USER_PREMIUM_REMOVE' } })).toBe(1);
   });
 
-  it('never grants an order whose refund arrived before its payment was applied', async () => {
+  it('never grants a payment whose full refund arrived before it was applied, but lets another payment pay the order', async () => {
     const user = await createUser();
     const order = await orderAs(app(), user, MONTHLY_USER);
     const checkout = await app().sandbox.razorpay.pay(order.id);
     const refund = await refundAtProcessor(app(), checkout.razorpay_payment_id);
+    const refunded = paymentOf(app(), order.id);
 
-    expect(await deliver(app(), 'refund.processed', { refund, payment: paymentOf(app(), order.id) })).toEqual(
-      processed,
-    );
+    expect(await deliver(app(), 'refund.processed', { refund, payment: refunded })).toEqual(processed);
     const [late] = await announcePayment(order);
     expect(JSON.parse(late!.body)).toEqual({
       status: 'ignored',
-      reason: expect.stringMatching(/^ORDER_REFUNDED/),
+      reason: expect.stringMatching(/^PAYMENT_REFUNDED/),
     });
     const verified = await verifyAs(app(), user, verifyBody(user, checkout));
     expect(verified.statusCode).toBe(409);
-    expect(verified.json().error.code).toBe('ORDER_REFUNDED');
-
+    expect(verified.json().error.code).toBe('PAYMENT_REFUNDED');
     expect(await Order.findOne({ where: { processorOrderId: order.id } })).toMatchObject({
-      status: 'refunded',
+      status: 'created',
+      paymentId: null,
+      refundedPaymentIds: [checkout.razorpay_payment_id],
     });
     await expectNothingGranted();
+
+    // The buyer pays again: that payment is the order's.
+    const second = {
+      ...refunded,
+      id: 'pay_SecondAttempt01',
+      status: 'captured' as const,
+      amount_refunded: 0,
+      refund_status: null,
+    };
+    expect(await deliver(app(), 'payment.captured', { payment: second })).toEqual(processed);
+    expect(await Order.findOne({ where: { processorOrderId: order.id } })).toMatchObject({
+      status: 'paid',
+      paymentId: 'pay_SecondAttempt01',
+    });
+    expect(await PremiumGrant.count()).toBe(1);
   });
 });

@@ -1,0 +1,75 @@
+import { Op, type Transaction } from 'sequelize';
+import { execute } from '../db/database';
+import { AppError } from '../errors';
+import { Order } from '../models';
+import type { Plan } from '../plans';
+import type { Category } from '../premium/types';
+
+/** An unpaid order this young is handed out again rather than a new one created. */
+export const REUSE_WITHIN_MS = 3_600_000;
+/** The window MAX_OPEN_ORDERS counts unpaid orders in. */
+export const OPEN_ORDERS_WINDOW_MS = 24 * 3_600_000;
+
+/** The two-key advisory-lock space of per-buyer order creation (idempotency keys use class 1). */
+const ORDER_CREATION_LOCK_CLASS = 2;
+
+export interface OrderTarget {
+  buyerUserId: number;
+  category: Category;
+  guildId: string | null;
+  plan: Plan;
+}
+
+/**
+ * Makes one buyer's create-order calls run one after another until `transaction` ends, so that twenty at
+ * once neither create twenty orders for the same thing nor slip past the limit together.
+ */
+export async function lockBuyerOrders(transaction: Transaction, buyerUserId: number): Promise<void> {
+  await execute(transaction, 'SELECT pg_advisory_xact_lock($1, $2)', [
+    ORDER_CREATION_LOCK_CLASS,
+    buyerUserId,
+  ]);
+}
+
+/** The buyer's newest unpaid order of the last hour for the same target and plan, if any. */
+export async function findReusableOrder(
+  transaction: Transaction,
+  target: OrderTarget,
+): Promise<Order | null> {
+  return Order.findOne({
+    where: {
+      buyerUserId: target.buyerUserId,
+      status: 'created',
+      category: target.category,
+      guildId: target.guildId,
+      planType: target.plan.planType,
+      months: target.plan.months,
+      createdAt: { [Op.gt]: new Date(Date.now() - REUSE_WITHIN_MS) },
+    },
+    order: [['createdAt', 'DESC']],
+    transaction,
+  });
+}
+
+/** 429 TOO_MANY_OPEN_ORDERS when the buyer already has `max` unpaid orders from the last 24 hours. */
+export async function assertBelowOpenOrderLimit(
+  transaction: Transaction,
+  buyerUserId: number,
+  max: number,
+): Promise<void> {
+  const open = await Order.count({
+    where: {
+      buyerUserId,
+      status: 'created',
+      createdAt: { [Op.gt]: new Date(Date.now() - OPEN_ORDERS_WINDOW_MS) },
+    },
+    transaction,
+  });
+  if (open >= max) {
+    throw new AppError(
+      'rate_limited',
+      'TOO_MANY_OPEN_ORDERS',
+      `you have ${open} unpaid orders from the last 24 hours; pay or wait for one of them before ordering again`,
+    );
+  }
+}

@@ -1,0 +1,146 @@
+import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
+import type { DisputeStage } from '../../../src/sandbox';
+import { createUser } from '../../support/fixtures';
+import { pollUntil } from '../../support/wait';
+import { readStream } from '../../worker/support/outbox';
+import { useRelays } from '../../worker/support/relays';
+import {
+  deliver,
+  MONTHLY_USER,
+  orderAs,
+  paymentOf,
+  usePaymentsApp,
+  verifyAs,
+  verifyBody,
+  type PaymentsTestApp,
+} from './harness';
+
+const getApp = usePaymentsApp();
+const startRelay = useRelays();
+const app = (): PaymentsTestApp => getApp();
+
+const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
+const ignored = expect.objectContaining({ status: 200, body: expect.stringContaining('"status":"ignored"') });
+
+/** A USER Monthly order paid and verified: the buyer is premium. */
+async function paidOrder(user: User): Promise<{ orderId: string; paymentId: string }> {
+  const order = await orderAs(app(), user, MONTHLY_USER);
+  const checkout = await app().sandbox.razorpay.pay(order.id);
+  expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+  return { orderId: order.id, paymentId: checkout.razorpay_payment_id };
+}
+
+/** Razorpay's `payment.dispute.<stage>` for the order's payment, from the sandbox, delivered over HTTP. */
+async function dispute(orderId: string, stage: DisputeStage, disputeId = 'disp_Chargeback0001') {
+  const payment = paymentOf(app(), orderId);
+  const entity = await app().sandbox.razorpay.dispute(payment.id, stage, { disputeId });
+  return deliver(app(), `payment.dispute.${stage}`, { dispute: entity, payment });
+}
+
+const orderOf = (orderId: string) => Order.findOne({ where: { processorOrderId: orderId } });
+const eventTypes = async () =>
+  (await OutboxEvent.findAll({ order: [['id', 'ASC']] })).map((event) => event.type);
+const isPremium = async (user: User) => ((await user.reload()).premiumExpiresAt?.getTime() ?? 0) > Date.now();
+
+describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
+  it('created revokes the grant (REMOVE, order disputed), won grants it again (order paid), each once', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+
+    expect(await dispute(orderId, 'created')).toEqual(processed);
+    expect(await orderOf(orderId)).toMatchObject({ status: 'disputed', disputeStatus: 'open' });
+    expect(await isPremium(user)).toBe(false);
+    const removal = await OutboxEvent.findOne({ where: { type: 'USER_PREMIUM_REMOVE' } });
+    expect(removal!.payload).toMatchObject({
+      orderId,
+      reason: 'dispute disp_Chargeback0001',
+      source: 'webhook',
+    });
+    // Delivered again (a new event id, as a second notification would have): nothing more.
+    expect(await dispute(orderId, 'created')).toEqual(ignored);
+
+    expect(await dispute(orderId, 'won')).toEqual(processed);
+    expect(await dispute(orderId, 'won')).toEqual(ignored);
+    expect(await dispute(orderId, 'closed')).toEqual(ignored);
+    expect(await orderOf(orderId)).toMatchObject({ status: 'paid', disputeStatus: 'won' });
+    expect(await isPremium(user)).toBe(true);
+    expect(await eventTypes()).toEqual(['USER_PREMIUM_ADD', 'USER_PREMIUM_REMOVE', 'USER_PREMIUM_ADD']);
+  });
+
+  it('lost after created changes no premium and marks the order refunded; closed changes nothing', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+
+    expect(await dispute(orderId, 'lost')).toEqual(processed);
+    expect(await orderOf(orderId)).toMatchObject({ status: 'refunded', disputeStatus: 'lost' });
+    expect(await dispute(orderId, 'closed')).toEqual(ignored);
+    expect(await isPremium(user)).toBe(false);
+    expect(await eventTypes()).toEqual(['USER_PREMIUM_ADD', 'USER_PREMIUM_REMOVE']);
+  });
+
+  it.each<[string, DisputeStage[], { status: string; premium: boolean; events: string[] }]>([
+    ['won before created', ['won', 'created'], { status: 'paid', premium: true, events: [] }],
+    [
+      'lost before created',
+      ['lost', 'created'],
+      { status: 'refunded', premium: false, events: ['USER_PREMIUM_REMOVE'] },
+    ],
+    [
+      'closed before created',
+      ['closed', 'created'],
+      { status: 'disputed', premium: false, events: ['USER_PREMIUM_REMOVE'] },
+    ],
+    [
+      'created, closed',
+      ['created', 'closed'],
+      { status: 'disputed', premium: false, events: ['USER_PREMIUM_REMOVE'] },
+    ],
+    ['closed, won, created', ['closed', 'won', 'created'], { status: 'paid', premium: true, events: [] }],
+  ])('ends the same whatever the order of arrival: %s', async (_label, stages, end) => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    for (const stage of stages) await dispute(orderId, stage);
+    // Every stage again, as Razorpay's retries might: nothing changes.
+    for (const stage of stages) expect(await dispute(orderId, stage)).toEqual(ignored);
+
+    expect(await orderOf(orderId)).toMatchObject({ status: end.status });
+    expect(await isPremium(user)).toBe(end.premium);
+    expect(await eventTypes()).toEqual(['USER_PREMIUM_ADD', ...end.events]);
+  });
+
+  it('refuses to apply a payment charged back before it was applied', async () => {
+    const user = await createUser();
+    const order = await orderAs(app(), user, MONTHLY_USER);
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    expect(await dispute(order.id, 'created')).toEqual(processed);
+
+    const verified = await verifyAs(app(), user, verifyBody(user, checkout));
+    expect(verified.statusCode).toBe(409);
+    expect(verified.json().error.code).toBe('PAYMENT_DISPUTED');
+    expect(await orderOf(order.id)).toMatchObject({ status: 'created', disputeStatus: 'open' });
+    expect(await PremiumGrant.count()).toBe(0);
+    expect(await OutboxEvent.count()).toBe(0);
+  });
+
+  it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'won');
+    const { config } = app().core;
+    startRelay(config);
+
+    const events = await pollUntil('three events on the stream', async () => {
+      const read = await readStream(app().redis, config.eventsStream);
+      return read.length === 3 && read;
+    });
+    expect(events.map(({ type, payload }) => [type, payload.orderId, payload.reason])).toEqual([
+      ['USER_PREMIUM_ADD', orderId, undefined],
+      ['USER_PREMIUM_REMOVE', orderId, 'dispute disp_Chargeback0001'],
+      ['USER_PREMIUM_ADD', null, undefined],
+    ]);
+    expect(events.map(({ payload }) => payload.version)).toEqual([1, 2, 3]);
+    await app().redis.del(config.eventsStream);
+  });
+});
