@@ -59,9 +59,15 @@ describe.each([
   });
 
   const api = (i: number) => replicas[i]!.app;
-  const loginError = async (i: number, query: string) => {
+  /** The browser's callback, carrying the sign-in cookie that `/api/auth/login` set. */
+  const loginError = async (i: number, query: string, signInCookie: string) => {
     const url = `/api/auth/idp/callback?${query}`;
-    const reply = await api(i).inject({ method: 'GET', url, remoteAddress: nextIp() });
+    const reply = await api(i).inject({
+      method: 'GET',
+      url,
+      remoteAddress: nextIp(),
+      headers: { cookie: signInCookie },
+    });
     expect(reply.statusCode).toBe(302);
     const location = new URL(reply.headers.location as string);
     expect(`${location.origin}${location.pathname}`).toBe(`${FRONTEND_URL}/login`);
@@ -74,9 +80,10 @@ describe.each([
     expect(login.statusCode).toBe(302);
     const state = new URL(login.headers.location as string).searchParams.get('state');
     expect(state).toMatch(/^[0-9a-f]{32}$/);
+    const signInCookie = String(login.headers['set-cookie']).split(';')[0]!;
     // The user declines at Discord: the callback spends the state all the same.
-    expect(await loginError(1, `state=${state}&error=access_denied`)).toBe('access_denied');
-    expect(await loginError(0, `state=${state}&error=access_denied`)).toBe('invalid_state');
+    expect(await loginError(1, `state=${state}&error=access_denied`, signInCookie)).toBe('access_denied');
+    expect(await loginError(0, `state=${state}&error=access_denied`, signInCookie)).toBe('invalid_state');
   }
 
   it('keeps sign-in state where every API replica finds it, good for one callback', async () => {

@@ -67,7 +67,7 @@ describe('three API replicas and three workers through PgBouncer in transaction 
         runProcess(
           `scaling-api-${i + 1}`,
           'src/server/main.js',
-          { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+          { ...env, PORT: String(apiPort), METRICS_PORT: '0', HOST: '127.0.0.1' },
           `${api}/readyz`,
           READY_WITHIN_MS,
         ),
@@ -165,6 +165,8 @@ describe('three API replicas and three workers through PgBouncer in transaction 
     // Paid, but the browser never came back: the workers' reconcile job applies it.
     const unverified = await createUser();
     await paidOrder(unverified, 0);
+    // Due for the scheduled run's first check now rather than in about 5 minutes.
+    await core.sequelize.query('UPDATE orders SET next_check_at = now() WHERE next_check_at IS NOT NULL');
     await pollUntil('reconcile to apply the payment', () => isPremium(unverified, 1), { intervalMs: 200 });
 
     const granted = await createUser();

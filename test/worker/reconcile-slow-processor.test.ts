@@ -28,6 +28,8 @@ describe('the reconcile job with a processor answering in 15 s', () => {
     const { core, sandbox } = getContext();
     const user = await createUser();
     for (let i = 0; i < 6; i++) await paidButUnverified(getContext(), user);
+    // Due for the scheduled run's first check (about 5 minutes after each order was made).
+    await core.sequelize.query('UPDATE orders SET next_check_at = now()');
     sandbox.faults.set('razorpay.orders.fetchPayments', { delayMs: PROCESSOR_DELAY_MS });
 
     // Four orders are asked about at once; the deadline passes while they wait, so the last two are
