@@ -5,6 +5,8 @@ import { selectRows } from './db/database';
 const WEBHOOK_IDS_KEPT = '7 days';
 /** Long enough for an operator to inspect, fix and re-queue a dead event. */
 const DEAD_OUTBOX_ROWS_KEPT = '30 days';
+/** Failed code attempts count for an hour (ATTEMPT_LIMITS); a day of them still helps support. */
+const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
 
 async function countDeleted(transaction: Transaction, deleteStatement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(
@@ -14,10 +16,13 @@ async function countDeleted(transaction: Transaction, deleteStatement: string): 
   return row?.count ?? 0;
 }
 
-/** Deletes what is no longer needed: old webhook ids and long-dead outbox rows. Returns the counts. */
+/**
+ * Deletes what is no longer needed: old webhook ids, long-dead outbox rows and old failed code attempts.
+ * Returns the counts.
+ */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-): Promise<{ webhookIds: number; deadRows: number }> {
+): Promise<{ webhookIds: number; deadRows: number; codeAttemptFailures: number }> {
   return {
     webhookIds: await countDeleted(
       transaction,
@@ -26,6 +31,10 @@ export async function removeExpiredBookkeeping(
     deadRows: await countDeleted(
       transaction,
       `DELETE FROM outbox WHERE dead_at < now() - interval '${DEAD_OUTBOX_ROWS_KEPT}'`,
+    ),
+    codeAttemptFailures: await countDeleted(
+      transaction,
+      `DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${CODE_ATTEMPT_FAILURES_KEPT}'`,
     ),
   };
 }

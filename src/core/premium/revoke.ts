@@ -3,6 +3,7 @@ import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
+import { guildHoldingDaysOf } from '../transfers/days-trail';
 import { findPriorChange, recordChange } from './ledger';
 import {
   lockRecord,
@@ -13,9 +14,14 @@ import {
 } from './records';
 import type { GrantSource, PremiumChange } from './types';
 
-/** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
+/**
+ * One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left, or
+ * (a transfer) some whole days of a guild's.
+ */
 export type RevokeTarget =
-  { grantId: number } | { category: 'USER'; providerId: string } | { category: 'SERVER'; guildId: string };
+  | { grantId: number }
+  | { category: 'USER'; providerId: string }
+  | { category: 'SERVER'; guildId: string; days?: number };
 
 export interface RevokeRequest {
   target: RevokeTarget;
@@ -40,7 +46,11 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${target.grantId}`);
     const user = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
     return {
-      record: { category: grant.category, userId: grant.userId, guildId: grant.guildId },
+      record: {
+        category: grant.category,
+        userId: grant.userId,
+        guildId: grant.guildId && (await guildHoldingDaysOf(transaction, grant)),
+      },
       providerId: user.providerId,
       change: { shortenDays: grant.days },
       revokedGrant: grant,
@@ -62,7 +72,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   return {
     record: { category: 'SERVER', userId: buyer.id, guildId: target.guildId },
     providerId: buyer.providerId,
-    change: 'end',
+    change: target.days === undefined ? 'end' : { shortenDays: target.days },
     revokedGrant: null,
   };
 }

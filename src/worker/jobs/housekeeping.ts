@@ -5,6 +5,6 @@ export const housekeepingJob: JobDefinition = {
   name: 'housekeeping',
   async run({ transaction, logger }) {
     const removed = await removeExpiredBookkeeping(transaction);
-    logger.info(removed, 'removed old webhook ids and dead outbox rows');
+    logger.info(removed, 'removed old webhook ids, dead outbox rows and failed code attempts');
   },
 };
