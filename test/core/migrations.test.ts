@@ -3,9 +3,13 @@ import { createMigrator } from '../../src/core/db/migrator';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 const TABLES = [
+  'code_attempt_failures',
   'orders',
   'outbox',
+  'premium_code_batches',
+  'premium_codes',
   'premium_grants',
+  'premium_transfers',
   'server_premiums',
   'user_guilds',
   'user_premiums',

@@ -14,14 +14,9 @@ import {
 } from './records';
 import type { GrantSource, PremiumChange } from './types';
 
-/**
- * One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left, or
- * (a transfer) some whole days of a guild's.
- */
+/** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
 export type RevokeTarget =
-  | { grantId: number }
-  | { category: 'USER'; providerId: string }
-  | { category: 'SERVER'; guildId: string; days?: number };
+  { grantId: number } | { category: 'USER'; providerId: string } | { category: 'SERVER'; guildId: string };
 
 export interface RevokeRequest {
   target: RevokeTarget;
@@ -72,7 +67,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   return {
     record: { category: 'SERVER', userId: buyer.id, guildId: target.guildId },
     providerId: buyer.providerId,
-    change: target.days === undefined ? 'end' : { shortenDays: target.days },
+    change: 'end',
     revokedGrant: null,
   };
 }

@@ -26,7 +26,7 @@ export interface Transfer {
   transferId: number;
   fromGuildId: string;
   toGuildId: string;
-  /** Whole days moved; the old guild keeps the part of a day that was left. */
+  /** The days that were left, rounded to the nearest whole day; the old guild's premium ends now. */
   days: number;
   fromExpiresAt: Date;
   toExpiresAt: Date;
@@ -42,14 +42,19 @@ export interface Transfer {
 const TRANSFER_LOCK_CLASS = 2;
 
 /**
- * Moves the whole days left of a guild's SERVER premium to another guild in one transaction: a
+ * Moves what is left of a guild's SERVER premium, rounded to the nearest whole day, to another guild in
+ * one transaction: a
  * `SERVER_PREMIUM_REMOVE` for the old guild through `revokePremium` and a `SERVER_PREMIUM_ADD` for the new
  * one through `grantPremium` (source `transfer`, a ledger row each), and the transfer row that lets a
  * later refund follow the days. Transfers touching the same guilds run one at a time.
  *
  * Refusals, each before anything is written: SAME_GUILD, USER_NOT_FOUND, NOT_GUILD_MANAGER (either guild,
- * as of the manager's last sign-in), NO_PREMIUM, NOT_YOUR_PREMIUM (the manager holds no standing grant for
- * the old guild), TRANSFER_COOLDOWN, NOTHING_TO_TRANSFER (less than a day left), IDEMPOTENCY_KEY_REUSED.
+ * as of the manager's last sign-in), NOT_YOUR_PREMIUM (the manager holds no standing grant for the old
+ * guild), TRANSFER_COOLDOWN, NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a day left),
+ * IDEMPOTENCY_KEY_REUSED.
+ *
+ * The cooldown counts transfers into the guild as well as out of it, so a pile of days moves at most
+ * once per cooldown and rounding can never add up to more than half a day per cooldown.
  */
 export async function transferPremium(sequelize: Sequelize, request: TransferRequest): Promise<Transfer> {
   const { fromGuildId, toGuildId, by } = request;
@@ -79,23 +84,23 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
       return { ...prior, replayed: true };
     }
 
-    const source = await sourceRecord(transaction, fromGuildId);
     if (by.kind === 'manager') {
       await assertBoughtBy(transaction, manager!, fromGuildId);
       await assertCooledDown(transaction, fromGuildId, by.cooldownDays);
     }
-    if (source.wholeDaysLeft < 1) {
+    const source = await sourceRecord(transaction, fromGuildId);
+    if (source.daysLeft < 1) {
       throw AppError.conflict(
         'NOTHING_TO_TRANSFER',
-        `guild ${fromGuildId} has less than a day of premium left (until ${source.expiresAt.toISOString()})`,
+        `guild ${fromGuildId} has less than half a day of premium left (until ${source.expiresAt.toISOString()})`,
       );
     }
     const holder = manager ?? (await User.findByPk(source.buyerUserId, { transaction, rejectOnEmpty: true }));
-    const days = source.wholeDaysLeft;
+    const days = source.daysLeft;
     const removed = await revokePremium(
       sequelize,
       {
-        target: { category: 'SERVER', guildId: fromGuildId, days },
+        target: { category: 'SERVER', guildId: fromGuildId },
         source: 'transfer',
         actor: request.actor,
         reason: request.reason,
@@ -141,14 +146,15 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
 interface SourceRecord {
   expiresAt: Date;
   buyerUserId: number;
-  wholeDaysLeft: number;
+  /** Rounded to the nearest whole day. */
+  daysLeft: number;
 }
 
 async function sourceRecord(transaction: Transaction, guildId: string): Promise<SourceRecord> {
   const [record] = await selectRows<SourceRecord>(
     transaction,
     `SELECT expires_at AS "expiresAt", buyer_user_id AS "buyerUserId",
-            floor(extract(epoch FROM expires_at - now()) / 86400)::int AS "wholeDaysLeft"
+            round(extract(epoch FROM expires_at - now()) / 86400)::int AS "daysLeft"
      FROM server_premiums WHERE guild_id = $1 AND version > 0 AND expires_at > now()`,
     [guildId],
   );
@@ -176,7 +182,7 @@ async function assertCooledDown(transaction: Transaction, guildId: string, coold
     transaction,
     `SELECT max(created_at) + make_interval(days => $2) AS "endsAt",
             max(created_at) + make_interval(days => $2) > now() AS cooling
-     FROM premium_transfers WHERE from_guild_id = $1`,
+     FROM premium_transfers WHERE from_guild_id = $1 OR to_guild_id = $1`,
     [guildId, cooldownDays],
   );
   if (row?.cooling) {

@@ -13,7 +13,7 @@ const TransferReply = Type.Object({
   transferId: Type.Integer(),
   fromGuildId: Type.String(),
   toGuildId: Type.String(),
-  days: Type.Integer({ description: 'whole days moved; the old guild keeps the part of a day left' }),
+  days: Type.Integer({ description: 'the days left, rounded to the nearest whole day' }),
   fromExpiresAt: Timestamp,
   toExpiresAt: Timestamp,
   message: Type.String(),
