@@ -44,8 +44,12 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         summary: "The caller's orders, newest first",
         security: [{ bearerAuth: [] }],
         querystring: Type.Object({
+          // A query string is text (the app does not coerce types).
           limit: Type.Optional(
-            Type.Integer({ minimum: 1, maximum: OWN_ORDERS_LIMIT.max, default: OWN_ORDERS_LIMIT.default }),
+            Type.String({
+              pattern: '^([1-9][0-9]?|100)$',
+              description: `1 to ${OWN_ORDERS_LIMIT.max}; ${OWN_ORDERS_LIMIT.default} when absent`,
+            }),
           ),
         }),
         response: {
@@ -58,9 +62,13 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
       },
     },
     async (request) => ({
-      orders: (await listOwnOrders(core.sequelize, request.caller!.providerId, request.query.limit)).map(
-        view,
-      ),
+      orders: (
+        await listOwnOrders(
+          core.sequelize,
+          request.caller!.providerId,
+          request.query.limit === undefined ? undefined : Number(request.query.limit),
+        )
+      ).map(view),
     }),
   );
 
