@@ -3,6 +3,7 @@ import { RECHECKS_PER_MINUTE } from '../../../src/server/routes/payment-orders';
 import { createUser } from '../../support/fixtures';
 import {
   bearer,
+  manageGuild,
   MONTHLY_USER,
   orderAs,
   post,
