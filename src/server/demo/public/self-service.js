@@ -1,4 +1,4 @@
-/* global document, confirm, location, sessionStorage, setTimeout, encodeURIComponent, TOKEN_KEY, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
+/* global document, confirm, location, sessionStorage, setTimeout, TOKEN_KEY, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
 'use strict';
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
