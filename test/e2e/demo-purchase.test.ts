@@ -209,7 +209,7 @@ describe('the demo page in a browser', () => {
       await signIn(page);
 
       await page.getByLabel('Code').fill(codes[0]!.code.toLowerCase());
-      await page.getByLabel('Redeem for').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Redeem' }).click();
       await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(
         /^Code redeemed: premium for server 613425648685547541 is active until /,

@@ -15,7 +15,7 @@ const SKELETON = `
     <h2>Redeem a code</h2>
     <form id="redeem">
       <input name="code" placeholder="XXXX-XXXX-XXXX-XXXX" aria-label="Code" autocomplete="off" required />
-      <label class="target">For <select name="target" aria-label="Redeem for"></select></label>
+      <label class="target">Who gets it <select name="target" aria-label="Who gets it"></select></label>
       <button class="primary" type="submit">Redeem</button>
     </form>
   </section>
