@@ -2,11 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { redeemCode } from '../../core/codes/redeem-code';
-import { DEFAULT_CATEGORY } from '../../core/payments/create-order';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
-import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perUserRateLimit } from '../plugins/rate-limit';
+import { TargetFields } from '../schemas';
 
 const RedeemBody = Type.Object({
   code: Type.String({
@@ -14,18 +13,7 @@ const RedeemBody = Type.Object({
     maxLength: 64,
     description: 'as printed; case, spaces and dashes do not matter',
   }),
-  category: Type.Optional(
-    Type.Union(
-      CATEGORIES.map((category) => Type.Literal(category)),
-      { default: DEFAULT_CATEGORY },
-    ),
-  ),
-  guildId: Type.Optional(
-    Type.Union([
-      Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id; required for SERVER' }),
-      Type.Null(),
-    ]),
-  ),
+  ...TargetFields,
 });
 
 const RedeemReply = Type.Object({

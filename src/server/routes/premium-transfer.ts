@@ -3,10 +3,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { transferPremium } from '../../core/transfers/transfer';
-import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perUserRateLimit } from '../plugins/rate-limit';
+import { GuildId } from '../schemas';
 
-const GuildId = Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id' });
 const Timestamp = Type.String({ format: 'date-time' });
 
 const TransferReply = Type.Object({
