@@ -7,6 +7,7 @@ import { grantPremium } from '../premium/grant';
 import { findPriorChange } from '../premium/ledger';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
+import { lockGuildForTransfers } from './days-trail';
 
 /** A guild's manager moving what they bought (checked, with a cooldown), or an operator (neither). */
 export type TransferAuthority =
@@ -38,15 +39,12 @@ export interface Transfer {
   replayed: boolean;
 }
 
-/** Advisory-lock space of transfers (the ledger's idempotency keys use 1). */
-const TRANSFER_LOCK_CLASS = 2;
-
 /**
  * Moves what is left of a guild's SERVER premium, rounded to the nearest whole day, to another guild in
- * one transaction: a
- * `SERVER_PREMIUM_REMOVE` for the old guild through `revokePremium` and a `SERVER_PREMIUM_ADD` for the new
- * one through `grantPremium` (source `transfer`, a ledger row each), and the transfer row that lets a
- * later refund follow the days. Transfers touching the same guilds run one at a time.
+ * one transaction: a `SERVER_PREMIUM_REMOVE` for the old guild through `revokePremium` and a
+ * `SERVER_PREMIUM_ADD` for the new one through `grantPremium` (source `transfer`, a ledger row each), and
+ * the transfer row that lets a later refund follow the days. Transfers touching the same guilds run one
+ * at a time; the old guild's record is locked before its days are counted.
  *
  * Refusals, each before anything is written: SAME_GUILD, USER_NOT_FOUND, NOT_GUILD_MANAGER (either guild,
  * as of the manager's last sign-in), NOT_YOUR_PREMIUM (the manager holds no standing grant for the old
@@ -54,7 +52,7 @@ const TRANSFER_LOCK_CLASS = 2;
  * IDEMPOTENCY_KEY_REUSED.
  *
  * The cooldown counts transfers into the guild as well as out of it, so a pile of days moves at most
- * once per cooldown and rounding can never add up to more than half a day per cooldown.
+ * once per cooldown, and rounding can never add up to more than half a day per cooldown.
  */
 export async function transferPremium(sequelize: Sequelize, request: TransferRequest): Promise<Transfer> {
   const { fromGuildId, toGuildId, by } = request;
@@ -67,12 +65,7 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
     await targetGuild(manager, 'SERVER', toGuildId);
   }
   return sequelize.transaction(async (transaction) => {
-    for (const guildId of [fromGuildId, toGuildId].sort()) {
-      await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-        TRANSFER_LOCK_CLASS,
-        guildId,
-      ]);
-    }
+    for (const guildId of [fromGuildId, toGuildId].sort()) await lockGuildForTransfers(transaction, guildId);
     if (await findPriorChange(transaction, `${request.idempotencyKey}:from`)) {
       const prior = await loadTransfer(transaction, request.idempotencyKey);
       if (prior.fromGuildId !== fromGuildId || prior.toGuildId !== toGuildId) {
@@ -155,7 +148,8 @@ async function sourceRecord(transaction: Transaction, guildId: string): Promise<
     transaction,
     `SELECT expires_at AS "expiresAt", buyer_user_id AS "buyerUserId",
             round(extract(epoch FROM expires_at - now()) / 86400)::int AS "daysLeft"
-     FROM server_premiums WHERE guild_id = $1 AND version > 0 AND expires_at > now()`,
+     FROM server_premiums WHERE guild_id = $1 AND version > 0 AND expires_at > now()
+     FOR UPDATE`,
     [guildId],
   );
   if (!record) throw AppError.notFound('NO_PREMIUM', `guild ${guildId} has no premium`);

@@ -228,6 +228,22 @@ describe('a refund after a transfer', () => {
     expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
+  it('leaves no premium anywhere when the refund and a transfer race, whichever wins', async () => {
+    const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
+
+    const [moved] = await Promise.all([
+      transfer(buyer, { fromGuildId: from, toGuildId: to }),
+      refund(orderId, paymentId),
+    ]);
+
+    expect([200, 404]).toContain(moved.statusCode);
+    for (const guildId of [from, to]) {
+      const record = await ServerPremium.findOne({ where: { guildId } });
+      expect(record === null || record.expiresAt.getTime() <= Date.now()).toBe(true);
+    }
+    expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
   it('follows the days along several transfers, and leaves premium bought after a transfer where it was', async () => {
     const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
     const third = await manageGuild(buyer);
