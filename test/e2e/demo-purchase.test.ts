@@ -6,7 +6,7 @@ import { createCodes } from '../../src/core/codes/create-codes';
 import { resolvePlan } from '../../src/core/plans';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
-import { testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
+import { resetDatabase, testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
 import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
 
@@ -33,6 +33,9 @@ describe('the demo page in a browser', () => {
   let redis: Redis;
 
   beforeAll(async () => {
+    // The worker relays at once: outbox rows an earlier test file of this jest worker left must not reach
+    // this test's stream.
+    await resetDatabase(getCore());
     const [apiPort, sandboxPort, workerPort] = await freePorts(3);
     api = `http://127.0.0.1:${apiPort}`;
     const sandbox = `http://127.0.0.1:${sandboxPort}`;
