@@ -1,16 +1,12 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { createCodes, MAX_CODES_PER_BATCH, type CodeBatch } from '../../core/codes/create-codes';
-import { PLAN_TYPES, resolvePlan, type PlanType } from '../../core/plans';
-import { expiresIn, months, positiveInteger } from '../arguments';
-import { EXIT_USAGE } from '../errors';
+import { expiresIn, positiveInteger } from '../arguments';
 import { time } from '../format';
-import { actorOption, reasonOption } from '../options';
+import { actorOption, addPlanOptions, planOf, reasonOption, type PlanOptions } from '../options';
 import { planLabel } from '../render';
 import type { Session } from '../session';
 
-interface CreateOptions {
-  plan: PlanType;
-  months?: number;
+interface CreateOptions extends PlanOptions {
   count: number;
   expiresIn?: Date;
   reason: string;
@@ -29,11 +25,10 @@ function render(batch: CodeBatch): string {
 }
 
 export function registerCodesCreate(codes: Command, session: Session): void {
-  codes
+  const create = codes
     .command('create')
-    .description('create single-use gift codes for a plan, printed once (--json for a spreadsheet)')
-    .addOption(new Option('--plan <plan>', 'what each code grants').choices(PLAN_TYPES).makeOptionMandatory())
-    .option('--months <n>', 'with --plan Custom: 1 to 36 months of 30 days', months)
+    .description('create single-use gift codes for a plan, printed once (--json for a spreadsheet)');
+  addPlanOptions(create, 'what each code grants')
     .option('--count <n>', `how many codes, at most ${MAX_CODES_PER_BATCH}`, positiveInteger, 1)
     .option(
       '--expires-in <lifetime>',
@@ -43,13 +38,8 @@ export function registerCodesCreate(codes: Command, session: Session): void {
     .addOption(reasonOption())
     .addOption(actorOption())
     .action(async (options: CreateOptions, command: Command) => {
-      if ((options.plan === 'Custom') !== (options.months !== undefined)) {
-        command.error('error: --months is required with --plan Custom and allowed only with it', {
-          exitCode: EXIT_USAGE,
-        });
-      }
       const batch = await createCodes(session.core().sequelize, {
-        plan: resolvePlan(options.plan, options.months),
+        plan: planOf(options, command),
         count: options.count,
         expiresAt: options.expiresIn ?? null,
         actor: options.actor,
