@@ -65,3 +65,11 @@ export function text(value: string): string {
 export function many<T>(parse: (value: string) => T): (value: string, previous?: T[]) => T[] {
   return (value, previous = []) => [...previous, parse(value)];
 }
+
+/** `--expires-in`: a lifetime from now (`30m`, `72h`, `90d`, `2w`), as the instant it ends. */
+export function expiresIn(value: string): Date {
+  const duration = DURATION.exec(value);
+  if (!duration || Number(duration[1]) < 1)
+    throw new InvalidArgumentError('expected a lifetime like 72h, 90d or 2w.');
+  return new Date(Date.now() + Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
+}

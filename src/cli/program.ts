@@ -1,4 +1,7 @@
 import { Command } from 'commander';
+import { registerCodesCreate } from './commands/codes-create';
+import { registerCodesList } from './commands/codes-list';
+import { registerCodesRevoke } from './commands/codes-revoke';
 import { registerDbMigrate } from './commands/db-migrate';
 import { registerDbStatus } from './commands/db-status';
 import { registerGrant } from './commands/grant';
@@ -9,6 +12,7 @@ import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
 import { registerRevoke } from './commands/revoke';
+import { registerTransfer } from './commands/transfer';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
 import { Session, type GlobalOptions } from './session';
@@ -38,6 +42,12 @@ export function buildProgram(): { program: Command; session: Session } {
 
   registerGrant(program, session);
   registerRevoke(program, session);
+  registerTransfer(program, session);
+
+  const codes = program.command('codes').description('gift codes: create, list, withdraw');
+  registerCodesCreate(codes, session);
+  registerCodesList(codes, session);
+  registerCodesRevoke(codes, session);
 
   const orders = program.command('orders').description('look orders up and reconcile them with Razorpay');
   registerOrdersList(orders, session);

@@ -118,6 +118,7 @@ const schema = z
     RECONCILE_CRON: z.string().min(1).default('*/5 * * * *'),
     EXPIRY_CRON: z.string().min(1).default('* * * * *'),
     HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
+    TRANSFER_COOLDOWN_DAYS: z.coerce.number().int().min(0).default(7),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -196,6 +197,8 @@ export interface Config {
   providerTimeoutMs: number;
   eventsStreamMaxLen: number;
   schedules: { reconcile: string; expiry: string; housekeeping: string };
+  /** How long after a transfer from a guild its manager may transfer from it again (0: at once). */
+  transferCooldownDays: number;
 }
 
 export class ConfigError extends Error {
@@ -283,5 +286,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
     schedules: { reconcile: e.RECONCILE_CRON, expiry: e.EXPIRY_CRON, housekeeping: e.HOUSEKEEPING_CRON },
+    transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
   };
 }

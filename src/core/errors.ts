@@ -3,7 +3,14 @@
  * the CLI to an exit code. `code` is the stable machine-readable name (`SIGNATURE_MISMATCH`, ...).
  */
 export type ErrorKind =
-  'validation' | 'unauthorized' | 'forbidden' | 'not_found' | 'conflict' | 'rate_limited' | 'unavailable';
+  | 'validation'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'gone'
+  | 'rate_limited'
+  | 'unavailable';
 
 export class AppError extends Error {
   constructor(

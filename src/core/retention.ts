@@ -7,6 +7,8 @@ const WEBHOOK_IDS_KEPT = '7 days';
 const DEAD_OUTBOX_ROWS_KEPT = '30 days';
 /** A month of scheduled runs, to look back at when a job seems to have stopped. */
 const JOB_RUNS_KEPT = '30 days';
+/** Failed code attempts count for an hour (ATTEMPT_LIMITS); a day of them still helps support. */
+const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
 
 async function countDeleted(transaction: Transaction, deleteStatement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(
@@ -16,10 +18,13 @@ async function countDeleted(transaction: Transaction, deleteStatement: string): 
   return row?.count ?? 0;
 }
 
-/** Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs. Returns the counts. */
+/**
+ * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs and old failed
+ * code attempts. Returns the counts.
+ */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-): Promise<{ webhookIds: number; deadRows: number; jobRuns: number }> {
+): Promise<{ webhookIds: number; deadRows: number; jobRuns: number; codeAttemptFailures: number }> {
   return {
     webhookIds: await countDeleted(
       transaction,
@@ -32,6 +37,10 @@ export async function removeExpiredBookkeeping(
     jobRuns: await countDeleted(
       transaction,
       `DELETE FROM job_runs WHERE tick < now() - interval '${JOB_RUNS_KEPT}'`,
+    ),
+    codeAttemptFailures: await countDeleted(
+      transaction,
+      `DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${CODE_ATTEMPT_FAILURES_KEPT}'`,
     ),
   };
 }

@@ -15,8 +15,11 @@ import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
+import paymentOrdersRoutes from './routes/payment-orders';
 import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
+import premiumRedeemRoutes from './routes/premium-redeem';
+import premiumTransferRoutes from './routes/premium-transfer';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
 import type { RedisClient } from '../redis/connection';
@@ -50,6 +53,9 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
+  await fastify.register(paymentOrdersRoutes, options);
+  await fastify.register(premiumTransferRoutes, options);
+  await fastify.register(premiumRedeemRoutes, options);
   if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 

@@ -1,10 +1,30 @@
 import { Type } from '@sinclair/typebox';
+import { DEFAULT_CATEGORY } from '../core/payments/create-order';
+import { CATEGORIES } from '../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../core/users';
 
 export const ProviderId = Type.String({
   pattern: PROVIDER_ID_PATTERN,
   description: 'Discord user id (snowflake)',
 });
+
+export const GuildId = Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id' });
+
+/** Who a purchase or a gift code is for: the caller (USER) or a guild they manage (SERVER, the default). */
+export const TargetFields = {
+  category: Type.Optional(
+    Type.Union(
+      CATEGORIES.map((category) => Type.Literal(category)),
+      { default: DEFAULT_CATEGORY },
+    ),
+  ),
+  guildId: Type.Optional(
+    Type.Union([
+      Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id; required for SERVER' }),
+      Type.Null(),
+    ]),
+  ),
+};
 
 export const ErrorReply = Type.Object(
   {

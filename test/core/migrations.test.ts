@@ -4,9 +4,13 @@ import { createDatabase, databaseUrl, dropDatabase } from '../support/databases'
 
 const TABLES = [
   'job_runs',
+  'code_attempt_failures',
   'orders',
   'outbox',
+  'premium_code_batches',
+  'premium_codes',
   'premium_grants',
+  'premium_transfers',
   'server_premiums',
   'user_guilds',
   'user_premiums',

@@ -14,6 +14,7 @@ describe('the demo page outside production', () => {
     ['/dashboard', 'text/html'],
     ['/demo/demo.js', 'text/javascript'],
     ['/demo/demo.css', 'text/css'],
+    ['/demo/self-service.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await getApp().app.inject({ url });
     expect(reply.statusCode).toBe(200);

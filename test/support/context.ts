@@ -29,6 +29,10 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 
 export const ALL_TABLES = [
   'job_runs',
+  'code_attempt_failures',
+  'premium_codes',
+  'premium_code_batches',
+  'premium_transfers',
   'outbox',
   'webhook_events',
   'premium_grants',

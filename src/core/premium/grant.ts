@@ -14,7 +14,8 @@ export interface GrantRequest {
   providerId: string;
   /** Required for SERVER, absent for USER. */
   guildId?: string | null;
-  plan: Plan;
+  /** A transfer moves days of no single plan: its planType is null. */
+  plan: Omit<Plan, 'planType'> & { planType: Plan['planType'] | null };
   source: GrantSource;
   actor: string;
   reason?: string | null;

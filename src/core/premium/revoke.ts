@@ -3,6 +3,7 @@ import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
+import { guildHoldingDaysOf } from '../transfers/days-trail';
 import { findPriorChange, recordChange } from './ledger';
 import {
   lockRecord,
@@ -40,7 +41,11 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${target.grantId}`);
     const user = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
     return {
-      record: { category: grant.category, userId: grant.userId, guildId: grant.guildId },
+      record: {
+        category: grant.category,
+        userId: grant.userId,
+        guildId: grant.guildId && (await guildHoldingDaysOf(transaction, grant)),
+      },
       providerId: user.providerId,
       change: { shortenDays: grant.days },
       revokedGrant: grant,

@@ -1,7 +1,7 @@
 export const CATEGORIES = ['USER', 'SERVER'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual'] as const;
+export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual', 'code', 'transfer'] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
 export type PremiumEventType =

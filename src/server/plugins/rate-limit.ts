@@ -18,8 +18,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by `perIpRateLimit(max)` (another limit per IP) or `noRateLimit()` (none). */
     ipRateLimit?: { max: number } | false;
-    /** Set by `perUserRateLimit()`: the route also limits each signed-in user, after authentication. */
-    perUserRateLimit?: boolean;
+    /**
+     * Set by `perUserRateLimit(max)`: the route also limits each signed-in user, after authentication,
+     * to RATE_LIMIT_PER_MINUTE or its own `max`.
+     */
+    perUserRateLimit?: { max: number } | true;
   }
 }
 
@@ -46,8 +49,9 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
       return `${client}:${request.routeOptions.method}${request.routeOptions.url ?? '(no route)'}`;
     },
     max: (request) => {
-      const ipLimit = request.routeOptions.config.ipRateLimit;
-      return !request.caller && ipLimit ? ipLimit.max : options.perMinute;
+      const { ipRateLimit, perUserRateLimit } = request.routeOptions.config;
+      const routeLimit = request.caller ? perUserRateLimit : ipRateLimit;
+      return typeof routeLimit === 'object' ? routeLimit.max : options.perMinute;
     },
     allowList: (request) => request.routeOptions.config.ipRateLimit === false,
     timeWindow: WINDOW_MS,
@@ -85,9 +89,12 @@ export function perIpRateLimit(max?: number): { ipRateLimit?: { max: number } } 
   return max === undefined ? {} : { ipRateLimit: { max } };
 }
 
-/** Route `config` of routes behind `app.authenticate`: per IP like every route, and per signed-in user. */
-export function perUserRateLimit(): { perUserRateLimit: true } {
-  return { perUserRateLimit: true };
+/**
+ * Route `config` of routes behind `app.authenticate`: per IP like every route, and per signed-in user
+ * (`max` a minute instead of RATE_LIMIT_PER_MINUTE).
+ */
+export function perUserRateLimit(max?: number): { perUserRateLimit: { max: number } | true } {
+  return { perUserRateLimit: max === undefined ? true : { max } };
 }
 
 /** Route `config` of a route no client could flood a dependency with (the liveness probe). */

@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { createOrder, DEFAULT_CATEGORY, DEFAULT_PLAN_TYPE } from '../../core/payments/create-order';
+import { createOrder, DEFAULT_PLAN_TYPE } from '../../core/payments/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CUSTOM_MONTHS, PLAN_TYPES } from '../../core/plans';
-import { CATEGORIES } from '../../core/premium/types';
-import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { ProviderId } from '../schemas';
+import { ProviderId, TargetFields } from '../schemas';
 
 const CreateOrderBody = Type.Object({
   amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
@@ -21,18 +19,7 @@ const CreateOrderBody = Type.Object({
   months: Type.Optional(
     Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
   ),
-  category: Type.Optional(
-    Type.Union(
-      CATEGORIES.map((category) => Type.Literal(category)),
-      { default: DEFAULT_CATEGORY },
-    ),
-  ),
-  guildId: Type.Optional(
-    Type.Union([
-      Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id; required for SERVER' }),
-      Type.Null(),
-    ]),
-  ),
+  ...TargetFields,
 });
 
 const ProcessorOrder = Type.Object(

@@ -5,6 +5,6 @@ export const housekeepingJob: JobDefinition = {
   name: 'housekeeping',
   async run({ core, logger }) {
     const removed = await core.sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction));
-    logger.info(removed, 'removed old webhook ids, dead outbox rows and job runs');
+    logger.info(removed, 'removed old webhook ids, dead outbox rows, job runs and failed code attempts');
   },
 };

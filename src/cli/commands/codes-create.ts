@@ -1,0 +1,50 @@
+import type { Command } from 'commander';
+import { createCodes, MAX_CODES_PER_BATCH, type CodeBatch } from '../../core/codes/create-codes';
+import { expiresIn, positiveInteger } from '../arguments';
+import { time } from '../format';
+import { actorOption, addPlanOptions, planOf, reasonOption, type PlanOptions } from '../options';
+import { planLabel } from '../render';
+import type { Session } from '../session';
+
+interface CreateOptions extends PlanOptions {
+  count: number;
+  expiresIn?: Date;
+  reason: string;
+  actor: string;
+}
+
+function render(batch: CodeBatch): string {
+  return [
+    `Batch #${batch.batchId}: ${batch.codes.length} codes for ${planLabel(batch.planType, batch.months)} (${batch.durationDays} days), ${
+      batch.expiresAt ? `redeemable until ${time(batch.expiresAt)}` : 'never expiring'
+    }.`,
+    'Keep them now: they are shown this once (only their SHA-256 is stored).',
+    '',
+    ...batch.codes.map((entry) => `${entry.code}  #${entry.codeId}`),
+  ].join('\n');
+}
+
+export function registerCodesCreate(codes: Command, session: Session): void {
+  const create = codes
+    .command('create')
+    .description('create single-use gift codes for a plan, printed once (--json for a spreadsheet)');
+  addPlanOptions(create, 'what each code grants')
+    .option('--count <n>', `how many codes, at most ${MAX_CODES_PER_BATCH}`, positiveInteger, 1)
+    .option(
+      '--expires-in <lifetime>',
+      'refuse them after this long: 72h, 90d, 2w (default: never)',
+      expiresIn,
+    )
+    .addOption(reasonOption())
+    .addOption(actorOption())
+    .action(async (options: CreateOptions, command: Command) => {
+      const batch = await createCodes(session.core().sequelize, {
+        plan: planOf(options, command),
+        count: options.count,
+        expiresAt: options.expiresIn ?? null,
+        actor: options.actor,
+        reason: options.reason,
+      });
+      session.emit(batch, render);
+    });
+}

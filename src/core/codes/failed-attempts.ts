@@ -1,0 +1,60 @@
+import type { Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import { AppError } from '../errors';
+
+/**
+ * Refused redemptions of well-formed codes allowed per user and per client IP within the window; past
+ * either, redemption answers TOO_MANY_ATTEMPTS until the oldest counted failure leaves the window. With
+ * 80-bit codes, even a million IPs at 30 guesses an hour against a million live codes expect a hit once
+ * in about 4 million years.
+ */
+export const ATTEMPT_LIMITS = { perUser: 10, perIp: 30, windowHours: 1 } as const;
+
+/** Advisory-lock space of the attempt counters (the ledger's idempotency keys use 1, transfers 2). */
+const ATTEMPT_LOCK_CLASS = 3;
+
+/**
+ * Serialises redemptions by the same user or from the same IP (user first, then IP, in every
+ * transaction, so no two wait on each other), then refuses when either has used up its failures.
+ */
+export async function assertAttemptsLeft(
+  transaction: Transaction,
+  userId: number,
+  ip: string,
+): Promise<void> {
+  for (const key of [`user:${userId}`, `ip:${ip}`]) {
+    await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+      ATTEMPT_LOCK_CLASS,
+      key,
+    ]);
+  }
+  const window = `make_interval(hours => ${ATTEMPT_LIMITS.windowHours})`;
+  const [counts] = await selectRows<{ byUser: number; byIp: number; userFreeAt: Date; ipFreeAt: Date }>(
+    transaction,
+    `SELECT count(*) FILTER (WHERE user_id = $1)::int AS "byUser", count(*) FILTER (WHERE ip = $2)::int AS "byIp",
+            min(created_at) FILTER (WHERE user_id = $1) + ${window} AS "userFreeAt",
+            min(created_at) FILTER (WHERE ip = $2) + ${window} AS "ipFreeAt"
+     FROM code_attempt_failures
+     WHERE created_at > now() - ${window} AND (user_id = $1 OR ip = $2)`,
+    [userId, ip],
+  );
+  const { byUser, byIp, userFreeAt, ipFreeAt } = counts!;
+  const retryAt =
+    byUser >= ATTEMPT_LIMITS.perUser ? userFreeAt : byIp >= ATTEMPT_LIMITS.perIp ? ipFreeAt : null;
+  if (retryAt) {
+    throw new AppError(
+      'rate_limited',
+      'TOO_MANY_ATTEMPTS',
+      `too many codes refused in the last hour; try again from ${retryAt.toISOString()}`,
+      { retryAt: retryAt.toISOString() },
+    );
+  }
+}
+
+export async function recordFailedAttempt(
+  transaction: Transaction,
+  userId: number,
+  ip: string,
+): Promise<void> {
+  await execute(transaction, 'INSERT INTO code_attempt_failures (user_id, ip) VALUES ($1, $2)', [userId, ip]);
+}

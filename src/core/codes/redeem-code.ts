@@ -1,0 +1,110 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import { AppError } from '../errors';
+import { DEFAULT_CATEGORY, targetGuild } from '../payments/create-order';
+import { resolvePlan, type PlanType } from '../plans';
+import { grantPremium } from '../premium/grant';
+import type { Category, PremiumChange } from '../premium/types';
+import { findUserByProviderId } from '../users';
+import { canonicalCode, codeSha256 } from './code-text';
+import { assertAttemptsLeft, recordFailedAttempt } from './failed-attempts';
+
+export interface RedeemRequest {
+  /** The signed-in user: the code is for them (USER) or for a guild they manage (SERVER). */
+  callerProviderId: string;
+  code: string;
+  category?: Category;
+  guildId?: string | null;
+  /** The client's IP, for the limit on failed attempts. */
+  ip: string;
+}
+
+export interface Redemption {
+  codeId: number;
+  change: PremiumChange;
+}
+
+interface LockedCode {
+  id: number;
+  planType: PlanType;
+  months: number | null;
+  redeemed: boolean;
+  revoked: boolean;
+  expired: boolean;
+}
+
+/**
+ * Redeems a gift code once: under the code's row lock it grants the code's plan through `grantPremium`
+ * (source `code`, the ledger's reason naming the code's id, never the code) and marks the code used.
+ * Of two redemptions of one code at once, the second waits for the first and finds it used.
+ *
+ * Refusals write nothing, except that a refused well-formed code is counted as a failed attempt (see
+ * ATTEMPT_LIMITS): INVALID_CODE (400, not a code at all; not counted), USER_NOT_FOUND, GUILD_REQUIRED,
+ * GUILD_NOT_ALLOWED, NOT_GUILD_MANAGER, TOO_MANY_ATTEMPTS (429), and, counted, CODE_NOT_FOUND (404),
+ * CODE_USED (409), CODE_REVOKED and CODE_EXPIRED (410).
+ */
+export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): Promise<Redemption> {
+  const canonical = canonicalCode(request.code);
+  if (canonical === null) {
+    throw AppError.validation(
+      'INVALID_CODE',
+      'a code is 16 letters and digits, like 7KQ4-M2ZD-X9TB-HC3W (dashes and spaces are ignored)',
+    );
+  }
+  const user = await findUserByProviderId(request.callerProviderId);
+  const category = request.category ?? DEFAULT_CATEGORY;
+  const guildId = await targetGuild(user, category, request.guildId ?? null);
+
+  const outcome = await sequelize.transaction(async (transaction) => {
+    await assertAttemptsLeft(transaction, user.id, request.ip);
+    const code = await lockCode(transaction, codeSha256(canonical));
+    const refusal = refusalOf(code);
+    if (refusal) {
+      await recordFailedAttempt(transaction, user.id, request.ip);
+      return { refusal };
+    }
+    const change = await grantPremium(
+      sequelize,
+      {
+        category,
+        providerId: user.providerId,
+        guildId,
+        plan: resolvePlan(code!.planType, code!.months),
+        source: 'code',
+        actor: `user:${user.providerId}`,
+        reason: `code #${code!.id}`,
+        idempotencyKey: `code:${code!.id}`,
+      },
+      { transaction },
+    );
+    await execute(
+      transaction,
+      'UPDATE premium_codes SET redeemed_at = now(), redeemed_by_user_id = $2, grant_id = $3 WHERE id = $1',
+      [code!.id, user.id, change.grantId],
+    );
+    return { redemption: { codeId: code!.id, change } };
+  });
+  if ('refusal' in outcome) throw outcome.refusal;
+  return outcome.redemption;
+}
+
+async function lockCode(transaction: Transaction, sha256: string): Promise<LockedCode | null> {
+  const [code] = await selectRows<LockedCode>(
+    transaction,
+    `SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
+            c.revoked_at IS NOT NULL AS revoked, coalesce(b.expires_at <= now(), false) AS expired
+     FROM premium_codes c JOIN premium_code_batches b ON b.id = c.batch_id
+     WHERE c.code_sha256 = $1
+     FOR UPDATE OF c`,
+    [sha256],
+  );
+  return code ?? null;
+}
+
+function refusalOf(code: LockedCode | null): AppError | null {
+  if (!code) return AppError.notFound('CODE_NOT_FOUND', 'no such code; check it for typos');
+  if (code.redeemed) return AppError.conflict('CODE_USED', 'this code has already been used');
+  if (code.revoked) return new AppError('gone', 'CODE_REVOKED', 'this code was withdrawn by its issuer');
+  if (code.expired) return new AppError('gone', 'CODE_EXPIRED', 'this code has expired');
+  return null;
+}

@@ -1,0 +1,46 @@
+import type { Sequelize } from 'sequelize';
+import { listOrders, type OrderSummary } from '../admin/orders';
+import type { OrderStatus } from '../models';
+import type { PlanType } from '../plans';
+import type { Category } from '../premium/types';
+
+/** An order as its buyer sees it (GET /api/payment/orders). */
+export interface OwnOrder {
+  orderId: string;
+  status: OrderStatus;
+  planType: PlanType;
+  months: number | null;
+  category: Category;
+  guildId: string | null;
+  /** In INR, as create-order takes it. */
+  amount: number;
+  currency: string;
+  createdAt: Date;
+  paidAt: Date | null;
+}
+
+export const OWN_ORDERS_LIMIT = { default: 20, max: 100 } as const;
+
+export function ownOrderOf(order: OrderSummary): OwnOrder {
+  return {
+    orderId: order.orderId,
+    status: order.status,
+    planType: order.planType,
+    months: order.months,
+    category: order.category,
+    guildId: order.guildId,
+    amount: order.amountPaise / 100,
+    currency: order.currency,
+    createdAt: order.createdAt,
+    paidAt: order.paidAt,
+  };
+}
+
+/** The caller's orders, newest first. */
+export async function listOwnOrders(
+  sequelize: Sequelize,
+  providerId: string,
+  limit: number = OWN_ORDERS_LIMIT.default,
+): Promise<OwnOrder[]> {
+  return (await listOrders(sequelize, { providerId, limit })).map(ownOrderOf);
+}

@@ -1,0 +1,45 @@
+import type { Transaction } from 'sequelize';
+import { selectRows } from '../db/database';
+
+/** Transfers chained further than this are a loop or a bug; the trail stops there. */
+const MAX_HOPS = 100;
+
+/** Advisory-lock space of guilds taking part in a transfer (the ledger's idempotency keys use 1). */
+const TRANSFER_LOCK_CLASS = 2;
+
+/**
+ * Holds a guild for the rest of the transaction against transfers from or to it, and against revokes
+ * following days through it. Transfers lock both guilds in id order, so no two of them deadlock.
+ */
+export async function lockGuildForTransfers(transaction: Transaction, guildId: string): Promise<void> {
+  await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
+    TRANSFER_LOCK_CLASS,
+    guildId,
+  ]);
+}
+
+/**
+ * The guild whose record holds a SERVER grant's days now: the grant's own guild, unless a transfer moved
+ * that guild's premium after the grant was applied, and so on along each later transfer. Order is by
+ * ledger id, not time: a grant and a transfer of one guild are written under the same record lock, so
+ * ids order them exactly where clocks of concurrent transactions need not. Each guild on the way is
+ * locked against transfers first, so a transfer committing meanwhile is either seen or waits.
+ */
+export async function guildHoldingDaysOf(
+  transaction: Transaction,
+  grant: { id: number; guildId: string | null },
+): Promise<string | null> {
+  let [guildId, afterGrantId] = [grant.guildId, grant.id];
+  for (let hop = 0; guildId !== null && hop < MAX_HOPS; hop += 1) {
+    await lockGuildForTransfers(transaction, guildId);
+    const [next] = await selectRows<{ to_guild_id: string; add_grant_id: number }>(
+      transaction,
+      `SELECT to_guild_id, add_grant_id FROM premium_transfers
+       WHERE from_guild_id = $1 AND remove_grant_id > $2 ORDER BY remove_grant_id LIMIT 1`,
+      [guildId, afterGrantId],
+    );
+    if (!next) break;
+    [guildId, afterGrantId] = [next.to_guild_id, next.add_grant_id];
+  }
+  return guildId;
+}

@@ -1,0 +1,177 @@
+/* global document, confirm, location, sessionStorage, setTimeout, TOKEN_KEY, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
+'use strict';
+
+// Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
+// order history with "Check again" on an unpaid order. It builds its cards inside #self-service and uses
+// demo.js's helpers (api, element, byId, formatTime, showNotice, showError, clearMessages, holderName,
+// refresh), its TOKEN_KEY and its `me` (the dashboard, refreshed by demo.js's poll): scripts share one
+// global scope, and this one runs after demo.js.
+
+const SELF_SERVICE_POLL_MS = 2000;
+const ORDERS_EVERY_POLLS = 5;
+
+const SKELETON = `
+  <section class="card">
+    <h2>Redeem a code</h2>
+    <form id="redeem">
+      <input name="code" placeholder="XXXX-XXXX-XXXX-XXXX" aria-label="Code" autocomplete="off" required />
+      <label class="target">Who gets it <select name="target" aria-label="Who gets it"></select></label>
+      <button class="primary" type="submit">Redeem</button>
+    </form>
+  </section>
+  <section id="transfer-card" class="card" hidden>
+    <h2>Move premium to another server</h2>
+    <p class="hint">Bought for the wrong server? Move what is left (once a week per server).</p>
+    <form id="transfer">
+      <label class="target">From <select name="from" aria-label="Move from"></select></label>
+      <label class="target">To <select name="to" aria-label="Move to"></select></label>
+      <button type="submit">Move</button>
+    </form>
+  </section>
+  <section class="card">
+    <h2>Your orders</h2>
+    <p class="hint">Paid but no premium? "Check again" asks Razorpay about the order.</p>
+    <ul id="orders" class="rows"></ul>
+  </section>`;
+
+/** Replaces a select's options, keeping the chosen value when it is still offered. */
+function setOptions(select, options) {
+  const chosen = select.value;
+  select.replaceChildren(
+    ...options.map(([label, value]) => {
+      const option = document.createElement('option');
+      option.value = value;
+      option.textContent = label;
+      return option;
+    }),
+  );
+  if (options.some(([, value]) => value === chosen)) select.value = chosen;
+}
+
+function renderTargets() {
+  const servers = me.guilds.map((guild) => [`Server: ${guild.name}`, guild.id]);
+  setOptions(byId('redeem').elements.target, [['Myself', ''], ...servers]);
+  const premiumServers = me.guilds.filter((guild) => guild.isPremium);
+  byId('transfer-card').hidden = premiumServers.length === 0 || me.guilds.length < 2;
+  const transfer = byId('transfer').elements;
+  setOptions(
+    transfer.from,
+    premiumServers.map((guild) => [guild.name, guild.id]),
+  );
+  setOptions(
+    transfer.to,
+    me.guilds.filter((guild) => guild.id !== transfer.from.value).map((guild) => [guild.name, guild.id]),
+  );
+}
+
+function orderRow(order) {
+  const plan = order.months ? `${order.planType} ${order.months} mo` : order.planType;
+  const row = element(
+    'li',
+    '',
+    element('span', '', `${plan} for ${holderName(order.guildId)}`, ' ', element('small', '', order.orderId)),
+    element('span', '', `₹${order.amount} · ${order.status === 'created' ? 'unpaid' : order.status}`),
+  );
+  if (order.status === 'created') {
+    const button = element('button', '', 'Check again');
+    button.type = 'button';
+    button.addEventListener('click', () => recheck(order.orderId, button));
+    row.append(button);
+  }
+  row.title = `ordered ${formatTime(order.createdAt)}${order.paidAt ? `, paid ${formatTime(order.paidAt)}` : ''}`;
+  return row;
+}
+
+async function loadOrders() {
+  const { orders } = await api('/api/payment/orders');
+  byId('orders').replaceChildren(...orders.map(orderRow));
+  if (orders.length === 0) byId('orders').append(element('li', 'empty', 'No orders yet.'));
+}
+
+/** After a change: the dashboard (status, servers) and the orders, at once rather than at the next poll. */
+async function reloadAll() {
+  await refresh();
+  renderTargets();
+  await loadOrders();
+}
+
+async function recheck(orderId, button) {
+  clearMessages();
+  button.disabled = true;
+  try {
+    const reply = await api(`/api/payment/orders/${encodeURIComponent(orderId)}/recheck`, {});
+    showNotice(reply.message);
+    await reloadAll();
+  } catch (error) {
+    showError(error, 'The order could not be checked');
+    button.disabled = false;
+  }
+}
+
+async function redeem(event) {
+  event.preventDefault();
+  clearMessages();
+  const form = event.target.elements;
+  const guildId = form.target.value || null;
+  try {
+    const reply = await api('/api/premium/redeem', {
+      code: form.code.value,
+      category: guildId ? 'SERVER' : 'USER',
+      guildId,
+    });
+    showNotice(reply.message);
+    form.code.value = '';
+    await reloadAll();
+  } catch (error) {
+    showError(error, 'The code could not be redeemed');
+  }
+}
+
+async function transfer(event) {
+  event.preventDefault();
+  clearMessages();
+  const form = event.target.elements;
+  const [from, to] = [form.from.value, form.to.value];
+  if (
+    !confirm(
+      `Move the premium of ${holderName(from)} to ${holderName(to)}? ${holderName(from)} loses it now.`,
+    )
+  ) {
+    return;
+  }
+  try {
+    const reply = await api('/api/premium/transfer', { fromGuildId: from, toGuildId: to });
+    showNotice(reply.message);
+    await reloadAll();
+  } catch (error) {
+    showError(error, 'The premium could not be moved');
+  }
+}
+
+/** Follows demo.js's dashboard as its poll refreshes it; the orders every few rounds. */
+async function followDashboard(round) {
+  try {
+    renderTargets();
+    if (round % ORDERS_EVERY_POLLS === 0) await loadOrders();
+  } catch {
+    // demo.js's poll reports the API being unreachable; this card just tries again.
+  }
+  setTimeout(() => followDashboard(round + 1), SELF_SERVICE_POLL_MS);
+}
+
+function startSelfService() {
+  const container = byId('self-service');
+  if (!container || location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return;
+  // demo.js has not loaded the dashboard yet.
+  if (!me) {
+    setTimeout(startSelfService, 200);
+    return;
+  }
+  container.innerHTML = SKELETON;
+  byId('redeem').addEventListener('submit', redeem);
+  byId('transfer').addEventListener('submit', transfer);
+  byId('transfer').elements.from.addEventListener('change', renderTargets);
+  followDashboard(0);
+}
+
+startSelfService();

@@ -1,0 +1,106 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
+import { recheckOrder } from '../../core/orders/recheck';
+import { razorpayClientFor } from '../../core/payments/processor';
+import { PLAN_TYPES } from '../../core/plans';
+import { CATEGORIES } from '../../core/premium/types';
+import { perUserRateLimit } from '../plugins/rate-limit';
+
+/** Each recheck asks Razorpay: a user gets a few a minute, far below the other routes' limit. */
+export const RECHECKS_PER_MINUTE = 6;
+
+const Timestamp = Type.String({ format: 'date-time' });
+const OrderView = Type.Object({
+  orderId: Type.String(),
+  status: Type.String({ description: 'created (unpaid), paid or refunded' }),
+  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  months: Type.Union([Type.Integer(), Type.Null()]),
+  category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  amount: Type.Number({ description: 'INR' }),
+  currency: Type.String(),
+  createdAt: Timestamp,
+  paidAt: Type.Union([Timestamp, Type.Null()]),
+});
+
+const error = { $ref: 'ErrorReply#' };
+
+function view(order: OwnOrder) {
+  return { ...order, createdAt: order.createdAt.toISOString(), paidAt: order.paidAt?.toISOString() ?? null };
+}
+
+/** GET /api/payment/orders and POST /api/payment/orders/:orderId/recheck: "I paid, where is my premium?" */
+const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  const processor = razorpayClientFor(core.config);
+  app.get(
+    '/api/payment/orders',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['payments'],
+        summary: "The caller's orders, newest first",
+        security: [{ bearerAuth: [] }],
+        querystring: Type.Object({
+          // A query string is text (the app does not coerce types).
+          limit: Type.Optional(
+            Type.String({
+              pattern: '^([1-9][0-9]?|100)$',
+              description: `1 to ${OWN_ORDERS_LIMIT.max}; ${OWN_ORDERS_LIMIT.default} when absent`,
+            }),
+          ),
+        }),
+        response: {
+          200: Type.Object({ orders: Type.Array(OrderView) }),
+          400: error,
+          401: error,
+          404: error,
+          429: error,
+        },
+      },
+    },
+    async (request) => ({
+      orders: (
+        await listOwnOrders(
+          core.sequelize,
+          request.caller!.providerId,
+          request.query.limit === undefined ? undefined : Number(request.query.limit),
+        )
+      ).map(view),
+    }),
+  );
+
+  app.post(
+    '/api/payment/orders/:orderId/recheck',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(RECHECKS_PER_MINUTE),
+      schema: {
+        tags: ['payments'],
+        summary: 'Asks Razorpay about one of your orders and applies a payment it captured',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: {
+          200: Type.Composite([OrderView, Type.Object({ applied: Type.Boolean(), message: Type.String() })]),
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          429: error,
+          502: error,
+        },
+      },
+    },
+    async (request) => {
+      const recheck = await recheckOrder(core, processor, {
+        callerProviderId: request.caller!.providerId,
+        orderId: request.params.orderId,
+      });
+      return { ...view(recheck), applied: recheck.applied, message: recheck.message };
+    },
+  );
+};
+
+export default paymentOrdersRoutes;

@@ -1,0 +1,76 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import { redeemCode } from '../../core/codes/redeem-code';
+import { PLAN_TYPES } from '../../core/plans';
+import { CATEGORIES } from '../../core/premium/types';
+import { perUserRateLimit } from '../plugins/rate-limit';
+import { TargetFields } from '../schemas';
+
+const RedeemBody = Type.Object({
+  code: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'as printed; case, spaces and dashes do not matter',
+  }),
+  ...TargetFields,
+});
+
+const RedeemReply = Type.Object({
+  codeId: Type.Integer(),
+  category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  days: Type.Integer(),
+  expiresAt: Type.String({ format: 'date-time' }),
+  message: Type.String(),
+});
+
+const error = { $ref: 'ErrorReply#' };
+
+/** POST /api/premium/redeem: a gift code's premium for the caller or a guild they manage. */
+const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  app.post(
+    '/api/premium/redeem',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['premium'],
+        summary: "Redeems a gift code: the code's plan for the caller or a guild they manage",
+        security: [{ bearerAuth: [] }],
+        body: RedeemBody,
+        response: {
+          200: RedeemReply,
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          409: error,
+          410: error,
+          429: error,
+        },
+      },
+    },
+    async (request) => {
+      const { codeId, change } = await redeemCode(core.sequelize, {
+        callerProviderId: request.caller!.providerId,
+        ...request.body,
+        ip: request.ip,
+      });
+      const expiresAt = change.expiresAt.toISOString();
+      const holder = change.guildId === null ? 'your account' : `server ${change.guildId}`;
+      return {
+        codeId,
+        category: change.category,
+        guildId: change.guildId,
+        planType: change.planType as (typeof PLAN_TYPES)[number],
+        days: change.days,
+        expiresAt,
+        message: `Code redeemed: premium for ${holder} is active until ${expiresAt}.`,
+      };
+    },
+  );
+};
+
+export default premiumRedeemRoutes;

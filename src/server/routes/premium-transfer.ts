@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import { transferPremium } from '../../core/transfers/transfer';
+import { perUserRateLimit } from '../plugins/rate-limit';
+import { GuildId } from '../schemas';
+
+const Timestamp = Type.String({ format: 'date-time' });
+
+const TransferReply = Type.Object({
+  transferId: Type.Integer(),
+  fromGuildId: Type.String(),
+  toGuildId: Type.String(),
+  days: Type.Integer({ description: 'the days left, rounded to the nearest whole day' }),
+  fromExpiresAt: Timestamp,
+  toExpiresAt: Timestamp,
+  message: Type.String(),
+});
+
+const error = { $ref: 'ErrorReply#' };
+
+/** POST /api/premium/transfer: a manager moves the premium they bought to another guild they manage. */
+const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  app.post(
+    '/api/premium/transfer',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['premium'],
+        summary: "Moves what is left of a guild's premium to another guild the caller manages",
+        security: [{ bearerAuth: [] }],
+        body: Type.Object({ fromGuildId: GuildId, toGuildId: GuildId }),
+        response: {
+          200: TransferReply,
+          400: error,
+          401: error,
+          403: error,
+          404: error,
+          409: error,
+          429: error,
+        },
+      },
+    },
+    async (request) => {
+      const providerId = request.caller!.providerId;
+      const { fromGuildId, toGuildId } = request.body;
+      const transfer = await transferPremium(core.sequelize, {
+        fromGuildId,
+        toGuildId,
+        by: { kind: 'manager', providerId, cooldownDays: core.config.transferCooldownDays },
+        actor: `user:${providerId}`,
+        reason: `moved by its buyer from guild ${fromGuildId} to guild ${toGuildId}`,
+        idempotencyKey: `transfer:${randomUUID()}`,
+      });
+      const toExpiresAt = transfer.toExpiresAt.toISOString();
+      return {
+        ...transfer,
+        fromExpiresAt: transfer.fromExpiresAt.toISOString(),
+        toExpiresAt,
+        message: `Moved ${transfer.days} days of premium to server ${toGuildId}: it is active until ${toExpiresAt}.`,
+      };
+    },
+  );
+};
+
+export default premiumTransferRoutes;

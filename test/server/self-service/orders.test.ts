@@ -1,0 +1,165 @@
+import { OutboxEvent, PremiumGrant } from '../../../src/core/models';
+import { RECHECKS_PER_MINUTE } from '../../../src/server/routes/payment-orders';
+import { createUser } from '../../support/fixtures';
+import {
+  bearer,
+  manageGuild,
+  MONTHLY_USER,
+  orderAs,
+  post,
+  usePaymentsApp,
+  type PaymentsTestApp,
+} from '../payments/harness';
+import { buyMonthFor, errorOf, get, snapshot } from './support';
+
+const getApp = usePaymentsApp();
+const app = (): PaymentsTestApp => getApp();
+
+const recheck = (user: Parameters<typeof bearer>[1], orderId: string) =>
+  post(app(), `/api/payment/orders/${orderId}/recheck`, undefined, bearer(app(), user));
+
+describe('GET /api/payment/orders', () => {
+  it("lists the caller's own orders, newest first, with status, plan, target, amount and paid-at", async () => {
+    const buyer = await createUser();
+    const guildId = await manageGuild(buyer);
+    const unpaid = await orderAs(app(), buyer, {
+      amount: 597,
+      planType: 'Custom',
+      months: 3,
+      category: 'USER',
+    });
+    const { orderId: paid } = await buyMonthFor(app(), buyer, guildId);
+    await orderAs(app(), await createUser(), MONTHLY_USER);
+
+    const reply = await get(app(), '/api/payment/orders', buyer);
+
+    expect(reply.statusCode).toBe(200);
+    const { orders } = reply.json();
+    expect(orders).toEqual([
+      {
+        orderId: paid,
+        status: 'paid',
+        planType: 'Monthly',
+        months: null,
+        category: 'SERVER',
+        guildId,
+        amount: 199,
+        currency: 'INR',
+        createdAt: expect.any(String),
+        paidAt: expect.any(String),
+      },
+      {
+        orderId: unpaid.id,
+        status: 'created',
+        planType: 'Custom',
+        months: 3,
+        category: 'USER',
+        guildId: null,
+        amount: 597,
+        currency: 'INR',
+        createdAt: expect.any(String),
+        paidAt: null,
+      },
+    ]);
+    expect(new Date(orders[0].createdAt) >= new Date(orders[1].createdAt)).toBe(true);
+    expect((await get(app(), '/api/payment/orders?limit=1', buyer)).json().orders).toHaveLength(1);
+  });
+
+  it('refuses a bad limit and a missing session', async () => {
+    const user = await createUser();
+    expect(errorOf(await get(app(), '/api/payment/orders?limit=0', user))).toEqual({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+    });
+    const anonymous = await app().app.inject({ method: 'GET', url: '/api/payment/orders' });
+    expect(errorOf(anonymous)).toEqual({ status: 401, code: 'AUTHENTICATION_REQUIRED' });
+  });
+});
+
+describe('POST /api/payment/orders/:orderId/recheck', () => {
+  it('finds a payment nobody applied, grants it once through the reconciler, and says so', async () => {
+    const buyer = await createUser();
+    const order = await orderAs(app(), buyer, MONTHLY_USER);
+    // Paid at Razorpay, but the browser never came back and no webhook arrived.
+    await app().sandbox.razorpay.pay(order.id);
+
+    const first = await recheck(buyer, order.id);
+    const again = await recheck(buyer, order.id);
+
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      orderId: order.id,
+      status: 'paid',
+      applied: true,
+      paidAt: expect.any(String),
+    });
+    expect(again.json()).toMatchObject({ orderId: order.id, status: 'paid', applied: false });
+    const [grant, ...more] = await PremiumGrant.findAll();
+    expect(more).toEqual([]);
+    expect(grant).toMatchObject({ source: 'reconcile', days: 30 });
+    const events = await OutboxEvent.findAll();
+    expect(events.map((event) => event.payload)).toEqual([
+      expect.objectContaining({ type: 'USER_PREMIUM_ADD', orderId: order.id, source: 'reconcile' }),
+    ]);
+  });
+
+  it('answers an order with no payment yet as still unpaid, changing nothing', async () => {
+    const buyer = await createUser();
+    const order = await orderAs(app(), buyer, MONTHLY_USER);
+    const before = await snapshot(app());
+
+    const reply = await recheck(buyer, order.id);
+
+    expect(reply.statusCode).toBe(200);
+    expect(reply.json()).toMatchObject({
+      orderId: order.id,
+      status: 'created',
+      applied: false,
+      paidAt: null,
+    });
+    expect(reply.json().message).toMatch(/no completed payment/);
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it.each([
+    ["someone else's order", 403, 'NOT_YOUR_ORDER', 'theirs'],
+    ['an unknown order', 404, 'ORDER_NOT_FOUND', 'order_Unknown000001'],
+  ])('refuses %s with %i %s, writing nothing', async (_label, status, code, which) => {
+    const owner = await createUser();
+    const order = await orderAs(app(), owner, MONTHLY_USER);
+    await app().sandbox.razorpay.pay(order.id);
+    const caller = await createUser();
+    const before = await snapshot(app());
+
+    const reply = await recheck(caller, which === 'theirs' ? order.id : which);
+
+    expect(errorOf(reply)).toEqual({ status, code });
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it('answers 502 PROCESSOR_UNAVAILABLE when Razorpay fails, writing nothing', async () => {
+    const buyer = await createUser();
+    const order = await orderAs(app(), buyer, MONTHLY_USER);
+    await app().sandbox.razorpay.pay(order.id);
+    app().sandbox.faults.set('razorpay.orders.fetchPayments', { status: 500 });
+    const before = await snapshot(app());
+
+    const reply = await recheck(buyer, order.id);
+
+    expect(errorOf(reply)).toEqual({ status: 502, code: 'PROCESSOR_UNAVAILABLE' });
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it(`allows ${RECHECKS_PER_MINUTE} rechecks a user a minute`, async () => {
+    const buyer = await createUser();
+    const order = await orderAs(app(), buyer, MONTHLY_USER);
+    for (let attempt = 0; attempt < RECHECKS_PER_MINUTE; attempt += 1) {
+      expect((await recheck(buyer, order.id)).statusCode).toBe(200);
+    }
+    expect(errorOf(await recheck(buyer, order.id))).toEqual({ status: 429, code: 'RATE_LIMITED' });
+    // Someone else is not held back.
+    const other = await createUser();
+    const theirs = await orderAs(app(), other, MONTHLY_USER);
+    expect((await recheck(other, theirs.id)).statusCode).toBe(200);
+  });
+});

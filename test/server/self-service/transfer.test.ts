@@ -1,0 +1,270 @@
+import { Redis } from 'ioredis';
+import { OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../../src/core/models';
+import { revokePremium } from '../../../src/core/premium/revoke';
+import { transferPremium } from '../../../src/core/transfers/transfer';
+import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
+import { pollUntil } from '../../support/wait';
+import { readStream } from '../../worker/support/outbox';
+import { useRelays } from '../../worker/support/relays';
+import {
+  bearer,
+  deliver,
+  manageGuild,
+  paymentOf,
+  post,
+  refundAtProcessor,
+  usePaymentsApp,
+  type PaymentsTestApp,
+} from '../payments/harness';
+import { buyMonthFor, errorOf, snapshot } from './support';
+
+const getApp = usePaymentsApp();
+const app = (): PaymentsTestApp => getApp();
+const startRelay = useRelays();
+
+function transfer(user: User, body: object) {
+  return post(app(), '/api/premium/transfer', body, bearer(app(), user));
+}
+
+/** A user managing two guilds, with a month bought for the first. */
+async function buyerOfTwo(): Promise<{
+  buyer: User;
+  from: string;
+  to: string;
+  orderId: string;
+  paymentId: string;
+}> {
+  const buyer = await createUser();
+  const from = await manageGuild(buyer);
+  const to = await manageGuild(buyer);
+  return { buyer, from, to, ...(await buyMonthFor(app(), buyer, from)) };
+}
+
+const expiryOf = async (guildId: string) => (await ServerPremium.findOne({ where: { guildId } }))!.expiresAt;
+
+describe('POST /api/premium/transfer', () => {
+  it('moves what is left to the other guild in one go: REMOVE and ADD, a ledger row each, on the stream', async () => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const boughtUntil = await expiryOf(from);
+
+    const reply = await transfer(buyer, { fromGuildId: from, toGuildId: to });
+
+    expect(reply.statusCode).toBe(200);
+    const body = reply.json();
+    expect(body).toMatchObject({ fromGuildId: from, toGuildId: to, days: 30 });
+    expect(new Date(body.fromExpiresAt).getTime()).toBeLessThanOrEqual(Date.now());
+    // The new guild's month runs from the transfer, a moment after the purchase.
+    expect(new Date(body.toExpiresAt).getTime()).toBeGreaterThanOrEqual(boughtUntil.getTime());
+    expect(new Date(body.toExpiresAt).getTime()).toBeLessThan(boughtUntil.getTime() + 60_000);
+    expect((await expiryOf(from)).toISOString()).toBe(body.fromExpiresAt);
+    expect((await expiryOf(to)).toISOString()).toBe(body.toExpiresAt);
+
+    const ledger = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect(ledger.map((row) => [row.kind, row.guildId, row.source, row.days, row.planType])).toEqual([
+      ['grant', from, 'checkout', 30, 'Monthly'],
+      ['revoke', from, 'transfer', -30, null],
+      ['grant', to, 'transfer', 30, null],
+    ]);
+    expect(ledger[1]!.actor).toBe(`user:${buyer.providerId}`);
+    expect(ledger[2]!.userId).toBe(buyer.id);
+
+    const { config } = app().core;
+    startRelay(config);
+    const redis = new Redis(config.redisUrl);
+    try {
+      const stream = await pollUntil('three events on the stream', async () => {
+        const events = await readStream(redis, config.eventsStream);
+        return events.length === 3 && events;
+      });
+      expect(stream.map((event) => [event.type, event.payload.guildId, event.payload.source])).toEqual([
+        ['SERVER_PREMIUM_ADD', from, 'checkout'],
+        ['SERVER_PREMIUM_REMOVE', from, 'transfer'],
+        ['SERVER_PREMIUM_ADD', to, 'transfer'],
+      ]);
+      expect(stream[2]!.payload).toMatchObject({ expiresAt: body.toExpiresAt, durationDays: 30 });
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('refuses a second transfer from the guild, or onward from the new one, during the cooldown', async () => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const third = await manageGuild(buyer);
+    expect((await transfer(buyer, { fromGuildId: from, toGuildId: to })).statusCode).toBe(200);
+    await buyMonthFor(app(), buyer, from);
+    const before = await snapshot(app());
+
+    const again = await transfer(buyer, { fromGuildId: from, toGuildId: third });
+    const onward = await transfer(buyer, { fromGuildId: to, toGuildId: third });
+
+    for (const reply of [again, onward]) {
+      expect(errorOf(reply)).toEqual({ status: 429, code: 'TRANSFER_COOLDOWN' });
+      const endsAt = new Date(reply.json().error.details.cooldownEndsAt).getTime();
+      expect(endsAt).toBeGreaterThan(Date.now() + 7 * DAY_MS - 60_000);
+      expect(endsAt).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS);
+    }
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it('lets two transfers of one guild at once move it once', async () => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const third = await manageGuild(buyer);
+
+    const replies = await Promise.all([
+      transfer(buyer, { fromGuildId: from, toGuildId: to }),
+      transfer(buyer, { fromGuildId: from, toGuildId: third }),
+    ]);
+
+    expect(replies.map((reply) => reply.statusCode).sort()).toEqual([200, 429]);
+    expect(await PremiumGrant.count({ where: { source: 'transfer' } })).toBe(2);
+    expect(await OutboxEvent.count()).toBe(3);
+  });
+
+  it.each([
+    ['to the same guild', 400, 'SAME_GUILD', (g: Guilds) => ({ fromGuildId: g.from, toGuildId: g.from })],
+    [
+      'to a guild the caller does not manage',
+      403,
+      'NOT_GUILD_MANAGER',
+      (g: Guilds) => ({ fromGuildId: g.from, toGuildId: g.stranger }),
+    ],
+    [
+      'from a guild the caller does not manage',
+      403,
+      'NOT_GUILD_MANAGER',
+      (g: Guilds) => ({ fromGuildId: g.stranger, toGuildId: g.to }),
+    ],
+    [
+      'from a guild whose premium has ended',
+      404,
+      'NO_PREMIUM',
+      (g: Guilds) => ({ fromGuildId: g.ended, toGuildId: g.to }),
+    ],
+    [
+      'from a guild the caller never bought for',
+      403,
+      'NOT_YOUR_PREMIUM',
+      (g: Guilds) => ({ fromGuildId: g.to, toGuildId: g.from }),
+    ],
+    [
+      'from a guild whose premium someone else bought',
+      403,
+      'NOT_YOUR_PREMIUM',
+      (g: Guilds) => ({ fromGuildId: g.bought, toGuildId: g.to }),
+    ],
+    [
+      'with a malformed guild id',
+      400,
+      'VALIDATION_FAILED',
+      (g: Guilds) => ({ fromGuildId: 'guild', toGuildId: g.to }),
+    ],
+  ])('refuses a transfer %s with %i %s, writing nothing', async (_label, status, code, body) => {
+    const { buyer, from, to } = await buyerOfTwo();
+    // Another manager of `bought` bought its premium.
+    const bought = await manageGuild(buyer);
+    const otherManager = await createUser();
+    await manageGuild(otherManager, bought);
+    await buyMonthFor(app(), otherManager, bought);
+    // The buyer's premium of `ended` was ended by an operator.
+    const ended = await manageGuild(buyer);
+    await buyMonthFor(app(), buyer, ended);
+    await revokePremium(app().core.sequelize, {
+      target: { category: 'SERVER', guildId: ended },
+      source: 'manual',
+      actor: 'support',
+      reason: 'chargeback',
+      idempotencyKey: `end:${ended}`,
+    });
+    const guilds: Guilds = { from, to, bought, ended, stranger: snowflake() };
+    const before = await snapshot(app());
+
+    const reply = await transfer(buyer, body(guilds));
+
+    expect(errorOf(reply)).toEqual({ status, code });
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it('refuses without a session', async () => {
+    const reply = await post(app(), '/api/premium/transfer', {
+      fromGuildId: snowflake(),
+      toGuildId: snowflake(),
+    });
+    expect(errorOf(reply)).toEqual({ status: 401, code: 'AUTHENTICATION_REQUIRED' });
+  });
+});
+
+interface Guilds {
+  from: string;
+  to: string;
+  bought: string;
+  ended: string;
+  stranger: string;
+}
+
+describe('a refund after a transfer', () => {
+  async function refund(orderId: string, paymentId: string): Promise<void> {
+    const refunded = await refundAtProcessor(app(), paymentId);
+    const reply = await deliver(app(), 'refund.processed', {
+      refund: refunded,
+      payment: paymentOf(app(), orderId),
+    });
+    expect(reply).toEqual({ status: 200, body: JSON.stringify({ status: 'processed' }) });
+  }
+
+  it('takes the days from the guild they were moved to', async () => {
+    const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
+    expect((await transfer(buyer, { fromGuildId: from, toGuildId: to })).statusCode).toBe(200);
+    const fromExpiry = await expiryOf(from);
+
+    await refund(orderId, paymentId);
+
+    expect((await expiryOf(to)).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await expiryOf(from)).toEqual(fromExpiry);
+    const [purchase] = await PremiumGrant.findAll({ where: { source: 'checkout' } });
+    const revoke = await PremiumGrant.findOne({ where: { revokesGrantId: purchase!.id } });
+    expect(revoke).toMatchObject({ guildId: to, source: 'webhook', days: -30 });
+    const last = await OutboxEvent.findOne({ order: [['id', 'DESC']] });
+    expect(last!.payload).toMatchObject({ type: 'SERVER_PREMIUM_REMOVE', guildId: to, source: 'webhook' });
+    expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('leaves no premium anywhere when the refund and a transfer race, whichever wins', async () => {
+    const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
+
+    const [moved] = await Promise.all([
+      transfer(buyer, { fromGuildId: from, toGuildId: to }),
+      refund(orderId, paymentId),
+    ]);
+
+    expect([200, 404]).toContain(moved.statusCode);
+    for (const guildId of [from, to]) {
+      const record = await ServerPremium.findOne({ where: { guildId } });
+      expect(record === null || record.expiresAt.getTime() <= Date.now()).toBe(true);
+    }
+    expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('follows the days along several transfers, and leaves premium bought after a transfer where it was', async () => {
+    const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
+    const third = await manageGuild(buyer);
+    expect((await transfer(buyer, { fromGuildId: from, toGuildId: to })).statusCode).toBe(200);
+    // An operator moves it on (no cooldown); then the buyer buys the first guild a new month.
+    await transferPremium(app().core.sequelize, {
+      fromGuildId: to,
+      toGuildId: third,
+      by: { kind: 'operator' },
+      actor: 'support',
+      reason: 'ticket 7',
+      idempotencyKey: 'test-onward',
+    });
+    await buyMonthFor(app(), buyer, from);
+    const [fromExpiry, toExpiry] = [await expiryOf(from), await expiryOf(to)];
+
+    await refund(orderId, paymentId);
+
+    expect((await expiryOf(third)).getTime()).toBeLessThanOrEqual(Date.now());
+    expect(await expiryOf(from)).toEqual(fromExpiry);
+    expect(await expiryOf(to)).toEqual(toExpiry);
+    expect(fromExpiry.getTime()).toBeGreaterThan(Date.now() + 29 * DAY_MS);
+  });
+});
