@@ -12,6 +12,7 @@ import metrics from './plugins/metrics';
 import rateLimit from './plugins/rate-limit';
 import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
+import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentVerifyRoutes from './routes/payment-verify';
@@ -42,6 +43,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
+  await fastify.register(botPremiumRoutes, options);
   if (options.core.config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 
