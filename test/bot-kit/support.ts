@@ -25,8 +25,11 @@ export function guildEvent(overrides: Partial<PremiumEvent> & Pick<PremiumEvent,
   } as PremiumEvent;
 }
 
-/** One Redis connection per consumer, all closed after each test; a stream of the test's own. */
-export function useKit() {
+/**
+ * One Redis connection per consumer, all closed after each test; a stream of the test's own, or the
+ * one `streamName` gives (the service's EVENTS_STREAM).
+ */
+export function useKit(streamName: () => string = () => uniqueName('kit')) {
   const connections: Redis[] = [];
   const consumers: PremiumConsumer[] = [];
   let stream = '';
@@ -35,7 +38,7 @@ export function useKit() {
     admin = new Redis(testConfig().redisUrl);
   });
   beforeEach(() => {
-    stream = uniqueName('kit');
+    stream = streamName();
   });
   afterEach(async () => {
     await Promise.all(consumers.splice(0).map((consumer) => consumer.stop()));
