@@ -1,17 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import { RECORDS } from './expiry';
-import { aggregateKeyFor, appendEvent } from './outbox';
-import { CATEGORIES, eventTypeFor, type Category } from './types';
-
-interface ExpiringRecord {
-  id: number;
-  guild_id: string | null;
-  provider_id: string;
-  slots: number;
-  expires_at: Date;
-  version: number;
-}
+import { announceRecord, RECORDS, type AnnouncedRecord } from './expiry';
+import { CATEGORIES, type Category } from './types';
 
 /**
  * THE selection of records to remind, in one place: active, expiring within `days`, not yet reminded
@@ -23,9 +13,9 @@ function expiringRecords(
   category: Category,
   days: number,
   limit: number,
-): Promise<ExpiringRecord[]> {
+): Promise<AnnouncedRecord[]> {
   const { table, guildId, holder } = RECORDS[category];
-  return selectRows<ExpiringRecord>(
+  return selectRows<AnnouncedRecord>(
     transaction,
     `SELECT r.id, ${guildId} AS guild_id, u.provider_id, r.slots, r.expires_at, r.version
      FROM ${table} r JOIN users u ON u.id = ${holder}
@@ -54,21 +44,7 @@ export async function announceExpiringSoon(
   let announced = 0;
   for (const category of CATEGORIES) {
     const records = await expiringRecords(transaction, category, days, limit);
-    for (const record of records) {
-      await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
-        type: eventTypeFor(category, 'EXPIRING'),
-        providerId: record.provider_id,
-        guildId: record.guild_id,
-        category,
-        planType: null,
-        durationDays: 0,
-        slots: record.slots,
-        expiresAt: record.expires_at.toISOString(),
-        version: record.version,
-        orderId: null,
-        source: 'expiry',
-      });
-    }
+    for (const record of records) await announceRecord(transaction, category, 'EXPIRING', record);
     if (records.length === 0) continue;
     await execute(
       transaction,

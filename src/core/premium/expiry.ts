@@ -19,14 +19,42 @@ export const RECORDS = {
   },
 } as const;
 
-interface ExpiredRecord {
+/** A record as the expiry jobs read it, with the user its events name. */
+export interface AnnouncedRecord {
   id: number;
   guild_id: string | null;
   provider_id: string;
   slots: number;
   expires_at: Date;
   version: number;
+}
+
+interface ExpiredRecord extends AnnouncedRecord {
   ended_by_revoke: boolean;
+}
+
+/** Appends the event of something time did to a record (it ran out, or will soon), source `expiry`. */
+export async function announceRecord(
+  transaction: Transaction,
+  category: Category,
+  kind: 'REMOVE' | 'EXPIRING',
+  record: AnnouncedRecord,
+  reason?: string,
+): Promise<void> {
+  await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
+    type: eventTypeFor(category, kind),
+    providerId: record.provider_id,
+    guildId: record.guild_id,
+    category,
+    planType: null,
+    durationDays: 0,
+    slots: record.slots,
+    expiresAt: record.expires_at.toISOString(),
+    version: record.version,
+    orderId: null,
+    source: 'expiry',
+    ...(reason !== undefined && { reason }),
+  });
 }
 
 /**
@@ -69,20 +97,13 @@ async function announceCategory(
 
   const toAnnounce = expired.filter((record) => !record.ended_by_revoke);
   for (const record of toAnnounce) {
-    await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
-      type: eventTypeFor(category, 'REMOVE'),
-      providerId: record.provider_id,
-      guildId: record.guild_id,
+    await announceRecord(
+      transaction,
       category,
-      planType: null,
-      durationDays: 0,
-      slots: record.slots,
-      expiresAt: record.expires_at.toISOString(),
-      version: record.version + 1,
-      orderId: null,
-      source: 'expiry',
-      reason: 'expired',
-    });
+      'REMOVE',
+      { ...record, version: record.version + 1 },
+      'expired',
+    );
   }
   const ids = (records: ExpiredRecord[]) => records.map((record) => record.id);
   await execute(transaction, `UPDATE ${table} SET expiry_announced_version = version WHERE id = ANY($1)`, [
