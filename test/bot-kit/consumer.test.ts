@@ -44,6 +44,20 @@ describe('bot-kit consumer', () => {
     expect(consumer.isPremium({ guildId })).toBe(false);
   });
 
+  it('remembers at most dedupeCapacity event ids; the version rule still drops an older duplicate', async () => {
+    const handled: string[] = [];
+    const { consumer } = await kit.start({
+      consumer: 'a',
+      dedupeCapacity: 2,
+      handler: (event) => void handled.push(event.eventId),
+    });
+    const [a, b, c] = [1, 2, 3].map(() => guildEvent({ type: 'USER_PREMIUM_ADD' }));
+    for (const event of [a!, b!, c!, c!, a!]) await kit.publish(event);
+    await kit.drained();
+    expect(handled).toEqual([a!.eventId, b!.eventId, c!.eventId]);
+    expect(consumer.stats).toMatchObject({ handled: 3, duplicates: 1, outdated: 1 });
+  });
+
   it('answers isPremium for guilds and users from what it applied', async () => {
     const { consumer } = await kit.start({ consumer: 'a' });
     const user = guildEvent({ type: 'USER_PREMIUM_ADD' });
