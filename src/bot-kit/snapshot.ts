@@ -23,7 +23,8 @@ export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Targe
   for (const category of ['SERVER', 'USER'] satisfies Category[]) {
     let cursor: string | null = null;
     do {
-      const url = new URL('/api/bot/premium', api.url);
+      // Relative to the base, so a service mounted under a path keeps it.
+      const url = new URL('api/bot/premium', api.url.endsWith('/') ? api.url : `${api.url}/`);
       url.searchParams.set('category', category);
       url.searchParams.set('limit', String(PAGE));
       if (cursor !== null) url.searchParams.set('cursor', cursor);
