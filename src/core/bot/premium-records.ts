@@ -43,23 +43,21 @@ function selectRecords(category: Category, where: string): string {
           FROM ${from} WHERE r.version > 0 AND ${where}`;
 }
 
-export function guildAnswer(row: RecordRow | undefined, guildId: string): GuildPremium {
+/** What both answers say of a record; a record that does not exist is not premium, at version 0. */
+function recordAnswer(row: RecordRow | undefined) {
   return {
-    guildId,
     isPremium: row?.is_premium ?? false,
     premiumExpiresAt: row ? row.expires_at.toISOString() : null,
-    slots: row?.slots ?? 0,
     version: row?.version ?? 0,
   };
 }
 
+export function guildAnswer(row: RecordRow | undefined, guildId: string): GuildPremium {
+  return { guildId, ...recordAnswer(row), slots: row?.slots ?? 0 };
+}
+
 export function userAnswer(row: RecordRow | undefined, providerId: string): UserPremium {
-  return {
-    providerId,
-    isPremium: row?.is_premium ?? false,
-    premiumExpiresAt: row ? row.expires_at.toISOString() : null,
-    version: row?.version ?? 0,
-  };
+  return { providerId, ...recordAnswer(row) };
 }
 
 /** One guild's record; an unknown guild is not premium, at version 0. */
