@@ -119,6 +119,10 @@ const schema = z
     EXPIRY_CRON: z.string().min(1).default('* * * * *'),
     HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
     TRANSFER_COOLDOWN_DAYS: z.coerce.number().int().min(0).default(7),
+    BOT_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+    BOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+    EXPIRY_REMINDER_DAYS: z.coerce.number().int().positive().default(3),
+    EXPIRY_REMINDER_CRON: z.string().min(1).default('*/5 * * * *'),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -196,7 +200,13 @@ export interface Config {
   /** Timeout of every request to Discord and Razorpay. */
   providerTimeoutMs: number;
   eventsStreamMaxLen: number;
-  schedules: { reconcile: string; expiry: string; housekeeping: string };
+  schedules: { reconcile: string; expiry: string; housekeeping: string; expiryReminders: string };
+  /** The bearer token of the bot's API; null leaves its routes unregistered (404). */
+  botApiToken: string | null;
+  /** Requests the bot may make per minute with its token (the snapshot pages through every record). */
+  botRateLimitPerMinute: number;
+  /** How long before an expiry `*_PREMIUM_EXPIRING` is announced. */
+  expiryReminderDays: number;
   /** How long after a transfer from a guild its manager may transfer from it again (0: at once). */
   transferCooldownDays: number;
 }
@@ -285,7 +295,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     oauthStateTtlSeconds: e.OAUTH_STATE_TTL_SECONDS,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
-    schedules: { reconcile: e.RECONCILE_CRON, expiry: e.EXPIRY_CRON, housekeeping: e.HOUSEKEEPING_CRON },
+    schedules: {
+      reconcile: e.RECONCILE_CRON,
+      expiry: e.EXPIRY_CRON,
+      housekeeping: e.HOUSEKEEPING_CRON,
+      expiryReminders: e.EXPIRY_REMINDER_CRON,
+    },
+    botApiToken: e.BOT_API_TOKEN ?? null,
+    botRateLimitPerMinute: e.BOT_RATE_LIMIT_PER_MINUTE,
+    expiryReminderDays: e.EXPIRY_REMINDER_DAYS,
     transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
   };
 }

@@ -1,7 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
-import type { PremiumEventPayload } from '../core/premium/types';
-import { connectRedis, type RedisClient, type RedisSettings } from '../redis/connection';
+import { PremiumConsumer, type PremiumEvent } from '../bot-kit';
+import { connectRedis, type RedisSettings } from '../redis/connection';
 import { stringField } from './http';
 
 export interface BotOptions {
@@ -13,140 +12,73 @@ export interface BotOptions {
 
 /** An event as the bot received it. */
 export interface ReceivedEvent {
-  streamId: string;
   receivedAt: string;
   type: string;
-  payload: PremiumEventPayload;
+  payload: PremiumEvent;
 }
 
-const GROUP = 'sandbox-bot';
-/** One fixed name, so that a restarted bot finds the entries it was given but never acknowledged. */
-const CONSUMER = 'sandbox-bot-1';
-const BATCH = 100;
-const BLOCK_MS = 5_000;
-const RETRY_MS = 1_000;
 /** Recent events kept for the demo page; older ones are forgotten. */
 const KEEP = 200;
 
 /**
- * Reads the events stream as the companion bot would: in a consumer group, at least once, dropping an
- * `eventId` it has already seen, acknowledging each batch once it has been handled.
- */
-class Bot {
-  private readonly redis: RedisClient;
-  /** Newest first. */
-  private readonly events: ReceivedEvent[] = [];
-  private readonly seen = new Set<string>();
-  private stopped = false;
-  private readonly running: Promise<void>;
-
-  constructor(private readonly options: BotOptions) {
-    let reported = false;
-    // Waits for Redis to come back instead of failing reads while it is away.
-    this.redis = connectRedis(options.redis, { maxRetriesPerRequest: null, connectionName: 'sandbox-bot' });
-    this.redis.on('error', (error: Error) => {
-      if (!reported) options.log(`bot: Redis unavailable (${error.message}); waiting for it`);
-      reported = true;
-    });
-    this.redis.on('ready', () => {
-      reported = false;
-    });
-    this.running = this.consume();
-  }
-
-  recent(filter: { providerId?: string; guildId?: string }): ReceivedEvent[] {
-    return this.events.filter(
-      ({ payload }) =>
-        (filter.providerId === undefined || payload.providerId === filter.providerId) &&
-        (filter.guildId === undefined || payload.guildId === filter.guildId),
-    );
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    this.redis.disconnect();
-    await this.running;
-  }
-
-  private async consume(): Promise<void> {
-    const { stream, log } = this.options;
-    let grouped = false;
-    // Entries given to this consumer before a restart come first ('0'), then new ones ('>').
-    let cursor = '0';
-    while (!this.stopped) {
-      try {
-        if (!grouped) await this.createGroup();
-        grouped = true;
-        const reply = await this.redis.xreadgroup(
-          'GROUP',
-          GROUP,
-          CONSUMER,
-          'COUNT',
-          BATCH,
-          'BLOCK',
-          BLOCK_MS,
-          'STREAMS',
-          stream,
-          cursor,
-        );
-        const entries = (reply as [string, [string, string[]][]][] | null)?.[0]?.[1] ?? [];
-        if (cursor === '0' && entries.length === 0) cursor = '>';
-        for (const [streamId, fields] of entries) this.receive(streamId, fields);
-        if (entries.length > 0) await this.redis.xack(stream, GROUP, ...entries.map(([id]) => id));
-      } catch (error) {
-        if (this.stopped) return;
-        log(`bot: reading ${stream} failed (${(error as Error).message}); retrying`);
-        grouped = false;
-        await sleep(RETRY_MS);
-      }
-    }
-  }
-
-  private async createGroup(): Promise<void> {
-    try {
-      await this.redis.xgroup('CREATE', this.options.stream, GROUP, '0', 'MKSTREAM');
-    } catch (error) {
-      if (!(error as Error).message.startsWith('BUSYGROUP')) throw error;
-    }
-  }
-
-  private receive(streamId: string, fields: string[]): void {
-    const entry = new Map<string, string>();
-    for (let i = 0; i + 1 < fields.length; i += 2) entry.set(fields[i]!, fields[i + 1]!);
-    let payload: PremiumEventPayload;
-    try {
-      payload = JSON.parse(entry.get('payload') ?? '') as PremiumEventPayload;
-    } catch {
-      this.options.log(`bot: dropped stream entry ${streamId}: its payload is not JSON`);
-      return;
-    }
-    if (this.seen.has(payload.eventId)) return;
-    this.seen.add(payload.eventId);
-    this.events.unshift({
-      streamId,
-      receivedAt: new Date().toISOString(),
-      type: entry.get('type') ?? payload.type,
-      payload,
-    });
-    for (const forgotten of this.events.splice(KEEP)) this.seen.delete(forgotten.payload.eventId);
-  }
-}
-
-/**
- * A stand-in for the companion bot, mounted at `/bot`: `GET /bot/events?providerId=&guildId=` lists the
- * recent events it received, newest first, readable from any origin (the demo page polls it).
+ * A stand-in for the companion bot, built on `src/bot-kit` as a real bot would be, mounted at `/bot`:
+ * `GET /bot/events?providerId=&guildId=` lists the recent events it handled, newest first, and
+ * `GET /bot/premium?guildId=|providerId=` answers from its memory; both readable from any origin (the
+ * demo page polls them). It starts from the stream alone: in `npm run dev` it starts before the API.
  */
 export function botRoutes(options: BotOptions): FastifyPluginAsync {
   return async (app) => {
-    const bot = new Bot(options);
-    app.addHook('onClose', () => bot.stop());
+    const events: ReceivedEvent[] = [];
+    // Waits for Redis to come back instead of failing reads while it is away.
+    const redis = connectRedis(options.redis, { maxRetriesPerRequest: null, connectionName: 'sandbox-bot' });
+    let reported = false;
+    redis.on('error', (error: Error) => {
+      if (!reported) options.log(`bot: Redis unavailable (${error.message}); waiting for it`);
+      reported = true;
+    });
+    redis.on('ready', () => {
+      reported = false;
+    });
+    const consumer = new PremiumConsumer({
+      redis,
+      stream: options.stream,
+      group: 'sandbox-bot',
+      // One fixed name, so that a restarted bot finds the entries it was given but never acknowledged.
+      consumer: 'sandbox-bot-1',
+      log: (message) => options.log(`bot: ${message}`),
+      handler: (payload) => {
+        events.unshift({ receivedAt: new Date().toISOString(), type: payload.type, payload });
+        events.splice(KEEP);
+      },
+    });
+    await consumer.start();
+    app.addHook('onClose', async () => {
+      await consumer.stop();
+      redis.disconnect();
+    });
+
     app.get('/events', async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
+      const providerId = stringField(request.query, 'providerId');
+      const guildId = stringField(request.query, 'guildId');
       return {
-        events: bot.recent({
-          providerId: stringField(request.query, 'providerId'),
-          guildId: stringField(request.query, 'guildId'),
-        }),
+        events: events.filter(
+          ({ payload }) =>
+            (providerId === undefined || payload.providerId === providerId) &&
+            (guildId === undefined || payload.guildId === guildId),
+        ),
+      };
+    });
+    app.get('/premium', async (request, reply) => {
+      reply.header('access-control-allow-origin', '*');
+      const guildId = stringField(request.query, 'guildId');
+      const providerId = stringField(request.query, 'providerId');
+      const target = guildId !== undefined ? { guildId } : providerId !== undefined ? { providerId } : null;
+      if (target === null) return reply.status(400).send({ error: 'give guildId or providerId' });
+      return {
+        ...target,
+        isPremium: consumer.isPremium(target),
+        version: consumer.record(target)?.version ?? 0,
       };
     });
   };

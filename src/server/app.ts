@@ -13,6 +13,7 @@ import metrics from './plugins/metrics';
 import rateLimit from './plugins/rate-limit';
 import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
+import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentOrdersRoutes from './routes/payment-orders';
@@ -56,6 +57,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentOrdersRoutes, options);
   await fastify.register(premiumTransferRoutes, options);
   await fastify.register(premiumRedeemRoutes, options);
+  await fastify.register(botPremiumRoutes, options);
   if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 

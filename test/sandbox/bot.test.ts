@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { ReceivedEvent } from '../../src/sandbox/bot';
 import { testConfig, uniqueName } from '../support/context';
 import { snowflake } from '../support/fixtures';
+import { pollUntil } from '../support/wait';
 import { CREDENTIALS } from './support';
 
 function premiumEvent(overrides: Partial<PremiumEventPayload>): PremiumEventPayload {
@@ -19,7 +20,7 @@ function premiumEvent(overrides: Partial<PremiumEventPayload>): PremiumEventPayl
     planType: 'Monthly',
     durationDays: 30,
     slots: 1,
-    expiresAt: new Date().toISOString(),
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
     version: 1,
     orderId: null,
     source: 'manual',
@@ -77,5 +78,31 @@ describe('the bot stand-in', () => {
     const forTheGuild = await received(`?guildId=${forGuild.guildId}`);
     expect(forTheGuild.events.map(({ payload }) => payload.eventId)).toEqual([forGuild.eventId]);
     expect((await received('')).events).toHaveLength(3);
+  });
+
+  it("answers from the kit's memory whether a guild or user is premium", async () => {
+    const event = premiumEvent({
+      type: 'SERVER_PREMIUM_ADD',
+      category: 'SERVER',
+      guildId: snowflake(),
+      version: 4,
+    });
+    await publish(event);
+    const premium = async (query: string) =>
+      (await (await fetch(`${sandbox.url}/bot/premium?${query}`)).json()) as { isPremium: boolean };
+    await pollUntil(
+      'the bot to apply the event',
+      async () => (await premium(`guildId=${event.guildId}`)).isPremium,
+    );
+    expect(await premium(`guildId=${event.guildId}`)).toEqual({
+      guildId: event.guildId,
+      isPremium: true,
+      version: 4,
+    });
+    expect(await premium(`providerId=${event.providerId}`)).toEqual({
+      providerId: event.providerId,
+      isPremium: false,
+      version: 0,
+    });
   });
 });

@@ -65,7 +65,7 @@ describe('expiry job', () => {
         durationDays: 0,
         slots: 1,
         expiresAt: userExpiry.toISOString(),
-        version: userGrant.version,
+        version: userGrant.version + 1,
         orderId: null,
         source: 'expiry',
         reason: 'expired',
@@ -76,7 +76,7 @@ describe('expiry job', () => {
         guildId: GUILD_ID,
         category: 'SERVER',
         expiresAt: serverExpiry.toISOString(),
-        version: serverGrant.version,
+        version: serverGrant.version + 1,
         source: 'expiry',
         reason: 'expired',
       }),
@@ -96,7 +96,8 @@ describe('expiry job', () => {
     await expire({ userId: user.id });
     await runExpiry();
     const events = await expiryEvents();
-    expect(events.map((event) => event.version)).toEqual([renewal.version - 1, renewal.version]);
+    // Each expiry is a change: the first bumped version 1 to 2, the renewal made 3, the second expiry 4.
+    expect(events.map((event) => event.version)).toEqual([renewal.version - 1, renewal.version + 1]);
   });
 
   it('leaves to a revoke that ended a premium its own REMOVE, but announces after a partial one', async () => {
@@ -128,7 +129,7 @@ describe('expiry job', () => {
     expect(await expiryEvents()).toEqual([
       expect.objectContaining({
         providerId: refunded.providerId,
-        version: refund.version,
+        version: refund.version + 1,
         reason: 'expired',
       }),
     ]);

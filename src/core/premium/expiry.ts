@@ -4,7 +4,7 @@ import { aggregateKeyFor, appendEvent } from './outbox';
 import { CATEGORIES, eventTypeFor, type Category } from './types';
 
 /** Per category: the record table, the user the event names, and how a ledger row points at the record. */
-const RECORDS = {
+export const RECORDS = {
   USER: {
     table: 'user_premiums',
     guildId: 'NULL::text',
@@ -19,22 +19,52 @@ const RECORDS = {
   },
 } as const;
 
-interface ExpiredRecord {
+/** A record as the expiry jobs read it, with the user its events name. */
+export interface AnnouncedRecord {
   id: number;
   guild_id: string | null;
   provider_id: string;
   slots: number;
   expires_at: Date;
   version: number;
+}
+
+interface ExpiredRecord extends AnnouncedRecord {
   ended_by_revoke: boolean;
+}
+
+/** Appends the event of something time did to a record (it ran out, or will soon), source `expiry`. */
+export async function announceRecord(
+  transaction: Transaction,
+  category: Category,
+  kind: 'REMOVE' | 'EXPIRING',
+  record: AnnouncedRecord,
+  reason?: string,
+): Promise<void> {
+  await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
+    type: eventTypeFor(category, kind),
+    providerId: record.provider_id,
+    guildId: record.guild_id,
+    category,
+    planType: null,
+    durationDays: 0,
+    slots: record.slots,
+    expiresAt: record.expires_at.toISOString(),
+    version: record.version,
+    orderId: null,
+    source: 'expiry',
+    ...(reason !== undefined && { reason }),
+  });
 }
 
 /**
  * Announces every user and server premium that has passed its expiry since its last change: one
- * `*_PREMIUM_REMOVE` event with reason `expired` per record version, appended in `transaction`. A record
- * whose current version comes from a revoke that ended it already announced its REMOVE, so it is only
- * marked. Records locked by a concurrent grant or revoke are left for the next run. At most `limit`
- * records per category per call; returns the number of events appended.
+ * `*_PREMIUM_REMOVE` event with reason `expired` per record version, appended in `transaction`. Running
+ * out is a change of the record like any other: it bumps the version, so that every ADD and REMOVE a bot
+ * receives is newer than the last. A record whose current version comes from a revoke that ended it
+ * already announced its REMOVE, so it is only marked. Records locked by a concurrent grant or revoke
+ * are left for the next run. At most `limit` records per category per call; returns the number of
+ * events appended.
  */
 export async function announceExpiries(transaction: Transaction, limit: number): Promise<number> {
   let announced = 0;
@@ -67,23 +97,23 @@ async function announceCategory(
 
   const toAnnounce = expired.filter((record) => !record.ended_by_revoke);
   for (const record of toAnnounce) {
-    await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
-      type: eventTypeFor(category, 'REMOVE'),
-      providerId: record.provider_id,
-      guildId: record.guild_id,
+    await announceRecord(
+      transaction,
       category,
-      planType: null,
-      durationDays: 0,
-      slots: record.slots,
-      expiresAt: record.expires_at.toISOString(),
-      version: record.version,
-      orderId: null,
-      source: 'expiry',
-      reason: 'expired',
-    });
+      'REMOVE',
+      { ...record, version: record.version + 1 },
+      'expired',
+    );
   }
+  const ids = (records: ExpiredRecord[]) => records.map((record) => record.id);
   await execute(transaction, `UPDATE ${table} SET expiry_announced_version = version WHERE id = ANY($1)`, [
-    expired.map((record) => record.id),
+    ids(expired.filter((record) => record.ended_by_revoke)),
   ]);
+  await execute(
+    transaction,
+    `UPDATE ${table} SET version = version + 1, expiry_announced_version = version + 1, updated_at = now()
+     WHERE id = ANY($1)`,
+    [ids(toAnnounce)],
+  );
   return toAnnounce.length;
 }

@@ -4,8 +4,9 @@ export type Category = (typeof CATEGORIES)[number];
 export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual', 'code', 'transfer'] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
-export type PremiumEventType =
-  'USER_PREMIUM_ADD' | 'SERVER_PREMIUM_ADD' | 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
+/** What an event says happened to a record. */
+export type PremiumEventKind = 'ADD' | 'REMOVE' | 'EXPIRING';
+export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventKind}`;
 
 /** The `payload` field of every stream entry (DESIGN.md, Events). */
 export interface PremiumEventPayload {
@@ -25,7 +26,7 @@ export interface PremiumEventPayload {
   reason?: string;
 }
 
-export function eventTypeFor(category: Category, change: 'ADD' | 'REMOVE'): PremiumEventType {
+export function eventTypeFor(category: Category, change: PremiumEventKind): PremiumEventType {
   return `${category}_PREMIUM_${change}`;
 }
 

@@ -13,7 +13,10 @@ async function docs(app: FastifyInstance): Promise<void> {
         version: '1.0.0',
       },
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          botToken: { type: 'http', scheme: 'bearer', description: 'BOT_API_TOKEN' },
+        },
       },
     },
   });

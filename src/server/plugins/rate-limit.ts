@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../core/errors';
 import type { RedisClient } from '../../redis/connection';
@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by `perIpRateLimit(max)` (another limit per IP) or `noRateLimit()` (none). */
     ipRateLimit?: { max: number } | false;
+    /** Set by `perClientRateLimit`: whom a request counts for, when not its IP (null: its IP). */
+    rateLimitClient?: (request: FastifyRequest) => string | null;
     /**
      * Set by `perUserRateLimit(max)`: the route also limits each signed-in user, after authentication,
      * to RATE_LIMIT_PER_MINUTE or its own `max`.
@@ -45,7 +47,9 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
     nameSpace: `${options.keyPrefix}rate-limit:`,
     // Per route; per user once authenticated, per IP before.
     keyGenerator: (request) => {
-      const client = request.caller ? `user:${request.caller.providerId}` : `ip:${request.ip}`;
+      const client =
+        request.routeOptions.config.rateLimitClient?.(request) ??
+        (request.caller ? `user:${request.caller.providerId}` : `ip:${request.ip}`);
       return `${client}:${request.routeOptions.method}${request.routeOptions.url ?? '(no route)'}`;
     },
     max: (request) => {
@@ -87,6 +91,17 @@ export default fp(rateLimitPlugin, { name: 'rate-limit' });
 /** Route `config` limiting each client IP (every route is); `max` a minute instead of RATE_LIMIT_PER_MINUTE. */
 export function perIpRateLimit(max?: number): { ipRateLimit?: { max: number } } {
   return max === undefined ? {} : { ipRateLimit: { max } };
+}
+
+/**
+ * Route `config` counting each request, `max` a minute, for the client `client` names (a bot by its token,
+ * say) or, where it names none, for its IP.
+ */
+export function perClientRateLimit(
+  max: number,
+  client: (request: FastifyRequest) => string | null,
+): { ipRateLimit: { max: number }; rateLimitClient: (request: FastifyRequest) => string | null } {
+  return { ipRateLimit: { max }, rateLimitClient: client };
 }
 
 /**

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import type { Core } from '../../core';
+import { botTokenChecker, botTokenFingerprint, invalidBotToken } from '../../core/bot/bot-token';
+import { findGuildPremium, findUserPremium } from '../../core/bot/premium-records';
+import { SNAPSHOT_PAGE, snapshotPage } from '../../core/bot/snapshot';
+import { CATEGORIES } from '../../core/premium/types';
+import { PROVIDER_ID_PATTERN } from '../../core/users';
+import { perClientRateLimit } from '../plugins/rate-limit';
+import { ProviderId } from '../schemas';
+
+const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const Version = Type.Integer({ minimum: 0, description: "the record's version; 0 when it never existed" });
+
+const GuildPremiumReply = Type.Object({
+  guildId: Type.String(),
+  isPremium: Type.Boolean(),
+  premiumExpiresAt: Timestamp,
+  slots: Type.Integer({ minimum: 0 }),
+  version: Version,
+});
+
+const UserPremiumReply = Type.Object({
+  providerId: Type.String(),
+  isPremium: Type.Boolean(),
+  premiumExpiresAt: Timestamp,
+  version: Version,
+});
+
+const SnapshotQuery = Type.Object({
+  category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
+  cursor: Type.Optional(Type.String({ maxLength: 64, description: 'nextCursor of the previous page' })),
+  limit: Type.Optional(
+    Type.String({
+      pattern: '^(1000|[1-9][0-9]{0,2})$',
+      description: `records per page, 1..${SNAPSHOT_PAGE.max} (default ${SNAPSHOT_PAGE.default})`,
+    }),
+  ),
+});
+
+const error = { $ref: 'ErrorReply#' };
+const errors = { 400: error, 401: error, 429: error };
+
+/**
+ * The bot's pull side (DESIGN.md, The bot's side): one guild, one user, or every active record in
+ * pages. Registered only when BOT_API_TOKEN is set, so without one all three are 404.
+ */
+const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  const token = core.config.botApiToken;
+  if (token === null) return;
+  const tokenMatches = botTokenChecker(token);
+  const botKey = `bot:${botTokenFingerprint(token)}`;
+  const routeOptions = {
+    // Counted at onRequest, before the token is checked: guesses count too (per IP).
+    config: perClientRateLimit(core.config.botRateLimitPerMinute, (request) =>
+      tokenMatches(request.headers.authorization) ? botKey : null,
+    ),
+    // Before validation, so a caller without the token learns nothing about its parameters either.
+    preValidation: async (request: FastifyRequest) => {
+      if (!tokenMatches(request.headers.authorization)) throw invalidBotToken();
+    },
+  };
+  const security = [{ botToken: [] }];
+
+  app.get(
+    '/api/bot/guilds/:guildId/premium',
+    {
+      ...routeOptions,
+      schema: {
+        tags: ['bot'],
+        summary: "A guild's premium (an unknown guild is not premium, at version 0)",
+        security,
+        params: Type.Object({ guildId: Type.String({ pattern: PROVIDER_ID_PATTERN }) }),
+        response: { 200: GuildPremiumReply, ...errors },
+      },
+    },
+    async (request) => findGuildPremium(core.sequelize, request.params.guildId),
+  );
+
+  app.get(
+    '/api/bot/users/:providerId/premium',
+    {
+      ...routeOptions,
+      schema: {
+        tags: ['bot'],
+        summary: "A user's own premium (an unknown user is not premium, at version 0)",
+        security,
+        params: Type.Object({ providerId: ProviderId }),
+        response: { 200: UserPremiumReply, ...errors },
+      },
+    },
+    async (request) => findUserPremium(core.sequelize, request.params.providerId),
+  );
+
+  app.get(
+    '/api/bot/premium',
+    {
+      ...routeOptions,
+      schema: {
+        tags: ['bot'],
+        summary: 'Every active record of a category, in keyset pages: the snapshot a bot starts from',
+        security,
+        querystring: SnapshotQuery,
+        response: {
+          200: Type.Object({
+            items: Type.Array(Type.Union([GuildPremiumReply, UserPremiumReply])),
+            nextCursor: Type.Union([Type.String(), Type.Null()]),
+          }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { category, cursor, limit } = request.query;
+      return snapshotPage(core.sequelize, {
+        category,
+        cursor,
+        limit: limit === undefined ? undefined : Number(limit),
+      });
+    },
+  );
+};
+
+export default botPremiumRoutes;
