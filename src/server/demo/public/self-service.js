@@ -1,13 +1,11 @@
-/* global document, confirm, location, sessionStorage, setTimeout, TOKEN_KEY, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
+/* global document, confirm, PremiumDemo, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
 'use strict';
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
-// order history with "Check again" on an unpaid order. It builds its cards inside #self-service and uses
-// demo.js's helpers (api, element, byId, formatTime, showNotice, showError, clearMessages, holderName,
-// refresh), its TOKEN_KEY and its `me` (the dashboard, refreshed by demo.js's poll): scripts share one
-// global scope, and this one runs after demo.js.
+// order history with "Check again" on an unpaid order. A section of the dashboard (PremiumDemo.addSection):
+// its cards are built inside #self-service, and it uses demo.js's helpers and its `me` (the dashboard),
+// since classic scripts share one global scope.
 
-const SELF_SERVICE_POLL_MS = 2000;
 const ORDERS_EVERY_POLLS = 5;
 
 const SKELETON = `
@@ -148,30 +146,26 @@ async function transfer(event) {
   }
 }
 
-/** Follows demo.js's dashboard as its poll refreshes it; the orders every few rounds. */
-async function followDashboard(round) {
-  try {
-    renderTargets();
-    if (round % ORDERS_EVERY_POLLS === 0) await loadOrders();
-  } catch {
-    // demo.js's poll reports the API being unreachable; this card just tries again.
-  }
-  setTimeout(() => followDashboard(round + 1), SELF_SERVICE_POLL_MS);
-}
-
-function startSelfService() {
-  const container = byId('self-service');
-  if (!container || location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return;
-  // demo.js has not loaded the dashboard yet.
-  if (!me) {
-    setTimeout(startSelfService, 200);
-    return;
-  }
-  container.innerHTML = SKELETON;
+/** Builds the cards once, inside the section's container that demo.js shows once signed in. */
+function buildSelfService() {
+  byId('self-service').innerHTML = SKELETON;
   byId('redeem').addEventListener('submit', redeem);
   byId('transfer').addEventListener('submit', transfer);
   byId('transfer').elements.from.addEventListener('change', renderTargets);
-  followDashboard(0);
 }
 
-startSelfService();
+let selfServiceRound = 0;
+
+// Refreshed with the dashboard at every round of demo.js's poll; the orders every few rounds.
+PremiumDemo.addSection('self-service', {
+  async refresh() {
+    if (!byId('redeem')) buildSelfService();
+    renderTargets();
+    if (selfServiceRound++ % ORDERS_EVERY_POLLS !== 0) return;
+    try {
+      await loadOrders();
+    } catch {
+      // demo.js's poll reports the API being unreachable; the list is asked for again later.
+    }
+  },
+});
