@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { parsePlanPrices, type PlanPrices } from './plans';
+import { parsePlanIds, type ProcessorPlanIds } from './subscriptions/plan-ids';
 
 /**
  * Secrets used when NODE_ENV is not `production` and none is configured, so that `npm run dev` and the
@@ -71,6 +72,18 @@ const schema = z
     RECONCILE_CRON: z.string().min(1).default('*/5 * * * *'),
     EXPIRY_CRON: z.string().min(1).default('* * * * *'),
     HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
+    RAZORPAY_PLAN_IDS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        try {
+          return parsePlanIds(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV !== 'production') return;
@@ -112,6 +125,10 @@ export interface Config {
   providerTimeoutMs: number;
   eventsStreamMaxLen: number;
   schedules: { reconcile: string; expiry: string; housekeeping: string };
+  /** Razorpay plan ids of the subscription plans (`premium plans sync` prints them); a plan without one cannot be subscribed to. */
+  razorpayPlanIds: ProcessorPlanIds;
+  /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
+  subscriptionGraceHours: number;
 }
 
 export class ConfigError extends Error {
@@ -166,5 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
     schedules: { reconcile: e.RECONCILE_CRON, expiry: e.EXPIRY_CRON, housekeeping: e.HOUSEKEEPING_CRON },
+    razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
+    subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
   };
 }

@@ -7,6 +7,8 @@ const TABLES = [
   'outbox',
   'premium_grants',
   'server_premiums',
+  'subscription_charges',
+  'subscriptions',
   'user_guilds',
   'user_premiums',
   'users',

@@ -27,6 +27,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 }
 
 export const ALL_TABLES = [
+  'subscription_charges',
+  'subscriptions',
   'outbox',
   'webhook_events',
   'premium_grants',

@@ -6,7 +6,7 @@ import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { lockOrder } from './locked-order';
 
-export type PaymentSource = Exclude<GrantSource, 'manual'>;
+export type PaymentSource = Exclude<GrantSource, 'manual' | 'subscription'>;
 
 export interface PaymentAmount {
   /** In paise. */

@@ -3,6 +3,7 @@ import type { Core } from '..';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
+import { reconcileSubscriptions } from '../subscriptions/reconcile';
 import { amountMismatch, applyPayment } from './apply-payment';
 
 /**
@@ -24,6 +25,7 @@ export interface ReconcileOptions {
 export type ReconcileResult = 'applied' | 'skipped' | 'failed';
 
 export interface ReconcileEntry {
+  /** The processor order (`order_…`), or the subscription (`sub_…`). */
   orderId: string;
   paymentId: string | null;
   reason: string;
@@ -60,6 +62,11 @@ export async function reconcileOrders(
       result,
       entry,
     });
+  }
+  // Live subscriptions too, unless one order was named.
+  if (options.orderId === undefined) {
+    const subscriptions = await reconcileSubscriptions(core, processor, { dryRun: options.dryRun });
+    for (const result of ['applied', 'skipped', 'failed'] as const) report[result].push(...subscriptions[result]);
   }
   return report;
 }

@@ -21,6 +21,10 @@ export interface GrantRequest {
   order?: { id: number; processorOrderId: string } | null;
   /** The same key twice grants once: the second call returns the first one's change. */
   idempotencyKey: string;
+  /** The record runs at least until then, even when its extension by the plan's days ends earlier. */
+  atLeastUntil?: Date | null;
+  /** The Razorpay subscription that paid for this grant; its event names it. */
+  subscriptionId?: string | null;
 }
 
 /**
@@ -49,7 +53,10 @@ export async function grantPremium(
 
     const target: RecordTarget = { category: request.category, userId: user.id, guildId };
     const before = await lockRecord(transaction, target);
-    const after = await setRecordExpiry(transaction, target, { extendDays: request.plan.durationDays });
+    const after = await setRecordExpiry(transaction, target, {
+      extendDays: request.plan.durationDays,
+      atLeastUntil: request.atLeastUntil ?? null,
+    });
     await raiseUserExpiry(transaction, user.id, after.expiresAt);
 
     return recordChange(transaction, {
@@ -66,6 +73,7 @@ export async function grantPremium(
       idempotencyKey: request.idempotencyKey,
       order: request.order ?? null,
       revokesGrantId: null,
+      subscriptionId: request.subscriptionId ?? null,
     });
   });
 }

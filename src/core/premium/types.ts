@@ -1,11 +1,11 @@
 export const CATEGORIES = ['USER', 'SERVER'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual'] as const;
+export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual', 'subscription'] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
-export type PremiumEventType =
-  'USER_PREMIUM_ADD' | 'SERVER_PREMIUM_ADD' | 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
+export type PremiumEventChange = 'ADD' | 'REMOVE' | 'RENEWAL_FAILED';
+export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventChange}`;
 
 /** The `payload` field of every stream entry (DESIGN.md, Events). */
 export interface PremiumEventPayload {
@@ -23,9 +23,13 @@ export interface PremiumEventPayload {
   orderId: string | null;
   source: GrantSource | 'expiry';
   reason?: string;
+  /** Changes made by a subscription (source `subscription`), and RENEWAL_FAILED. */
+  subscriptionId?: string;
+  /** RENEWAL_FAILED: when premium runs out unless a retried charge succeeds. */
+  graceUntil?: string;
 }
 
-export function eventTypeFor(category: Category, change: 'ADD' | 'REMOVE'): PremiumEventType {
+export function eventTypeFor(category: Category, change: PremiumEventChange): PremiumEventType {
   return `${category}_PREMIUM_${change}`;
 }
 
