@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import type { RazorpayInvoice, RazorpaySubscription } from '../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
@@ -8,6 +9,12 @@ import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
 import { razorpayRoutes } from './razorpay/routes';
 import { RazorpaySandbox, type CheckoutResponse } from './razorpay/sandbox';
+import {
+  SubscriptionSandbox,
+  type CycleOutcome,
+  type MandateMethod,
+  type SubscriptionCheckoutResponse,
+} from './razorpay/subscriptions';
 import { refundInput } from './razorpay/validation';
 import type {
   RazorpayWebhook,
@@ -19,6 +26,7 @@ import type {
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { CheckoutResponse } from './razorpay/sandbox';
+export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
 export type {
   RazorpayWebhook,
   WebhookDelivery,
@@ -88,6 +96,24 @@ export interface Sandbox {
     ordersCreated(): number;
     /** Every webhook delivery attempted so far, with the service's answer. */
     webhookDeliveries(): WebhookDelivery[];
+    /**
+     * Subscriptions: the buyer's authorisation on the checkout page, the next cycle run now (charged,
+     * or failed: `pending`, then `halted`), and the state. With `webhooks`, the webhooks Razorpay would
+     * send are delivered before returning.
+     */
+    subscriptions: {
+      authorize(
+        subscriptionId: string,
+        opts?: { method?: MandateMethod; webhooks?: boolean },
+      ): Promise<SubscriptionCheckoutResponse>;
+      runCycle(
+        subscriptionId: string,
+        outcome: CycleOutcome,
+        opts?: { webhooks?: boolean },
+      ): Promise<RazorpaySubscription>;
+      get(subscriptionId: string): RazorpaySubscription | undefined;
+      invoices(subscriptionId: string): RazorpayInvoice[];
+    };
   };
   faults: {
     /** Sets (or, with null, removes) the fault of a route; see `FAULT_ROUTES`. */
@@ -110,12 +136,15 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const log = options.log ?? (() => {});
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
 
+  let url = '';
+  const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
-  await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
+  await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
-  const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
 
   return {
     url,
@@ -146,6 +175,14 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       payments: (orderId) => razorpay.store.orderPayments(orderId),
       ordersCreated: () => razorpay.store.ordersCreated,
       webhookDeliveries: () => structuredClone(razorpay.webhooks.deliveries),
+      subscriptions: {
+        authorize: (subscriptionId, opts) =>
+          subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', opts?.webhooks ? 'await' : 'none'),
+        runCycle: (subscriptionId, outcome, opts) =>
+          subscriptions.runCycle(subscriptionId, outcome, opts?.webhooks ? 'await' : 'none'),
+        get: (subscriptionId) => subscriptions.subscription(subscriptionId),
+        invoices: (subscriptionId) => subscriptions.invoicesOf(subscriptionId),
+      },
     },
     faults: {
       set: (route, fault) => faults.set(route, fault),

@@ -14,6 +14,7 @@ import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
+import paymentSubscriptionRoutes from './routes/payment-subscriptions';
 import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
 import userStatusRoutes from './routes/user-status';
@@ -42,6 +43,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
+  await fastify.register(paymentSubscriptionRoutes, options);
   if (options.core.config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 

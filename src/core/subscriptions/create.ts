@@ -67,12 +67,15 @@ export async function createSubscription(
   const existing = await liveSubscription(targetKey);
   if (existing) {
     const reopen =
-      existing.status === 'created' && existing.buyerUserId === buyer.id && existing.planType === plan.planType;
+      existing.status === 'created' &&
+      existing.buyerUserId === buyer.id &&
+      existing.planType === plan.planType;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     throw subscriptionExists(targetKey);
   }
 
-  const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))?.expiresAt;
+  const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
+    ?.expiresAt;
   const startAt = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
   const amountPaise = planPrice(plan, core.config.planPrices) * PAISE_PER_RUPEE;
   const created = await processor.createSubscription({
@@ -138,4 +141,3 @@ function describeCreated(subscription: Subscription, keyId: string): CreatedSubs
     startAt: subscription.startAt?.toISOString() ?? null,
   };
 }
-

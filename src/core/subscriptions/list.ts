@@ -29,7 +29,11 @@ export async function findSubscriptions(filter: SubscriptionFilter): Promise<Ope
   if (filter.status) where.push({ status: filter.status });
   if (filter.guildId) where.push({ guildId: filter.guildId });
   if (filter.providerId) where.push({ buyerUserId: (await findUserByProviderId(filter.providerId)).id });
-  const rows = await Subscription.findAll({ where: { [Op.and]: where }, order: [['id', 'DESC']], limit: filter.limit });
+  const rows = await Subscription.findAll({
+    where: { [Op.and]: where },
+    order: [['id', 'DESC']],
+    limit: filter.limit,
+  });
   return Promise.all(rows.map(withBuyer));
 }
 

@@ -9,7 +9,10 @@ export type ProcessorPlanIds = Partial<Record<SubscriptionPlanType, string>>;
 /** Parses `Monthly=plan_…,Yearly=plan_…` (either may be missing; empty means none). */
 export function parsePlanIds(text: string): ProcessorPlanIds {
   const ids: ProcessorPlanIds = {};
-  for (const part of text.split(',').map((piece) => piece.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter(Boolean)) {
     const [name, id] = part.split('=').map((piece) => piece.trim());
     if (!SUBSCRIPTION_PLAN_TYPES.includes(name as SubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
       throw new Error(`expected "Monthly=plan_…,Yearly=plan_…", got "${text}"`);

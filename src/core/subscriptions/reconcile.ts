@@ -61,7 +61,10 @@ async function reconcileOne(
     );
     const latest = changes.at(-1);
     return latest
-      ? ['applied', entry(last, `granted ${changes.length} cycle(s), until ${latest.expiresAt.toISOString()}`)]
+      ? [
+          'applied',
+          entry(last, `granted ${changes.length} cycle(s), until ${latest.expiresAt.toISOString()}`),
+        ]
       : ['skipped', entry(null, `no unrecorded charge (${view.subscription.status})`)];
   } catch (error) {
     const refused = isAppError(error) && error.kind !== 'unavailable';

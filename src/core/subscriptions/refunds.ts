@@ -36,7 +36,9 @@ export async function applyChargeRefund(
     };
   }
   await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
-  const revoked = charge.grantId !== null && (await PremiumGrant.count({ where: { revokesGrantId: charge.grantId }, transaction })) > 0;
+  const revoked =
+    charge.grantId !== null &&
+    (await PremiumGrant.count({ where: { revokesGrantId: charge.grantId }, transaction })) > 0;
   if (charge.grantId !== null && !revoked) {
     await revokePremium(
       sequelize,

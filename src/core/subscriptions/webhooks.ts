@@ -81,7 +81,11 @@ export async function applySubscriptionWebhook(
     if (!payment || !refund) return null;
     const outcome = await applyChargeRefund(
       core.sequelize,
-      { refundId: refund.entity.id, paymentId: refund.entity.payment_id, refundedTotal: payment.entity.amount_refunded },
+      {
+        refundId: refund.entity.id,
+        paymentId: refund.entity.payment_id,
+        refundedTotal: payment.entity.amount_refunded,
+      },
       transaction,
     );
     if (outcome === null) return null;

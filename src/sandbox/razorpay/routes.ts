@@ -6,6 +6,8 @@ import { basicCredentials, sendHtml, isHttpUrl, stringField, withQuery } from '.
 import { checkoutErrorPage, checkoutPage } from './checkout-page';
 import { gatewayErrorPage, razorpayErrorBody, RazorpayApiError, unknownId } from './errors';
 import type { RazorpaySandbox } from './sandbox';
+import { subscriptionRoutes } from './subscription-routes';
+import type { SubscriptionSandbox } from './subscriptions';
 import { orderInput, refundInput } from './validation';
 
 type ById = { Params: { id: string } };
@@ -28,7 +30,11 @@ function found<T>(entity: T | undefined): T {
 }
 
 /** Razorpay's REST API under `/v1` and a stand-in for Checkout at `/checkout`, mounted at `/razorpay`. */
-export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): FastifyPluginAsync {
+export function razorpayRoutes(
+  razorpay: RazorpaySandbox,
+  faults: Faults,
+  subscriptions: SubscriptionSandbox,
+): FastifyPluginAsync {
   const { keyId, keySecret } = razorpay.credentials;
   const { store } = razorpay;
 
@@ -89,6 +95,10 @@ export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): Fasti
 
     app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request) =>
       razorpay.refund(request.params.id, refundInput(request.body), 'background'),
+    );
+
+    await app.register(
+      subscriptionRoutes(subscriptions, faults, { requireKey, faultBody: razorpayFaultBody }),
     );
 
     app.get('/checkout', page('razorpay.checkout'), async (request, reply) => {

@@ -1,3 +1,4 @@
+import type { RazorpaySubscription } from '../../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
 import { webhookSignature } from '../../core/processor/signatures';
 import { randomAlphanumeric } from '../ids';
@@ -9,6 +10,7 @@ export interface WebhookEntities {
   payment?: RazorpayPayment;
   order?: RazorpayOrder;
   refund?: RazorpayRefund;
+  subscription?: RazorpaySubscription;
 }
 
 export interface RazorpayWebhook {
