@@ -96,6 +96,8 @@ export interface Sandbox {
     ordersCreated(): number;
     /** Every webhook delivery attempted so far, with the service's answer. */
     webhookDeliveries(): WebhookDelivery[];
+    /** Points webhooks at the service once it listens (when its port was not known at start). */
+    setWebhookUrl(url: string): void;
     /**
      * Subscriptions: the buyer's authorisation on the checkout page, the next cycle run now (charged,
      * or failed: `pending`, then `halted`), and the state. With `webhooks`, the webhooks Razorpay would
@@ -175,6 +177,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       payments: (orderId) => razorpay.store.orderPayments(orderId),
       ordersCreated: () => razorpay.store.ordersCreated,
       webhookDeliveries: () => structuredClone(razorpay.webhooks.deliveries),
+      setWebhookUrl: (url) => {
+        razorpay.webhooks.defaultUrl = url;
+      },
       subscriptions: {
         authorize: (subscriptionId, opts) =>
           subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', opts?.webhooks ? 'await' : 'none'),

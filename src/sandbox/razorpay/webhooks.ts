@@ -63,7 +63,8 @@ export class WebhookSender {
 
   constructor(
     private readonly secret: string,
-    private readonly defaultUrl: string | undefined,
+    /** Where webhooks go unless told otherwise; settable once the service is listening. */
+    public defaultUrl: string | undefined,
   ) {}
 
   /** Rejects only when the service could not be reached (refused, reset, no reply within 5 s). */
