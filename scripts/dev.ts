@@ -11,6 +11,8 @@ import { Sequelize } from 'sequelize';
 import { loadConfig, loadDotEnv, type Config } from '../src/core/config';
 import { createDatabaseIfMissing } from '../src/core/db/create-database';
 import { createMigrator } from '../src/core/db/migrator';
+import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
+import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '4010';
 
@@ -36,6 +38,10 @@ function childEnvironment(config: Config): NodeJS.ProcessEnv {
     env.DISCORD_AUTHORIZE_URL = `${sandbox}/discord/oauth2/authorize`;
   }
   if (!process.env.RAZORPAY_KEY_ID) env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
+  // The sandbox starts with these plans, so subscriptions work without `premium plans sync`.
+  if (!process.env.RAZORPAY_KEY_ID && !process.env.RAZORPAY_PLAN_IDS) {
+    env.RAZORPAY_PLAN_IDS = formatPlanIds(SANDBOX_PLAN_IDS);
+  }
   return env;
 }
 

@@ -15,6 +15,7 @@ import {
   type MandateMethod,
   type SubscriptionCheckoutResponse,
 } from './razorpay/subscriptions';
+import { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 import { refundInput } from './razorpay/validation';
 import type {
   RazorpayWebhook,
@@ -24,6 +25,7 @@ import type {
 } from './razorpay/webhooks';
 
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
+export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { CheckoutResponse } from './razorpay/sandbox';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
@@ -52,6 +54,8 @@ export interface SandboxOptions {
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
   bot?: { redisUrl: string; stream: string };
+  /** Prices in whole INR (PLAN_PRICES): the Monthly and Yearly plans exist from the start, as SANDBOX_PLAN_IDS. */
+  subscriptionPlans?: { Monthly: number; Yearly: number };
 }
 
 export interface Sandbox {
@@ -140,6 +144,18 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
+  for (const [planType, rupees] of Object.entries(options.subscriptionPlans ?? {})) {
+    const period = planType === 'Monthly' ? 'monthly' : 'yearly';
+    subscriptions.createPlan(
+      {
+        period,
+        interval: 1,
+        item: { name: `Premium ${planType}`, amount: rupees * 100, currency: 'INR' },
+        notes: [],
+      },
+      SANDBOX_PLAN_IDS[planType as keyof typeof SANDBOX_PLAN_IDS],
+    );
+  }
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);

@@ -44,9 +44,9 @@ export class SubscriptionSandbox {
     private readonly now: () => number,
   ) {}
 
-  createPlan(input: PlanInput): RazorpayPlan {
+  createPlan(input: PlanInput, id = razorpayId('plan')): RazorpayPlan {
     const plan: RazorpayPlan = {
-      id: razorpayId('plan'),
+      id,
       entity: 'plan',
       interval: input.interval,
       period: input.period,
