@@ -29,7 +29,11 @@ export function demoConfig(config: Config) {
 }
 
 const PAGE_PATHS = ['/', '/login', '/dashboard'];
-const ASSETS = { 'demo.js': 'text/javascript', 'demo.css': 'text/css' } as const;
+const ASSETS = {
+  'demo.js': 'text/javascript',
+  'demo.css': 'text/css',
+  'subscriptions.js': 'text/javascript',
+} as const;
 const hidden = { schema: { hide: true } };
 
 /**
