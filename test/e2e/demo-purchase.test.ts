@@ -1,91 +1,23 @@
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
-import { testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
-import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
+import { ARTIFACTS } from './support/processes';
+import { useProduct, type Product } from './support/product';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const STARTUP_MS = 30_000;
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */
 describe('the demo page in a browser', () => {
-  const getCore = useTestCore();
-  const stream = testConfig().eventsStream;
+  const getProduct = useProduct();
   let api: string;
-  let processes: RunningProcess[] = [];
-  let browser: Browser | undefined;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    const [apiPort, sandboxPort, workerPort] = await freePorts(3);
-    api = `http://127.0.0.1:${apiPort}`;
-    const sandbox = `http://127.0.0.1:${sandboxPort}`;
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      DATABASE_URL: workerDatabaseUrl(),
-      REDIS_URL: testConfig().redisUrl,
-      EVENTS_STREAM: stream,
-      PORT: String(apiPort),
-      WORKER_PORT: String(workerPort),
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
-      FRONTEND_URL: api,
-      DISCORD_REDIRECT_URI: `${api}/api/auth/idp/callback`,
-      DISCORD_API_URL: `${sandbox}/discord/api/v10`,
-      DISCORD_AUTHORIZE_URL: `${sandbox}/discord/oauth2/authorize`,
-      RAZORPAY_API_URL: `${sandbox}/razorpay`,
-    };
-    redis = new Redis(env.REDIS_URL);
-    processes = [
-      runProcess('e2e-sandbox', 'src/sandbox/main.js', env, `${sandbox}/bot/events`),
-      runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
-      runProcess('e2e-worker', 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
-    ];
-    const launching = chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
-    void launching.then((launched) => (browser = launched));
-    await Promise.all([launching, ...processes.map((running) => running.ready)]);
-  }, STARTUP_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(processes.map((running) => running.stop()));
-    await redis?.del(stream);
-    redis?.disconnect();
-  });
-
-  /** Polls this worker's database until `done` holds of the rows (bounded by the test's timeout). */
-  async function untilRows(sql: string, done: (rows: unknown[]) => boolean): Promise<void> {
-    while (!done((await getCore().sequelize.query(sql))[0])) await sleep(100);
-  }
-
-  /** A fresh tab (its own sessionStorage) that fails the test on any uncaught error of the page. */
-  async function newPage(): Promise<Page> {
-    const page = await browser!.newPage({ viewport: { width: 1000, height: 900 } });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    return page;
-  }
-  let pageErrors: string[] = [];
-  afterEach(() => {
-    expect(pageErrors).toEqual([]);
-    pageErrors = [];
-  });
+  let redis: Product['redis'];
+  let stream: string;
+  let newPage: Product['newPage'];
+  let untilRows: Product['untilRows'];
+  const getCore = () => getProduct().core;
+  beforeAll(() => ({ api, redis, stream, newPage, untilRows } = getProduct()));
 
   async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
     const element = page.locator(selector, { hasText: pattern });
