@@ -35,7 +35,10 @@ export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
 export type SubscriptionPlanType = 'Monthly' | 'Yearly';
 
 /** One Razorpay subscription: who bought it, for which target, on which plan, and where it stands. */
-export class Subscription extends Model<InferAttributes<Subscription>, InferCreationAttributes<Subscription>> {
+export class Subscription extends Model<
+  InferAttributes<Subscription>,
+  InferCreationAttributes<Subscription>
+> {
   declare id: CreationOptional<number>;
   declare processorSubscriptionId: string;
   declare processorPlanId: string;

@@ -78,7 +78,11 @@ export async function createOrder(
 }
 
 /** A SERVER order is for a guild the buyer manages (as of their last sign-in); a USER order for nobody else. */
-export async function targetGuild(buyer: User, category: Category, guildId: string | null): Promise<string | null> {
+export async function targetGuild(
+  buyer: User,
+  category: Category,
+  guildId: string | null,
+): Promise<string | null> {
   if (category === 'USER') {
     if (guildId !== null)
       throw AppError.validation('GUILD_NOT_ALLOWED', 'a USER order must not name a guild');

@@ -66,7 +66,8 @@ export async function reconcileOrders(
   // Live subscriptions too, unless one order was named.
   if (options.orderId === undefined) {
     const subscriptions = await reconcileSubscriptions(core, processor, { dryRun: options.dryRun });
-    for (const result of ['applied', 'skipped', 'failed'] as const) report[result].push(...subscriptions[result]);
+    for (const result of ['applied', 'skipped', 'failed'] as const)
+      report[result].push(...subscriptions[result]);
   }
   return report;
 }

@@ -76,7 +76,8 @@ export function createRazorpayClient(
       (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
     fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
     createPlan: (input) => call(() => rzp.plans.create(input)),
-    listPlans: async () => (await call<{ items: RazorpayPlan[] }>(() => rzp.plans.all({ count: PAGE }))).items,
+    listPlans: async () =>
+      (await call<{ items: RazorpayPlan[] }>(() => rzp.plans.all({ count: PAGE }))).items,
     createSubscription: (input) => call(() => rzp.subscriptions.create(input)),
     fetchSubscription: (subscriptionId) => call(() => rzp.subscriptions.fetch(subscriptionId)),
     cancelSubscription: (subscriptionId, atCycleEnd) =>
