@@ -3,30 +3,18 @@ import { subscriptionSignature } from '../../src/core/processor/signatures';
 import { createSubscription } from '../../src/core/subscriptions/create';
 import { parsePlanIds } from '../../src/core/subscriptions/plan-ids';
 import { verifySubscription } from '../../src/core/subscriptions/verify';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
-import { json, premium } from './support';
-
-const CREDENTIALS = {
-  discord: { clientId: 'cli-client', clientSecret: 'cli-client-secret' },
-  razorpay: { keyId: 'rzp_test_cli', keySecret: 'cli-key-secret', webhookSecret: 'cli-webhook-secret' },
-};
+import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { json } from './support';
 
 const getCore = useTestCore();
+const { sandbox: getSandbox, cli } = useCliSandbox();
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox(CREDENTIALS);
+beforeAll(() => {
+  sandbox = getSandbox();
 });
-afterEach(() => sandbox.faults.clear());
-afterAll(() => sandbox.close());
-
-const cli = (args: string[]) =>
-  premium(args, {
-    RAZORPAY_API_URL: sandbox.razorpayApiUrl,
-    RAZORPAY_KEY_ID: CREDENTIALS.razorpay.keyId,
-    RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
-  });
 
 describe('premium plans sync', () => {
   it('creates the plans once, and prints the RAZORPAY_PLAN_IDS to configure', async () => {

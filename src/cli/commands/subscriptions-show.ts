@@ -1,19 +1,15 @@
 import type { Command } from 'commander';
-import { isAppError, type AppError } from '../../core/errors';
 import type { RazorpaySubscription } from '../../core/processor/razorpay-client';
 import { describeSubscriptionWithCharges } from '../../core/subscriptions/list';
 import { subscriptionId } from '../arguments';
+import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, section, table, yesNo } from '../format';
 import { timeOf } from '../subscriptions-render';
 import type { Session } from '../session';
 
 type Details = Awaited<ReturnType<typeof describeSubscriptionWithCharges>>;
 
-interface SubscriptionShowView extends Details {
-  /** null when the processor could not be asked; `processorError` says why. */
-  processor: RazorpaySubscription | null;
-  processorError: { code: string; message: string } | null;
-}
+type SubscriptionShowView = BesideProcessor<Details, RazorpaySubscription>;
 
 const unix = (seconds: number | null) => (seconds === null ? '-' : isoTime(new Date(seconds * 1000)));
 
@@ -69,22 +65,6 @@ export function registerSubscriptionsShow(subscriptions: Command, session: Sessi
     .action(async (id: string) => {
       session.core(); // opens the database the models read
       const details = await describeSubscriptionWithCharges(id);
-      let processor: RazorpaySubscription | null = null;
-      let failure: AppError | null = null;
-      try {
-        processor = await session.processor().fetchSubscription(id);
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        failure = error;
-      }
-      session.emit(
-        {
-          ...details,
-          processor,
-          processorError: failure && { code: failure.code, message: failure.message },
-        },
-        render,
-      );
-      if (failure) throw failure;
+      await emitBesideProcessor(session, details, () => session.processor().fetchSubscription(id), render);
     });
 }

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
+import { SUBSCRIPTION_STATUSES } from '../models';
 import type { WebhookOutcome } from '../payments/webhooks';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
@@ -24,17 +25,7 @@ const STATUS_EVENTS = new Set([
 const entity = <T extends z.ZodType>(shape: T) => z.object({ entity: shape });
 const subscriptionEntity = z.looseObject({
   id: z.string().min(1),
-  status: z.enum([
-    'created',
-    'authenticated',
-    'active',
-    'pending',
-    'halted',
-    'cancelled',
-    'completed',
-    'paused',
-    'expired',
-  ]),
+  status: z.enum(SUBSCRIPTION_STATUSES),
   current_start: z.number().int().nullable(),
   current_end: z.number().int().nullable(),
   charge_at: z.number().int().nullable(),

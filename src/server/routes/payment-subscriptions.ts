@@ -75,7 +75,10 @@ const SubscriptionReply = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-const error = { $ref: 'ErrorReply#' };
+/** The error answers of a route, all in the one error shape. */
+function errors(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, { $ref: 'ErrorReply#' }]));
+}
 const bearer = [{ bearerAuth: [] }];
 
 /** Auto-renewal (DESIGN.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
@@ -92,16 +95,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: 'Creates a Razorpay subscription that renews Monthly or Yearly premium',
         security: bearer,
         body: CreateSubscriptionBody,
-        response: {
-          200: CreatedSubscription,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          429: error,
-          502: error,
-        },
+        response: { 200: CreatedSubscription, ...errors(400, 401, 403, 404, 409, 429, 502) },
       },
     },
     async (request) =>
@@ -122,15 +116,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: "Confirms Checkout's authorisation of a subscription",
         security: bearer,
         body: VerifySubscriptionBody,
-        response: {
-          200: SubscriptionReply,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          429: error,
-        },
+        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request) =>
@@ -154,9 +140,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         security: bearer,
         response: {
           200: Type.Object({ subscriptions: Type.Array(SubscriptionReply) }),
-          401: error,
-          404: error,
-          429: error,
+          ...errors(401, 404, 429),
         },
       },
     },
@@ -173,16 +157,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: 'Stops renewing: premium runs to the end of the paid cycle',
         security: bearer,
         params: Type.Object({ subscriptionId: SubscriptionId }),
-        response: {
-          200: SubscriptionReply,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          429: error,
-          502: error,
-        },
+        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429, 502) },
       },
     },
     async (request) =>

@@ -27,6 +27,19 @@ describe('subscriptions refuse bad input and survive faults', () => {
     return row!.n;
   }
 
+  /** A subscription authorised and charged at the processor, of which no webhook has said anything. */
+  async function chargedUnannounced(user: Awaited<ReturnType<typeof createUser>>) {
+    const app = getApp();
+    const subscriptionId = await created(user);
+    await app.sandbox.razorpay.subscriptions.authorize(subscriptionId);
+    const invoice = app.sandbox.razorpay.subscriptions.invoices(subscriptionId)[0]!;
+    return {
+      subscriptionId,
+      subscription: app.sandbox.razorpay.subscriptions.get(subscriptionId)!,
+      payment: await razorpayClientFor(app.core.config).fetchPayment(invoice.payment_id!),
+    };
+  }
+
   async function created(user: Awaited<ReturnType<typeof createUser>>): Promise<string> {
     const reply = await createSubscriptionAs(getApp(), user, { planType: 'Monthly', category: 'USER' });
     expect(reply.statusCode).toBe(200);
@@ -195,12 +208,8 @@ describe('subscriptions refuse bad input and survive faults', () => {
   it('grants a charge once, replayed under new event ids, concurrently, and before activated', async () => {
     const app = getApp();
     const user = await createUser();
-    const subscriptionId = await created(user);
     // Authorised at the processor, but no webhook arrived and the browser never came back.
-    await app.sandbox.razorpay.subscriptions.authorize(subscriptionId);
-    const subscription = app.sandbox.razorpay.subscriptions.get(subscriptionId)!;
-    const invoice = app.sandbox.razorpay.subscriptions.invoices(subscriptionId)[0]!;
-    const payment = await razorpayClientFor(app.core.config).fetchPayment(invoice.payment_id!);
+    const { subscriptionId, subscription, payment } = await chargedUnannounced(user);
     const entities = { subscription, payment };
 
     const replies = await Promise.all(
@@ -222,11 +231,7 @@ describe('subscriptions refuse bad input and survive faults', () => {
   it('grants nothing for a charge of the wrong amount, and says a person must refund it', async () => {
     const app = getApp();
     const user = await createUser();
-    const subscriptionId = await created(user);
-    await app.sandbox.razorpay.subscriptions.authorize(subscriptionId);
-    const subscription = app.sandbox.razorpay.subscriptions.get(subscriptionId)!;
-    const invoice = app.sandbox.razorpay.subscriptions.invoices(subscriptionId)[0]!;
-    const payment = await razorpayClientFor(app.core.config).fetchPayment(invoice.payment_id!);
+    const { subscription, payment } = await chargedUnannounced(user);
     const reply = await deliver(app, 'subscription.charged', {
       subscription,
       payment: { ...payment, amount: 100 },
