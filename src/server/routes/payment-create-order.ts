@@ -9,18 +9,8 @@ import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { ProviderId } from '../schemas';
 
-const CreateOrderBody = Type.Object({
-  amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
-  providerId: ProviderId,
-  planType: Type.Optional(
-    Type.Union(
-      PLAN_TYPES.map((plan) => Type.Literal(plan)),
-      { default: DEFAULT_PLAN_TYPE },
-    ),
-  ),
-  months: Type.Optional(
-    Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
-  ),
+/** Who the premium is for, as create-order and create-subscription take it. */
+export const PremiumTarget = {
   category: Type.Optional(
     Type.Union(
       CATEGORIES.map((category) => Type.Literal(category)),
@@ -33,6 +23,21 @@ const CreateOrderBody = Type.Object({
       Type.Null(),
     ]),
   ),
+};
+
+const CreateOrderBody = Type.Object({
+  amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
+  providerId: ProviderId,
+  planType: Type.Optional(
+    Type.Union(
+      PLAN_TYPES.map((plan) => Type.Literal(plan)),
+      { default: DEFAULT_PLAN_TYPE },
+    ),
+  ),
+  months: Type.Optional(
+    Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
+  ),
+  ...PremiumTarget,
 });
 
 const ProcessorOrder = Type.Object(

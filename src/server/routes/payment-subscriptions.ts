@@ -10,8 +10,8 @@ import { createSubscription } from '../../core/subscriptions/create';
 import { listOwnSubscriptions } from '../../core/subscriptions/list';
 import { SUBSCRIPTION_PLAN_TYPES } from '../../core/subscriptions/plan-ids';
 import { verifySubscription } from '../../core/subscriptions/verify';
-import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perUserRateLimit } from '../plugins/rate-limit';
+import { PremiumTarget } from './payment-create-order';
 import { ProviderId } from '../schemas';
 
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
@@ -26,18 +26,7 @@ const Category = Type.Union(CATEGORIES.map((category) => Type.Literal(category))
 const CreateSubscriptionBody = Type.Object({
   providerId: ProviderId,
   planType: PlanType,
-  category: Type.Optional(
-    Type.Union(
-      CATEGORIES.map((category) => Type.Literal(category)),
-      { default: DEFAULT_CATEGORY },
-    ),
-  ),
-  guildId: Type.Optional(
-    Type.Union([
-      Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id; required for SERVER' }),
-      Type.Null(),
-    ]),
-  ),
+  ...PremiumTarget,
 });
 
 const CreatedSubscription = Type.Object({
