@@ -21,6 +21,8 @@ import { startPrivatePostgres } from './dev/private-postgres';
 import { startPrivateRedis } from './dev/private-redis';
 import type { PrivateServer } from './dev/private-server';
 import { freePort, portIsFree, postgresProblem, redisProblem } from './dev/probe';
+import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
+import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 
 const ROOT = path.resolve(__dirname, '..');
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '4010';
@@ -87,6 +89,10 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   if (!process.env.RAZORPAY_KEY_ID) env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
   // Named, so that the sandbox starts its bot stand-in on the stream the worker writes.
   env.EVENTS_STREAM = config.eventsStream;
+  // The sandbox starts with these plans, so subscriptions work without `premium plans sync`.
+  if (!process.env.RAZORPAY_KEY_ID && !process.env.RAZORPAY_PLAN_IDS) {
+    env.RAZORPAY_PLAN_IDS = formatPlanIds(SANDBOX_PLAN_IDS);
+  }
   return env;
 }
 

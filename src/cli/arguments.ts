@@ -42,6 +42,14 @@ export function orderId(value: string): string {
   return value;
 }
 
+/** A Razorpay subscription id (sub_…). */
+export function subscriptionId(value: string): string {
+  if (!/^sub_[A-Za-z0-9]{1,40}$/.test(value)) {
+    throw new InvalidArgumentError('expected a Razorpay subscription id (sub_…).');
+  }
+  return value;
+}
+
 /** `--since`: a look-back (`30m`, `72h`, `7d`, `2w`) or an ISO 8601 instant (`2024-05-01T00:00:00Z`). */
 export function since(value: string): Date {
   const duration = DURATION.exec(value);

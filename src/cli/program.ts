@@ -11,7 +11,11 @@ import { registerOrdersShow } from './commands/orders-show';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
+import { registerPlansSync } from './commands/plans-sync';
 import { registerRevoke } from './commands/revoke';
+import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
+import { registerSubscriptionsList } from './commands/subscriptions-list';
+import { registerSubscriptionsShow } from './commands/subscriptions-show';
 import { registerTransfer } from './commands/transfer';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
@@ -53,6 +57,14 @@ export function buildProgram(): { program: Command; session: Session } {
   registerOrdersList(orders, session);
   registerOrdersShow(orders, session);
   registerOrdersReconcile(orders, session);
+
+  const subscriptions = program.command('subscriptions').description('subscriptions that renew premium');
+  registerSubscriptionsList(subscriptions, session);
+  registerSubscriptionsShow(subscriptions, session);
+  registerSubscriptionsCancel(subscriptions, session);
+
+  const plans = program.command('plans').description('the Razorpay plans subscriptions are sold on');
+  registerPlansSync(plans, session);
 
   const outbox = program.command('outbox').description('the events on their way to the bot');
   registerOutboxStats(outbox, session);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { DISCORD_CDN_URL } from './identity/cdn';
 import { parsePlanPrices, type PlanPrices } from './plans';
 import { parseHostPorts, type RedisTopology } from './redis-topology';
+import { parsePlanIds, type ProcessorPlanIds } from './subscriptions/plan-ids';
 
 /**
  * Secrets used under NODE_ENV `development` or `test` when none is configured, so that `npm run dev` and
@@ -123,6 +124,18 @@ const schema = z
     BOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
     EXPIRY_REMINDER_DAYS: z.coerce.number().int().positive().default(3),
     EXPIRY_REMINDER_CRON: z.string().min(1).default('*/5 * * * *'),
+    RAZORPAY_PLAN_IDS: z
+      .string()
+      .default('')
+      .transform((value, ctx) => {
+        try {
+          return parsePlanIds(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+    SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -209,6 +222,10 @@ export interface Config {
   expiryReminderDays: number;
   /** How long after a transfer from a guild its manager may transfer from it again (0: at once). */
   transferCooldownDays: number;
+  /** Razorpay plan ids of the subscription plans (`premium plans sync` prints them); a plan without one cannot be subscribed to. */
+  razorpayPlanIds: ProcessorPlanIds;
+  /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
+  subscriptionGraceHours: number;
 }
 
 export class ConfigError extends Error {
@@ -305,5 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     botRateLimitPerMinute: e.BOT_RATE_LIMIT_PER_MINUTE,
     expiryReminderDays: e.EXPIRY_REMINDER_DAYS,
     transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
+    razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
+    subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
   };
 }

@@ -13,6 +13,11 @@ export const FAULT_ROUTES = [
   'razorpay.payments.fetch', // GET /razorpay/v1/payments/:id
   'razorpay.payments.refund', // POST /razorpay/v1/payments/:id/refund
   'razorpay.checkout', // GET and POST /razorpay/checkout
+  'razorpay.plans', // /razorpay/v1/plans
+  'razorpay.subscriptions.create', // POST /razorpay/v1/subscriptions
+  'razorpay.subscriptions.fetch', // GET /razorpay/v1/subscriptions/:id
+  'razorpay.subscriptions.cancel', // POST /razorpay/v1/subscriptions/:id/cancel
+  'razorpay.invoices.all', // GET /razorpay/v1/invoices
 ] as const;
 
 export type FaultRoute = (typeof FAULT_ROUTES)[number];

@@ -1,4 +1,5 @@
 import Fastify from 'fastify';
+import type { RazorpayInvoice, RazorpaySubscription } from '../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
 import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
@@ -10,6 +11,13 @@ import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
 import { razorpayRoutes } from './razorpay/routes';
 import { RazorpaySandbox, type CheckoutResponse, type DisputeStage } from './razorpay/sandbox';
+import {
+  SubscriptionSandbox,
+  type CycleOutcome,
+  type MandateMethod,
+  type SubscriptionCheckoutResponse,
+} from './razorpay/subscriptions';
+import { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 import { refundInput } from './razorpay/validation';
 import type {
   RazorpayDispute,
@@ -20,8 +28,10 @@ import type {
 } from './razorpay/webhooks';
 
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
+export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { CheckoutResponse, DisputeStage } from './razorpay/sandbox';
+export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
 export type {
   RazorpayDispute,
   RazorpayWebhook,
@@ -48,6 +58,8 @@ export interface SandboxOptions {
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
   bot?: { redis: RedisSettings; stream: string };
+  /** Prices in whole INR (PLAN_PRICES): the Monthly and Yearly plans exist from the start, as SANDBOX_PLAN_IDS. */
+  subscriptionPlans?: { Monthly: number; Yearly: number };
 }
 
 export interface Sandbox {
@@ -101,6 +113,26 @@ export interface Sandbox {
     ordersCreated(): number;
     /** Every webhook delivery attempted so far, with the service's answer. */
     webhookDeliveries(): WebhookDelivery[];
+    /** Points webhooks at the service once it listens (when its port was not known at start). */
+    setWebhookUrl(url: string): void;
+    /**
+     * Subscriptions: the buyer's authorisation on the checkout page, the next cycle run now (charged,
+     * or failed: `pending`, then `halted`), and the state. With `webhooks`, the webhooks Razorpay would
+     * send are delivered before returning.
+     */
+    subscriptions: {
+      authorize(
+        subscriptionId: string,
+        opts?: { method?: MandateMethod; webhooks?: boolean },
+      ): Promise<SubscriptionCheckoutResponse>;
+      runCycle(
+        subscriptionId: string,
+        outcome: CycleOutcome,
+        opts?: { webhooks?: boolean },
+      ): Promise<RazorpaySubscription>;
+      get(subscriptionId: string): RazorpaySubscription | undefined;
+      invoices(subscriptionId: string): RazorpayInvoice[];
+    };
   };
   faults: {
     /** Sets (or, with null, removes) the fault of a route; see `FAULT_ROUTES`. */
@@ -123,13 +155,28 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const log = options.log ?? (() => {});
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
 
+  let url = '';
+  const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
+  for (const [planType, rupees] of Object.entries(options.subscriptionPlans ?? {})) {
+    const period = planType === 'Monthly' ? 'monthly' : 'yearly';
+    subscriptions.createPlan(
+      {
+        period,
+        interval: 1,
+        item: { name: `Premium ${planType}`, amount: rupees * 100, currency: 'INR' },
+        notes: [],
+      },
+      SANDBOX_PLAN_IDS[planType as keyof typeof SANDBOX_PLAN_IDS],
+    );
+  }
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
   await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
-  await app.register(razorpayRoutes(razorpay, faults), { prefix: '/razorpay' });
+  await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
-  const url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
 
   return {
     url,
@@ -162,6 +209,17 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       payments: (orderId) => razorpay.store.orderPayments(orderId),
       ordersCreated: () => razorpay.store.ordersCreated,
       webhookDeliveries: () => structuredClone(razorpay.webhooks.deliveries),
+      setWebhookUrl: (url) => {
+        razorpay.webhooks.defaultUrl = url;
+      },
+      subscriptions: {
+        authorize: (subscriptionId, opts) =>
+          subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', opts?.webhooks ? 'await' : 'none'),
+        runCycle: (subscriptionId, outcome, opts) =>
+          subscriptions.runCycle(subscriptionId, outcome, opts?.webhooks ? 'await' : 'none'),
+        get: (subscriptionId) => subscriptions.subscription(subscriptionId),
+        invoices: (subscriptionId) => subscriptions.invoicesOf(subscriptionId),
+      },
     },
     faults: {
       set: (route, fault) => faults.set(route, fault),

@@ -24,6 +24,7 @@ async function main(): Promise<void> {
     webhookUrl: process.env.SANDBOX_WEBHOOK_URL || 'http://localhost:3000/api/payment/webhook',
     log: (message) => console.log(message),
     bot: withBot ? { redis: config, stream: config.eventsStream } : undefined,
+    subscriptionPlans: config.planPrices,
   });
   sandbox.discord.autoApprove = false;
   console.log(`Discord and Razorpay sandbox listening on ${sandbox.url}

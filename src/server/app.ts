@@ -17,6 +17,7 @@ import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentOrdersRoutes from './routes/payment-orders';
+import paymentSubscriptionRoutes from './routes/payment-subscriptions';
 import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
 import premiumRedeemRoutes from './routes/premium-redeem';
@@ -58,6 +59,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(premiumTransferRoutes, options);
   await fastify.register(premiumRedeemRoutes, options);
   await fastify.register(botPremiumRoutes, options);
+  await fastify.register(paymentSubscriptionRoutes, options);
   if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
 }
 

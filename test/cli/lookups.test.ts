@@ -41,6 +41,7 @@ describe('premium users', () => {
         expect.objectContaining({ guildId, guildName: 'Fan Club', isActive: false, version: 2 }),
       ],
       manageableGuilds: [expect.objectContaining({ guildId, name: 'Fan Club', owner: true })],
+      subscriptions: [],
       recentOrders: [expect.objectContaining({ orderId: order.processorOrderId, status: 'created' })],
       recentGrants: [
         expect.objectContaining({ grantId: revoke.grantId, kind: 'revoke', revokesGrantId: server.grantId }),

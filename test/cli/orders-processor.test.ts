@@ -2,31 +2,18 @@ import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
 import { createOrder } from '../../src/core/payments/create-order';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
+import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
-import { json, premium } from './support';
-
-const CREDENTIALS = {
-  discord: { clientId: 'cli-client', clientSecret: 'cli-client-secret' },
-  razorpay: { keyId: 'rzp_test_cli', keySecret: 'cli-key-secret', webhookSecret: 'cli-webhook-secret' },
-};
+import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { json } from './support';
 
 const getCore = useTestCore();
+const { sandbox: getSandbox, cli } = useCliSandbox();
 let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox(CREDENTIALS);
+beforeAll(() => {
+  sandbox = getSandbox();
 });
-afterEach(() => sandbox.faults.clear());
-afterAll(() => sandbox.close());
-
-/** The CLI pointed at the sandbox as its Razorpay. */
-const cli = (args: string[]) =>
-  premium(args, {
-    RAZORPAY_API_URL: sandbox.razorpayApiUrl,
-    RAZORPAY_KEY_ID: CREDENTIALS.razorpay.keyId,
-    RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
-  });
 
 /** A USER Monthly order created as the API creates it, paid at Razorpay, never verified here. */
 async function paidButUnverifiedOrder(core: Core): Promise<string> {

@@ -12,6 +12,8 @@ const TABLES = [
   'premium_grants',
   'premium_transfers',
   'server_premiums',
+  'subscription_charges',
+  'subscriptions',
   'user_guilds',
   'user_premiums',
   'users',

@@ -1,107 +1,22 @@
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Redis } from 'ioredis';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { createCodes } from '../../src/core/codes/create-codes';
 import { resolvePlan } from '../../src/core/plans';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
-import { resetDatabase, testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
 import { describeWithBrowser } from './support/browser';
-import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
+import { ARTIFACTS } from './support/processes';
+import { useProduct } from './support/product';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const STARTUP_MS = 30_000;
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */
 describeWithBrowser('the demo page in a browser', (browserPath) => {
-  const getCore = useTestCore();
-  const stream = testConfig().eventsStream;
-  let api: string;
-  let processes: RunningProcess[] = [];
-  let browser: Browser | undefined;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    // The worker relays at once: outbox rows an earlier test file of this jest worker left must not reach
-    // this test's stream.
-    await resetDatabase(getCore());
-    const [apiPort, sandboxPort, workerPort] = await freePorts(3);
-    api = `http://127.0.0.1:${apiPort}`;
-    const sandbox = `http://127.0.0.1:${sandboxPort}`;
-    const env = {
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      HOST: '127.0.0.1',
-      DATABASE_URL: workerDatabaseUrl(),
-      REDIS_URL: testConfig().redisUrl,
-      EVENTS_STREAM: stream,
-      PORT: String(apiPort),
-      WORKER_PORT: String(workerPort),
-      METRICS_PORT: '0',
-      SANDBOX_PORT: String(sandboxPort),
-      SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
-      FRONTEND_URL: api,
-      DISCORD_REDIRECT_URI: `${api}/api/auth/idp/callback`,
-      DISCORD_API_URL: `${sandbox}/discord/api/v10`,
-      DISCORD_AUTHORIZE_URL: `${sandbox}/discord/oauth2/authorize`,
-      DISCORD_CDN_URL: `${sandbox}/discord/cdn`,
-      RAZORPAY_API_URL: `${sandbox}/razorpay`,
-    };
-    redis = new Redis(env.REDIS_URL);
-    processes = [
-      runProcess('e2e-sandbox', 'src/sandbox/main.js', env, `${sandbox}/bot/events`),
-      runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
-      runProcess('e2e-worker', 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
-    ];
-    const launching = chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS });
-    void launching.then((launched) => (browser = launched));
-    await Promise.all([launching, ...processes.map((running) => running.ready)]);
-  }, STARTUP_MS);
-
-  afterAll(async () => {
-    await browser?.close();
-    await Promise.all(processes.map((running) => running.stop()));
-    await redis?.del(stream);
-    redis?.disconnect();
-  });
-
-  /** Polls this worker's database until `done` holds of the rows (bounded by the test's timeout). */
-  async function untilRows(sql: string, done: (rows: unknown[]) => boolean): Promise<void> {
-    while (!done((await getCore().sequelize.query(sql))[0])) await sleep(100);
-  }
-
-  /**
-   * A fresh tab (its own sessionStorage) that fails the test on any uncaught error of the page, and on
-   * any request to outside the machine (in development everything, avatars included, is local).
-   */
-  async function newPage(viewport = { width: 1000, height: 900 }): Promise<Page> {
-    const page = await browser!.newPage({ viewport });
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    page.on('request', (request) => {
-      if (!['127.0.0.1', 'localhost'].includes(new URL(request.url()).hostname)) outside.push(request.url());
-    });
-    return page;
-  }
-  let pageErrors: string[] = [];
-  let outside: string[] = [];
-  afterEach(() => {
-    expect({ pageErrors, outside }).toEqual({ pageErrors: [], outside: [] });
-    pageErrors = [];
-    outside = [];
-  });
+  const getProduct = useProduct(browserPath);
+  const getCore = () => getProduct().core;
+  const newPage = (viewport?: { width: number; height: number }) => getProduct().newPage(viewport);
+  const untilRows = (sql: string, done: (rows: unknown[]) => boolean) => getProduct().untilRows(sql, done);
 
   async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
     const element = page.locator(selector, { hasText: pattern });
@@ -111,12 +26,12 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
 
   /** Through the sandbox's Discord consent page, back to the dashboard. */
   async function signIn(page: Page): Promise<void> {
-    await page.goto(`${api}/`);
+    await page.goto(`${getProduct().api}/`);
     await page.getByRole('link', { name: 'Sign in with Discord' }).click();
     await page.getByRole('button', { name: 'Authorize' }).click();
     expect(await textOf(page, '#status', /Not premium/)).toBe('Not premium');
     // The session token came in the URL; it is kept in the tab, and out of the address bar.
-    expect(page.url()).toBe(`${api}/dashboard`);
+    expect(page.url()).toBe(`${getProduct().api}/dashboard`);
     await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.username);
     // The avatar the sandbox handed out, served by the sandbox.
     await page.waitForFunction("document.getElementById('avatar').naturalWidth > 0");
@@ -152,7 +67,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       await untilRows('SELECT event_id FROM webhook_events', (rows) => rows.length >= 2);
       const [grants] = await getCore().sequelize.query('SELECT source FROM premium_grants');
       expect(grants).toHaveLength(1);
-      const entries = (await redis.xrange(stream, '-', '+')).map(([, fields]) => {
+      const entries = (await getProduct().redis.xrange(getProduct().stream, '-', '+')).map(([, fields]) => {
         const payload = fields[fields.indexOf('payload') + 1];
         return JSON.parse(payload ?? 'null') as PremiumEventPayload;
       });
@@ -171,7 +86,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
     'says what went wrong: a cancelled sign-in, a declined payment, a forged checkout answer, an expired session',
     async () => {
       const page = await newPage();
-      await page.goto(`${api}/`);
+      await page.goto(`${getProduct().api}/`);
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Cancel' }).click();
       await expect(textOf(page, '#error', /cancelled/)).resolves.toBe(
@@ -193,7 +108,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
         razorpay_payment_id: 'pay_forged',
         razorpay_signature: '0'.repeat(64),
       });
-      await page.goto(`${api}/dashboard?${forged}`);
+      await page.goto(`${getProduct().api}/dashboard?${forged}`);
       await expect(textOf(page, '#error', /SIGNATURE_MISMATCH/)).resolves.toMatch(
         /^The payment could not be verified: .* \(SIGNATURE_MISMATCH\)$/,
       );
@@ -208,7 +123,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       await expect(textOf(page, '#error', /expired/)).resolves.toBe(
         'Your session has expired. Please sign in again. (session_expired)',
       );
-      expect(page.url()).toBe(`${api}/login`);
+      expect(page.url()).toBe(`${getProduct().api}/login`);
     },
     TEST_MS,
   );
@@ -236,7 +151,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       await expect(buy.textContent()).resolves.toBe('Buy for ₹2,388');
       await expect(page.locator('#buy-reason').isHidden()).resolves.toBe(true);
 
-      await page.goto(`${api}/dashboard?error=BAD_REQUEST_ERROR&error_description=declined`);
+      await page.goto(`${getProduct().api}/dashboard?error=BAD_REQUEST_ERROR&error_description=declined`);
       await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe('Payment failed: declined');
       await page.getByLabel('Yearly, 365 days').check();
       await expect(page.locator('#error').isHidden()).resolves.toBe(true);
@@ -304,7 +219,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
 
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
-      await page.goto(`${api}/dashboard`);
+      await page.goto(`${getProduct().api}/dashboard`);
       await page.getByRole('button', { name: 'Check again' }).click();
       await expect(textOf(page, '#notice', /Razorpay/)).resolves.toMatch(/no completed payment/);
       await page.screenshot({ path: path.join(ARTIFACTS, 'demo-self-service.png'), fullPage: true });

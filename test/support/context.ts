@@ -33,6 +33,8 @@ export const ALL_TABLES = [
   'premium_codes',
   'premium_code_batches',
   'premium_transfers',
+  'subscription_charges',
+  'subscriptions',
   'outbox',
   'webhook_events',
   'premium_grants',

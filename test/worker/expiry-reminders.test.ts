@@ -159,4 +159,27 @@ describe('expiry reminders job (EXPIRY_REMINDER_DAYS=3)', () => {
     await runReminders();
     expect(await reminders()).toEqual([]);
   });
+
+  it('does not remind a premium that a live subscription renews, and does once the buyer cancels', async () => {
+    const { sequelize } = core();
+    const subscriber = await createUser();
+    await grantMonth(sequelize, subscriber.providerId);
+    await expireIn({ userId: subscriber.id }, 2);
+    await sequelize.query(
+      `INSERT INTO subscriptions (processor_subscription_id, processor_plan_id, buyer_user_id, category,
+         target_key, plan_type, duration_days, amount_paise, status)
+       VALUES ('sub_reminder', 'plan_monthly', $1, 'USER', $2, 'Monthly', 30, 19900, 'active')`,
+      { bind: [subscriber.id, `user:${subscriber.providerId}`] },
+    );
+
+    await runReminders();
+    expect(await reminders()).toEqual([]);
+
+    // Cancelled at cycle end: the charge that would have renewed it will not come.
+    await sequelize.query(`UPDATE subscriptions SET cancel_at_cycle_end = true`);
+    await runReminders();
+    expect(await reminders()).toEqual([
+      expect.objectContaining({ type: 'USER_PREMIUM_EXPIRING', providerId: subscriber.providerId }),
+    ]);
+  });
 });

@@ -5,17 +5,13 @@ import {
   type OrderDetails,
   type ProcessorOrderView,
 } from '../../core/admin/orders';
-import { isAppError, type AppError } from '../../core/errors';
 import { orderId } from '../arguments';
+import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, money, section, table, time, yesNo } from '../format';
 import { ledgerTable, planLabel } from '../render';
 import type { Session } from '../session';
 
-interface OrderView extends OrderDetails {
-  /** null when the processor could not be asked; `processorError` says why. */
-  processor: ProcessorOrderView | null;
-  processorError: { code: string; message: string } | null;
-}
+type OrderView = BesideProcessor<OrderDetails, ProcessorOrderView>;
 
 function renderProcessor({ order, processor, processorError }: OrderView): string {
   if (!processor) return `Could not ask Razorpay: ${processorError?.message}.`;
@@ -86,23 +82,6 @@ export function registerOrdersShow(orders: Command, session: Session): void {
     .argument('<orderId>', 'the Razorpay order id (order_…)', orderId)
     .action(async (id: string) => {
       const details = await describeOrder(session.core().sequelize, id);
-      let processor: ProcessorOrderView | null = null;
-      let failure: AppError | null = null;
-      try {
-        processor = await fetchProcessorOrder(session.processor(), id);
-      } catch (error) {
-        if (!isAppError(error)) throw error;
-        failure = error;
-      }
-      // The local record is still worth showing when Razorpay is down; the exit code says it is partial.
-      session.emit(
-        {
-          ...details,
-          processor,
-          processorError: failure && { code: failure.code, message: failure.message },
-        },
-        render,
-      );
-      if (failure) throw failure;
+      await emitBesideProcessor(session, details, () => fetchProcessorOrder(session.processor(), id), render);
     });
 }

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
 import { describeUser, type UserOverview } from '../../core/admin/users';
+import { listOwnSubscriptions } from '../../core/subscriptions/list';
+import type { SubscriptionView } from '../../core/subscriptions/views';
 import { snowflake } from '../arguments';
 import { fields, section, table, time, yesNo } from '../format';
 import { ledgerTable, ordersTable, premiumLabel } from '../render';
 import type { Session } from '../session';
+import { subscriptionsTable } from '../subscriptions-render';
 
 function render({
   user,
@@ -12,7 +15,8 @@ function render({
   manageableGuilds,
   recentOrders,
   recentGrants,
-}: UserOverview) {
+  subscriptions,
+}: UserOverview & { subscriptions: SubscriptionView[] }) {
   return [
     fields([
       ['User', `${user.username} (${user.providerId})`],
@@ -48,6 +52,7 @@ function render({
             manageableGuilds.map((guild) => [guild.guildId, guild.name, yesNo(guild.owner)]),
           ),
     ),
+    section('Subscriptions', subscriptionsTable(subscriptions)),
     section('Recent orders', ordersTable(recentOrders)),
     section('Recent grants and revokes', ledgerTable(recentGrants)),
   ].join('\n');
@@ -59,6 +64,7 @@ export function registerUsersShow(users: Command, session: Session): void {
     .description('one user: live status, premium records, guilds, recent orders and grants')
     .argument('<providerId>', 'their Discord user id', snowflake)
     .action(async (providerId: string) => {
-      session.emit(await describeUser(session.core().sequelize, providerId), render);
+      const overview = await describeUser(session.core().sequelize, providerId);
+      session.emit({ ...overview, subscriptions: await listOwnSubscriptions(providerId) }, render);
     });
 }

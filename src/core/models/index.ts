@@ -3,12 +3,17 @@ import { Order } from './order';
 import { OutboxEvent } from './outbox-event';
 import { PremiumGrant } from './premium-grant';
 import { ServerPremium, UserPremium } from './premium-record';
+import { Subscription } from './subscription';
+import { SubscriptionCharge } from './subscription-charge';
 import { User } from './user';
 import { UserGuild } from './user-guild';
 import { WebhookEvent } from './webhook-event';
 
 export { Order, OutboxEvent, PremiumGrant, ServerPremium, User, UserGuild, UserPremium, WebhookEvent };
+export { Subscription, SubscriptionCharge };
 export type { DisputeStatus, OrderStatus } from './order';
+export { LIVE_STATUSES, SUBSCRIPTION_STATUSES } from './subscription';
+export type { SubscriptionPlanType, SubscriptionStatus } from './subscription';
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of [
@@ -20,6 +25,8 @@ export function initModels(sequelize: Sequelize): void {
     PremiumGrant,
     WebhookEvent,
     OutboxEvent,
+    Subscription,
+    SubscriptionCharge,
   ]) {
     model.initModel(sequelize);
   }

@@ -4,6 +4,7 @@ import { boundedEach } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
+import { reconcileSubscriptions } from '../subscriptions/reconcile';
 import { amountMismatch, applyPayment } from './apply-payment';
 import { nextCheckAt } from './check-schedule';
 
@@ -36,6 +37,7 @@ export interface ReconcileOptions {
 export type ReconcileResult = 'applied' | 'skipped' | 'failed';
 
 export interface ReconcileEntry {
+  /** The processor order (`order_…`), or the subscription (`sub_…`). */
   orderId: string;
   paymentId: string | null;
   reason: string;
@@ -76,6 +78,12 @@ export async function reconcileOrders(
       entry,
     });
   });
+  // Live subscriptions too, unless one order was named.
+  if (options.orderId === undefined) {
+    const subscriptions = await reconcileSubscriptions(core, processor, { dryRun: options.dryRun });
+    for (const result of ['applied', 'skipped', 'failed'] as const)
+      report[result].push(...subscriptions[result]);
+  }
   return report;
 }
 

@@ -6,6 +6,7 @@ import { signaturesMatch, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
 import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
+import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
 
 export interface WebhookDelivery {
@@ -44,6 +45,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
     throw AppError.validation('SIGNATURE_MISMATCH', 'the webhook signature does not match its body');
   }
   const event = parseRazorpayEvent(delivery.rawBody);
+  const subscriptionEvent = readSubscriptionWebhook(delivery.rawBody);
   const { sequelize } = core;
   return sequelize.transaction(async (transaction) => {
     if (!(await recordDelivery(transaction, delivery.eventId, event.name))) {
@@ -51,8 +53,11 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
     }
     try {
       // A savepoint, so that an event refused half-way still commits its event id.
-      return await sequelize.transaction({ transaction }, (savepoint) =>
-        applyEvent(sequelize, event, savepoint),
+      return await sequelize.transaction(
+        { transaction },
+        async (savepoint) =>
+          (await applySubscriptionWebhook(core, subscriptionEvent, savepoint)) ??
+          applyEvent(sequelize, event, savepoint),
       );
     } catch (error) {
       if (!isAppError(error) || error.kind === 'unavailable') throw error;

@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { announceRecord, RECORDS, type AnnouncedRecord } from './expiry';
 import { CATEGORIES, type Category } from './types';
+import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../subscriptions/renewal';
 
 /**
  * THE selection of records to remind, in one place: active, expiring within `days`, not yet reminded
@@ -22,7 +23,7 @@ function expiringRecords(
      WHERE r.version > 0
        AND r.expires_at > now() AND r.expires_at <= now() + make_interval(days => $2)
        AND r.expiry_reminded_for IS DISTINCT FROM r.expires_at
-       -- MERGE(issue 13): AND no live subscription renews this record's target.
+       AND NOT ${renewedBySubscriptionSql(TARGET_KEY_SQL[category](category === 'USER' ? 'u' : 'r'))}
      ORDER BY r.expires_at
      LIMIT $1
      FOR UPDATE OF r SKIP LOCKED`,

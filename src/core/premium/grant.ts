@@ -22,6 +22,10 @@ export interface GrantRequest {
   order?: { id: number; processorOrderId: string } | null;
   /** The same key twice grants once: the second call returns the first one's change. */
   idempotencyKey: string;
+  /** The record runs at least until then, even when its extension by the plan's days ends earlier. */
+  atLeastUntil?: Date | null;
+  /** The Razorpay subscription that paid for this grant; its event names it. */
+  subscriptionId?: string | null;
 }
 
 /**
@@ -62,7 +66,10 @@ export async function grantPremium(
 
     const target: RecordTarget = { category: request.category, userId: user.id, guildId };
     const before = await lockRecord(transaction, target);
-    const after = await setRecordExpiry(transaction, target, { extendDays: request.plan.durationDays });
+    const after = await setRecordExpiry(transaction, target, {
+      extendDays: request.plan.durationDays,
+      atLeastUntil: request.atLeastUntil ?? null,
+    });
     const recorded = await recordChange(transaction, {
       kind: 'grant',
       record: target,
@@ -77,6 +84,7 @@ export async function grantPremium(
       idempotencyKey: request.idempotencyKey,
       order: request.order ?? null,
       revokesGrantId: null,
+      subscriptionId: request.subscriptionId ?? null,
     });
     // After the ledger row: a SERVER grant counts for its buyer only by the days it paid for.
     await raiseUserExpiry(transaction, target);

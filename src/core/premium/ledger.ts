@@ -75,6 +75,7 @@ export interface AppliedChange {
   idempotencyKey: string;
   order: { id: number; processorOrderId: string } | null;
   revokesGrantId: number | null;
+  subscriptionId?: string | null;
 }
 
 /**
@@ -119,6 +120,7 @@ export async function recordChange(transaction: Transaction, change: AppliedChan
     orderId: change.order?.processorOrderId ?? null,
     source: change.source,
     ...(kind === 'revoke' && { reason: change.reason ?? undefined }),
+    ...(change.subscriptionId && { subscriptionId: change.subscriptionId }),
   });
   return changeFromLedger(ledgerRow, providerId);
 }

@@ -46,7 +46,8 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
   return { expiresAt: row!.version === 0 ? null : row!.expires_at, version: row!.version };
 }
 
-export type ExpiryChange = { extendDays: number } | { shortenDays: number } | 'end';
+export type ExpiryChange =
+  { extendDays: number; atLeastUntil?: Date | null } | { shortenDays: number } | 'end';
 
 /** Changes a locked record's expiry and bumps its version. */
 export async function setRecordExpiry(
@@ -59,8 +60,11 @@ export async function setRecordExpiry(
     change === 'end'
       ? ['LEAST(expires_at, now())', [keyOf(target)]]
       : 'extendDays' in change
-        ? // DESIGN.md: GREATEST(expires_at, now()) + duration.
-          ['GREATEST(expires_at, now()) + make_interval(days => $2)', [keyOf(target), change.extendDays]]
+        ? // DESIGN.md: GREATEST(expires_at, now()) + duration; GREATEST ignores a NULL floor.
+          [
+            'GREATEST(GREATEST(expires_at, now()) + make_interval(days => $2), $3::timestamptz)',
+            [keyOf(target), change.extendDays, change.atLeastUntil ?? null],
+          ]
         : // A revoke takes the days back, never below now, and never moves a past expiry forward.
           [
             'LEAST(expires_at, GREATEST(expires_at - make_interval(days => $2), now()))',

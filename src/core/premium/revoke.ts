@@ -24,6 +24,8 @@ export interface RevokeRequest {
   actor: string;
   reason: string;
   idempotencyKey: string;
+  /** The Razorpay subscription whose charge is taken back; its event names it. */
+  subscriptionId?: string | null;
 }
 
 const DAY_MS = 86_400_000;
@@ -133,6 +135,7 @@ export async function revokePremium(
       idempotencyKey: request.idempotencyKey,
       order: order && { id: order.id, processorOrderId: order.processorOrderId },
       revokesGrantId: revokedGrant?.id ?? null,
+      subscriptionId: request.subscriptionId ?? null,
     });
     // After the ledger row, so that the revoked grant no longer counts for its buyer.
     await recomputeHolderExpiries(transaction, record);

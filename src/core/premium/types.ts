@@ -1,11 +1,19 @@
 export const CATEGORIES = ['USER', 'SERVER'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const GRANT_SOURCES = ['checkout', 'webhook', 'reconcile', 'manual', 'code', 'transfer'] as const;
+export const GRANT_SOURCES = [
+  'checkout',
+  'webhook',
+  'reconcile',
+  'manual',
+  'subscription',
+  'code',
+  'transfer',
+] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
 /** What an event says happened to a record. */
-export type PremiumEventKind = 'ADD' | 'REMOVE' | 'EXPIRING';
+export type PremiumEventKind = 'ADD' | 'REMOVE' | 'EXPIRING' | 'RENEWAL_FAILED';
 export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventKind}`;
 
 /** The `payload` field of every stream entry (DESIGN.md, Events). */
@@ -24,6 +32,10 @@ export interface PremiumEventPayload {
   orderId: string | null;
   source: GrantSource | 'expiry';
   reason?: string;
+  /** Changes made by a subscription (source `subscription`), and RENEWAL_FAILED. */
+  subscriptionId?: string;
+  /** RENEWAL_FAILED: when premium runs out unless a retried charge succeeds. */
+  graceUntil?: string;
 }
 
 export function eventTypeFor(category: Category, change: PremiumEventKind): PremiumEventType {

@@ -1,9 +1,17 @@
 import Razorpay from 'razorpay';
 import { AppError, isAppError } from '../errors';
+import type {
+  CreatePlanInput,
+  CreateSubscriptionInput,
+  RazorpayInvoice,
+  RazorpayPlan,
+  RazorpaySubscription,
+} from './subscription-types';
 import type { RazorpayOrder, RazorpayPayment } from './types';
 
 export { paymentSignature, signaturesMatch, webhookSignature } from './signatures';
 export type { RazorpayNotes, RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
+export type { RazorpayInvoice, RazorpayPlan, RazorpaySubscription } from './subscription-types';
 
 export interface RazorpayClientConfig {
   keyId: string;
@@ -26,7 +34,18 @@ export interface RazorpayClient {
   fetchOrder(orderId: string): Promise<RazorpayOrder>;
   fetchOrderPayments(orderId: string): Promise<RazorpayPayment[]>;
   fetchPayment(paymentId: string): Promise<RazorpayPayment>;
+  createPlan(input: CreatePlanInput): Promise<RazorpayPlan>;
+  /** The account's plans, newest first (one page of up to 100). */
+  listPlans(): Promise<RazorpayPlan[]>;
+  createSubscription(input: CreateSubscriptionInput): Promise<RazorpaySubscription>;
+  fetchSubscription(subscriptionId: string): Promise<RazorpaySubscription>;
+  cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<RazorpaySubscription>;
+  /** The subscription's invoices (one per cycle), newest first (one page of up to 100). */
+  fetchSubscriptionInvoices(subscriptionId: string): Promise<RazorpayInvoice[]>;
 }
+
+/** Razorpay's largest page. */
+const PAGE = 100;
 
 /** The SDK's axios instance: its base URL is hard-coded and it has no timeout of its own. */
 interface SdkHttp {
@@ -56,6 +75,19 @@ export function createRazorpayClient(
     fetchOrderPayments: async (orderId) =>
       (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
     fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
+    createPlan: (input) => call(() => rzp.plans.create(input)),
+    listPlans: async () =>
+      (await call<{ items: RazorpayPlan[] }>(() => rzp.plans.all({ count: PAGE }))).items,
+    createSubscription: (input) => call(() => rzp.subscriptions.create(input)),
+    fetchSubscription: (subscriptionId) => call(() => rzp.subscriptions.fetch(subscriptionId)),
+    cancelSubscription: (subscriptionId, atCycleEnd) =>
+      call(() => rzp.subscriptions.cancel(subscriptionId, atCycleEnd)),
+    fetchSubscriptionInvoices: async (subscriptionId) =>
+      (
+        await call<{ items: RazorpayInvoice[] }>(() =>
+          rzp.invoices.all({ subscription_id: subscriptionId, count: PAGE }),
+        )
+      ).items,
   };
 }
 

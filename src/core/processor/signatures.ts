@@ -18,3 +18,8 @@ export function signaturesMatch(expectedHex: string, givenHex: string): boolean 
   const given = Buffer.from(givenHex, 'hex');
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/** What Checkout hands the browser for a subscription: HMAC-SHA256 of `payment_id|subscription_id` (this order). */
+export function subscriptionSignature(paymentId: string, subscriptionId: string, keySecret: string): string {
+  return createHmac('sha256', keySecret).update(`${paymentId}|${subscriptionId}`).digest('hex');
+}

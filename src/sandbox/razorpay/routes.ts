@@ -6,6 +6,8 @@ import { basicCredentials, sendHtml, isHttpUrl, stringField, withQuery } from '.
 import { checkoutErrorPage, checkoutPage } from './checkout-page';
 import { gatewayErrorPage, razorpayErrorBody, RazorpayApiError, unknownId } from './errors';
 import { DISPUTE_STAGES, type DisputeStage, type RazorpaySandbox } from './sandbox';
+import { subscriptionRoutes } from './subscription-routes';
+import type { SubscriptionSandbox } from './subscriptions';
 import { orderInput, refundInput } from './validation';
 
 type ById = { Params: { id: string } };
@@ -28,7 +30,11 @@ function found<T>(entity: T | undefined): T {
 }
 
 /** Razorpay's REST API under `/v1` and a stand-in for Checkout at `/checkout`, mounted at `/razorpay`. */
-export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): FastifyPluginAsync {
+export function razorpayRoutes(
+  razorpay: RazorpaySandbox,
+  faults: Faults,
+  subscriptions: SubscriptionSandbox,
+): FastifyPluginAsync {
   const { keyId, keySecret } = razorpay.credentials;
   const { store } = razorpay;
 
@@ -102,6 +108,9 @@ export function razorpayRoutes(razorpay: RazorpaySandbox, faults: Faults): Fasti
       const disputeId = stringField(request.body, 'dispute_id');
       return razorpay.dispute(request.params.id, stage as DisputeStage, disputeId, 'background');
     });
+    await app.register(
+      subscriptionRoutes(subscriptions, faults, { requireKey, faultBody: razorpayFaultBody }),
+    );
 
     app.get('/checkout', page('razorpay.checkout'), async (request, reply) => {
       const target = checkoutTarget(request.query);

@@ -113,11 +113,11 @@ export class RazorpaySandbox {
   }
 
   /** A test that asks for webhooks without a URL to send them to is told so, before anything changes. */
-  private checkWebhookUrl(mode: WebhookMode): void {
+  checkWebhookUrl(mode: WebhookMode): void {
     if (mode === 'await') this.webhooks.url();
   }
 
-  private async announce(mode: WebhookMode, events: [string, WebhookEntities][]): Promise<void> {
+  async announce(mode: WebhookMode, events: [string, WebhookEntities][]): Promise<void> {
     if (mode === 'none') return;
     const sending = this.sendInTurn(events);
     if (mode === 'await') await sending;

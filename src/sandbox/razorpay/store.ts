@@ -57,20 +57,43 @@ export class RazorpayStore {
     const order = this.orders.get(orderId);
     if (order === undefined) throw unknownId();
     if (order.status === 'paid') throw new RazorpayApiError(400, 'Order has already been paid');
-    const tax = Math.round(order.amount * FEE_RATE * GST_RATE);
+    const payment = this.newPayment(order.amount, order.currency, { orderId: order.id });
+    Object.assign(order, {
+      status: 'paid',
+      attempts: order.attempts + 1,
+      amount_paid: order.amount,
+      amount_due: 0,
+    });
+    return { order: structuredClone(order), payment: structuredClone(payment) };
+  }
+
+  /**
+   * Records a new UPI payment: captured, or failed (a declined mandate debit). A subscription's charges
+   * belong to its invoice's order.
+   */
+  newPayment(
+    amount: number,
+    currency: string,
+    {
+      orderId,
+      invoiceId = null,
+      failed = false,
+    }: { orderId: string; invoiceId?: string | null; failed?: boolean },
+  ): RazorpayPayment {
+    const tax = failed ? 0 : Math.round(amount * FEE_RATE * GST_RATE);
     const payment: RazorpayPayment = {
       id: razorpayId('pay'),
       entity: 'payment',
-      amount: order.amount,
-      currency: order.currency,
-      status: 'captured',
-      order_id: order.id,
-      invoice_id: null,
+      amount,
+      currency,
+      status: failed ? 'failed' : 'captured',
+      order_id: orderId,
+      invoice_id: invoiceId,
       international: false,
       method: 'upi',
       amount_refunded: 0,
       refund_status: null,
-      captured: true,
+      captured: !failed,
       description: null,
       card_id: null,
       bank: null,
@@ -79,24 +102,18 @@ export class RazorpayStore {
       email: BUYER.email,
       contact: BUYER.contact,
       notes: [],
-      fee: Math.round(order.amount * FEE_RATE) + tax,
-      tax,
-      error_code: null,
-      error_description: null,
-      error_source: null,
-      error_step: null,
-      error_reason: null,
+      fee: failed ? null : Math.round(amount * FEE_RATE) + tax,
+      tax: failed ? null : tax,
+      error_code: failed ? 'BAD_REQUEST_ERROR' : null,
+      error_description: failed ? 'The UPI AutoPay debit was declined by the bank' : null,
+      error_source: failed ? 'bank' : null,
+      error_step: failed ? 'payment_debit_request' : null,
+      error_reason: failed ? 'payment_failed' : null,
       acquirer_data: { rrn: randomDigits(12) },
       created_at: this.seconds(),
     };
     this.payments.set(payment.id, payment);
-    Object.assign(order, {
-      status: 'paid',
-      attempts: order.attempts + 1,
-      amount_paid: order.amount,
-      amount_due: 0,
-    });
-    return { order: structuredClone(order), payment: structuredClone(payment) };
+    return structuredClone(payment);
   }
 
   /** Refunds part or (by default) all of what is left of a captured payment; processed at once. */

@@ -21,25 +21,25 @@ export interface RefundInput {
   receipt: string | null;
 }
 
-function invalid(field: string, description: string): RazorpayApiError {
+export function invalid(field: string, description: string): RazorpayApiError {
   return new RazorpayApiError(400, description, field);
 }
 
-function asBody(body: unknown): Body {
+export function asBody(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new RazorpayApiError(400, 'The request body must be a JSON object');
   }
   return body as Body;
 }
 
-function rejectExtraFields(body: Body, allowed: string[]): void {
+export function rejectExtraFields(body: Body, allowed: string[]): void {
   const extra = Object.keys(body).filter((key) => !allowed.includes(key));
   if (extra.length > 0)
     throw invalid(extra[0]!, `${extra.join(', ')} is/are not required and should not be sent`);
 }
 
 /** Razorpay takes amounts in paise, as an integer or a string of digits. */
-function amount(value: unknown): number {
+export function amount(value: unknown): number {
   const parsed = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
   if (typeof parsed !== 'number' || !Number.isInteger(parsed))
     throw invalid('amount', 'The amount must be an integer.');
@@ -56,7 +56,7 @@ function receipt(value: unknown): string | null {
   return value;
 }
 
-function notes(value: unknown): RazorpayNotes {
+export function notes(value: unknown): RazorpayNotes {
   if (value === undefined || value === null) return [];
   if (typeof value !== 'object' || Array.isArray(value))
     throw invalid('notes', 'The notes must be an object.');

@@ -1,3 +1,4 @@
+import type { RazorpaySubscription } from '../../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
 import { webhookSignature } from '../../core/processor/signatures';
 import { randomAlphanumeric } from '../ids';
@@ -22,6 +23,7 @@ export interface WebhookEntities {
   order?: RazorpayOrder;
   refund?: RazorpayRefund;
   dispute?: RazorpayDispute;
+  subscription?: RazorpaySubscription;
 }
 
 export interface RazorpayWebhook {
@@ -74,7 +76,8 @@ export class WebhookSender {
 
   constructor(
     private readonly secret: string,
-    private readonly defaultUrl: string | undefined,
+    /** Where webhooks go unless told otherwise; settable once the service is listening. */
+    public defaultUrl: string | undefined,
   ) {}
 
   /** Rejects only when the service could not be reached (refused, reset, no reply within 5 s). */

@@ -308,7 +308,8 @@ async function finishCheckout(params) {
     showError(`Payment failed: ${params.get('error_description') ?? params.get('error')}`);
     return;
   }
-  if (!params.get('razorpay_payment_id')) return;
+  // A subscription's return is subscriptions.js's to verify.
+  if (!params.get('razorpay_payment_id') || params.get('razorpay_subscription_id')) return;
   try {
     const reply = await api('/api/payment/verify-payment', {
       providerId: me.providerId,

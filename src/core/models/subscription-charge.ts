@@ -1,0 +1,49 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+
+/** One captured payment of a subscription (a cycle paid for), and the grant it made. */
+export class SubscriptionCharge extends Model<
+  InferAttributes<SubscriptionCharge>,
+  InferCreationAttributes<SubscriptionCharge>
+> {
+  declare id: CreationOptional<number>;
+  declare subscriptionId: number;
+  declare paymentId: string;
+  declare invoiceId: string | null;
+  declare amountPaise: number;
+  declare currency: string;
+  declare cycleStart: Date | null;
+  declare cycleEnd: Date | null;
+  declare grantId: number | null;
+  declare status: CreationOptional<'charged' | 'refunded'>;
+  declare source: 'checkout' | 'webhook' | 'reconcile';
+  declare createdAt: CreationOptional<Date>;
+  declare refundedAt: CreationOptional<Date | null>;
+
+  static initModel(sequelize: Sequelize): void {
+    SubscriptionCharge.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        subscriptionId: { type: DataTypes.BIGINT, allowNull: false },
+        paymentId: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        invoiceId: { type: DataTypes.TEXT },
+        amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        currency: { type: DataTypes.TEXT, allowNull: false },
+        cycleStart: { type: DataTypes.DATE },
+        cycleEnd: { type: DataTypes.DATE },
+        grantId: { type: DataTypes.BIGINT },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'charged' },
+        source: { type: DataTypes.TEXT, allowNull: false },
+        createdAt: DataTypes.DATE,
+        refundedAt: { type: DataTypes.DATE },
+      },
+      { sequelize, tableName: 'subscription_charges', underscored: true, updatedAt: false },
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import {
+  DataTypes,
+  Model,
+  type CreationOptional,
+  type InferAttributes,
+  type InferCreationAttributes,
+  type Sequelize,
+} from 'sequelize';
+import type { Category } from '../premium/types';
+
+/** Razorpay's subscription states (its `status` field, stored as the processor last said). */
+export const SUBSCRIPTION_STATUSES = [
+  'created',
+  'authenticated',
+  'active',
+  'pending',
+  'halted',
+  'cancelled',
+  'completed',
+  'paused',
+  'expired',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** A subscription in one of these holds its target: a second one for the same target is refused. */
+export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
+  'created',
+  'authenticated',
+  'active',
+  'pending',
+  'halted',
+  'paused',
+];
+
+export type SubscriptionPlanType = 'Monthly' | 'Yearly';
+
+/** One Razorpay subscription: who bought it, for which target, on which plan, and where it stands. */
+export class Subscription extends Model<
+  InferAttributes<Subscription>,
+  InferCreationAttributes<Subscription>
+> {
+  declare id: CreationOptional<number>;
+  declare processorSubscriptionId: string;
+  declare processorPlanId: string;
+  declare buyerUserId: number;
+  declare category: Category;
+  declare guildId: string | null;
+  declare targetKey: string;
+  declare planType: SubscriptionPlanType;
+  declare durationDays: number;
+  declare amountPaise: number;
+  declare status: CreationOptional<SubscriptionStatus>;
+  declare cancelAtCycleEnd: CreationOptional<boolean>;
+  declare startAt: Date | null;
+  declare currentStart: CreationOptional<Date | null>;
+  declare currentEnd: CreationOptional<Date | null>;
+  declare chargeAt: CreationOptional<Date | null>;
+  declare paidCount: CreationOptional<number>;
+  declare shortUrl: string | null;
+  declare authorizedPaymentId: CreationOptional<string | null>;
+  declare createdAt: CreationOptional<Date>;
+  declare updatedAt: CreationOptional<Date>;
+
+  static initModel(sequelize: Sequelize): void {
+    Subscription.init(
+      {
+        id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
+        processorSubscriptionId: { type: DataTypes.TEXT, allowNull: false, unique: true },
+        processorPlanId: { type: DataTypes.TEXT, allowNull: false },
+        buyerUserId: { type: DataTypes.BIGINT, allowNull: false },
+        category: { type: DataTypes.TEXT, allowNull: false },
+        guildId: { type: DataTypes.TEXT },
+        targetKey: { type: DataTypes.TEXT, allowNull: false },
+        planType: { type: DataTypes.TEXT, allowNull: false },
+        durationDays: { type: DataTypes.INTEGER, allowNull: false },
+        amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },
+        cancelAtCycleEnd: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
+        startAt: { type: DataTypes.DATE },
+        currentStart: { type: DataTypes.DATE },
+        currentEnd: { type: DataTypes.DATE },
+        chargeAt: { type: DataTypes.DATE },
+        paidCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        shortUrl: { type: DataTypes.TEXT },
+        authorizedPaymentId: { type: DataTypes.TEXT },
+        createdAt: DataTypes.DATE,
+        updatedAt: DataTypes.DATE,
+      },
+      { sequelize, tableName: 'subscriptions', underscored: true },
+    );
+  }
+}

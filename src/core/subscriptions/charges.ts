@@ -1,0 +1,96 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { AppError } from '../errors';
+import { SubscriptionCharge } from '../models';
+import { resolvePlan } from '../plans';
+import { grantPremium } from '../premium/grant';
+import type { PremiumChange } from '../premium/types';
+import type { LockedSubscription } from './locked-subscription';
+
+const HOUR_MS = 3_600_000;
+
+export type ChargeSource = 'checkout' | 'webhook' | 'reconcile';
+
+/** One captured payment of a subscription, as a webhook, an invoice or Checkout's answer shows it. */
+export interface ChargeInput {
+  paymentId: string;
+  invoiceId: string | null;
+  /** In paise. */
+  amount: number;
+  currency: string;
+  /** The cycle it pays for, when known. */
+  cycleStart: Date | null;
+  cycleEnd: Date | null;
+}
+
+const ACTORS: Record<ChargeSource, (locked: LockedSubscription) => string> = {
+  checkout: ({ buyer }) => `user:${buyer.providerId}`,
+  webhook: () => 'razorpay-webhook',
+  reconcile: () => 'reconciler',
+};
+
+/**
+ * The one way a subscription's charge grants premium, for the webhook, verification and the reconciler
+ * alike: one cycle of the plan through `grantPremium`, keyed `subscription-charge:<payment id>`, so the
+ * same payment grants once however often and in whatever order it is reported. The record then runs to
+ * at least the cycle's end plus SUBSCRIPTION_GRACE_HOURS, so a renewal charged a little late never
+ * leaves a gap. A refunded charge is never granted again.
+ *
+ * Refused before anything is written: AMOUNT_MISMATCH (money taken that does not pay for the plan: an
+ * operator must refund), CHARGE_OF_ANOTHER_SUBSCRIPTION.
+ */
+export async function applyCharge(
+  sequelize: Sequelize,
+  locked: LockedSubscription,
+  charge: ChargeInput,
+  context: { source: ChargeSource; graceHours: number; transaction: Transaction },
+): Promise<PremiumChange | null> {
+  const { subscription, buyer } = locked;
+  const { transaction } = context;
+  const known = await SubscriptionCharge.findOne({ where: { paymentId: charge.paymentId }, transaction });
+  if (known && known.subscriptionId !== subscription.id) {
+    throw AppError.conflict(
+      'CHARGE_OF_ANOTHER_SUBSCRIPTION',
+      `payment ${charge.paymentId} was charged for another subscription`,
+    );
+  }
+  if (known?.status === 'refunded') return null;
+  if (charge.amount !== subscription.amountPaise || charge.currency !== 'INR') {
+    throw AppError.validation(
+      'AMOUNT_MISMATCH',
+      `the charge of ${charge.amount} ${charge.currency} (paise) does not match subscription ${subscription.processorSubscriptionId}'s ${subscription.amountPaise} INR`,
+    );
+  }
+  const change = await grantPremium(
+    sequelize,
+    {
+      category: subscription.category,
+      providerId: buyer.providerId,
+      guildId: subscription.guildId,
+      plan: resolvePlan(subscription.planType),
+      source: 'subscription',
+      actor: ACTORS[context.source](locked),
+      reason: `subscription ${subscription.processorSubscriptionId} payment ${charge.paymentId}`,
+      idempotencyKey: `subscription-charge:${charge.paymentId}`,
+      atLeastUntil: charge.cycleEnd && new Date(charge.cycleEnd.getTime() + context.graceHours * HOUR_MS),
+      subscriptionId: subscription.processorSubscriptionId,
+    },
+    { transaction },
+  );
+  if (!known) {
+    await SubscriptionCharge.create(
+      {
+        subscriptionId: subscription.id,
+        paymentId: charge.paymentId,
+        invoiceId: charge.invoiceId,
+        amountPaise: charge.amount,
+        currency: charge.currency,
+        cycleStart: charge.cycleStart,
+        cycleEnd: charge.cycleEnd,
+        grantId: change.grantId,
+        source: context.source,
+      },
+      { transaction },
+    );
+  }
+  return change;
+}

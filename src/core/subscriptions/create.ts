@@ -1,0 +1,143 @@
+import { Op, UniqueConstraintError } from 'sequelize';
+import type { Core } from '..';
+import { AppError } from '../errors';
+import { LIVE_STATUSES, Subscription, type SubscriptionPlanType } from '../models';
+import { assertActingForSelf } from '../payments/access';
+import { targetGuild } from '../payments/create-order';
+import { planPrice, resolvePlan } from '../plans';
+import { aggregateKeyFor } from '../premium/outbox';
+import type { Category } from '../premium/types';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { findUserByProviderId } from '../users';
+import { targetRecord } from './target-record';
+
+const PAISE_PER_RUPEE = 100;
+/** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
+export const AUTHORIZATION_WINDOW_MS = 3_600_000;
+/** Cycles before the mandate ends (Razorpay needs a count): ten years either way. */
+const TOTAL_COUNT: Record<SubscriptionPlanType, number> = { Monthly: 120, Yearly: 10 };
+/** Razorpay wants `start_at` in the future; an expiry closer than this starts the subscription now. */
+const START_MARGIN_MS = 60_000;
+
+export interface CreateSubscriptionRequest {
+  callerProviderId: string;
+  providerId: string;
+  planType: SubscriptionPlanType;
+  category: Category;
+  guildId?: string | null;
+}
+
+export interface CreatedSubscription {
+  subscriptionId: string;
+  status: string;
+  shortUrl: string | null;
+  keyId: string;
+  planType: SubscriptionPlanType;
+  category: Category;
+  guildId: string | null;
+  /** When the first charge is due: the target's current expiry, or null for at once. */
+  startAt: string | null;
+}
+
+/**
+ * Creates a Razorpay subscription for a target the buyer may pay for (create-order's rules), one live
+ * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits until the target's current
+ * expiry, so nobody pays twice for days they already have. The same buyer asking again for the same
+ * target and plan before authorising gets the same subscription back. Nothing is stored when the
+ * processor fails.
+ */
+export async function createSubscription(
+  core: Core,
+  processor: RazorpayClient,
+  request: CreateSubscriptionRequest,
+): Promise<CreatedSubscription> {
+  assertActingForSelf(request.callerProviderId, request.providerId);
+  const plan = resolvePlan(request.planType);
+  const processorPlanId = core.config.razorpayPlanIds[request.planType];
+  if (!processorPlanId) {
+    throw AppError.validation(
+      'SUBSCRIPTION_PLAN_NOT_CONFIGURED',
+      `the ${request.planType} plan cannot be bought as a subscription here (RAZORPAY_PLAN_IDS has no id for it)`,
+    );
+  }
+  const buyer = await findUserByProviderId(request.providerId);
+  const guildId = await targetGuild(buyer, request.category, request.guildId ?? null);
+  const targetKey = aggregateKeyFor(guildId, buyer.providerId);
+
+  const existing = await liveSubscription(targetKey);
+  if (existing) {
+    const reopen =
+      existing.status === 'created' &&
+      existing.buyerUserId === buyer.id &&
+      existing.planType === plan.planType;
+    if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
+    throw subscriptionExists(targetKey);
+  }
+
+  const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
+    ?.expiresAt;
+  const startAt = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
+  const amountPaise = planPrice(plan, core.config.planPrices) * PAISE_PER_RUPEE;
+  const created = await processor.createSubscription({
+    plan_id: processorPlanId,
+    total_count: TOTAL_COUNT[request.planType],
+    quantity: 1,
+    customer_notify: 1,
+    ...(startAt && { start_at: Math.floor(startAt.getTime() / 1000) }),
+    expire_by: Math.floor((Date.now() + AUTHORIZATION_WINDOW_MS) / 1000),
+    notes: { buyer: buyer.providerId, target: targetKey, planType: plan.planType },
+  });
+  try {
+    const subscription = await Subscription.create({
+      processorSubscriptionId: created.id,
+      processorPlanId,
+      buyerUserId: buyer.id,
+      category: request.category,
+      guildId,
+      targetKey,
+      planType: request.planType,
+      durationDays: plan.durationDays,
+      amountPaise,
+      startAt,
+      shortUrl: created.short_url,
+    });
+    return describeCreated(subscription, core.config.razorpay.keyId);
+  } catch (error) {
+    // Another request for the same target won the race; this processor subscription is never shown.
+    if (error instanceof UniqueConstraintError) throw subscriptionExists(targetKey);
+    throw error;
+  }
+}
+
+/** The target's live subscription; one left `created` past its authorisation window no longer counts. */
+async function liveSubscription(targetKey: string): Promise<Subscription | null> {
+  await Subscription.update(
+    { status: 'expired' },
+    {
+      where: {
+        targetKey,
+        status: 'created',
+        createdAt: { [Op.lt]: new Date(Date.now() - AUTHORIZATION_WINDOW_MS) },
+      },
+    },
+  );
+  return Subscription.findOne({ where: { targetKey, status: [...LIVE_STATUSES] } });
+}
+
+function subscriptionExists(targetKey: string): AppError {
+  const target = targetKey.startsWith('guild:') ? `guild ${targetKey.slice(6)}` : 'your account';
+  return AppError.conflict('SUBSCRIPTION_EXISTS', `${target} already has a live subscription`);
+}
+
+function describeCreated(subscription: Subscription, keyId: string): CreatedSubscription {
+  return {
+    subscriptionId: subscription.processorSubscriptionId,
+    status: subscription.status,
+    shortUrl: subscription.shortUrl,
+    keyId,
+    planType: subscription.planType,
+    category: subscription.category,
+    guildId: subscription.guildId,
+    startAt: subscription.startAt?.toISOString() ?? null,
+  };
+}

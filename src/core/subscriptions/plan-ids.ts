@@ -1,0 +1,29 @@
+import type { SubscriptionPlanType } from '../models/subscription';
+
+/** The plans that can be bought as a subscription; Custom stays a one-off pass. */
+export const SUBSCRIPTION_PLAN_TYPES: readonly SubscriptionPlanType[] = ['Monthly', 'Yearly'];
+
+/** `RAZORPAY_PLAN_IDS`: the Razorpay plan of each subscription plan, when configured. */
+export type ProcessorPlanIds = Partial<Record<SubscriptionPlanType, string>>;
+
+/** Parses `Monthly=plan_…,Yearly=plan_…` (either may be missing; empty means none). */
+export function parsePlanIds(text: string): ProcessorPlanIds {
+  const ids: ProcessorPlanIds = {};
+  for (const part of text
+    .split(',')
+    .map((piece) => piece.trim())
+    .filter(Boolean)) {
+    const [name, id] = part.split('=').map((piece) => piece.trim());
+    if (!SUBSCRIPTION_PLAN_TYPES.includes(name as SubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
+      throw new Error(`expected "Monthly=plan_…,Yearly=plan_…", got "${text}"`);
+    }
+    ids[name as SubscriptionPlanType] = id;
+  }
+  return ids;
+}
+
+export function formatPlanIds(ids: ProcessorPlanIds): string {
+  return SUBSCRIPTION_PLAN_TYPES.filter((plan) => ids[plan])
+    .map((plan) => `${plan}=${ids[plan]}`)
+    .join(',');
+}

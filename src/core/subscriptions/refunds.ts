@@ -1,0 +1,57 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { PremiumGrant, Subscription, SubscriptionCharge } from '../models';
+import type { RefundOutcome } from '../payments/refunds';
+import { revokePremium } from '../premium/revoke';
+import { lockSubscription } from './locked-subscription';
+
+export interface ChargeRefund {
+  refundId: string;
+  paymentId: string;
+  /** In paise: everything refunded on the payment so far, this refund included. */
+  refundedTotal: number;
+}
+
+/**
+ * A full refund of a subscription's charge takes that cycle back through `revokePremium` (the REMOVE
+ * event names the subscription); a partial one keeps premium, as for orders. Returns null when the
+ * payment is no charge of ours, so the order refund path can look at it.
+ */
+export async function applyChargeRefund(
+  sequelize: Sequelize,
+  refund: ChargeRefund,
+  transaction: Transaction,
+): Promise<RefundOutcome | null> {
+  const found = await SubscriptionCharge.findOne({ where: { paymentId: refund.paymentId }, transaction });
+  if (!found) return null;
+  const owner = await Subscription.findByPk(found.subscriptionId, { transaction, rejectOnEmpty: true });
+  const { subscription } = await lockSubscription(transaction, owner.processorSubscriptionId);
+  const charge = await found.reload({ transaction });
+  if (charge.status === 'refunded') {
+    return { result: 'ignored', reason: `charge ${charge.paymentId} is already refunded` };
+  }
+  if (refund.refundedTotal < charge.amountPaise) {
+    return {
+      result: 'ignored',
+      reason: `partial refund (${refund.refundedTotal} of ${charge.amountPaise} paise): premium kept`,
+    };
+  }
+  await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
+  const revoked =
+    charge.grantId !== null &&
+    (await PremiumGrant.count({ where: { revokesGrantId: charge.grantId }, transaction })) > 0;
+  if (charge.grantId !== null && !revoked) {
+    await revokePremium(
+      sequelize,
+      {
+        target: { grantId: charge.grantId },
+        source: 'subscription',
+        actor: 'razorpay-webhook',
+        reason: `refund ${refund.refundId}`,
+        idempotencyKey: `subscription-refund:${charge.paymentId}`,
+        subscriptionId: subscription.processorSubscriptionId,
+      },
+      { transaction },
+    );
+  }
+  return { result: 'refunded' };
+}

@@ -1,0 +1,72 @@
+import type { Core } from '..';
+import { AppError, isAppError } from '../errors';
+import { assertActingForSelf } from '../payments/access';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { signaturesMatch, subscriptionSignature } from '../processor/signatures';
+import { assertOwnSubscription, lockSubscription } from './locked-subscription';
+import { applyProcessorView, fetchProcessorView, type ProcessorView } from './processor-view';
+import { describeSubscription, type SubscriptionView } from './views';
+
+export interface VerifySubscriptionRequest {
+  callerProviderId: string;
+  providerId: string;
+  paymentId: string;
+  subscriptionId: string;
+  /** Checkout's `razorpay_signature`: HMAC-SHA256 of `payment_id|subscription_id` with the key secret. */
+  signature: string;
+}
+
+/**
+ * Confirms Checkout's authorisation of a subscription: the signature (constant time), then the buyer.
+ * It then asks the processor and applies what it reports (a first charge already captured, the status)
+ * through the same path as the webhooks, so premium shows at once; when the processor cannot be asked,
+ * the authorisation is still recorded and the webhooks bring the rest.
+ */
+export async function verifySubscription(
+  core: Core,
+  processor: RazorpayClient,
+  request: VerifySubscriptionRequest,
+): Promise<SubscriptionView> {
+  assertActingForSelf(request.callerProviderId, request.providerId);
+  const expected = subscriptionSignature(
+    request.paymentId,
+    request.subscriptionId,
+    core.config.razorpay.keySecret,
+  );
+  if (!signaturesMatch(expected, request.signature)) {
+    throw AppError.validation(
+      'SIGNATURE_MISMATCH',
+      'the signature does not match the payment and subscription',
+    );
+  }
+  const { sequelize } = core;
+  // Refused before the processor is asked: someone else's subscription, or none.
+  await sequelize.transaction(async (transaction) =>
+    assertOwnSubscription(await lockSubscription(transaction, request.subscriptionId), request.providerId),
+  );
+  let view: ProcessorView | null = null;
+  try {
+    view = await fetchProcessorView(processor, request.subscriptionId);
+  } catch (error) {
+    if (!isAppError(error) || error.kind !== 'unavailable') throw error;
+  }
+  return sequelize.transaction(async (transaction) => {
+    const locked = await lockSubscription(transaction, request.subscriptionId);
+    const { subscription } = locked;
+    if (view) {
+      await applyProcessorView(sequelize, locked, view, {
+        source: 'checkout',
+        graceHours: core.config.subscriptionGraceHours,
+        transaction,
+      });
+    }
+    await subscription.update(
+      {
+        authorizedPaymentId: request.paymentId,
+        ...(subscription.status === 'created' && { status: 'authenticated' as const }),
+      },
+      { transaction },
+    );
+    return describeSubscription(subscription, transaction);
+  });
+}

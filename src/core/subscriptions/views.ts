@@ -1,0 +1,51 @@
+import type { Transaction } from 'sequelize';
+import type { Subscription, SubscriptionPlanType, SubscriptionStatus } from '../models';
+import type { Category } from '../premium/types';
+import { targetRecord } from './target-record';
+
+/** A subscription as its buyer and operators see it (times ISO 8601 UTC, or null). */
+export interface SubscriptionView {
+  subscriptionId: string;
+  status: SubscriptionStatus;
+  planType: SubscriptionPlanType;
+  category: Category;
+  guildId: string | null;
+  amount: number;
+  currency: 'INR';
+  currentStart: string | null;
+  currentEnd: string | null;
+  /** When the processor next charges (null once nothing more will be charged). */
+  nextChargeAt: string | null;
+  cancelAtCycleEnd: boolean;
+  paidCount: number;
+  /** The expiry of the premium the subscription renews. */
+  premiumExpiresAt: string | null;
+  createdAt: string;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+const ENDED = new Set<SubscriptionStatus>(['cancelled', 'completed', 'expired', 'halted']);
+
+export async function describeSubscription(
+  subscription: Subscription,
+  transaction?: Transaction,
+): Promise<SubscriptionView> {
+  const record = await targetRecord(subscription, transaction);
+  const charging = !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd;
+  return {
+    subscriptionId: subscription.processorSubscriptionId,
+    status: subscription.status,
+    planType: subscription.planType,
+    category: subscription.category,
+    guildId: subscription.guildId,
+    amount: subscription.amountPaise / 100,
+    currency: 'INR',
+    currentStart: iso(subscription.currentStart),
+    currentEnd: iso(subscription.currentEnd),
+    nextChargeAt: charging ? iso(subscription.chargeAt ?? subscription.startAt) : null,
+    cancelAtCycleEnd: subscription.cancelAtCycleEnd,
+    paidCount: subscription.paidCount,
+    premiumExpiresAt: iso(record?.expiresAt ?? null),
+    createdAt: subscription.createdAt.toISOString(),
+  };
+}

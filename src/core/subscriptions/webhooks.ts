@@ -1,0 +1,131 @@
+import type { Transaction } from 'sequelize';
+import { z } from 'zod';
+import type { Core } from '..';
+import { AppError } from '../errors';
+import { SUBSCRIPTION_STATUSES } from '../models';
+import type { WebhookOutcome } from '../payments/webhooks';
+import { applyCharge } from './charges';
+import { lockSubscription } from './locked-subscription';
+import { applyProcessorState, fromUnix } from './processor-state';
+import { applyChargeRefund } from './refunds';
+
+const STATUS_EVENTS = new Set([
+  'subscription.authenticated',
+  'subscription.activated',
+  'subscription.charged',
+  'subscription.pending',
+  'subscription.halted',
+  'subscription.cancelled',
+  'subscription.completed',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.updated',
+]);
+
+const entity = <T extends z.ZodType>(shape: T) => z.object({ entity: shape });
+const subscriptionEntity = z.looseObject({
+  id: z.string().min(1),
+  status: z.enum(SUBSCRIPTION_STATUSES),
+  current_start: z.number().int().nullable(),
+  current_end: z.number().int().nullable(),
+  charge_at: z.number().int().nullable(),
+  paid_count: z.number().int(),
+});
+const paymentEntity = z.looseObject({
+  id: z.string().min(1),
+  amount: z.number().int(),
+  currency: z.string(),
+  invoice_id: z.string().nullable().optional(),
+  amount_refunded: z.number().int(),
+});
+const body = z.object({
+  event: z.string().min(1),
+  payload: z.object({
+    subscription: entity(subscriptionEntity).optional(),
+    payment: entity(paymentEntity).optional(),
+    refund: entity(z.looseObject({ id: z.string().min(1), payment_id: z.string().min(1) })).optional(),
+  }),
+});
+/** A subscription webhook, read from its signed body. */
+export type SubscriptionWebhook = z.infer<typeof body>;
+
+function unreadable(name: string, detail: string): AppError {
+  return AppError.validation('INVALID_WEBHOOK', `unreadable ${name} webhook: ${detail}`);
+}
+
+/**
+ * The subscription side of `POST /api/payment/webhook`, called inside its savepoint before the order
+ * events: `subscription.*` events, and `refund.processed` for a payment that was a subscription's charge.
+ * Returns null for anything else. `charged` grants its payment's cycle (`applyCharge`); every event
+ * takes the subscription's status and cycle in (`applyProcessorState`), which announces a failed
+ * renewal on `pending` and `halted`. A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
+ */
+export async function applySubscriptionWebhook(
+  core: Core,
+  event: SubscriptionWebhook | null,
+  transaction: Transaction,
+): Promise<WebhookOutcome | null> {
+  if (event === null) return null;
+  const name = event.event;
+  if (name === 'refund.processed') {
+    const { payment, refund } = event.payload;
+    if (!payment || !refund) return null;
+    const outcome = await applyChargeRefund(
+      core.sequelize,
+      {
+        refundId: refund.entity.id,
+        paymentId: refund.entity.payment_id,
+        refundedTotal: payment.entity.amount_refunded,
+      },
+      transaction,
+    );
+    if (outcome === null) return null;
+    return outcome.result === 'refunded'
+      ? { status: 'processed', event: name }
+      : { status: 'ignored', event: name, reason: outcome.reason, needsOperator: false };
+  }
+
+  const subscription = event.payload.subscription?.entity;
+  if (!subscription) throw unreadable(name, 'no subscription entity');
+  const locked = await lockSubscription(transaction, subscription.id);
+  if (name === 'subscription.charged') {
+    const payment = event.payload.payment?.entity;
+    if (!payment) throw unreadable(name, 'no payment entity');
+    await applyCharge(
+      core.sequelize,
+      locked,
+      {
+        paymentId: payment.id,
+        invoiceId: payment.invoice_id ?? null,
+        amount: payment.amount,
+        currency: payment.currency,
+        cycleStart: fromUnix(subscription.current_start),
+        cycleEnd: fromUnix(subscription.current_end),
+      },
+      { source: 'webhook', graceHours: core.config.subscriptionGraceHours, transaction },
+    );
+  }
+  await applyProcessorState(transaction, locked, subscription);
+  return { status: 'processed', event: name };
+}
+
+/**
+ * Null when the event is none of ours; a subscription event that cannot be read is INVALID_WEBHOOK (400,
+ * as for the order events: a signed body we cannot read is our bug, and Razorpay retries).
+ */
+export function readSubscriptionWebhook(rawBody: Buffer): SubscriptionWebhook | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return null;
+  }
+  const name = (parsed as { event?: unknown } | null)?.event;
+  if (typeof name !== 'string' || (!STATUS_EVENTS.has(name) && name !== 'refund.processed')) return null;
+  const result = body.safeParse(parsed);
+  if (!result.success) {
+    if (name === 'refund.processed') return null;
+    throw unreadable(name, z.prettifyError(result.error));
+  }
+  return result.data;
+}

@@ -1,0 +1,202 @@
+/* global document, fetch, sessionStorage, location, URL, URLSearchParams, setTimeout */
+'use strict';
+
+// Subscriptions on the demo page: "Subscribe" beside the buy button, then the caller's subscriptions
+// with their status, next charge and a cancel button. Like demo.js it calls only the public API. This
+// script runs before demo.js, which clears the address bar: it keeps what Checkout handed back.
+
+(() => {
+  const TOKEN_KEY = 'premium.sessionToken';
+  const POLL_MS = 2000;
+  const returned = new URLSearchParams(location.search);
+  const container = document.getElementById('subscriptions');
+  let settings;
+  let me;
+
+  function element(tag, className, ...children) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    node.append(...children);
+    return node;
+  }
+
+  const when = (iso) => (iso ? `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-');
+
+  async function api(path, body) {
+    const response = await fetch(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: {
+        authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const reply = await response.json().catch(() => null);
+    if (!response.ok) {
+      const error = reply?.error ?? { code: `HTTP_${response.status}`, message: response.statusText };
+      throw new Error(`${error.message} (${error.code})`);
+    }
+    return reply;
+  }
+
+  function say(text, isError) {
+    const message = container.querySelector('.message');
+    message.textContent = text;
+    message.className = `message ${isError ? 'error' : 'notice'}`;
+    message.hidden = false;
+  }
+
+  function targetName(guildId) {
+    if (guildId === null) return 'your account';
+    return me.guilds.find((guild) => guild.id === guildId)?.name ?? `server ${guildId}`;
+  }
+
+  /** The sandbox's own page for a subscription, where its next cycle can be run now. */
+  function sandboxControl(subscriptionId) {
+    if (!settings.checkoutUrl) return null;
+    const control = new URL(`sandbox/subscriptions/${subscriptionId}`, settings.checkoutUrl);
+    control.searchParams.set('return_url', new URL('/dashboard', location.origin).href);
+    return control.href;
+  }
+
+  async function cancel(subscriptionId) {
+    try {
+      const reply = await api(`/api/payment/subscriptions/${subscriptionId}/cancel`, {});
+      say(
+        reply.cancelAtCycleEnd
+          ? `Subscription cancelled: premium runs to the end of the paid cycle, ${when(reply.currentEnd)}.`
+          : `Subscription ${reply.status}.`,
+      );
+      await render();
+    } catch (error) {
+      say(`The subscription could not be cancelled: ${error.message}`, true);
+    }
+  }
+
+  function row(subscription) {
+    const details = [
+      `${subscription.planType}, ₹${subscription.amount} a cycle`,
+      `paid ${subscription.paidCount}`,
+      subscription.cancelAtCycleEnd
+        ? `ends ${when(subscription.currentEnd)}`
+        : `next charge ${when(subscription.nextChargeAt)}`,
+      `premium until ${when(subscription.premiumExpiresAt)}`,
+    ];
+    const actions = element('span', 'actions');
+    const live = ['created', 'authenticated', 'active', 'pending', 'halted', 'paused'].includes(
+      subscription.status,
+    );
+    if (live && !subscription.cancelAtCycleEnd) {
+      const button = element('button', 'cancel', 'Cancel');
+      button.type = 'button';
+      button.addEventListener('click', () => cancel(subscription.subscriptionId));
+      actions.append(button);
+    }
+    const control = sandboxControl(subscription.subscriptionId);
+    if (control && ['authenticated', 'active', 'pending', 'halted'].includes(subscription.status)) {
+      const link = element('a', 'run-cycle', 'Run next cycle (sandbox)');
+      link.href = control;
+      actions.append(' ', link);
+    }
+    const item = element(
+      'li',
+      '',
+      element(
+        'span',
+        '',
+        element('strong', 'subscription-status', subscription.status),
+        ` for ${targetName(subscription.guildId)}`,
+        element('small', '', details.join(' · ')),
+      ),
+      actions,
+    );
+    item.dataset.subscriptionId = subscription.subscriptionId;
+    return item;
+  }
+
+  async function render() {
+    const { subscriptions } = await api('/api/payment/subscriptions');
+    const list = container.querySelector('ul');
+    list.replaceChildren(...subscriptions.map(row));
+    if (subscriptions.length === 0) list.append(element('li', 'empty', 'No subscription yet.'));
+  }
+
+  /** create-subscription, then off to the subscription checkout, which comes back to /dashboard. */
+  async function subscribe(button) {
+    const form = document.getElementById('buy').elements;
+    const planType = form.planType.value;
+    if (planType !== 'Monthly' && planType !== 'Yearly') {
+      say('Custom months are a one-off pass: choose Monthly or Yearly to subscribe.', true);
+      return;
+    }
+    const guildId = form.target.value || null;
+    button.disabled = true;
+    try {
+      const created = await api('/api/payment/create-subscription', {
+        providerId: me.providerId,
+        planType,
+        category: guildId ? 'SERVER' : 'USER',
+        guildId,
+      });
+      const checkout = new URL(created.shortUrl);
+      checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
+      location.assign(checkout);
+    } catch (error) {
+      say(`The subscription could not be created: ${error.message}`, true);
+      button.disabled = false;
+    }
+  }
+
+  /** Back from the subscription checkout: the API checks the signature, never the URL. */
+  async function finishCheckout() {
+    if (!returned.get('razorpay_subscription_id') || !returned.get('razorpay_payment_id')) return;
+    try {
+      const reply = await api('/api/payment/verify-subscription', {
+        providerId: me.providerId,
+        razorpay_payment_id: returned.get('razorpay_payment_id'),
+        razorpay_subscription_id: returned.get('razorpay_subscription_id'),
+        razorpay_signature: returned.get('razorpay_signature'),
+      });
+      say(
+        `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).`,
+      );
+    } catch (error) {
+      say(`The subscription could not be verified: ${error.message}`, true);
+    }
+  }
+
+  async function poll() {
+    try {
+      await render();
+    } catch {
+      // demo.js reports a dashboard that does not load; the next round retries.
+    }
+    setTimeout(poll, POLL_MS);
+  }
+
+  async function start() {
+    // Right after sign-in the token is still in the address bar; demo.js stores it before our first call.
+    const signedIn = returned.get('token') || sessionStorage.getItem(TOKEN_KEY);
+    if (!container || !signedIn || location.pathname === '/login') return;
+    container.append(
+      element('h2', '', 'Subscriptions'),
+      element('p', 'hint', 'Monthly and Yearly can renew themselves by UPI AutoPay or a card mandate.'),
+      element('p', 'message'),
+      element('ul', 'rows stacked'),
+    );
+    container.querySelector('.message').hidden = true;
+    const button = element('button', '', 'Subscribe');
+    button.id = 'subscribe';
+    button.type = 'button';
+    button.addEventListener('click', () => subscribe(button));
+    document.getElementById('pay').after(' ', button);
+    container.hidden = false;
+
+    settings = await (await fetch('/demo/config.json')).json();
+    me = await api('/api/auth/me');
+    await finishCheckout();
+    await poll();
+  }
+
+  start().catch((error) => say(`Subscriptions could not be loaded: ${error.message}`, true));
+})();

@@ -1,0 +1,159 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
+import { SUBSCRIPTION_STATUSES } from '../../core/models';
+import { DEFAULT_CATEGORY } from '../../core/payments/create-order';
+import { razorpayClientFor } from '../../core/payments/processor';
+import { CATEGORIES } from '../../core/premium/types';
+import { cancelSubscription } from '../../core/subscriptions/cancel';
+import { createSubscription } from '../../core/subscriptions/create';
+import { listOwnSubscriptions } from '../../core/subscriptions/list';
+import { SUBSCRIPTION_PLAN_TYPES } from '../../core/subscriptions/plan-ids';
+import { verifySubscription } from '../../core/subscriptions/verify';
+import { perUserRateLimit } from '../plugins/rate-limit';
+import { ProviderId, TargetFields } from '../schemas';
+
+const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
+const SubscriptionId = Type.String({
+  pattern: '^sub_[A-Za-z0-9]{1,40}$',
+  description: 'Razorpay subscription id',
+});
+const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
+const PlanType = Type.Union(SUBSCRIPTION_PLAN_TYPES.map((plan) => Type.Literal(plan)));
+const Category = Type.Union(CATEGORIES.map((category) => Type.Literal(category)));
+
+const CreateSubscriptionBody = Type.Object({
+  providerId: ProviderId,
+  planType: PlanType,
+  ...TargetFields,
+});
+
+const CreatedSubscription = Type.Object({
+  subscriptionId: Type.String(),
+  status: Type.String(),
+  shortUrl: Type.Union([Type.String(), Type.Null()]),
+  keyId: Type.String(),
+  planType: PlanType,
+  category: Category,
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  startAt: Timestamp,
+});
+
+const VerifySubscriptionBody = Type.Object({
+  providerId: ProviderId,
+  razorpay_payment_id: ProcessorId,
+  razorpay_subscription_id: SubscriptionId,
+  razorpay_signature: Type.String({ minLength: 1, maxLength: 128, description: 'HMAC-SHA256, hex' }),
+});
+
+const SubscriptionReply = Type.Object({
+  subscriptionId: Type.String(),
+  status: Type.Union(SUBSCRIPTION_STATUSES.map((status) => Type.Literal(status))),
+  planType: PlanType,
+  category: Category,
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  amount: Type.Number({ description: 'INR per cycle' }),
+  currency: Type.Literal('INR'),
+  currentStart: Timestamp,
+  currentEnd: Timestamp,
+  nextChargeAt: Timestamp,
+  cancelAtCycleEnd: Type.Boolean(),
+  paidCount: Type.Integer(),
+  premiumExpiresAt: Timestamp,
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+/** The error answers of a route, all in the one error shape. */
+function errors(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, { $ref: 'ErrorReply#' }]));
+}
+const bearer = [{ bearerAuth: [] }];
+
+/** Auto-renewal (DESIGN.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
+const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  const processor = razorpayClientFor(core.config);
+
+  app.post(
+    '/api/payment/create-subscription',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Creates a Razorpay subscription that renews Monthly or Yearly premium',
+        security: bearer,
+        body: CreateSubscriptionBody,
+        response: { 200: CreatedSubscription, ...errors(400, 401, 403, 404, 409, 429, 502) },
+      },
+    },
+    async (request) =>
+      createSubscription(core, processor, {
+        callerProviderId: request.caller!.providerId,
+        ...request.body,
+        category: request.body.category ?? DEFAULT_CATEGORY,
+      }),
+  );
+
+  app.post(
+    '/api/payment/verify-subscription',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['subscriptions'],
+        summary: "Confirms Checkout's authorisation of a subscription",
+        security: bearer,
+        body: VerifySubscriptionBody,
+        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429) },
+      },
+    },
+    async (request) =>
+      verifySubscription(core, processor, {
+        callerProviderId: request.caller!.providerId,
+        providerId: request.body.providerId,
+        paymentId: request.body.razorpay_payment_id,
+        subscriptionId: request.body.razorpay_subscription_id,
+        signature: request.body.razorpay_signature,
+      }),
+  );
+
+  app.get(
+    '/api/payment/subscriptions',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['subscriptions'],
+        summary: "The caller's subscriptions, newest first",
+        security: bearer,
+        response: {
+          200: Type.Object({ subscriptions: Type.Array(SubscriptionReply) }),
+          ...errors(401, 404, 429),
+        },
+      },
+    },
+    async (request) => ({ subscriptions: await listOwnSubscriptions(request.caller!.providerId) }),
+  );
+
+  app.post(
+    '/api/payment/subscriptions/:subscriptionId/cancel',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Stops renewing: premium runs to the end of the paid cycle',
+        security: bearer,
+        params: Type.Object({ subscriptionId: SubscriptionId }),
+        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429, 502) },
+      },
+    },
+    async (request) =>
+      cancelSubscription(core, processor, {
+        subscriptionId: request.params.subscriptionId,
+        callerProviderId: request.caller!.providerId,
+      }),
+  );
+};
+
+export default paymentSubscriptionRoutes;

@@ -1,0 +1,131 @@
+import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
+import { subscriptionSignature } from '../../src/core/processor/signatures';
+import { createSubscription } from '../../src/core/subscriptions/create';
+import { parsePlanIds } from '../../src/core/subscriptions/plan-ids';
+import { verifySubscription } from '../../src/core/subscriptions/verify';
+import type { Sandbox } from '../../src/sandbox';
+import { useTestCore } from '../support/context';
+import { createUser } from '../support/fixtures';
+import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { json } from './support';
+
+const getCore = useTestCore();
+const { sandbox: getSandbox, cli } = useCliSandbox();
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = getSandbox();
+});
+
+describe('premium plans sync', () => {
+  it('creates the plans once, and prints the RAZORPAY_PLAN_IDS to configure', async () => {
+    const first = await cli(['plans', 'sync', '--json']);
+    expect(first.code).toBe(0);
+    const { plans, razorpayPlanIds } = json<{
+      plans: { planId: string; created: boolean }[];
+      razorpayPlanIds: string;
+    }>(first);
+    expect(plans.map((plan) => plan.created)).toEqual([true, true]);
+    expect(razorpayPlanIds).toBe(`Monthly=${plans[0]!.planId},Yearly=${plans[1]!.planId}`);
+
+    const again = await cli(['plans', 'sync']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`RAZORPAY_PLAN_IDS=${razorpayPlanIds}\n`);
+    expect(again.stdout).toMatch(/Monthly\s+199 INR\s+plan_\w+\s+existing/);
+  });
+});
+
+describe('premium subscriptions', () => {
+  /** A USER Monthly subscription, charged its first cycle, as the API would make it. */
+  async function activeSubscription() {
+    const core = getCore();
+    const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+    core.config.razorpayPlanIds = parsePlanIds(
+      json<{ razorpayPlanIds: string }>(await cli(['plans', 'sync', '--json'])).razorpayPlanIds,
+    );
+    const config = { ...core.config, razorpay: { ...core.config.razorpay, ...CREDENTIALS.razorpay } };
+    const buyer = await createUser({ username: 'subscriber' });
+    const request = { callerProviderId: buyer.providerId, providerId: buyer.providerId };
+    const { subscriptionId } = await createSubscription({ ...core, config }, processor, {
+      ...request,
+      planType: 'Monthly',
+      category: 'USER',
+    });
+    const checkout = await sandbox.razorpay.subscriptions.authorize(subscriptionId);
+    await verifySubscription({ ...core, config }, processor, {
+      ...request,
+      subscriptionId,
+      paymentId: checkout.razorpay_payment_id,
+      signature: subscriptionSignature(
+        checkout.razorpay_payment_id,
+        subscriptionId,
+        CREDENTIALS.razorpay.keySecret,
+      ),
+    });
+    return { buyer, subscriptionId };
+  }
+
+  it('lists, shows with its charges and Razorpay view, and appears in users show', async () => {
+    const { buyer, subscriptionId } = await activeSubscription();
+
+    const list = await cli(['subscriptions', 'list', '--status', 'active', '--json']);
+    expect(json(list)).toEqual({
+      subscriptions: [
+        expect.objectContaining({
+          subscriptionId,
+          status: 'active',
+          buyerProviderId: buyer.providerId,
+          paidCount: 1,
+        }),
+      ],
+    });
+    expect((await cli(['subscriptions', 'list', '--status', 'halted', '--json'])).stdout).toContain(
+      '"subscriptions": []',
+    );
+
+    const show = await cli(['subscriptions', 'show', subscriptionId, '--json']);
+    expect(show.code).toBe(0);
+    expect(json(show)).toMatchObject({
+      subscriptionId,
+      buyerUsername: 'subscriber',
+      charges: [{ status: 'charged', amount: 199, source: 'checkout' }],
+      processor: { id: subscriptionId, status: 'active', paid_count: 1 },
+      processorError: null,
+    });
+    expect((await cli(['subscriptions', 'show', subscriptionId])).stdout).toMatch(/Charges\n.*PAYMENT/);
+
+    const user = await cli(['users', 'show', buyer.providerId, '--json']);
+    expect(json(user)).toMatchObject({ subscriptions: [{ subscriptionId, status: 'active' }] });
+    expect((await cli(['users', 'show', buyer.providerId])).stdout).toContain(subscriptionId);
+  });
+
+  it('cancels at cycle end only when confirmed', async () => {
+    const { subscriptionId } = await activeSubscription();
+    const unconfirmed = await cli(['subscriptions', 'cancel', subscriptionId]);
+    expect(unconfirmed.code).toBe(2);
+    expect(sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(false);
+
+    const cancelled = await cli(['subscriptions', 'cancel', subscriptionId, '--yes', '--json']);
+    expect(cancelled.code).toBe(0);
+    expect(json(cancelled)).toMatchObject({ subscriptionId, status: 'active', cancelAtCycleEnd: true });
+    expect(sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(true);
+  });
+
+  it('says what is wrong with an unknown or malformed subscription id, and when Razorpay is down', async () => {
+    const unknown = await cli(['subscriptions', 'show', 'sub_Unknown0000000']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'error: no subscription sub_Unknown0000000 (SUBSCRIPTION_NOT_FOUND)\n',
+    ]);
+    expect((await cli(['subscriptions', 'show', 'order_1'])).code).toBe(2);
+
+    const { subscriptionId } = await activeSubscription();
+    sandbox.faults.set('razorpay.subscriptions.fetch', { status: 503 });
+    const down = await cli(['subscriptions', 'show', subscriptionId, '--json']);
+    expect(down.code).toBe(1);
+    expect(json(down)).toMatchObject({
+      subscriptionId,
+      processor: null,
+      processorError: { code: 'PROCESSOR_UNAVAILABLE' },
+    });
+  });
+});

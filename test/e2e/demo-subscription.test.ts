@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { DEMO_USER } from '../../src/sandbox';
+import { describeWithBrowser } from './support/browser';
+import { ARTIFACTS } from './support/processes';
+import { useProduct } from './support/product';
+
+const TEST_MS = 90_000;
+
+describeWithBrowser('subscribing from the demo page in a browser', (browserPath) => {
+  const getProduct = useProduct(browserPath);
+
+  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
+    const element = page.locator(selector, { hasText: pattern });
+    await element.waitFor();
+    return (await element.textContent()) ?? '';
+  }
+
+  it(
+    'subscribes Monthly by UPI AutoPay, runs one renewal in the sandbox, and cancels at cycle end',
+    async () => {
+      const { api, core, redis, stream, newPage, untilRows } = getProduct();
+      const page = await newPage();
+      await page.goto(`${api}/`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await textOf(page, '#status', /Not premium/);
+
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByRole('heading', { name: /^Subscribe: ₹199\.00 every month$/ }).waitFor();
+      await page.getByLabel(/UPI AutoPay/).check();
+      await page.getByRole('button', { name: 'Approve' }).click();
+
+      await textOf(
+        page,
+        '#subscriptions .message',
+        /^Subscribed: Monthly premium for your account renews itself/,
+      );
+      await textOf(page, '#status', /^Premium until/);
+      const subscription = page.locator('#subscriptions li', { hasText: 'active' });
+      await expect(textOf(page, '#subscriptions li', /paid 1/)).resolves.toMatch(/next charge \d{4}-/);
+
+      // The sandbox runs the next cycle now and sends the signed webhooks; the page shows the renewal.
+      await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
+      await page.getByRole('button', { name: 'Charge next cycle now' }).click();
+      expect(page.url()).toBe(`${api}/dashboard`);
+      await textOf(page, '#subscriptions li', /paid 2/);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'demo-subscription.png'), fullPage: true });
+
+      await untilRows(
+        "SELECT id FROM premium_grants WHERE source = 'subscription'",
+        (rows) => rows.length === 2,
+      );
+      await untilRows('SELECT id FROM outbox', (rows) => rows.length === 0);
+      const events = (await redis.xrange(stream, '-', '+')).map(([, fields]) => {
+        return JSON.parse(fields[fields.indexOf('payload') + 1] ?? 'null') as PremiumEventPayload;
+      });
+      const unique = [...new Map(events.map((event) => [event.eventId, event])).values()];
+      expect(unique.map(({ type, providerId, source }) => ({ type, providerId, source }))).toEqual([
+        { type: 'USER_PREMIUM_ADD', providerId: DEMO_USER.id, source: 'subscription' },
+        { type: 'USER_PREMIUM_ADD', providerId: DEMO_USER.id, source: 'subscription' },
+      ]);
+
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await textOf(
+        page,
+        '#subscriptions .message',
+        /^Subscription cancelled: premium runs to the end of the paid cycle/,
+      );
+      await textOf(page, '#subscriptions li', /ends \d{4}-/);
+      const [rows] = await core.sequelize.query('SELECT status, cancel_at_cycle_end FROM subscriptions');
+      expect(rows).toEqual([{ status: 'active', cancel_at_cycle_end: true }]);
+    },
+    TEST_MS,
+  );
+});
