@@ -62,6 +62,7 @@ export function useProduct(browserPath: string): () => Product {
       DATABASE_URL: workerDatabaseUrl(),
       REDIS_URL: testConfig().redisUrl,
       EVENTS_STREAM: stream,
+      REDIS_KEY_PREFIX: testConfig().redisKeyPrefix,
       PORT: String(apiPort),
       WORKER_PORT: String(workerPort),
       METRICS_PORT: '0',
