@@ -4,6 +4,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../support/databases'
 
 const TABLES = [
   'job_runs',
+  'order_reservations',
   'orders',
   'outbox',
   'premium_grants',

@@ -29,6 +29,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 
 export const ALL_TABLES = [
   'job_runs',
+  'order_reservations',
   'outbox',
   'webhook_events',
   'premium_grants',
