@@ -17,6 +17,8 @@ describe('the reconcile job with a processor answering in 15 s', () => {
     const { core, sandbox } = getContext();
     const user = await createUser();
     for (let i = 0; i < 6; i++) await paidButUnverified(getContext(), user);
+    // As if their first check had come: the job asks only about due orders.
+    await Order.update({ nextCheckAt: new Date(Date.now() - 1000) }, { where: {} });
     sandbox.faults.set('razorpay.orders.fetchPayments', { delayMs: PROCESSOR_DELAY_MS });
 
     // Four orders are asked about at once; the deadline passes while they wait, so the last two are
