@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
-import { testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
+import { resetDatabase, testConfig, useTestCore, workerDatabaseUrl } from '../support/context';
 import { DAY_MS } from '../support/fixtures';
 import { describeWithBrowser } from './support/browser';
 import { ARTIFACTS, freePorts, runProcess, type RunningProcess } from './support/processes';
@@ -32,6 +32,9 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
   let redis: Redis;
 
   beforeAll(async () => {
+    // This jest worker's earlier suites may have left outbox rows (the worker would relay them) and
+    // stream entries: the events checked below are this suite's only.
+    await resetDatabase(getCore());
     const [apiPort, sandboxPort, workerPort] = await freePorts(3);
     api = `http://127.0.0.1:${apiPort}`;
     const sandbox = `http://127.0.0.1:${sandboxPort}`;
@@ -55,6 +58,7 @@ describeWithBrowser('the demo page in a browser', (browserPath) => {
       RAZORPAY_API_URL: `${sandbox}/razorpay`,
     };
     redis = new Redis(env.REDIS_URL);
+    await redis.del(stream);
     processes = [
       runProcess('e2e-sandbox', 'src/sandbox/main.js', env, `${sandbox}/bot/events`),
       runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
