@@ -139,13 +139,14 @@ describe('loadConfig', () => {
   });
 
   it('reads a Sentinel set or a Cluster instead of REDIS_URL, and how the relay hears of new rows', () => {
-    expect(loadConfig({})).toMatchObject({
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
       redis: { mode: 'single' },
-      outbox: { pollIntervalMs: 1000, listenUrl: loadConfig({}).databaseUrl },
+      outbox: { pollIntervalMs: 1000, listenUrl: loadConfig({ NODE_ENV: 'test' }).databaseUrl },
       eventsStreamMinReplicas: 0,
     });
     expect(
       loadConfig({
+        NODE_ENV: 'test',
         REDIS_SENTINELS: 'sentinel-a:26379, [::1]:26380',
         REDIS_SENTINEL_MASTER: 'premium',
         REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
@@ -168,6 +169,7 @@ describe('loadConfig', () => {
     });
     expect(
       loadConfig({
+        NODE_ENV: 'test',
         REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2:7000',
         OUTBOX_LISTEN_URL: 'postgres://relay@db.internal:5432/premium',
         EVENTS_STREAM_MIN_REPLICAS: '1',
