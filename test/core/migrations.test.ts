@@ -5,6 +5,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../support/databases'
 const TABLES = [
   'job_runs',
   'code_attempt_failures',
+  'order_reservations',
   'orders',
   'outbox',
   'premium_code_batches',

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createCore, type Core } from '../../src/core';
 import { connectRedis, type RedisClient } from '../../src/redis/connection';
 import { buildApp } from '../../src/server/app';
+import { stateCookieOf } from '../server/auth/sign-in-app';
 import { resetDatabase, testConfig } from '../support/context';
 import { pollUntil } from '../support/wait';
 import { insertOutboxRows, pendingRows, streamIds } from '../worker/support/outbox';
@@ -59,15 +60,11 @@ describe.each([
   });
 
   const api = (i: number) => replicas[i]!.app;
-  /** The browser's callback, carrying the sign-in cookie that `/api/auth/login` set. */
-  const loginError = async (i: number, query: string, signInCookie: string) => {
+  /** The callback's error, from the browser that started the sign-in (its state cookie). */
+  const loginError = async (i: number, query: string, cookie: string | undefined) => {
     const url = `/api/auth/idp/callback?${query}`;
-    const reply = await api(i).inject({
-      method: 'GET',
-      url,
-      remoteAddress: nextIp(),
-      headers: { cookie: signInCookie },
-    });
+    const headers = { cookie: `premium_sign_in_state=${cookie}` };
+    const reply = await api(i).inject({ method: 'GET', url, headers, remoteAddress: nextIp() });
     expect(reply.statusCode).toBe(302);
     const location = new URL(reply.headers.location as string);
     expect(`${location.origin}${location.pathname}`).toBe(`${FRONTEND_URL}/login`);
@@ -80,10 +77,10 @@ describe.each([
     expect(login.statusCode).toBe(302);
     const state = new URL(login.headers.location as string).searchParams.get('state');
     expect(state).toMatch(/^[0-9a-f]{32}$/);
-    const signInCookie = String(login.headers['set-cookie']).split(';')[0]!;
+    const cookie = stateCookieOf(login);
     // The user declines at Discord: the callback spends the state all the same.
-    expect(await loginError(1, `state=${state}&error=access_denied`, signInCookie)).toBe('access_denied');
-    expect(await loginError(0, `state=${state}&error=access_denied`, signInCookie)).toBe('invalid_state');
+    expect(await loginError(1, `state=${state}&error=access_denied`, cookie)).toBe('access_denied');
+    expect(await loginError(0, `state=${state}&error=access_denied`, cookie)).toBe('invalid_state');
   }
 
   it('keeps sign-in state where every API replica finds it, good for one callback', async () => {

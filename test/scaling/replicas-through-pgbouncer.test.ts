@@ -46,8 +46,12 @@ describe('three API replicas and three workers through PgBouncer in transaction 
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
+      // Three replicas on one host: each metrics server on a port of its own.
+      METRICS_PORT: '0',
       DATABASE_URL: bouncer.url(directUrl),
       REDIS_URL: config.redisUrl,
+      // Rate-limit counters of this run only (a run a minute earlier used the same client addresses).
+      REDIS_KEY_PREFIX: config.redisKeyPrefix,
       EVENTS_STREAM: stream,
       // Rate-limit counters and sign-in states of this run only (another run may use the same addresses).
       REDIS_KEY_PREFIX: config.redisKeyPrefix,
@@ -166,9 +170,12 @@ describe('three API replicas and three workers through PgBouncer in transaction 
 
     // Paid, but the browser never came back: the workers' reconcile job applies it.
     const unverified = await createUser();
-    await paidOrder(unverified, 0);
-    // Due for the scheduled run's first check now rather than in about 5 minutes.
-    await core.sequelize.query('UPDATE orders SET next_check_at = now() WHERE next_check_at IS NOT NULL');
+    const unverifiedCheckout = await paidOrder(unverified, 0);
+    // As if its first check had come: the job asks only about due orders.
+    await core.sequelize.query(
+      `UPDATE orders SET next_check_at = now() - interval '1 second' WHERE processor_order_id = $1`,
+      { bind: [unverifiedCheckout.razorpay_order_id] },
+    );
     await pollUntil('reconcile to apply the payment', () => isPremium(unverified, 1), { intervalMs: 200 });
 
     const granted = await createUser();

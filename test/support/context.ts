@@ -35,6 +35,7 @@ export const ALL_TABLES = [
   'premium_transfers',
   'subscription_charges',
   'subscriptions',
+  'order_reservations',
   'outbox',
   'webhook_events',
   'premium_grants',

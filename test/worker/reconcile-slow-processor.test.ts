@@ -5,31 +5,20 @@ import { reconcileJob } from '../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../src/worker/scheduler';
 import { paidButUnverified, useSandboxedCore } from '../core/payments/sandboxed-core';
 import { createUser } from '../support/fixtures';
+import { longestTransactionMs } from '../support/transactions';
 import { insertOutboxRows } from './support/outbox';
 
 /** The issue's slow processor: every answer about an order's payments takes 15 s. */
 const PROCESSOR_DELAY_MS = 15_000;
 const getContext = useSandboxedCore({ PROVIDER_TIMEOUT_MS: '30000' });
-const getCore = () => getContext().core;
-
-/** The longest any of this database's other sessions has been in its current transaction, in ms. */
-async function longestTransactionMs(): Promise<number> {
-  const [row] = await getCore().sequelize.query<{ ms: number | null }>(
-    `SELECT max(extract(epoch FROM clock_timestamp() - xact_start) * 1000)::float8 AS ms
-     FROM pg_stat_activity
-     WHERE datname = current_database() AND pid <> pg_backend_pid() AND xact_start IS NOT NULL`,
-    { type: QueryTypes.SELECT },
-  );
-  return row?.ms ?? 0;
-}
 
 describe('the reconcile job with a processor answering in 15 s', () => {
   it('keeps no transaction open while it waits, lets vacuum clean, and stops at its deadline', async () => {
     const { core, sandbox } = getContext();
     const user = await createUser();
     for (let i = 0; i < 6; i++) await paidButUnverified(getContext(), user);
-    // Due for the scheduled run's first check (about 5 minutes after each order was made).
-    await core.sequelize.query('UPDATE orders SET next_check_at = now()');
+    // As if their first check had come: the job asks only about due orders.
+    await Order.update({ nextCheckAt: new Date(Date.now() - 1000) }, { where: {} });
     sandbox.faults.set('razorpay.orders.fetchPayments', { delayMs: PROCESSOR_DELAY_MS });
 
     // Four orders are asked about at once; the deadline passes while they wait, so the last two are
@@ -43,7 +32,7 @@ describe('the reconcile job with a processor answering in 15 s', () => {
     let longest = 0;
     let vacuumed = false;
     while (!finished) {
-      longest = Math.max(longest, await longestTransactionMs());
+      longest = Math.max(longest, await longestTransactionMs(core.sequelize));
       if (!vacuumed) {
         // Dead rows made while the run waits on Razorpay, as the relay makes them.
         await insertOutboxRows(core.sequelize, 1000);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { Order, UserGuild, type User } from '../models';
@@ -15,10 +16,13 @@ import {
   lockBuyerOrders,
   type OrderTarget,
 } from './open-orders';
+import { isReserved, releaseReservation, reservationLeaseMs, reserveOrder } from './order-reservations';
 
 export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';
 const PAISE_PER_RUPEE = 100;
+/** How often a request waiting for an identical request's order looks again. */
+const RESERVATION_POLL_MS = 100;
 
 export interface CreateOrderRequest {
   /** The signed-in user; the body's `providerId` must be the same. */
@@ -40,8 +44,8 @@ export interface CreateOrderRequest {
  *
  * Orders are bounded (DESIGN.md, Hardening): the buyer's unpaid order of the last hour for the same
  * target and plan is handed out again (Razorpay's current view of it, no new order), and past
- * `MAX_OPEN_ORDERS` unpaid orders in 24 hours the answer is 429 TOO_MANY_OPEN_ORDERS. One buyer's calls
- * run one at a time for this, the processor's answer included.
+ * `MAX_OPEN_ORDERS` unpaid orders in 24 hours the answer is 429 TOO_MANY_OPEN_ORDERS. A reservation row
+ * stands for the order while Razorpay creates it, so that no transaction is open during the call.
  */
 export async function createOrder(
   core: Core,
@@ -62,17 +66,11 @@ export async function createOrder(
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
 
   const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan };
-  return core.sequelize.transaction(async (transaction) => {
-    await lockBuyerOrders(transaction, buyer.id);
-    const reusable = await findReusableOrder(transaction, target);
-    if (reusable) {
-      const current = await processor.fetchOrder(reusable.processorOrderId);
-      // Paid at Razorpay but not here yet: the reconciler will apply it; this buyer gets a new order.
-      if (current.status !== 'paid') return current;
-    }
-    await assertBelowOpenOrderLimit(transaction, buyer.id, core.config.maxOpenOrders);
+  const next = await reuseOrReserve(core, processor, target);
+  if ('order' in next) return next.order;
 
-    const receipt = newReceipt();
+  const { receipt } = next;
+  try {
     const amountPaise = price * PAISE_PER_RUPEE;
     const processorOrder = await processor.createOrder({
       amount: amountPaise,
@@ -86,25 +84,70 @@ export async function createOrder(
       },
     });
     const now = new Date();
-    await Order.create(
-      {
-        processorOrderId: processorOrder.id,
-        receipt,
-        buyerUserId: buyer.id,
-        category,
-        guildId,
-        planType: plan.planType,
-        months: plan.months,
-        durationDays: plan.durationDays,
-        amountPaise,
-        currency: 'INR',
-        createdAt: now,
-        nextCheckAt: firstCheckAt(now),
-      },
-      { transaction },
-    );
+    await core.sequelize.transaction(async (transaction) => {
+      // Under the lock, so that a waiting request sees the reservation or the order, never neither.
+      await lockBuyerOrders(transaction, buyer.id);
+      await Order.create(
+        {
+          processorOrderId: processorOrder.id,
+          receipt,
+          buyerUserId: buyer.id,
+          category,
+          guildId,
+          planType: plan.planType,
+          months: plan.months,
+          durationDays: plan.durationDays,
+          amountPaise,
+          currency: 'INR',
+          createdAt: now,
+          nextCheckAt: firstCheckAt(now),
+        },
+        { transaction },
+      );
+      await releaseReservation(core.sequelize, receipt, transaction);
+    });
     return processorOrder;
-  });
+  } catch (error) {
+    // Best effort: when the database is what failed, the reservation's lease runs out instead.
+    await releaseReservation(core.sequelize, receipt).catch(() => undefined);
+    throw error;
+  }
+}
+
+type ReservationStep = { reuse: string } | { wait: true } | { receipt: string };
+
+/**
+ * In short transactions under the buyer's lock: the order to hand out again (Razorpay's current view of
+ * it, fetched with no transaction open), or a reservation for a new one. While an identical request's
+ * reservation waits on Razorpay, this waits for the order it brings.
+ */
+async function reuseOrReserve(
+  core: Core,
+  processor: RazorpayClient,
+  target: OrderTarget,
+): Promise<{ order: RazorpayOrder } | { receipt: string }> {
+  const passed: string[] = [];
+  for (;;) {
+    const step = await core.sequelize.transaction(async (transaction): Promise<ReservationStep> => {
+      await lockBuyerOrders(transaction, target.buyerUserId);
+      const reusable = await findReusableOrder(transaction, target, passed);
+      if (reusable) return { reuse: reusable.processorOrderId };
+      if (await isReserved(transaction, target)) return { wait: true };
+      await assertBelowOpenOrderLimit(transaction, target.buyerUserId, core.config.maxOpenOrders);
+      const receipt = newReceipt();
+      await reserveOrder(transaction, target, receipt, reservationLeaseMs(core.config.providerTimeoutMs));
+      return { receipt };
+    });
+    if ('receipt' in step) return { receipt: step.receipt };
+    if ('reuse' in step) {
+      const current = await processor.fetchOrder(step.reuse);
+      // Paid at Razorpay but not here yet: the reconciler will apply it; this buyer gets a new order.
+      if (current.status !== 'paid') return { order: current };
+      passed.push(step.reuse);
+    } else {
+      await sleep(RESERVATION_POLL_MS);
+    }
+  }
 }
 
 /** A SERVER order is for a guild the buyer manages (as of their last sign-in); a USER order for nobody else. */

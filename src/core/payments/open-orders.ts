@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { Order } from '../models';
 import type { Plan } from '../plans';
 import type { Category } from '../premium/types';
+import { countReservations } from './order-reservations';
 
 /** An unpaid order this young is handed out again rather than a new one created. */
 export const REUSE_WITHIN_MS = 3_600_000;
@@ -21,8 +22,9 @@ export interface OrderTarget {
 }
 
 /**
- * Makes one buyer's create-order calls run one after another until `transaction` ends, so that twenty at
- * once neither create twenty orders for the same thing nor slip past the limit together.
+ * Makes one buyer's create-order steps (reuse, limit, reservation) run one after another until
+ * `transaction` ends, so that twenty at once neither create twenty orders for the same thing nor slip
+ * past the limit together. The transaction is short: Razorpay is asked after it ends.
  */
 export async function lockBuyerOrders(transaction: Transaction, buyerUserId: number): Promise<void> {
   await execute(transaction, 'SELECT pg_advisory_xact_lock($1, $2)', [
@@ -31,14 +33,19 @@ export async function lockBuyerOrders(transaction: Transaction, buyerUserId: num
   ]);
 }
 
-/** The buyer's newest unpaid order of the last hour for the same target and plan, if any. */
+/**
+ * The buyer's newest unpaid order of the last hour for the same target and plan, if any, other than
+ * those in `passed` (processor order ids found already paid at Razorpay).
+ */
 export async function findReusableOrder(
   transaction: Transaction,
   target: OrderTarget,
+  passed: string[] = [],
 ): Promise<Order | null> {
   return Order.findOne({
     where: {
       buyerUserId: target.buyerUserId,
+      ...(passed.length > 0 && { processorOrderId: { [Op.notIn]: passed } }),
       status: 'created',
       category: target.category,
       guildId: target.guildId,
@@ -51,13 +58,16 @@ export async function findReusableOrder(
   });
 }
 
-/** 429 TOO_MANY_OPEN_ORDERS when the buyer already has `max` unpaid orders from the last 24 hours. */
+/**
+ * 429 TOO_MANY_OPEN_ORDERS when the buyer already has `max` unpaid orders from the last 24 hours, those
+ * being created right now included.
+ */
 export async function assertBelowOpenOrderLimit(
   transaction: Transaction,
   buyerUserId: number,
   max: number,
 ): Promise<void> {
-  const open = await Order.count({
+  const stored = await Order.count({
     where: {
       buyerUserId,
       status: 'created',
@@ -65,6 +75,7 @@ export async function assertBelowOpenOrderLimit(
     },
     transaction,
   });
+  const open = stored + (await countReservations(transaction, buyerUserId));
   if (open >= max) {
     throw new AppError(
       'rate_limited',

@@ -11,19 +11,30 @@ import { ProviderId } from '../schemas';
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const Signature = Type.String({ minLength: 1, maxLength: 128, description: 'HMAC-SHA256, hex' });
 
-/** The spec's field names, or the names Razorpay Checkout hands the browser. */
+const NotGiven = Type.Optional(Type.Never());
+
+/**
+ * The spec's field names, or the names Razorpay Checkout hands the browser, never both: each branch
+ * refuses the other's names, so a body that validates means one thing.
+ */
 const VerifyPaymentBody = Type.Union([
   Type.Object({
     providerId: ProviderId,
     processor_order_id: ProcessorId,
     processor_payment_id: ProcessorId,
     processor_signature: Signature,
+    razorpay_order_id: NotGiven,
+    razorpay_payment_id: NotGiven,
+    razorpay_signature: NotGiven,
   }),
   Type.Object({
     providerId: ProviderId,
     razorpay_order_id: ProcessorId,
     razorpay_payment_id: ProcessorId,
     razorpay_signature: Signature,
+    processor_order_id: NotGiven,
+    processor_payment_id: NotGiven,
+    processor_signature: NotGiven,
   }),
 ]);
 type VerifyPaymentBody = Static<typeof VerifyPaymentBody>;
@@ -41,7 +52,7 @@ const VerifyPaymentReply = Type.Object({
 const error = { $ref: 'ErrorReply#' };
 
 function checkoutResponse(body: VerifyPaymentBody) {
-  return 'processor_order_id' in body
+  return body.processor_order_id !== undefined
     ? {
         processorOrderId: body.processor_order_id,
         paymentId: body.processor_payment_id,

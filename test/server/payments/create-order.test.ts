@@ -170,6 +170,11 @@ describe('POST /api/payment/create-order', () => {
     expect(reply.statusCode).toBe(502);
     expect(reply.json()).toEqual({ error: { code: 'PROCESSOR_UNAVAILABLE', message: expect.any(String) } });
     expect(await Order.count()).toBe(0);
+
+    // Nothing left behind holds up the same order once the processor is back.
+    getApp().sandbox.faults.clear();
+    expect((await createOrderAs(user, MONTHLY_USER)).statusCode).toBe(200);
+    expect(await Order.count()).toBe(1);
   });
 
   it('answers 400 and stores nothing when the processor rejects the request', async () => {

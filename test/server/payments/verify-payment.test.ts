@@ -230,10 +230,23 @@ describe('POST /api/payment/verify-payment', () => {
       'a numeric payment id',
       (body: ReturnType<typeof verifyBody>) => ({ ...body, processor_payment_id: 42 }),
     ],
+    // Each set of names alone is a valid body; together they are ambiguous, whatever the values.
+    [
+      'a numeric signature beside valid Checkout names',
+      (body: ReturnType<typeof verifyBody>, checkout: CheckoutResponse) => ({
+        ...body,
+        processor_signature: 10,
+        ...checkout,
+      }),
+    ],
+    [
+      "both the spec's and Checkout's names",
+      (body: ReturnType<typeof verifyBody>, checkout: CheckoutResponse) => ({ ...body, ...checkout }),
+    ],
   ])('refuses a body with %s as VALIDATION_FAILED', async (_label, change) => {
     const user = await createUser();
     const checkout = await paidOrder(user);
-    const reply = await verifyAs(getApp(), user, change(verifyBody(user, checkout)));
+    const reply = await verifyAs(getApp(), user, change(verifyBody(user, checkout), checkout));
     expect(reply.statusCode).toBe(400);
     expect(reply.json().error.code).toBe('VALIDATION_FAILED');
     await expectNothingGranted();

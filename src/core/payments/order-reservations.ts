@@ -1,0 +1,69 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import type { OrderTarget } from './open-orders';
+
+/** Past the processor's own timeout, a reservation is left by a server that died mid-call. */
+const LEASE_MARGIN_MS = 60_000;
+
+export function reservationLeaseMs(providerTimeoutMs: number): number {
+  return providerTimeoutMs + LEASE_MARGIN_MS;
+}
+
+function targetKey({ category, guildId, plan }: OrderTarget): string {
+  return [category, guildId ?? '', plan.planType, plan.months ?? ''].join(':');
+}
+
+/**
+ * Records that this request is about to ask Razorpay for an order for `target` (the caller holds the
+ * buyer's lock), clearing the buyer's reservations whose lease ran out.
+ */
+export async function reserveOrder(
+  transaction: Transaction,
+  target: OrderTarget,
+  receipt: string,
+  leaseMs: number,
+): Promise<void> {
+  await execute(
+    transaction,
+    'DELETE FROM order_reservations WHERE buyer_user_id = $1 AND lease_until <= now()',
+    [target.buyerUserId],
+  );
+  await execute(
+    transaction,
+    `INSERT INTO order_reservations (receipt, buyer_user_id, target, lease_until)
+     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
+    [receipt, target.buyerUserId, targetKey(target), leaseMs],
+  );
+}
+
+/** Whether another request is asking Razorpay for an order for the same target right now. */
+export async function isReserved(transaction: Transaction, target: OrderTarget): Promise<boolean> {
+  const rows = await selectRows(
+    transaction,
+    `SELECT 1 FROM order_reservations
+     WHERE buyer_user_id = $1 AND target = $2 AND lease_until > now() LIMIT 1`,
+    [target.buyerUserId, targetKey(target)],
+  );
+  return rows.length > 0;
+}
+
+/** The buyer's orders being created right now: they count as open. */
+export async function countReservations(transaction: Transaction, buyerUserId: number): Promise<number> {
+  const [row] = await selectRows<{ count: number }>(
+    transaction,
+    'SELECT count(*)::int AS count FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()',
+    [buyerUserId],
+  );
+  return row!.count;
+}
+
+export async function releaseReservation(
+  sequelize: Sequelize,
+  receipt: string,
+  transaction?: Transaction,
+): Promise<void> {
+  await sequelize.query('DELETE FROM order_reservations WHERE receipt = $1', {
+    bind: [receipt],
+    transaction,
+  });
+}
