@@ -53,8 +53,6 @@ describe('three API replicas and three workers through PgBouncer in transaction 
       // Rate-limit counters of this run only (a run a minute earlier used the same client addresses).
       REDIS_KEY_PREFIX: config.redisKeyPrefix,
       EVENTS_STREAM: stream,
-      // Rate-limit counters and sign-in states of this run only (another run may use the same addresses).
-      REDIS_KEY_PREFIX: config.redisKeyPrefix,
       RAZORPAY_API_URL: sandbox.razorpayApiUrl,
       RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       // Each request names its client in X-Forwarded-For, so that no other test shares its counters.
