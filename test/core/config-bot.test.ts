@@ -2,7 +2,7 @@ import { loadConfig, type ConfigError } from '../../src/core/config';
 
 describe('loadConfig: the bot side', () => {
   it('leaves the bot API off by default, reminds 3 days ahead, and lets the bot make 1200 requests a minute', () => {
-    expect(loadConfig({})).toMatchObject({
+    expect(loadConfig({ NODE_ENV: 'test' })).toMatchObject({
       botApiToken: null,
       botRateLimitPerMinute: 1200,
       expiryReminderDays: 3,
@@ -13,7 +13,7 @@ describe('loadConfig: the bot side', () => {
   it('refuses a BOT_API_TOKEN shorter than 32 characters and a reminder that is not a whole number of days', () => {
     const problems = (env: NodeJS.ProcessEnv) => {
       try {
-        loadConfig(env);
+        loadConfig({ NODE_ENV: 'test', ...env });
         return [];
       } catch (error) {
         return (error as ConfigError).problems;
@@ -25,6 +25,6 @@ describe('loadConfig: the bot side', () => {
         expect.stringMatching(/^EXPIRY_REMINDER_DAYS: /),
       ]);
     }
-    expect(loadConfig({ BOT_API_TOKEN: 'x'.repeat(32) }).botApiToken).toBe('x'.repeat(32));
+    expect(loadConfig({ NODE_ENV: 'test', BOT_API_TOKEN: 'x'.repeat(32) }).botApiToken).toBe('x'.repeat(32));
   });
 });

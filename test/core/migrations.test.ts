@@ -3,8 +3,8 @@ import { createMigrator } from '../../src/core/db/migrator';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 
 const TABLES = [
-  'job_runs',
   'code_attempt_failures',
+  'job_runs',
   'order_reservations',
   'orders',
   'outbox',
