@@ -80,7 +80,10 @@ export async function reconcileOrders(
   });
   // Live subscriptions too, unless one order was named.
   if (options.orderId === undefined) {
-    const subscriptions = await reconcileSubscriptions(core, processor, { dryRun: options.dryRun });
+    const subscriptions = await reconcileSubscriptions(core, processor, {
+      dryRun: options.dryRun,
+      ...bounds,
+    });
     for (const result of ['applied', 'skipped', 'failed'] as const)
       report[result].push(...subscriptions[result]);
   }

@@ -5,6 +5,7 @@ import type { ReconcileEntry, ReconcileReport, ReconcileResult } from '../paymen
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorView, fetchProcessorView } from './processor-view';
+import { boundedEach, type Bounds } from '../bounded-each';
 
 /**
  * The safety net of the subscription webhooks, run by the same reconcile as the orders (the worker's job
@@ -17,11 +18,12 @@ import { applyProcessorView, fetchProcessorView } from './processor-view';
 export async function reconcileSubscriptions(
   core: Core,
   processor: RazorpayClient,
-  options: { dryRun?: boolean } = {},
+  options: { dryRun?: boolean } & Partial<Bounds> = {},
 ): Promise<ReconcileReport> {
   const live = await Subscription.findAll({ where: { status: [...LIVE_STATUSES] }, order: [['id', 'ASC']] });
   const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
-  for (const subscription of live) {
+  const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
+  await boundedEach(live, bounds, async (subscription) => {
     const [result, entry] = await reconcileOne(
       core,
       processor,
@@ -29,7 +31,7 @@ export async function reconcileSubscriptions(
       options.dryRun ?? false,
     );
     report[result].push(entry);
-  }
+  });
   return report;
 }
 
