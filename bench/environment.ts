@@ -33,7 +33,8 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
 
 export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnvironment> {
   loadDotEnv();
-  const config = loadConfig();
+  // Only the servers' addresses are read: unset, NODE_ENV would mean production, which requires its secrets.
+  const config = loadConfig({ NODE_ENV: 'development', ...process.env });
   const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `${DATABASE_PREFIX}${id}`;
   const databaseUrl = databaseUrlOf(name, config.databaseUrl);

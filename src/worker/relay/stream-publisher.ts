@@ -48,8 +48,29 @@ export function addEntry(
   pipeline.xadd(stream, 'MAXLEN', '~', maxLen, '*', 'id', eventId, 'type', type, 'payload', payload);
 }
 
+/**
+ * A batch of XADDs as one script: one command for ioredis to build and parse instead of one per entry,
+ * which is most of a relay's CPU. `redis.pcall` gives each entry its own answer (its id, or `{ error }`),
+ * as a pipeline would. Redis runs nothing else meanwhile (about 4 ms per 1,000 entries).
+ */
+const ADD_ENTRIES = `
+local replies = {}
+for i = 2, #ARGV, 3 do
+  local reply = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*',
+    'id', ARGV[i], 'type', ARGV[i + 1], 'payload', ARGV[i + 2])
+  if type(reply) == 'table' and reply.err then replies[#replies + 1] = { reply.err }
+  else replies[#replies + 1] = reply end
+end
+return replies`;
+
+type ScriptedPipeline = ChainableCommander & {
+  addEntries(stream: string, maxLen: number, ...fields: string[]): ScriptedPipeline;
+};
+
 export interface PublisherOptions {
   redis: RedisSettings;
+  /** Send each batch as one script (ADD_ENTRIES) rather than a pipeline of XADDs. */
+  scripted: boolean;
   /**
    * Replicas that must have the entries before they count as sent (WAIT after the XADDs): an entry only the
    * master had is lost when a failover promotes a replica, so its row must stay pending. 0: no WAIT.
@@ -90,6 +111,7 @@ export class StreamPublisher {
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
     this.redis = connectRedis(options.redis, relayRedisOptions(options.commandTimeoutMs, options.reconnect));
+    this.redis.defineCommand('addEntries', { numberOfKeys: 1, lua: ADD_ENTRIES });
     logRedisOutages(this.redis, logger, {
       down: 'Redis unavailable: events stay in the outbox',
       back: 'Redis available again: relaying',
@@ -115,33 +137,54 @@ export class StreamPublisher {
     });
   }
 
-  /** Sends every entry in one pipelined round of XADD (and WAIT) and pairs each one with its delivery. */
+  /**
+   * Sends every entry in one pipelined round of XADD (or one script) and WAIT, and pairs each one with its
+   * delivery. A script refused as a whole (scripting disabled, not permitted) leaves the batch to plain XADDs.
+   */
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
-    const { stream, streamMaxLen, minReplicas } = this.options;
-    const pipeline = this.redis.pipeline();
-    for (const entry of entries) {
-      addEntry(pipeline, stream, streamMaxLen, entry);
-    }
-    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
-    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
-    let errors: (Error | null)[];
-    let unreplicated: Delivery | null = null;
-    try {
-      const replies = await pipeline.exec();
-      if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[entries.length], minReplicas);
-      errors = entries.map((_, i) => {
-        const reply = replies?.[i];
-        return reply ? reply[0] : new Error('no reply to this command');
-      });
-    } catch (error) {
-      errors = entries.map(() => error as Error);
-    }
+    let sent = this.options.scripted ? await this.send(entries, true) : null;
+    if (!sent || sent.scriptRefused) sent = await this.send(entries, false);
+    const { errors, unreplicated } = sent;
     const timedOut = errors.find((error) => error?.message === COMMAND_TIMED_OUT);
     if (timedOut) this.dropConnection(timedOut);
     return entries.map((entry, i) => {
       const delivery = judgeReply(errors[i] ?? null);
       return [entry, delivery.outcome === 'sent' && unreplicated ? unreplicated : delivery];
     });
+  }
+
+  /** One round: each entry's error (null when added), and whether Redis refused the script as a whole. */
+  private async send(entries: StreamEntry[], scripted: boolean) {
+    const { stream, streamMaxLen, minReplicas } = this.options;
+    const pipeline = this.redis.pipeline() as ScriptedPipeline;
+    if (scripted) {
+      pipeline.addEntries(stream, streamMaxLen, ...entries.flatMap((e) => [e.eventId, e.type, e.payload]));
+    } else {
+      for (const entry of entries) addEntry(pipeline, stream, streamMaxLen, entry);
+    }
+    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
+    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
+    const commands = scripted ? 1 : entries.length;
+    let errors: (Error | null)[];
+    let unreplicated: Delivery | null = null;
+    let scriptRefused = false;
+    try {
+      const replies = await pipeline.exec();
+      if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[commands], minReplicas);
+      if (scripted) {
+        const [error, answers] = replies?.[0] ?? [new Error('no reply to this command'), null];
+        scriptRefused = error instanceof ReplyError;
+        errors = entries.map((_, i) => error ?? entryError((answers as unknown[] | null)?.[i]));
+      } else {
+        errors = entries.map((_, i) => {
+          const reply = replies?.[i];
+          return reply ? reply[0] : new Error('no reply to this command');
+        });
+      }
+    } catch (error) {
+      errors = entries.map(() => error as Error);
+    }
+    return { errors, unreplicated, scriptRefused };
   }
 
   /**
@@ -178,6 +221,13 @@ export class StreamPublisher {
   close(): void {
     this.redis.disconnect();
   }
+}
+
+/** An entry's answer from ADD_ENTRIES: its stream id, or `[error message]`. */
+function entryError(answer: unknown): Error | null {
+  if (typeof answer === 'string') return null;
+  if (Array.isArray(answer) && typeof answer[0] === 'string') return new ReplyError(answer[0]);
+  return new Error('no reply for this entry');
 }
 
 /** Why entries Redis added do not count as sent yet: WAIT failed or reached fewer replicas than needed. */
