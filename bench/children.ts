@@ -53,9 +53,18 @@ export class Child {
 
   /** The child's peak resident set size so far (VmHWM), in bytes. */
   peakRssBytes(): number {
+    return this.memoryBytes('VmHWM');
+  }
+
+  /** The child's resident set size now (VmRSS), in bytes. */
+  rssBytes(): number {
+    return this.memoryBytes('VmRSS');
+  }
+
+  private memoryBytes(field: 'VmHWM' | 'VmRSS'): number {
     const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
-    if (!match) throw new Error(`no VmHWM in /proc/${this.pid}/status`);
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+    if (!match) throw new Error(`no ${field} in /proc/${this.pid}/status`);
     return Number(match[1]) * 1024;
   }
 

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
-import type { Child } from '../children';
 import { CpuMeter, microsecondsPer, type CpuUse } from '../cpu';
 import type { BenchEnvironment } from '../environment';
 import type { Figure, Section } from '../report';
@@ -111,7 +110,7 @@ function verifyLoad(meter: CpuMeter, server: RunningServer, verifications: Verif
   });
 }
 
-const mebibytes = (child: Child) => child.peakRssBytes() / 2 ** 20;
+const mebibytes = (bytes: number) => bytes / 2 ** 20;
 
 /** Hands out distinct verifications, in order, so that no order is paid twice. */
 function dealer(verifications: Verification[]) {
@@ -131,6 +130,7 @@ async function measure(
   runs: number,
 ) {
   const meter = new CpuMeter(env, { [api.child.name]: api.child.pid, [bare.child.name]: bare.child.pid });
+  const idleRss = { api: mebibytes(api.child.rssBytes()), bare: mebibytes(bare.child.rssBytes()) };
   const { providerIds } = fixtures;
   const deal = dealer(fixtures.verifications);
   await statusLoad(meter, bare, providerIds, WARM_UP_SECONDS);
@@ -146,7 +146,12 @@ async function measure(
     loads.verify.push(await verifyLoad(meter, api, deal(VERIFICATIONS_PER_RUN)));
     console.log(`  API run ${run + 1}/${runs} done`);
   }
-  return { ...loads, apiPeakRss: mebibytes(api.child), barePeakRss: mebibytes(bare.child) };
+  return {
+    ...loads,
+    idleRss,
+    apiPeakRss: mebibytes(api.child.peakRssBytes()),
+    barePeakRss: mebibytes(bare.child.peakRssBytes()),
+  };
 }
 
 /** Throughput, p99 and CPU per request of one load. */
@@ -217,6 +222,8 @@ export async function benchApi(env: BenchEnvironment, runs: number): Promise<Sec
         runs: ratio(verify, floor),
         target: { op: '>=', value: 0.8 },
       },
+      { name: 'API server RSS when started', unit: 'MiB', runs: [measured.idleRss.api] },
+      { name: 'bare server RSS when started', unit: 'MiB', runs: [measured.idleRss.bare] },
       { name: 'API server peak RSS (VmHWM)', unit: 'MiB', runs: [measured.apiPeakRss] },
       { name: 'bare server peak RSS (VmHWM)', unit: 'MiB', runs: [measured.barePeakRss] },
       {

@@ -43,7 +43,7 @@ export const DEFAULT_TUNING: RelayTuning = {
   maxPayloadBytes: 512 * 1024,
   redisCommandTimeoutMs: 2000,
   idleInTransactionTimeoutMs: 10_000,
-  scriptedAdds: false,
+  scriptedAdds: true,
   lingerMs: 0,
 };
 

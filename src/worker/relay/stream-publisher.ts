@@ -107,6 +107,8 @@ export function relayRedisOptions(commandTimeoutMs: number, reconnect: BackoffPo
  */
 export class StreamPublisher {
   private readonly redis: RedisClient;
+  /** The last script failed with its connection: the rows' next round goes as plain XADDs. */
+  private plainNext = false;
 
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
@@ -142,8 +144,17 @@ export class StreamPublisher {
    * delivery. A script refused as a whole (scripting disabled, not permitted) leaves the batch to plain XADDs.
    */
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
-    let sent = this.options.scripted ? await this.send(entries, true) : null;
-    if (!sent || sent.scriptRefused) sent = await this.send(entries, false);
+    const scripted = this.options.scripted && !this.plainNext;
+    this.plainNext = false;
+    let sent = await this.send(entries, scripted);
+    // A script that failed as a whole says nothing of its entries. Refused (scripting disabled or not
+    // permitted), the batch goes again as plain XADDs at once; when the connection went with it (Redis
+    // closes it over a bulk above proto-max-bulk-len), the rows wait and their next round goes plain,
+    // where each entry is judged on its own.
+    if (sent.scriptFailed) {
+      if (sent.scriptFailed instanceof ReplyError && this.ready) sent = await this.send(entries, false);
+      else this.plainNext = true;
+    }
     const { errors, unreplicated } = sent;
     const timedOut = errors.find((error) => error?.message === COMMAND_TIMED_OUT);
     if (timedOut) this.dropConnection(timedOut);
@@ -167,14 +178,17 @@ export class StreamPublisher {
     const commands = scripted ? 1 : entries.length;
     let errors: (Error | null)[];
     let unreplicated: Delivery | null = null;
-    let scriptRefused = false;
+    let scriptFailed: Error | null = null;
     try {
       const replies = await pipeline.exec();
       if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[commands], minReplicas);
       if (scripted) {
         const [error, answers] = replies?.[0] ?? [new Error('no reply to this command'), null];
-        scriptRefused = error instanceof ReplyError;
-        errors = entries.map((_, i) => error ?? entryError((answers as unknown[] | null)?.[i]));
+        scriptFailed = error;
+        // Never counted against a row: its own XADD will say which one, if any, Redis refuses.
+        const unsent =
+          error instanceof ReplyError ? new Error(`the batch's script failed: ${(error as Error).message}`) : error;
+        errors = entries.map((_, i) => unsent ?? entryError((answers as unknown[] | null)?.[i]));
       } else {
         errors = entries.map((_, i) => {
           const reply = replies?.[i];
@@ -183,8 +197,9 @@ export class StreamPublisher {
       }
     } catch (error) {
       errors = entries.map(() => error as Error);
+      if (scripted) scriptFailed = error as Error;
     }
-    return { errors, unreplicated, scriptRefused };
+    return { errors, unreplicated, scriptFailed };
   }
 
   /**
