@@ -62,7 +62,11 @@ function drainOf(rate: number, events: number, used: CpuUse, client: 'bench' | '
 }
 
 /** From the commit of the backlog to the deletion of its last row, with `relayCount` relay processes. */
-async function relayDrain(env: BenchEnvironment, events: PremiumEventPayload[], variant: Variant): Promise<Drain> {
+async function relayDrain(
+  env: BenchEnvironment,
+  events: PremiumEventPayload[],
+  variant: Variant,
+): Promise<Drain> {
   const stream = env.key('drain');
   const relays = await startRelays(env, stream, variant.count, variant.tuning);
   const meter = new CpuMeter(env, Object.fromEntries(relays.map((relay) => [relay.name, relay.pid])));

@@ -67,7 +67,8 @@ describe('three API replicas and three workers through PgBouncer in transaction 
         runProcess(
           `scaling-api-${i + 1}`,
           'src/server/main.js',
-          { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+          // METRICS_PORT 0: three replicas on one machine cannot share the default port.
+          { ...env, PORT: String(apiPort), HOST: '127.0.0.1', METRICS_PORT: '0' },
           `${api}/readyz`,
           READY_WITHIN_MS,
         ),

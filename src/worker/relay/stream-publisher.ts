@@ -187,7 +187,9 @@ export class StreamPublisher {
         scriptFailed = error;
         // Never counted against a row: its own XADD will say which one, if any, Redis refuses.
         const unsent =
-          error instanceof ReplyError ? new Error(`the batch's script failed: ${(error as Error).message}`) : error;
+          error instanceof ReplyError
+            ? new Error(`the batch's script failed: ${(error as Error).message}`)
+            : error;
         errors = entries.map((_, i) => unsent ?? entryError((answers as unknown[] | null)?.[i]));
       } else {
         errors = entries.map((_, i) => {
