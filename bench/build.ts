@@ -14,7 +14,11 @@ const ROOT = path.resolve(__dirname, '..');
  */
 export async function buildChildren(id: string, cleanup: Cleanup): Promise<string> {
   const outDir = path.join(ROOT, '.bench-build', id);
-  cleanup.add(`remove ${path.relative(ROOT, outDir)}`, () => fs.rm(outDir, { recursive: true, force: true }));
+  cleanup.add(`remove ${path.relative(ROOT, outDir)}`, async () => {
+    await fs.rm(outDir, { recursive: true, force: true });
+    // Only when empty: another run's build may be in it.
+    await fs.rmdir(path.dirname(outDir)).catch(() => undefined);
+  });
   const tsc = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   await promisify(execFile)(process.execPath, [tsc, '-p', 'bench/tsconfig.build.json', '--outDir', outDir], {
     cwd: ROOT,
