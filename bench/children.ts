@@ -2,7 +2,6 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(__dirname, '..');
 const STOP_GRACE_MS = 15_000;
@@ -11,6 +10,12 @@ const STOP_GRACE_MS = 15_000;
 const profileDir = process.env.BENCH_CPU_PROF ? path.resolve(process.env.BENCH_CPU_PROF) : null;
 
 const running = new Set<Child>();
+
+/** Where `buildChildren` compiled the programs the children run. */
+let buildDir: string | null = null;
+export function runChildrenFrom(directory: string): void {
+  buildDir = directory;
+}
 
 /** A TypeScript program of this repository running in a child process, with an IPC channel. */
 export class Child {
@@ -48,9 +53,18 @@ export class Child {
 
   /** The child's peak resident set size so far (VmHWM), in bytes. */
   peakRssBytes(): number {
+    return this.memoryBytes('VmHWM');
+  }
+
+  /** The child's resident set size now (VmRSS), in bytes. */
+  rssBytes(): number {
+    return this.memoryBytes('VmRSS');
+  }
+
+  private memoryBytes(field: 'VmHWM' | 'VmRSS'): number {
     const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
-    const match = /^VmHWM:\s+(\d+) kB$/m.exec(status);
-    if (!match) throw new Error(`no VmHWM in /proc/${this.pid}/status`);
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
+    if (!match) throw new Error(`no ${field} in /proc/${this.pid}/status`);
     return Number(match[1]) * 1024;
   }
 
@@ -66,18 +80,15 @@ export class Child {
   }
 }
 
-/** Runs `script` (relative to the repository root) with tsx, sharing stdout and stderr. */
+/** Runs `script` (a .ts file relative to the repository root) as compiled, sharing stdout and stderr. */
 export function startChild(name: string, script: string, env: NodeJS.ProcessEnv = {}): Child {
-  const execArgv = [
-    '--import',
-    'tsx',
-    '--import',
-    pathToFileURL(path.join(__dirname, 'exit-with-parent.ts')).href,
-  ];
+  if (!buildDir) throw new Error('runChildrenFrom() first');
+  const compiled = (file: string) => path.join(buildDir!, file.replace(/\.ts$/, '.js'));
+  const execArgv = ['--require', compiled('bench/exit-with-parent.ts')];
   // One directory per child: its main thread and tsx's loader thread each write a profile there.
   if (profileDir)
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${name}-${Date.now()}`)}`);
-  const child = fork(path.join(ROOT, script), [], {
+  const child = fork(compiled(script), [], {
     cwd: ROOT,
     execArgv,
     env: { ...process.env, ...env },

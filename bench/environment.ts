@@ -4,25 +4,23 @@ import pg from 'pg';
 import { loadConfig, loadDotEnv } from '../src/core/config';
 import { connectDatabase } from '../src/core/db/database';
 import { createMigrator } from '../src/core/db/migrator';
-import {
-  createDatabase,
-  databaseUrl as databaseUrlOf,
-  dropDatabase,
-  dropDatabasesWithPrefix,
-} from '../test/support/databases';
+import { createDatabase, databaseUrl as databaseUrlOf, dropDatabase } from '../test/support/databases';
 import type { Cleanup } from './cleanup';
+import { BENCH_APPLICATION_NAME } from './cpu';
 
 const DATABASE_PREFIX = 'premium_bench_';
-/** A bench database older than this was left by a run killed outright (SIGKILL): no run lasts so long. */
-const STALE_AFTER_MS = 3_600_000;
 
 /** The bench's own database (migrated), Redis key prefix and connections, all removed by `cleanup`. */
 export interface BenchEnvironment {
+  /** This run's id, in its database's name and its Redis keys' prefix. */
+  id: string;
   databaseUrl: string;
   redisUrl: string;
   /** For the bench's own queries: seeding, counting, vacuuming. */
   pool: pg.Pool;
   redis: Redis;
+  /** Starts every Redis key of this run (the API's rate-limit counters too), all deleted at the end. */
+  keyPrefix: string;
   /** A Redis key under the bench's prefix, deleted at the end. */
   key(purpose: string): string;
 }
@@ -33,31 +31,22 @@ async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
   }
 }
 
-/** Deletes the keys matching `pattern` in logical database `db` of the server at `redisUrl`. */
-export async function deleteRedisKeys(redisUrl: string, db: number, pattern: string): Promise<void> {
-  const redis = new Redis(redisUrl, { db });
-  try {
-    await deleteKeys(redis, pattern);
-  } finally {
-    redis.disconnect();
-  }
-}
-
 export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnvironment> {
   loadDotEnv();
-  const config = loadConfig();
+  // Only the servers' addresses are read: unset, NODE_ENV would mean production, which requires its secrets.
+  const config = loadConfig({ NODE_ENV: 'development', ...process.env });
   const id = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const name = `${DATABASE_PREFIX}${id}`;
   const databaseUrl = databaseUrlOf(name, config.databaseUrl);
   const keyPrefix = `premium:bench:${id}:`;
 
-  await dropDatabasesWithPrefix(DATABASE_PREFIX, {
-    olderThanMs: STALE_AFTER_MS,
-    serverUrl: config.databaseUrl,
-  });
   await createDatabase(name, { serverUrl: config.databaseUrl });
   const redis = new Redis(config.redisUrl);
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: 4,
+    application_name: BENCH_APPLICATION_NAME,
+  });
   // A connection lost while idle (the database dropped under an interrupted run) is not an error here.
   pool.on('error', () => undefined);
   // Run last-in first-out: the keys go, then the database, whose dropping ends any query an interrupted
@@ -76,5 +65,13 @@ export async function createBenchEnvironment(cleanup: Cleanup): Promise<BenchEnv
     await sequelize.close();
   }
 
-  return { databaseUrl, redisUrl: config.redisUrl, pool, redis, key: (purpose) => `${keyPrefix}${purpose}` };
+  return {
+    id,
+    databaseUrl,
+    redisUrl: config.redisUrl,
+    pool,
+    redis,
+    keyPrefix,
+    key: (purpose) => `${keyPrefix}${purpose}`,
+  };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { benchApi } from './api/suite';
-import { stopAllChildren } from './children';
+import { buildChildren } from './build';
+import { runChildrenFrom, stopAllChildren } from './children';
 import { Cleanup } from './cleanup';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
 import { describeMachine } from './machine';
@@ -43,6 +44,8 @@ async function main(): Promise<void> {
   const startedAt = new Date();
   try {
     const env = await createBenchEnvironment(cleanup);
+    console.error('compiling the service for the child processes…');
+    runChildrenFrom(await buildChildren(env.id, cleanup));
     cleanup.add('stop the child processes', stopAllChildren);
     const machine = await describeMachine(env);
     console.log(`${describeMachineLine(machine)}\n${runs} run(s) per figure`);

@@ -1,13 +1,16 @@
-// The baseline of the status route: a bare Fastify route doing the same single indexed SELECT with pg,
-// and shaping it with the same function, without the service's plugins (rate limit, metrics, schemas).
+// The baselines of the API: the status route as a bare Fastify route doing the same single indexed SELECT
+// with pg, shaped by the same function, without the service's plugins (rate limit, metrics, schemas); and
+// verify-payment's floor (bare-verify.ts).
 import Fastify from 'fastify';
 import pg from 'pg';
 import { premiumStatusOf } from '../../src/core/users';
+import { bareVerifyRoute } from './bare-verify';
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true });
 const app = Fastify();
 
 app.get('/healthz', async () => ({ status: 'ok' }));
+bareVerifyRoute(app, pool, { jwt: process.env.JWT_SECRET ?? '', key: process.env.RAZORPAY_KEY_SECRET ?? '' });
 app.get<{ Params: { providerId: string } }>('/api/auth/user/:providerId', async (request, reply) => {
   const { rows } = await pool.query<{ premium_expires_at: Date | null }>({
     name: 'premium-status',

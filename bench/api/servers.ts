@@ -3,12 +3,6 @@ import { startChild, whileAlive, type Child } from '../children';
 import type { BenchEnvironment } from '../environment';
 import { pollUntil } from '../../test/support/wait';
 
-/**
- * The API's rate-limit counters go to this logical Redis database, not to the one the tests share: the
- * bench's millions of requests from 127.0.0.1 would otherwise trip their per-IP limits.
- */
-export const RATE_LIMIT_REDIS_DB = 15;
-
 export interface ServerSecrets {
   jwtSecret: string;
   keySecret: string;
@@ -34,15 +28,18 @@ async function startServer(name: string, script: string, env: NodeJS.ProcessEnv)
   return { url, child };
 }
 
-/** The service's API (`src/server/main.ts`) as production runs it, with limits too high to be reached. */
+/**
+ * The service's API (`src/server/main.ts`) as production runs it, with limits too high to be reached. Its
+ * rate-limit counters start with this run's key prefix, so they neither trip the tests' per-IP limits nor
+ * share counters with another run, and go with the run's other keys.
+ */
 export function startApiServer(env: BenchEnvironment, secrets: ServerSecrets): Promise<RunningServer> {
-  const redisUrl = new URL(env.redisUrl);
-  redisUrl.pathname = `/${RATE_LIMIT_REDIS_DB}`;
   return startServer('api', 'src/server/main.ts', {
     NODE_ENV: 'production',
     HOST: '127.0.0.1',
     DATABASE_URL: env.databaseUrl,
-    REDIS_URL: redisUrl.toString(),
+    REDIS_URL: env.redisUrl,
+    REDIS_KEY_PREFIX: env.keyPrefix,
     LOG_LEVEL: 'warn',
     RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
     WEBHOOK_RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
@@ -57,6 +54,10 @@ export function startApiServer(env: BenchEnvironment, secrets: ServerSecrets): P
   });
 }
 
-export function startBareServer(env: BenchEnvironment): Promise<RunningServer> {
-  return startServer('bare', 'bench/api/bare-server.ts', { DATABASE_URL: env.databaseUrl });
+export function startBareServer(env: BenchEnvironment, secrets: ServerSecrets): Promise<RunningServer> {
+  return startServer('bare', 'bench/api/bare-server.ts', {
+    DATABASE_URL: env.databaseUrl,
+    JWT_SECRET: secrets.jwtSecret,
+    RAZORPAY_KEY_SECRET: secrets.keySecret,
+  });
 }

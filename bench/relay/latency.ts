@@ -1,5 +1,6 @@
 import { DEFAULT_TUNING } from '../../src/worker/relay/outbox-relay';
 import { startChild, whileAlive, type Child } from '../children';
+import { CpuMeter } from '../cpu';
 import type { BenchEnvironment } from '../environment';
 import type { Figure, Section } from '../report';
 import { quantile } from '../stats';
@@ -12,25 +13,49 @@ const DURATION_MS = 3000;
 /** Opens the generator's connections and lets the relay and the generator's code warm up. */
 const WARM_UP: LoadRequest = { rate: 500, durationMs: 1000 };
 
-type Mode = 'LISTEN/NOTIFY' | 'polling only';
+/** How the relay learns of new rows: notifications (with or without a linger), or its poll alone. */
+interface Mode {
+  label: string;
+  pollingOnly: boolean;
+  lingerMs?: number;
+}
+
+const LINGER_MS = 2;
+const MODES: Mode[] = [
+  { label: 'LISTEN/NOTIFY', pollingOnly: false },
+  { label: `LISTEN/NOTIFY, linger ${LINGER_MS} ms`, pollingOnly: false, lingerMs: LINGER_MS },
+  { label: 'polling only', pollingOnly: true },
+];
 
 interface RunFigures {
   p50: number;
   p95: number;
   p99: number;
   committedPerSecond: number;
+  /** The relay process's CPU per 1,000 events relayed, in ms. */
+  relayCpu: number;
 }
 
-async function offer(generator: Child, relays: Child[], watcher: StreamWatcher, request: LoadRequest) {
+async function offer(
+  meter: CpuMeter,
+  generator: Child,
+  relays: Child[],
+  watcher: StreamWatcher,
+  request: LoadRequest,
+): Promise<RunFigures> {
+  const since = await meter.start();
   generator.send(request);
   const { commits, startedAt, finishedAt } = await generator.nextMessage<LoadResult>();
   const seenAt = await whileAlive(relays, watcher.seen(commits.map(([eventId]) => eventId)));
+  const used = await meter.stop(since);
   const latencies = commits.map(([, commitSentAt], i) => seenAt[i]! - commitSentAt);
+  const relaySeconds = Object.values(used.processes).reduce((sum, seconds) => sum + seconds, 0);
   return {
     p50: quantile(latencies, 0.5),
     p95: quantile(latencies, 0.95),
     p99: quantile(latencies, 0.99),
     committedPerSecond: commits.length / ((finishedAt - startedAt) / 1000),
+    relayCpu: (relaySeconds * 1e6) / commits.length,
   };
 }
 
@@ -41,22 +66,24 @@ async function measureMode(
   runs: number,
 ): Promise<Map<number, RunFigures[]>> {
   // With the insert trigger disabled no notification comes, and the relay finds new rows only when it polls.
-  const pollingOnly = mode === 'polling only';
+  const { pollingOnly } = mode;
   if (pollingOnly) await env.pool.query('ALTER TABLE outbox DISABLE TRIGGER outbox_notify');
-  const stream = env.key(`latency-${pollingOnly ? 'poll' : 'listen'}`);
+  const stream = env.key('latency');
   const watcher = new StreamWatcher(env.redisUrl, stream);
-  const relays = await startRelays(env, stream, 1);
+  const relays = await startRelays(env, stream, 1, mode.lingerMs ? { lingerMs: mode.lingerMs } : undefined);
+  const meter = new CpuMeter(env, Object.fromEntries(relays.map((relay) => [relay.name, relay.pid])));
   const generator = startChild('generator', 'bench/relay/generator-process.ts', {
     DATABASE_URL: env.databaseUrl,
   });
   const byRate = new Map(RATES.map((rate) => [rate, [] as RunFigures[]]));
   try {
-    await offer(generator, relays, watcher, WARM_UP);
+    await offer(meter, generator, relays, watcher, WARM_UP);
     for (let run = 1; run <= runs; run++) {
       for (const rate of RATES) {
-        byRate.get(rate)!.push(await offer(generator, relays, watcher, { rate, durationMs: DURATION_MS }));
+        const request = { rate, durationMs: DURATION_MS };
+        byRate.get(rate)!.push(await offer(meter, generator, relays, watcher, request));
       }
-      console.log(`  latency (${mode}) run ${run}/${runs} done`);
+      console.log(`  latency (${mode.label}) run ${run}/${runs} done`);
     }
     return byRate;
   } finally {
@@ -69,8 +96,8 @@ async function measureMode(
 }
 
 function figuresOf(mode: Mode, rate: number, runs: RunFigures[]): Figure[] {
-  const targeted = mode === 'LISTEN/NOTIFY' && rate === 500;
-  const label = `${mode}, ${rate.toLocaleString('en-US')}/s offered`;
+  const targeted = mode === MODES[0] && rate === 500;
+  const label = `${mode.label}, ${rate.toLocaleString('en-US')}/s offered`;
   return [
     { name: `${label}: committed`, unit: 'events/s', runs: runs.map((r) => r.committedPerSecond) },
     {
@@ -86,6 +113,7 @@ function figuresOf(mode: Mode, rate: number, runs: RunFigures[]): Figure[] {
       runs: runs.map((r) => r.p99),
       ...(targeted && { target: { op: '<=', value: 25 } as const }),
     },
+    { name: `${label}: CPU of the relay`, unit: 'ms/1k ev', runs: runs.map((r) => r.relayCpu) },
   ];
 }
 
@@ -95,7 +123,7 @@ function figuresOf(mode: Mode, rate: number, runs: RunFigures[]): Figure[] {
  */
 export async function benchRelayLatency(env: BenchEnvironment, runs: number): Promise<Section> {
   const figures: Figure[] = [];
-  for (const mode of ['LISTEN/NOTIFY', 'polling only'] as const) {
+  for (const mode of MODES) {
     for (const [rate, rateRuns] of await measureMode(env, mode, runs))
       figures.push(...figuresOf(mode, rate, rateRuns));
   }

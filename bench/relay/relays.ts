@@ -1,4 +1,4 @@
-import type { RelayOptions } from '../../src/worker/relay/outbox-relay';
+import type { RelayOptions, RelayTuning } from '../../src/worker/relay/outbox-relay';
 import { startChild, whileAlive, type Child } from '../children';
 import type { BenchEnvironment } from '../environment';
 import { pollUntil } from '../../test/support/wait';
@@ -15,16 +15,23 @@ const ACTIVE_RELAYS = `
   FROM pg_stat_activity WHERE datname = current_database()`;
 
 /**
- * Starts `count` relay processes on the bench database and `stream` with the relay's default tuning, and
+ * Starts `count` relay processes on the bench database and `stream` with the relay's default tuning (or
+ * `tuning` over it), and
  * resolves once each one listens and has made its first (empty) claim, so that a measurement that starts
  * now does not include start-up.
  */
-export async function startRelays(env: BenchEnvironment, stream: string, count: number): Promise<Child[]> {
+export async function startRelays(
+  env: BenchEnvironment,
+  stream: string,
+  count: number,
+  tuning?: Partial<RelayTuning>,
+): Promise<Child[]> {
   const options: RelayProcessOptions = {
     databaseUrl: env.databaseUrl,
     redisUrl: env.redisUrl,
     stream,
     streamMaxLen: STREAM_MAX_LEN,
+    tuning,
   };
   const relays = Array.from({ length: count }, (_, i) =>
     startChild(`relay-${i + 1}`, 'bench/relay/relay-process.ts', { BENCH_RELAY: JSON.stringify(options) }),

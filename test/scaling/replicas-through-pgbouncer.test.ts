@@ -71,7 +71,7 @@ describe('three API replicas and three workers through PgBouncer in transaction 
         runProcess(
           `scaling-api-${i + 1}`,
           'src/server/main.js',
-          { ...env, PORT: String(apiPort), METRICS_PORT: '0', HOST: '127.0.0.1' },
+          { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
           `${api}/readyz`,
           READY_WITHIN_MS,
         ),

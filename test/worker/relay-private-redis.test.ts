@@ -106,6 +106,15 @@ describe('outbox relay against a redis-server of its own', () => {
     }
   });
 
+  it('relays with plain XADDs where Redis does not permit scripts', async () => {
+    await startServer(['--user', 'default', 'on', 'nopass', '~*', '&*', '+@all', '-eval', '-evalsha']);
+    const ids = await insertOutboxRows(core().sequelize, 5);
+    startRelay(config, { tuning: { pollIntervalMs: 20 } });
+
+    await drained();
+    expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
+  });
+
   it('sets an entry Redis refuses on its own aside as dead, while the rest flow', async () => {
     await startServer(['--proto-max-bulk-len', '1mb']);
     const { sequelize } = core();

@@ -110,6 +110,18 @@ describe('outbox relay', () => {
     }
   });
 
+  it.each([
+    ['as one Lua script per batch, lingering after each wake-up', { scriptedAdds: true, lingerMs: 5 }],
+    ['as pipelined XADDs', { scriptedAdds: false, lingerMs: 0 }],
+  ])('relays every row once, in order, %s', async (_how, tuning) => {
+    startRelay(config, { tuning: { ...tuning, batchSize: 100, pollIntervalMs: 600_000 } });
+    const ids = [];
+    for (let i = 0; i < 5; i++) ids.push(...(await insertOutboxRows(core().sequelize, 50)));
+
+    await drained();
+    expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
+  });
+
   it('sets rows that fail on their own aside as dead after their attempts, while the rest flow', async () => {
     const { sequelize } = core();
     const [first] = await insertOutboxRows(sequelize, 1);

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { Core } from '../../core';
 import { getPremiumStatus } from '../../core/users';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { PremiumStatusReply, ProviderId } from '../schemas';
 
 /** GET /api/auth/user/:providerId (spec §4.3): live premium status, public. */
-const userStatusRoutes: FastifyPluginAsyncTypebox = async (app) => {
+const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   app.get(
     '/api/auth/user/:providerId',
     {
@@ -22,7 +23,7 @@ const userStatusRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => getPremiumStatus(request.params.providerId),
+    async (request) => getPremiumStatus(core.sequelize, request.params.providerId),
   );
 };
 

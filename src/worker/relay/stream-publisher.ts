@@ -48,8 +48,29 @@ export function addEntry(
   pipeline.xadd(stream, 'MAXLEN', '~', maxLen, '*', 'id', eventId, 'type', type, 'payload', payload);
 }
 
+/**
+ * A batch of XADDs as one script: one command for ioredis to build and parse instead of one per entry,
+ * which is most of a relay's CPU. `redis.pcall` gives each entry its own answer (its id, or `{ error }`),
+ * as a pipeline would. Redis runs nothing else meanwhile (about 4 ms per 1,000 entries).
+ */
+const ADD_ENTRIES = `
+local replies = {}
+for i = 2, #ARGV, 3 do
+  local reply = redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*',
+    'id', ARGV[i], 'type', ARGV[i + 1], 'payload', ARGV[i + 2])
+  if type(reply) == 'table' and reply.err then replies[#replies + 1] = { reply.err }
+  else replies[#replies + 1] = reply end
+end
+return replies`;
+
+type ScriptedPipeline = ChainableCommander & {
+  addEntries(stream: string, maxLen: number, ...fields: string[]): ScriptedPipeline;
+};
+
 export interface PublisherOptions {
   redis: RedisSettings;
+  /** Send each batch as one script (ADD_ENTRIES) rather than a pipeline of XADDs. */
+  scripted: boolean;
   /**
    * Replicas that must have the entries before they count as sent (WAIT after the XADDs): an entry only the
    * master had is lost when a failover promotes a replica, so its row must stay pending. 0: no WAIT.
@@ -86,10 +107,13 @@ export function relayRedisOptions(commandTimeoutMs: number, reconnect: BackoffPo
  */
 export class StreamPublisher {
   private readonly redis: RedisClient;
+  /** The last script failed with its connection: the rows' next round goes as plain XADDs. */
+  private plainNext = false;
 
   constructor(private readonly options: PublisherOptions) {
     const { logger } = options;
     this.redis = connectRedis(options.redis, relayRedisOptions(options.commandTimeoutMs, options.reconnect));
+    this.redis.defineCommand('addEntries', { numberOfKeys: 1, lua: ADD_ENTRIES });
     logRedisOutages(this.redis, logger, {
       down: 'Redis unavailable: events stay in the outbox',
       back: 'Redis available again: relaying',
@@ -115,33 +139,69 @@ export class StreamPublisher {
     });
   }
 
-  /** Sends every entry in one pipelined round of XADD (and WAIT) and pairs each one with its delivery. */
+  /**
+   * Sends every entry in one pipelined round of XADD (or one script) and WAIT, and pairs each one with its
+   * delivery. A script refused as a whole (scripting disabled, not permitted) leaves the batch to plain XADDs.
+   */
   async publish<T extends StreamEntry>(entries: T[]): Promise<[T, Delivery][]> {
-    const { stream, streamMaxLen, minReplicas } = this.options;
-    const pipeline = this.redis.pipeline();
-    for (const entry of entries) {
-      addEntry(pipeline, stream, streamMaxLen, entry);
+    const scripted = this.options.scripted && !this.plainNext;
+    this.plainNext = false;
+    let sent = await this.send(entries, scripted);
+    // A script that failed as a whole says nothing of its entries. Refused (scripting disabled or not
+    // permitted), the batch goes again as plain XADDs at once; when the connection went with it (Redis
+    // closes it over a bulk above proto-max-bulk-len), the rows wait and their next round goes plain,
+    // where each entry is judged on its own.
+    if (sent.scriptFailed) {
+      if (sent.scriptFailed instanceof ReplyError && this.ready) sent = await this.send(entries, false);
+      else this.plainNext = true;
     }
-    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
-    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
-    let errors: (Error | null)[];
-    let unreplicated: Delivery | null = null;
-    try {
-      const replies = await pipeline.exec();
-      if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[entries.length], minReplicas);
-      errors = entries.map((_, i) => {
-        const reply = replies?.[i];
-        return reply ? reply[0] : new Error('no reply to this command');
-      });
-    } catch (error) {
-      errors = entries.map(() => error as Error);
-    }
+    const { errors, unreplicated } = sent;
     const timedOut = errors.find((error) => error?.message === COMMAND_TIMED_OUT);
     if (timedOut) this.dropConnection(timedOut);
     return entries.map((entry, i) => {
       const delivery = judgeReply(errors[i] ?? null);
       return [entry, delivery.outcome === 'sent' && unreplicated ? unreplicated : delivery];
     });
+  }
+
+  /** One round: each entry's error (null when added), and whether Redis refused the script as a whole. */
+  private async send(entries: StreamEntry[], scripted: boolean) {
+    const { stream, streamMaxLen, minReplicas } = this.options;
+    const pipeline = this.redis.pipeline() as ScriptedPipeline;
+    if (scripted) {
+      pipeline.addEntries(stream, streamMaxLen, ...entries.flatMap((e) => [e.eventId, e.type, e.payload]));
+    } else {
+      for (const entry of entries) addEntry(pipeline, stream, streamMaxLen, entry);
+    }
+    // Half the command timeout: WAIT answers with the count reached so far rather than time out.
+    if (minReplicas > 0) pipeline.wait(minReplicas, Math.ceil(this.options.commandTimeoutMs / 2));
+    const commands = scripted ? 1 : entries.length;
+    let errors: (Error | null)[];
+    let unreplicated: Delivery | null = null;
+    let scriptFailed: Error | null = null;
+    try {
+      const replies = await pipeline.exec();
+      if (minReplicas > 0) unreplicated = replicationShortfall(replies?.[commands], minReplicas);
+      if (scripted) {
+        const [error, answers] = replies?.[0] ?? [new Error('no reply to this command'), null];
+        scriptFailed = error;
+        // Never counted against a row: its own XADD will say which one, if any, Redis refuses.
+        const unsent =
+          error instanceof ReplyError
+            ? new Error(`the batch's script failed: ${(error as Error).message}`)
+            : error;
+        errors = entries.map((_, i) => unsent ?? entryError((answers as unknown[] | null)?.[i]));
+      } else {
+        errors = entries.map((_, i) => {
+          const reply = replies?.[i];
+          return reply ? reply[0] : new Error('no reply to this command');
+        });
+      }
+    } catch (error) {
+      errors = entries.map(() => error as Error);
+      if (scripted) scriptFailed = error as Error;
+    }
+    return { errors, unreplicated, scriptFailed };
   }
 
   /**
@@ -178,6 +238,13 @@ export class StreamPublisher {
   close(): void {
     this.redis.disconnect();
   }
+}
+
+/** An entry's answer from ADD_ENTRIES: its stream id, or `[error message]`. */
+function entryError(answer: unknown): Error | null {
+  if (typeof answer === 'string') return null;
+  if (Array.isArray(answer) && typeof answer[0] === 'string') return new ReplyError(answer[0]);
+  return new Error('no reply for this entry');
 }
 
 /** Why entries Redis added do not count as sent yet: WAIT failed or reached fewer replicas than needed. */
