@@ -46,9 +46,21 @@ export const ALL_TABLES = [
   'users',
 ];
 
+const DEADLOCK_DETECTED = '40P01';
+
 /** Empties every table of this worker's database: each test starts from nothing. */
 export async function resetDatabase(core: Core): Promise<void> {
-  await core.sequelize.query(`TRUNCATE ${ALL_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+  // Processes a test started (the browser tests' API and worker) may still be writing: TRUNCATE's locks
+  // can then deadlock with one of their transactions, and PostgreSQL may pick the TRUNCATE to cancel.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await core.sequelize.query(`TRUNCATE ${ALL_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+      return;
+    } catch (error) {
+      const code = (error as { parent?: { code?: string } }).parent?.code;
+      if (code !== DEADLOCK_DETECTED || attempt === 5) throw error;
+    }
+  }
 }
 
 /** A core connected to this worker's database, emptied before each test and closed after all. */
