@@ -1,9 +1,9 @@
-import { Op, type Sequelize, type Transaction } from 'sequelize';
+import { Op, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
-import { Order, PremiumGrant, type DisputeStatus, type User } from '../models';
-import { grantPremium } from '../premium/grant';
-import { revokePremium } from '../premium/revoke';
+import { Order, PremiumGrant, type DisputeStatus, type OrderStatus, type User } from '../models';
+import { grantPremium, type GrantRequest } from '../premium/grant';
+import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import { lockOrder } from './locked-order';
 import { stillStanding } from './refunds';
 
@@ -46,67 +46,125 @@ export async function applyDispute(
         `dispute ${dispute.disputeId} is for payment ${dispute.paymentId}, which did not pay the order`,
       );
     }
-    const sameDispute = order.disputeId === dispute.disputeId;
-    if (!sameDispute && order.disputeStatus === 'open') {
-      return ignored(`order ${order.processorOrderId} already has dispute ${order.disputeId} open`);
-    }
-    const seen: DisputeStatus | null = sameDispute ? order.disputeStatus : null;
-    if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
-
-    const change = new DisputeChange(sequelize, transaction, order, buyer, dispute.disputeId);
-    switch (dispute.stage) {
-      case 'created':
-        if (seen === 'open' || order.status === 'disputed')
-          return ignored(`dispute ${dispute.disputeId} is already open`);
-        if (order.status === 'paid') await change.revoke('disputed');
-        await change.record(seen ?? 'open');
-        break;
-      case 'won':
-        if (order.status === 'disputed') await change.reinstate();
-        await change.record('won');
-        break;
-      case 'lost':
-        if (order.status === 'paid') await change.revoke('refunded');
-        else if (order.status === 'disputed')
-          await order.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
-        await change.record('lost');
-        break;
-      case 'closed':
-        if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
-        await change.record('closed');
-        break;
-    }
-    return { result: 'applied' };
+    return applyDisputeStage(sequelize, transaction, disputedOrder(order, buyer, transaction), dispute);
   });
 }
 
-/** The changes one dispute makes to its locked order and the order's premium. */
+/**
+ * A payment a dispute can be about, as the stage rules see it: an order's, or a subscription charge's
+ * (src/core/subscriptions/disputes.ts). Read once, under its row's lock.
+ */
+export interface DisputedPayment {
+  /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
+  name: string;
+  /** Whether premium stands for it (`paid`), a dispute took it (`disputed`) or the money is gone. */
+  standing: OrderStatus;
+  disputeId: string | null;
+  disputeStatus: DisputeStatus | null;
+  /** Where its grants are, the one a won dispute gave back aside. */
+  ownGrants: WhereOptions<PremiumGrant>;
+  /** What its revoke and its grant given back are recorded as. */
+  premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
+  /** What a won dispute grants again. */
+  plan: Pick<GrantRequest, 'category' | 'providerId' | 'guildId' | 'plan'>;
+  setStanding(standing: 'paid' | 'disputed' | 'refunded'): Promise<void>;
+  recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
+}
+
+/**
+ * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
+ * is locked by the caller.
+ */
+export async function applyDisputeStage(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  payment: DisputedPayment,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'stage'>,
+): Promise<DisputeOutcome> {
+  const sameDispute = payment.disputeId === dispute.disputeId;
+  if (!sameDispute && payment.disputeStatus === 'open') {
+    return ignored(`${payment.name} already has dispute ${payment.disputeId} open`);
+  }
+  const seen: DisputeStatus | null = sameDispute ? payment.disputeStatus : null;
+  if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
+
+  const change = new DisputeChange(sequelize, transaction, payment, dispute.disputeId);
+  const { standing } = payment;
+  switch (dispute.stage) {
+    case 'created':
+      if (seen === 'open' || standing === 'disputed')
+        return ignored(`dispute ${dispute.disputeId} is already open`);
+      if (standing === 'paid') await change.revoke('disputed');
+      await change.record(seen ?? 'open');
+      break;
+    case 'won':
+      if (standing === 'disputed') await change.reinstate();
+      await change.record('won');
+      break;
+    case 'lost':
+      if (standing === 'paid') await change.revoke('refunded');
+      else if (standing === 'disputed') await payment.setStanding('refunded');
+      await change.record('lost');
+      break;
+    case 'closed':
+      if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
+      await change.record('closed');
+      break;
+  }
+  return { result: 'applied' };
+}
+
+function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
+  return {
+    name: `order ${order.processorOrderId}`,
+    standing: order.status,
+    disputeId: order.disputeId,
+    disputeStatus: order.disputeStatus,
+    ownGrants: { orderId: order.id },
+    premium: { source: 'webhook' },
+    // Not linked to the order: an order has one grant (the database says so), and the first one stays
+    // in the ledger, revoked.
+    plan: {
+      category: order.category,
+      providerId: buyer.providerId,
+      guildId: order.guildId,
+      plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
+    },
+    setStanding: async (status) => {
+      await order.update(
+        { status, ...(status === 'refunded' && { refundedAt: new Date() }) },
+        { transaction },
+      );
+    },
+    recordDispute: async (disputeId, disputeStatus) => {
+      await order.update({ disputeId, disputeStatus }, { transaction });
+    },
+  };
+}
+
+/** The changes one dispute makes to its locked payment and the payment's premium. */
 class DisputeChange {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly transaction: Transaction,
-    private readonly order: Order,
-    private readonly buyer: User,
+    private readonly payment: DisputedPayment,
     private readonly disputeId: string,
   ) {}
 
   async record(status: DisputeStatus): Promise<void> {
-    await this.order.update(
-      { disputeId: this.disputeId, disputeStatus: status },
-      { transaction: this.transaction },
-    );
+    await this.payment.recordDispute(this.disputeId, status);
   }
 
-  /** Takes back the order's standing grant, if any (an operator or a refund may have taken it already). */
-  async revoke(orderStatus: 'disputed' | 'refunded'): Promise<void> {
-    const { transaction, order } = this;
-    const grant = await standingGrant(order, transaction);
+  /** Takes back the payment's standing grant, if any (an operator or a refund may have taken it already). */
+  async revoke(standing: 'disputed' | 'refunded'): Promise<void> {
+    const { transaction, payment } = this;
+    const grant = await standingGrant(payment, transaction);
     if (grant) {
       await revokePremium(
         this.sequelize,
         {
+          ...payment.premium,
           target: { grantId: grant.id },
-          source: 'webhook',
           actor: ACTOR,
           reason: `dispute ${this.disputeId}`,
           idempotencyKey: `dispute:${this.disputeId}`,
@@ -114,33 +172,24 @@ class DisputeChange {
         { transaction },
       );
     }
-    await order.update(
-      { status: orderStatus, ...(orderStatus === 'refunded' && { refundedAt: new Date() }) },
-      { transaction },
-    );
+    await payment.setStanding(standing);
   }
 
-  /**
-   * Grants the order's plan again, once. Not linked to the order: an order has one grant (the database
-   * says so), and the first one stays in the ledger, revoked.
-   */
+  /** Grants the payment's plan again, once. */
   async reinstate(): Promise<void> {
-    const { order, transaction } = this;
+    const { payment, transaction } = this;
     await grantPremium(
       this.sequelize,
       {
-        category: order.category,
-        providerId: this.buyer.providerId,
-        guildId: order.guildId,
-        plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
-        source: 'webhook',
+        ...payment.plan,
+        ...payment.premium,
         actor: ACTOR,
-        reason: `dispute ${this.disputeId} won (order ${order.processorOrderId})`,
+        reason: `dispute ${this.disputeId} won (${payment.name})`,
         idempotencyKey: reinstatementKey(this.disputeId),
       },
       { transaction },
     );
-    await order.update({ status: 'paid' }, { transaction });
+    await payment.setStanding('paid');
   }
 }
 
@@ -148,11 +197,14 @@ function reinstatementKey(disputeId: string): string {
   return `dispute:${disputeId}:won`;
 }
 
-/** The grant that stands for the order now: its own, or the one a won dispute gave back. */
-async function standingGrant(order: Order, transaction: Transaction): Promise<PremiumGrant | null> {
-  const reinstated = order.disputeId ? [{ idempotencyKey: reinstatementKey(order.disputeId) }] : [];
+/** The grant that stands for the payment now: its own, or the one a won dispute gave back. */
+async function standingGrant(
+  payment: DisputedPayment,
+  transaction: Transaction,
+): Promise<PremiumGrant | null> {
+  const reinstated = payment.disputeId ? [{ idempotencyKey: reinstatementKey(payment.disputeId) }] : [];
   const grants = await PremiumGrant.findAll({
-    where: { kind: 'grant', [Op.or]: [{ orderId: order.id }, ...reinstated] },
+    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...reinstated] },
     order: [['id', 'DESC']],
     transaction,
   });
