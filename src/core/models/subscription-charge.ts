@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import type { DisputeStatus } from './order';
 
 /** One captured payment of a subscription (a cycle paid for), and the grant it made. */
 export class SubscriptionCharge extends Model<
@@ -21,7 +22,10 @@ export class SubscriptionCharge extends Model<
   declare cycleStart: Date | null;
   declare cycleEnd: Date | null;
   declare grantId: number | null;
-  declare status: CreationOptional<'charged' | 'refunded'>;
+  /** `disputed`: a chargeback took its cycle back; `refunded`: a refund or a lost dispute did. */
+  declare status: CreationOptional<'charged' | 'disputed' | 'refunded'>;
+  declare disputeId: CreationOptional<string | null>;
+  declare disputeStatus: CreationOptional<DisputeStatus | null>;
   declare source: 'checkout' | 'webhook' | 'reconcile';
   declare createdAt: CreationOptional<Date>;
   declare refundedAt: CreationOptional<Date | null>;
@@ -39,6 +43,8 @@ export class SubscriptionCharge extends Model<
         cycleEnd: { type: DataTypes.DATE },
         grantId: { type: DataTypes.BIGINT },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'charged' },
+        disputeId: { type: DataTypes.TEXT },
+        disputeStatus: { type: DataTypes.TEXT },
         source: { type: DataTypes.TEXT, allowNull: false },
         createdAt: DataTypes.DATE,
         refundedAt: { type: DataTypes.DATE },

@@ -6,6 +6,7 @@ import { signaturesMatch, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
 import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
+import { applyChargeDispute } from '../subscriptions/disputes';
 import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
 
@@ -33,7 +34,8 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID']);
  * - bad signature or unreadable body: 400 (thrown);
  * - an event id already processed: acknowledged, nothing changes;
  * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
- *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`;
+ *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`
+ *   (`applyChargeDispute` when the payment is a subscription's charge);
  * - an event that cannot apply (unknown order, which may belong to another integration on the same
  *   account; wrong amount; refunded order; other events): acknowledged and reported as `ignored`;
  * - anything else (the database is down): thrown, a 5xx, and Razorpay retries.
@@ -102,7 +104,9 @@ async function applyEvent(
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
     }
     case 'dispute': {
-      const outcome = await applyDispute(sequelize, event.dispute, { transaction });
+      const outcome =
+        (await applyChargeDispute(sequelize, event.dispute, transaction)) ??
+        (await applyDispute(sequelize, event.dispute, { transaction }));
       return outcome.result === 'applied'
         ? { status: 'processed', event: event.name }
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };

@@ -41,7 +41,7 @@ export interface ChargeView {
   paymentId: string;
   invoiceId: string | null;
   amount: number;
-  status: 'charged' | 'refunded';
+  status: 'charged' | 'disputed' | 'refunded';
   cycleStart: string | null;
   cycleEnd: string | null;
   grantId: number | null;

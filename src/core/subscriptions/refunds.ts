@@ -1,8 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { PremiumGrant, Subscription, SubscriptionCharge } from '../models';
+import { PremiumGrant } from '../models';
 import type { RefundOutcome } from '../payments/refunds';
 import { revokePremium } from '../premium/revoke';
-import { lockSubscription } from './locked-subscription';
+import { lockChargeOfPayment } from './locked-charge';
 
 export interface ChargeRefund {
   refundId: string;
@@ -21,11 +21,9 @@ export async function applyChargeRefund(
   refund: ChargeRefund,
   transaction: Transaction,
 ): Promise<RefundOutcome | null> {
-  const found = await SubscriptionCharge.findOne({ where: { paymentId: refund.paymentId }, transaction });
-  if (!found) return null;
-  const owner = await Subscription.findByPk(found.subscriptionId, { transaction, rejectOnEmpty: true });
-  const { subscription } = await lockSubscription(transaction, owner.processorSubscriptionId);
-  const charge = await found.reload({ transaction });
+  const locked = await lockChargeOfPayment(transaction, refund.paymentId);
+  if (!locked) return null;
+  const { subscription, charge } = locked;
   if (charge.status === 'refunded') {
     return { result: 'ignored', reason: `charge ${charge.paymentId} is already refunded` };
   }

@@ -1,0 +1,59 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import type { SubscriptionCharge } from '../models';
+import {
+  applyDisputeStage,
+  type DisputedPayment,
+  type DisputeOutcome,
+  type PaymentDispute,
+} from '../payments/disputes';
+import { resolvePlan } from '../plans';
+import { lockChargeOfPayment } from './locked-charge';
+import type { LockedSubscription } from './locked-subscription';
+
+/**
+ * A chargeback of a subscription's charge, under the order's stage rules (`applyDispute`): `created`
+ * takes the cycle's grant back, `won` grants the cycle again, `lost` keeps it taken (the charge
+ * `refunded`), `closed` changes no premium; both name the subscription. Returns null when the payment is
+ * no charge of ours, so the order path can look at it.
+ */
+export async function applyChargeDispute(
+  sequelize: Sequelize,
+  dispute: PaymentDispute,
+  transaction: Transaction,
+): Promise<DisputeOutcome | null> {
+  const locked = await lockChargeOfPayment(transaction, dispute.paymentId);
+  if (!locked) return null;
+  return applyDisputeStage(sequelize, transaction, disputedCharge(locked, transaction), dispute);
+}
+
+function disputedCharge(
+  { subscription, buyer, charge }: LockedSubscription & { charge: SubscriptionCharge },
+  transaction: Transaction,
+): DisputedPayment {
+  const subscriptionId = subscription.processorSubscriptionId;
+  return {
+    name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
+    standing: charge.status === 'charged' ? 'paid' : charge.status,
+    disputeId: charge.disputeId,
+    disputeStatus: charge.disputeStatus,
+    ownGrants: { id: charge.grantId === null ? [] : [charge.grantId] },
+    premium: { source: 'subscription', subscriptionId },
+    plan: {
+      category: subscription.category,
+      providerId: buyer.providerId,
+      guildId: subscription.guildId,
+      plan: resolvePlan(subscription.planType),
+    },
+    setStanding: async (standing) => {
+      await charge.update(
+        standing === 'refunded'
+          ? { status: 'refunded', refundedAt: new Date() }
+          : { status: standing === 'paid' ? 'charged' : standing },
+        { transaction },
+      );
+    },
+    recordDispute: async (disputeId, disputeStatus) => {
+      await charge.update({ disputeId, disputeStatus }, { transaction });
+    },
+  };
+}
