@@ -61,6 +61,12 @@ export class Child {
     return this.memoryBytes('VmRSS');
   }
 
+  /** How many write system calls (socket writes included) the child has made so far. */
+  writeCalls(): number {
+    const io = fs.readFileSync(`/proc/${this.pid}/io`, 'utf8');
+    return Number(/^syscw: (\d+)$/m.exec(io)![1]);
+  }
+
   private memoryBytes(field: 'VmHWM' | 'VmRSS'): number {
     const status = fs.readFileSync(`/proc/${this.pid}/status`, 'utf8');
     const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
@@ -80,11 +86,19 @@ export class Child {
   }
 }
 
-/** Runs `script` (a .ts file relative to the repository root) as compiled, sharing stdout and stderr. */
-export function startChild(name: string, script: string, env: NodeJS.ProcessEnv = {}): Child {
+/**
+ * Runs `script` (a .ts file relative to the repository root) as compiled, with node's `flags`, sharing
+ * stdout and stderr.
+ */
+export function startChild(
+  name: string,
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+  flags: string[] = [],
+): Child {
   if (!buildDir) throw new Error('runChildrenFrom() first');
   const compiled = (file: string) => path.join(buildDir!, file.replace(/\.ts$/, '.js'));
-  const execArgv = ['--require', compiled('bench/exit-with-parent.ts')];
+  const execArgv = [...flags, '--require', compiled('bench/exit-with-parent.ts')];
   // One directory per child: its main thread and tsx's loader thread each write a profile there.
   if (profileDir)
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${name}-${Date.now()}`)}`);

@@ -11,9 +11,9 @@ describe('the systemd units', () => {
     ['src/worker/premium-worker.service', 'worker'],
   ])('%s runs what npm run %s runs, in production, and the README points at it', (unit, script) => {
     const text = read(unit);
-    const entry = /^ExecStart=\/usr\/bin\/node (\S+)$/m.exec(text)?.[1];
+    const [, flags, entry] = /^ExecStart=\/usr\/bin\/node ((?:--\S+ )*)(\S+)$/m.exec(text) ?? [];
 
-    expect(scripts[script]).toBe(`node ${entry}`);
+    expect(scripts[script]).toBe(`node ${flags}${entry}`);
     // `npm test` builds first: the file the unit starts is there after `npm run build`.
     expect(fs.existsSync(path.join(ROOT, entry!))).toBe(true);
     expect(text).toMatch(/^Environment=NODE_ENV=production$/m);

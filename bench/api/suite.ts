@@ -16,11 +16,17 @@ const WARM_UP_VERIFICATIONS = 500;
 const STATUS_PATH = '/api/auth/user';
 const VERIFY_PATH = '/api/payment/verify-payment';
 
+const mebibytes = (bytes: number) => bytes / 2 ** 20;
+
 interface Load {
   perSecond: number;
   p99Ms: number;
   /** CPU per request, in µs: the server under load, PostgreSQL, Redis, and the whole machine. */
   cpu: { server: number; postgres: number; redis: number; machine: number };
+  /** The server's resident memory right after the load, in MiB: which load drives its peak. */
+  rssAfter: number;
+  /** The server's write system calls per request: its sockets' writes, which cost most of its CPU here. */
+  writesPerRequest: number;
 }
 
 /**
@@ -34,6 +40,7 @@ async function cannon(
   options: Omit<autocannon.Options, 'url'>,
 ): Promise<Load> {
   const since = await meter.start();
+  const writesBefore = server.child.writeCalls();
   const startedAt = preciseNow();
   let lastAnswerAt = startedAt;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -45,6 +52,8 @@ async function cannon(
     });
   });
   const used = await meter.stop(since);
+  const rssAfter = mebibytes(server.child.rssBytes());
+  const writes = server.child.writeCalls() - writesBefore;
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(
       `${server.url}: ${result.non2xx} responses were not 2xx, ${result.errors} requests failed`,
@@ -61,6 +70,8 @@ async function cannon(
       redis: per(used.redis),
       machine: per(machineCpu(used)),
     },
+    rssAfter,
+    writesPerRequest: writes / requests,
   };
 }
 
@@ -109,8 +120,6 @@ function verifyLoad(meter: CpuMeter, server: RunningServer, verifications: Verif
     ],
   });
 }
-
-const mebibytes = (bytes: number) => bytes / 2 ** 20;
 
 /** Hands out distinct verifications, in order, so that no order is paid twice. */
 function dealer(verifications: Verification[]) {
@@ -168,6 +177,12 @@ function loadFigures(name: string, server: string, loads: Load[], target?: Figur
     cpu('postgres', 'PostgreSQL'),
     cpu('redis', 'Redis'),
     cpu('machine', 'the machine'),
+    {
+      name: `${name}: write calls of ${server}`,
+      unit: '/req',
+      runs: loads.map((load) => load.writesPerRequest),
+    },
+    { name: `${name}: RSS after`, unit: 'MiB', runs: loads.map((load) => load.rssAfter) },
   ];
 }
 

@@ -1,5 +1,4 @@
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -11,6 +10,7 @@ import authenticate from './plugins/authenticate';
 import docs from './plugins/docs';
 import metrics from './plugins/metrics';
 import rateLimit from './plugins/rate-limit';
+import securityHeaders from './plugins/security-headers';
 import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import botPremiumRoutes from './routes/bot-premium';
@@ -36,8 +36,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   const { config } = options.core;
   registerErrorHandling(fastify);
   fastify.addSchema(ErrorReply);
-  // The docs page and the demo page run inline scripts and styles of their own.
-  await fastify.register(helmet, { contentSecurityPolicy: false });
+  await fastify.register(securityHeaders);
   // Never `*`: only the frontends named, which may send the session token.
   await fastify.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST'] });
   await fastify.register(docs);

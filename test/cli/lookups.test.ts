@@ -186,6 +186,24 @@ describe('premium outbox', () => {
     expect(all.stdout).toBe(`Handed 2 event(s) back to the relay: ${dead.join(', ')}.\n`);
     expect(await OutboxEvent.count({ where: { deadAt: null } })).toBe(3);
   });
+  it('retry refuses a dead event whose payload could never be relayed, retrying nothing', async () => {
+    const [dead] = await deadEvents(1);
+    await OutboxEvent.create({
+      eventId: '00000000-0000-4000-8000-0000000000bd',
+      type: 'USER_PREMIUM_ADD',
+      aggregateKey: 'user:1',
+      payload: { type: 'USER_PREMIUM_ADD' } as never,
+      deadAt: new Date(),
+    });
+
+    const refused = await premium(['outbox', 'retry', '--all-dead']);
+
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^error: a dead event's payload is not a JSON object .+ \(EVENT_MALFORMED\)\n$/,
+    );
+    expect((await OutboxEvent.findByPk(dead))!.deadAt).not.toBeNull();
+  });
 });
 
 describe('premium db', () => {

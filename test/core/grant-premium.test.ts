@@ -103,6 +103,18 @@ describe('grantPremium', () => {
     expect(await PremiumGrant.count()).toBe(50);
     expect(await OutboxEvent.count()).toBe(50);
     expect((await user.reload()).premiumExpiresAt).toEqual(record!.expiresAt);
+
+    // Each grant saw the record as the one before it left it: the ledger is a chain, and so are the events.
+    const ledger = await PremiumGrant.findAll({ order: [['version', 'ASC']] });
+    const events = new Map((await OutboxEvent.findAll()).map((event) => [event.eventId, event.payload]));
+    ledger.forEach((row, i) => {
+      expect(row.version).toBe(i + 1);
+      expect(row.expiresBefore).toEqual(i === 0 ? null : ledger[i - 1]!.expiresAfter);
+      expect(events.get(row.eventId)).toMatchObject({
+        version: row.version,
+        expiresAt: row.expiresAfter.toISOString(),
+      });
+    });
   });
 
   it('writes nothing for a repeated idempotency key and returns the first change', async () => {

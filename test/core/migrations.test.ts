@@ -57,4 +57,29 @@ describe('migrations', () => {
     await migrator.up();
     expect(await tables()).toEqual(TABLES);
   });
+
+  it('sets aside, as the relay would, a pending outbox row written before payloads were checked', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.down({ to: '010-outbox-well-formed' });
+    await sequelize.query(`
+      INSERT INTO outbox (event_id, type, aggregate_key, payload) VALUES
+        ('00000000-0000-4000-8000-00000000000a', 'USER_PREMIUM_ADD', 'user:1',
+         '{"eventId": "00000000-0000-4000-8000-00000000000a", "type": "USER_PREMIUM_ADD"}'),
+        ('00000000-0000-4000-8000-00000000000b', 'USER_PREMIUM_ADD', 'user:1', '{"type": "USER_PREMIUM_ADD"}')`);
+
+    await migrator.up();
+
+    const rows = await sequelize.query<{ event_id: string; dead: boolean; last_error: string | null }>(
+      'SELECT event_id, dead_at IS NOT NULL AS dead, last_error FROM outbox ORDER BY id',
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { event_id: '00000000-0000-4000-8000-00000000000a', dead: false, last_error: null },
+      {
+        event_id: '00000000-0000-4000-8000-00000000000b',
+        dead: true,
+        last_error: "payload is not a JSON object carrying the row's eventId and type",
+      },
+    ]);
+  });
 });

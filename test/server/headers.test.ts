@@ -4,16 +4,33 @@ const FRONTEND = 'https://premium.example';
 const getApp = useTestApp({ FRONTEND_URL: `${FRONTEND}/app/`, CORS_ORIGINS: '' });
 
 describe('security headers and CORS', () => {
-  it('sends helmet’s headers on every response, errors included', async () => {
-    for (const url of ['/healthz', '/api/auth/user/1', '/no/such/route']) {
+  it('sends the API’s security headers on every answer but HTML, errors and redirects included', async () => {
+    for (const url of ['/healthz', '/api/auth/user/1', '/no/such/route', '/api/auth/login']) {
       const reply = await getApp().app.inject({ method: 'GET', url });
+      expect(reply.headers).toMatchObject({
+        'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'strict-transport-security': expect.stringContaining('max-age='),
+        'referrer-policy': 'no-referrer',
+        'cross-origin-resource-policy': 'same-origin',
+      });
+      expect(reply.headers).not.toHaveProperty('cross-origin-opener-policy');
+      expect(reply.headers).not.toHaveProperty('x-powered-by');
+    }
+  });
+
+  it('sends the pages (docs, demo) helmet’s document headers, without a CSP for their inline code', async () => {
+    for (const url of ['/docs/', '/']) {
+      const reply = await getApp().app.inject({ method: 'GET', url });
+      expect(reply.headers['content-type']).toMatch(/^text\/html/);
       expect(reply.headers).toMatchObject({
         'x-content-type-options': 'nosniff',
         'x-frame-options': 'SAMEORIGIN',
-        'strict-transport-security': expect.stringContaining('max-age='),
-        'referrer-policy': 'no-referrer',
         'cross-origin-opener-policy': 'same-origin',
+        'referrer-policy': 'no-referrer',
       });
+      expect(reply.headers).not.toHaveProperty('content-security-policy');
     }
   });
 

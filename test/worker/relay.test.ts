@@ -122,15 +122,9 @@ describe('outbox relay', () => {
     expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
   });
 
-  it('sets rows that fail on their own aside as dead after their attempts, while the rest flow', async () => {
+  it('sets a row that fails on its own aside as dead after its attempts, while the rest flow', async () => {
     const { sequelize } = core();
     const [first] = await insertOutboxRows(sequelize, 1);
-    const mismatched = await OutboxEvent.create({
-      eventId: randomUUID(),
-      type: 'USER_PREMIUM_ADD',
-      aggregateKey: 'user:1',
-      payload: { eventId: randomUUID() } as unknown as OutboxEvent['payload'],
-    });
     const [second] = await insertOutboxRows(sequelize, 1);
     const [oversized] = await insertOutboxRows(sequelize, 1, 4096);
     const [third] = await insertOutboxRows(sequelize, 1);
@@ -148,15 +142,10 @@ describe('outbox relay', () => {
         where: { deadAt: { [Op.ne]: null } },
         order: [['id', 'ASC']],
       });
-      return rows.length === 2 && (await pendingRows(sequelize)) === 0 && rows;
+      return rows.length === 1 && (await pendingRows(sequelize)) === 0 && rows;
     });
     expect(await streamIds(redis, config.eventsStream)).toEqual([first, second, third]);
     expect(dead.map(({ eventId, attempts, lastError }) => ({ eventId, attempts, lastError }))).toEqual([
-      {
-        eventId: mismatched.eventId,
-        attempts: 3,
-        lastError: expect.stringContaining("row's eventId and type"),
-      },
       { eventId: oversized, attempts: 3, lastError: 'payload is larger than 2048 bytes' },
     ]);
   });

@@ -107,10 +107,12 @@ describe('scheduler', () => {
         ('old', 'payment.captured', now() - interval '8 days'),
         ('recent', 'payment.captured', now() - interval '6 days');
       INSERT INTO outbox (event_id, type, aggregate_key, payload, created_at, dead_at)
-      SELECT gen_random_uuid(), 'USER_PREMIUM_ADD', label, '{}', now() - interval '40 days', dead_at
-      FROM (VALUES ('dead long ago', now() - interval '31 days'),
-                   ('dead lately', now() - interval '29 days'),
-                   ('pending', NULL::timestamptz)) AS rows (label, dead_at);
+      SELECT id, 'USER_PREMIUM_ADD', label, jsonb_build_object('eventId', id, 'type', 'USER_PREMIUM_ADD'),
+             now() - interval '40 days', dead_at
+      FROM (SELECT gen_random_uuid() AS id, label, dead_at
+            FROM (VALUES ('dead long ago', now() - interval '31 days'),
+                         ('dead lately', now() - interval '29 days'),
+                         ('pending', NULL::timestamptz)) AS rows (label, dead_at)) AS labelled;
     `);
 
     expect(await runExclusively(core(), housekeepingJob, logger)).toBe('ran');

@@ -50,7 +50,22 @@ export function listDeadEvents(sequelize: Sequelize): Promise<DeadEvent[]> {
  * Hands dead events back to the relay as if new (`'all'`, or the given ids, which must all be dead:
  * otherwise nothing changes). Returns the ids retried.
  */
-export function retryDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promise<number[]> {
+export async function retryDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promise<number[]> {
+  try {
+    return await reviveDeadEvents(sequelize, which);
+  } catch (error) {
+    if ((error as { parent?: { constraint?: string } }).parent?.constraint !== MALFORMED) throw error;
+    throw AppError.conflict(
+      'EVENT_MALFORMED',
+      "a dead event's payload is not a JSON object carrying its eventId and type, so it can never be relayed: nothing was retried; see it with `premium outbox dead`, delete it with SQL, then retry",
+    );
+  }
+}
+
+/** The check (010-outbox-well-formed) that a pending row's payload carries its eventId and type. */
+const MALFORMED = 'outbox_payload_well_formed';
+
+function reviveDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promise<number[]> {
   return sequelize.transaction(async (transaction) => {
     const rows = await selectRows<{ id: number }>(
       transaction,

@@ -1,10 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { withTransaction } from '../db/database';
+import { withPlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
-import type { Order, User } from '../models';
+import type { Order } from '../models';
 import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
-import { lockOrder } from './locked-order';
 
 export type PaymentSource = Extract<GrantSource, 'checkout' | 'webhook' | 'reconcile'>;
 
@@ -21,19 +20,53 @@ export interface CapturedPayment {
   paid?: PaymentAmount;
 }
 
+/** The order as a payment finds it, with its buyer. */
+export type PayableOrder = Pick<
+  Order,
+  | 'id'
+  | 'processorOrderId'
+  | 'category'
+  | 'guildId'
+  | 'planType'
+  | 'months'
+  | 'durationDays'
+  | 'amountPaise'
+  | 'currency'
+  | 'status'
+  | 'paymentId'
+  | 'disputeStatus'
+  | 'refundedPaymentIds'
+> & { buyerProviderId: string };
+
 export interface AppliedPayment {
-  order: Order;
+  order: PayableOrder;
   change: PremiumChange;
 }
 
-const ACTORS: Record<PaymentSource, (buyer: User) => string> = {
-  checkout: (buyer) => `user:${buyer.providerId}`,
+const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
+  checkout: (buyerProviderId) => `user:${buyerProviderId}`,
   webhook: () => 'razorpay-webhook',
   reconcile: () => 'reconciler',
 };
 
+/** Locks the order for the rest of the transaction, as `lockOrder` does for refunds and disputes. */
+const lockPayableOrder = (processorOrderId: string) => ({
+  name: 'lock-payable-order',
+  text: `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
+           o.plan_type AS "planType", o.months, o.duration_days AS "durationDays",
+           o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
+           o.dispute_status AS "disputeStatus", o.refunded_payment_ids AS "refundedPaymentIds",
+           u.provider_id AS "buyerProviderId"
+         FROM orders o JOIN users u ON u.id = o.buyer_user_id
+         WHERE o.processor_order_id = $1 FOR UPDATE OF o`,
+  values: [processorOrderId],
+});
+
 /** Why a payment cannot pay for an order, or null when it covers it exactly. */
-export function amountMismatch(order: Order, paid: PaymentAmount): string | null {
+export function amountMismatch(
+  order: Pick<Order, 'processorOrderId' | 'amountPaise' | 'currency'>,
+  paid: PaymentAmount,
+): string | null {
   if (paid.amount === order.amountPaise && paid.currency === order.currency) return null;
   return `the payment of ${paid.amount} ${paid.currency} (paise) does not match order ${order.processorOrderId}'s ${order.amountPaise} ${order.currency}`;
 }
@@ -43,6 +76,9 @@ export function amountMismatch(order: Order, paid: PaymentAmount): string | null
  * reconciler alike. Under the order's row lock it marks the order paid with the payment and grants what
  * the stored order says, keyed `order:<processor order id>`: the same payment again (a retry, the webhook
  * after the browser, 20 at once) changes nothing and returns the first grant, flagged `replayed`.
+ *
+ * Plain SQL (docs/performance.md), two round trips: the order's lock goes out with BEGIN; the grant's
+ * statements, which also mark the order paid, with COMMIT.
  *
  * Every refusal is thrown before anything is written: ORDER_NOT_FOUND, NOT_YOUR_ORDER (when
  * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED,
@@ -54,9 +90,10 @@ export async function applyPayment(
   payment: CapturedPayment,
   context: { source: PaymentSource; buyerProviderId?: string; transaction?: Transaction },
 ): Promise<AppliedPayment> {
-  return withTransaction(sequelize, context.transaction, async (transaction) => {
-    const { order, buyer } = await lockOrder(transaction, payment.processorOrderId);
-    if (context.buyerProviderId !== undefined && buyer.providerId !== context.buyerProviderId) {
+  return withPlainTransaction(sequelize, context.transaction, async (transaction) => {
+    const [order] = await transaction.rows<PayableOrder>(lockPayableOrder(payment.processorOrderId));
+    if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${payment.processorOrderId}`);
+    if (context.buyerProviderId !== undefined && order.buyerProviderId !== context.buyerProviderId) {
       throw AppError.forbidden('NOT_YOUR_ORDER', `order ${order.processorOrderId} belongs to another user`);
     }
     const mismatch = payment.paid && amountMismatch(order, payment.paid);
@@ -76,26 +113,20 @@ export async function applyPayment(
     if (order.status === 'created' && (order.disputeStatus === 'open' || order.disputeStatus === 'lost')) {
       throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
     }
-    if (order.status === 'created') {
-      await order.update(
-        { status: 'paid', paymentId: payment.paymentId, paidAt: new Date(), nextCheckAt: null },
-        { transaction },
-      );
-    }
     const change = await grantPremium(
       sequelize,
       {
         category: order.category,
-        providerId: buyer.providerId,
+        providerId: order.buyerProviderId,
         guildId: order.guildId,
         plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
         source: context.source,
-        actor: ACTORS[context.source](buyer),
+        actor: ACTORS[context.source](order.buyerProviderId),
         reason: `payment ${payment.paymentId}`,
-        order: { id: order.id, processorOrderId: order.processorOrderId },
+        order: { id: order.id, processorOrderId: order.processorOrderId, paidBy: payment.paymentId },
         idempotencyKey: `order:${order.processorOrderId}`,
       },
-      { transaction },
+      { transaction, endsTransaction: true },
     );
     return { order, change };
   });

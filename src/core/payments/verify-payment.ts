@@ -1,6 +1,5 @@
 import type { Core } from '..';
-import { AppError } from '../errors';
-import { paymentSignature, signaturesMatch } from '../processor/signatures';
+import { assertSignature, paymentSignature } from '../processor/signatures';
 import { assertActingForSelf } from './access';
 import { applyPayment, type AppliedPayment } from './apply-payment';
 
@@ -22,12 +21,7 @@ export async function verifyPayment(core: Core, request: VerifyPaymentRequest): 
     request.paymentId,
     core.config.razorpay.keySecret,
   );
-  if (!signaturesMatch(expected, request.signature)) {
-    throw AppError.validation(
-      'SIGNATURE_MISMATCH',
-      'the payment signature does not match the order and payment',
-    );
-  }
+  assertSignature(expected, request.signature, 'the payment signature does not match the order and payment');
   return applyPayment(
     core.sequelize,
     { processorOrderId: request.processorOrderId, paymentId: request.paymentId },

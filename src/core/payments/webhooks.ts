@@ -1,8 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Core } from '..';
 import { selectRows } from '../db/database';
-import { AppError, isAppError } from '../errors';
-import { signaturesMatch, webhookSignature } from '../processor/signatures';
+import { isAppError } from '../errors';
+import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
 import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
@@ -43,9 +43,7 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID']);
  */
 export async function handleWebhook(core: Core, delivery: WebhookDelivery): Promise<WebhookOutcome> {
   const expected = webhookSignature(delivery.rawBody, core.config.razorpay.webhookSecret);
-  if (!signaturesMatch(expected, delivery.signature)) {
-    throw AppError.validation('SIGNATURE_MISMATCH', 'the webhook signature does not match its body');
-  }
+  assertSignature(expected, delivery.signature, 'the webhook signature does not match its body');
   const event = parseRazorpayEvent(delivery.rawBody);
   const subscriptionEvent = readSubscriptionWebhook(delivery.rawBody);
   const { sequelize } = core;

@@ -1,11 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
-import { withTransaction } from '../db/database';
+import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
-import { User } from '../models';
 import type { Plan } from '../plans';
-import { findPriorChange, recordChange } from './ledger';
-import { lockRecord, raiseUserExpiry, setRecordExpiry, type RecordTarget } from './records';
+import { grantStatement, type GrantRow } from './grant-statement';
+import { changeEvent, changeFromLedger, idempotencyLock, keyReused } from './ledger';
+import { aggregateKeyFor } from './outbox';
+import { claimRecord, raiseBuyerExpiry, type RecordOwner } from './records';
 import type { Category, GrantSource, PremiumChange } from './types';
 
 export interface GrantRequest {
@@ -19,7 +21,8 @@ export interface GrantRequest {
   source: GrantSource;
   actor: string;
   reason?: string | null;
-  order?: { id: number; processorOrderId: string } | null;
+  /** The order the grant is for; `paidBy`: the payment that pays it, marked on the order with the grant. */
+  order?: { id: number; processorOrderId: string; paidBy?: string } | null;
   /** The same key twice grants once: the second call returns the first one's change. */
   idempotencyKey: string;
   /** The record runs at least until then, even when its extension by the plan's days ends earlier. */
@@ -28,66 +31,92 @@ export interface GrantRequest {
   subscriptionId?: string | null;
 }
 
+/** Whether the change a key already made is the one `request` asks for. */
+function isSameGrant(request: GrantRequest, row: GrantRow): boolean {
+  return (
+    row.kind === 'grant' &&
+    row.category === request.category &&
+    row.providerId === request.providerId &&
+    row.guildId === (request.guildId ?? null) &&
+    row.planType === request.plan.planType &&
+    row.days === request.plan.durationDays
+  );
+}
+
 /**
- * The one way premium is granted (checkout, webhook, reconcile and manual grants all come here): in one
- * transaction, or inside the caller's, it locks the record, extends it from
+ * The one way premium is granted (checkout, webhook, reconcile, manual grants, codes, transfers and
+ * subscriptions all come here): in one transaction, or inside the caller's, it extends the record from
  * GREATEST(expiry, now), writes the ledger row, appends the ADD event and raises the user's expiry: to
  * the record's for USER premium; for SERVER premium only by the days this buyer paid for on that guild
- * (`raiseUserExpiry`), never by days other buyers gave it.
+ * (`raiseBuyerExpiry`), never by days other buyers gave it. The same idempotency key again changes nothing
+ * and returns the first change, flagged `replayed`; a key already used for another change is
+ * IDEMPOTENCY_KEY_REUSED.
+ *
+ * Plain SQL on a pipelined connection (docs/performance.md): the key's lock, the record's lock, the grant
+ * and the raise go out together, one round trip.
  */
 export async function grantPremium(
   sequelize: Sequelize,
   request: GrantRequest,
-  options: { transaction?: Transaction } = {},
+  options: {
+    transaction?: Transaction | PlainTransaction;
+    /** Nothing follows the grant in the caller's plain transaction: it commits with the grant's statements. */
+    endsTransaction?: boolean;
+  } = {},
 ): Promise<PremiumChange> {
-  const guildId = request.guildId ?? null;
-  if ((request.category === 'SERVER') !== (guildId !== null)) {
+  const owner: RecordOwner = {
+    category: request.category,
+    providerId: request.providerId,
+    guildId: request.guildId ?? null,
+  };
+  if ((owner.category === 'SERVER') !== (owner.guildId !== null)) {
     throw AppError.validation(
       'INVALID_TARGET',
       'a SERVER grant needs a guild id and a USER grant must not have one',
     );
   }
-  return withTransaction(sequelize, options.transaction, async (transaction) => {
-    const prior = await findPriorChange(
-      transaction,
-      request.idempotencyKey,
-      (row, providerId) =>
-        row.kind === 'grant' &&
-        row.category === request.category &&
-        providerId === request.providerId &&
-        row.guildId === guildId &&
-        row.planType === request.plan.planType &&
-        row.days === request.plan.durationDays,
-    );
-    if (prior) return prior;
-
-    const user = await User.findOne({ where: { providerId: request.providerId }, transaction });
-    if (!user) throw unknownUser(request.providerId);
-
-    const target: RecordTarget = { category: request.category, userId: user.id, guildId };
-    const before = await lockRecord(transaction, target);
-    const after = await setRecordExpiry(transaction, target, {
-      extendDays: request.plan.durationDays,
-      atLeastUntil: request.atLeastUntil ?? null,
-    });
-    const recorded = await recordChange(transaction, {
+  const eventId = randomUUID();
+  const event = changeEvent(
+    {
       kind: 'grant',
-      record: target,
-      providerId: user.providerId,
+      record: owner,
+      providerId: owner.providerId,
       planType: request.plan.planType,
       days: request.plan.durationDays,
-      expiresBefore: before.expiresAt,
-      after,
       source: request.source,
-      actor: request.actor,
       reason: request.reason ?? null,
-      idempotencyKey: request.idempotencyKey,
       order: request.order ?? null,
-      revokesGrantId: null,
       subscriptionId: request.subscriptionId ?? null,
-    });
-    // After the ledger row: a SERVER grant counts for its buyer only by the days it paid for.
-    await raiseUserExpiry(transaction, target);
-    return recorded;
+    },
+    eventId,
+  );
+  return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
+    void transaction.rows(idempotencyLock(request.idempotencyKey));
+    void transaction.rows(claimRecord(owner));
+    const granted = transaction.rows<GrantRow>(
+      grantStatement(owner.category, {
+        providerId: owner.providerId,
+        idempotencyKey: request.idempotencyKey,
+        guildId: owner.guildId,
+        planType: request.plan.planType,
+        days: request.plan.durationDays,
+        atLeastUntil: request.atLeastUntil ?? null,
+        eventId,
+        source: request.source,
+        actor: request.actor,
+        reason: request.reason ?? null,
+        orderId: request.order?.id ?? null,
+        paidBy: request.order?.paidBy ?? null,
+        event,
+        aggregateKey: aggregateKeyFor(owner.guildId, owner.providerId),
+      }),
+    );
+    if (owner.category === 'SERVER') void transaction.rows(raiseBuyerExpiry(owner));
+    // The checks below refuse only what wrote nothing: an unknown user, a key used for another change.
+    if (options.endsTransaction || !options.transaction) transaction.endsHere();
+    const [row] = await granted;
+    if (!row) throw unknownUser(owner.providerId);
+    if (row.replayed && !isSameGrant(request, row)) throw keyReused(request.idempotencyKey, row);
+    return { ...changeFromLedger(row, row.providerId), replayed: row.replayed };
   });
 }

@@ -6,13 +6,20 @@ import { PremiumGrant, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from './outbox';
 import type { RecordTarget } from './records';
-import { eventTypeFor, type GrantSource, type PremiumChange } from './types';
+import { eventTypeFor, type GrantSource, type PremiumChange, type PremiumEventPayload } from './types';
 
 /**
  * The two-key advisory-lock space, apart from the scheduler's one-key job locks, so that no idempotency
  * key can ever contend with a job's lock.
  */
 const IDEMPOTENCY_LOCK_CLASS = 1;
+
+/** Holds every other change with the same idempotency key off until this transaction ends. */
+export const idempotencyLock = (idempotencyKey: string) => ({
+  name: 'idempotency-lock',
+  text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
+  values: [IDEMPOTENCY_LOCK_CLASS, idempotencyKey],
+});
 
 /**
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
@@ -25,23 +32,46 @@ export async function findPriorChange(
   idempotencyKey: string,
   isSameChange: (prior: PremiumGrant, providerId: string) => boolean,
 ): Promise<PremiumChange | null> {
-  await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-    IDEMPOTENCY_LOCK_CLASS,
-    idempotencyKey,
-  ]);
+  const lock = idempotencyLock(idempotencyKey);
+  await selectRows(transaction, lock.text, lock.values);
   const prior = await PremiumGrant.findOne({ where: { idempotencyKey }, transaction });
   if (!prior) return null;
   const user = await User.findByPk(prior.userId, { transaction, rejectOnEmpty: true });
-  if (!isSameChange(prior, user.providerId)) {
-    throw AppError.conflict(
-      'IDEMPOTENCY_KEY_REUSED',
-      `idempotency key ${idempotencyKey} was used for another change (${prior.kind} #${prior.id}); use a new key`,
-    );
-  }
+  if (!isSameChange(prior, user.providerId)) throw keyReused(idempotencyKey, prior);
   return { ...changeFromLedger(prior, user.providerId), replayed: true };
 }
 
-export function changeFromLedger(row: PremiumGrant, providerId: string): PremiumChange {
+/** 409 IDEMPOTENCY_KEY_REUSED: `idempotencyKey` already made `prior`, another change than the one asked for. */
+export function keyReused(idempotencyKey: string, prior: Pick<LedgerRow, 'kind' | 'id'>): AppError {
+  return AppError.conflict(
+    'IDEMPOTENCY_KEY_REUSED',
+    `idempotency key ${idempotencyKey} was used for another change (${prior.kind} #${prior.id}); use a new key`,
+  );
+}
+
+/** What a change is told from: a ledger model, or a row read with plain SQL (`ledgerRowColumns`). */
+export type LedgerRow = Pick<
+  PremiumGrant,
+  | 'id'
+  | 'kind'
+  | 'category'
+  | 'guildId'
+  | 'planType'
+  | 'days'
+  | 'expiresBefore'
+  | 'expiresAfter'
+  | 'version'
+  | 'eventId'
+  | 'source'
+>;
+
+/** The SELECT list of a `premium_grants` row, aliased `alias`, as a LedgerRow. */
+export const ledgerRowColumns = (alias: string) =>
+  `${alias}.id, ${alias}.kind, ${alias}.category, ${alias}.guild_id AS "guildId", ${alias}.plan_type AS "planType",
+   ${alias}.days, ${alias}.expires_before AS "expiresBefore", ${alias}.expires_after AS "expiresAfter",
+   ${alias}.version, ${alias}.event_id AS "eventId", ${alias}.source`;
+
+export function changeFromLedger(row: LedgerRow, providerId: string): PremiumChange {
   return {
     grantId: row.id,
     kind: row.kind,
@@ -78,6 +108,32 @@ export interface AppliedChange {
   subscriptionId?: string | null;
 }
 
+/** The ADD or REMOVE event of a change, but for what only the changed record knows. */
+export function changeEvent(
+  change: Pick<
+    AppliedChange,
+    'kind' | 'providerId' | 'planType' | 'days' | 'source' | 'reason' | 'order' | 'subscriptionId'
+  > & { record: Pick<RecordTarget, 'category' | 'guildId'> },
+  eventId: string,
+): Omit<PremiumEventPayload, 'expiresAt' | 'version'> {
+  const { kind, record } = change;
+  return {
+    eventId,
+    occurredAt: new Date().toISOString(),
+    type: eventTypeFor(record.category, kind === 'grant' ? 'ADD' : 'REMOVE'),
+    providerId: change.providerId,
+    guildId: record.guildId,
+    category: record.category,
+    planType: change.planType,
+    durationDays: change.days,
+    slots: SLOTS_PER_PURCHASE,
+    orderId: change.order?.processorOrderId ?? null,
+    source: change.source,
+    ...(kind === 'revoke' && { reason: change.reason ?? undefined }),
+    ...(change.subscriptionId && { subscriptionId: change.subscriptionId }),
+  };
+}
+
 /**
  * Writes the ledger row of a change and appends its ADD or REMOVE event (DESIGN.md payload), both in the
  * change's transaction: the bot hears of exactly the changes that commit.
@@ -107,20 +163,9 @@ export async function recordChange(transaction: Transaction, change: AppliedChan
     { transaction },
   );
   await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
-    eventId,
-    type: eventTypeFor(record.category, kind === 'grant' ? 'ADD' : 'REMOVE'),
-    providerId,
-    guildId: record.guildId,
-    category: record.category,
-    planType: change.planType,
-    durationDays: change.days,
-    slots: SLOTS_PER_PURCHASE,
+    ...changeEvent(change, eventId),
     expiresAt: after.expiresAt.toISOString(),
     version: after.version,
-    orderId: change.order?.processorOrderId ?? null,
-    source: change.source,
-    ...(kind === 'revoke' && { reason: change.reason ?? undefined }),
-    ...(change.subscriptionId && { subscriptionId: change.subscriptionId }),
   });
   return changeFromLedger(ledgerRow, providerId);
 }

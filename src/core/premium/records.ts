@@ -1,9 +1,10 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
+import type { PlainQuery } from '../db/prepared-statements';
 import type { Category } from './types';
 
 /** Where each category's entitlement lives: one row per user, or one row per guild. */
-const RECORD_TABLES = {
+export const RECORD_TABLES = {
   USER: { table: 'user_premiums', key: 'user_id' },
   SERVER: { table: 'server_premiums', key: 'guild_id' },
 } as const;
@@ -46,10 +47,10 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
   return { expiresAt: row!.version === 0 ? null : row!.expires_at, version: row!.version };
 }
 
-export type ExpiryChange =
-  { extendDays: number; atLeastUntil?: Date | null } | { shortenDays: number } | 'end';
+/** What a revoke does to a record: take a grant's days back, or end it now. */
+export type ExpiryChange = { shortenDays: number } | 'end';
 
-/** Changes a locked record's expiry and bumps its version. */
+/** Shortens or ends a locked record and bumps its version (a grant extends it in grant-statement.ts). */
 export async function setRecordExpiry(
   transaction: Transaction,
   target: RecordTarget,
@@ -59,17 +60,11 @@ export async function setRecordExpiry(
   const [newExpiry, bind] =
     change === 'end'
       ? ['LEAST(expires_at, now())', [keyOf(target)]]
-      : 'extendDays' in change
-        ? // DESIGN.md: GREATEST(expires_at, now()) + duration; GREATEST ignores a NULL floor.
-          [
-            'GREATEST(GREATEST(expires_at, now()) + make_interval(days => $2), $3::timestamptz)',
-            [keyOf(target), change.extendDays, change.atLeastUntil ?? null],
-          ]
-        : // A revoke takes the days back, never below now, and never moves a past expiry forward.
-          [
-            'LEAST(expires_at, GREATEST(expires_at - make_interval(days => $2), now()))',
-            [keyOf(target), change.shortenDays],
-          ];
+      : // The days go back, never below now, and a past expiry never moves forward.
+        [
+          'LEAST(expires_at, GREATEST(expires_at - make_interval(days => $2), now()))',
+          [keyOf(target), change.shortenDays],
+        ];
   const [row] = await selectRows<{ expires_at: Date; version: number }>(
     transaction,
     `UPDATE ${table} SET expires_at = ${newExpiry}, version = version + 1, updated_at = now()
@@ -100,21 +95,47 @@ const buyerGuildExpiries = (userIds: string) => `
   JOIN server_premiums sp ON sp.guild_id = paid.guild_id AND sp.version > 0
   GROUP BY paid.user_id, paid.guild_id, sp.expires_at`;
 
+/** A record named by who holds (USER) or bought for (SERVER) it, before their user id is known. */
+export interface RecordOwner {
+  category: Category;
+  providerId: string;
+  guildId: string | null;
+}
+
 /**
- * After a grant, written to the ledger: the user's expiry rises to the record's new one for USER premium,
- * and for SERVER premium to what the buyer paid for on that guild (see buyerGuildExpiries). Never lowers it.
+ * Creates the owner's record when missing (version 0: invisible until its first change) and locks it.
+ * `DO UPDATE … WHERE false` locks an existing row without writing a new version of it.
  */
-export async function raiseUserExpiry(transaction: Transaction, target: RecordTarget): Promise<void> {
-  const raisedTo =
-    target.category === 'USER'
-      ? `(SELECT expires_at FROM user_premiums WHERE user_id = u.id)`
-      : `(SELECT b.expires_at FROM (${buyerGuildExpiries('ARRAY[u.id]')}) b WHERE b.guild_id = $2)`;
-  await execute(
-    transaction,
-    `UPDATE users u SET premium_expires_at = GREATEST(u.premium_expires_at, ${raisedTo}), updated_at = now()
-     WHERE u.id = $1`,
-    target.category === 'USER' ? [target.userId] : [target.userId, target.guildId],
-  );
+export function claimRecord({ category, providerId, guildId }: RecordOwner): PlainQuery {
+  return category === 'USER'
+    ? {
+        name: 'claim-user-record',
+        text: `INSERT INTO user_premiums (user_id, expires_at, version)
+               SELECT id, now(), 0 FROM users WHERE provider_id = $1
+               ON CONFLICT (user_id) DO UPDATE SET version = user_premiums.version WHERE false`,
+        values: [providerId],
+      }
+    : {
+        name: 'claim-server-record',
+        text: `INSERT INTO server_premiums (guild_id, buyer_user_id, expires_at, version)
+               SELECT $2, id, now(), 0 FROM users WHERE provider_id = $1
+               ON CONFLICT (guild_id) DO UPDATE SET version = server_premiums.version WHERE false`,
+        values: [providerId, guildId],
+      };
+}
+
+/**
+ * After a SERVER grant, written to the ledger: its buyer's expiry rises to what they paid for on that
+ * guild (see buyerGuildExpiries), never by days other buyers gave it. Never lowers it.
+ */
+export function raiseBuyerExpiry({ providerId, guildId }: RecordOwner): PlainQuery {
+  return {
+    name: 'raise-buyer-expiry',
+    text: `UPDATE users u SET updated_at = now(), premium_expires_at = GREATEST(u.premium_expires_at,
+             (SELECT b.expires_at FROM (${buyerGuildExpiries('ARRAY[u.id]')}) b WHERE b.guild_id = $2))
+           WHERE u.provider_id = $1`,
+    values: [providerId, guildId],
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { AppError } from '../errors';
 
 /** What Razorpay Checkout hands the browser as `razorpay_signature`: HMAC-SHA256 with the key secret. */
 export function paymentSignature(orderId: string, paymentId: string, keySecret: string): string {
@@ -17,6 +18,11 @@ export function signaturesMatch(expectedHex: string, givenHex: string): boolean 
   const expected = Buffer.from(expectedHex, 'hex');
   const given = Buffer.from(givenHex, 'hex');
   return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** Refuses a signature that is not the expected one: 400 SIGNATURE_MISMATCH, `mismatch` saying of what. */
+export function assertSignature(expectedHex: string, givenHex: string, mismatch: string): void {
+  if (!signaturesMatch(expectedHex, givenHex)) throw AppError.validation('SIGNATURE_MISMATCH', mismatch);
 }
 
 /** What Checkout hands the browser for a subscription: HMAC-SHA256 of `payment_id|subscription_id` (this order). */

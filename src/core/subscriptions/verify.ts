@@ -1,8 +1,8 @@
 import type { Core } from '..';
-import { AppError, isAppError } from '../errors';
+import { isAppError } from '../errors';
 import { assertActingForSelf } from '../payments/access';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { signaturesMatch, subscriptionSignature } from '../processor/signatures';
+import { assertSignature, subscriptionSignature } from '../processor/signatures';
 import { assertOwnSubscription, lockSubscription } from './locked-subscription';
 import { applyProcessorView, fetchProcessorView, type ProcessorView } from './processor-view';
 import { describeSubscription, type SubscriptionView } from './views';
@@ -33,12 +33,7 @@ export async function verifySubscription(
     request.subscriptionId,
     core.config.razorpay.keySecret,
   );
-  if (!signaturesMatch(expected, request.signature)) {
-    throw AppError.validation(
-      'SIGNATURE_MISMATCH',
-      'the signature does not match the payment and subscription',
-    );
-  }
+  assertSignature(expected, request.signature, 'the signature does not match the payment and subscription');
   const { sequelize } = core;
   // Refused before the processor is asked: someone else's subscription, or none.
   await sequelize.transaction(async (transaction) =>

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fas
 import fp from 'fastify-plugin';
 import { AppError } from '../../core/errors';
 import type { RedisClient } from '../../redis/connection';
+import { perTurnRedisStore } from './rate-limit-store';
 
 const WINDOW_MS = 60_000;
 
@@ -43,8 +44,7 @@ function rateLimited(after: string): AppError {
 async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOptions): Promise<void> {
   await app.register(rateLimit, {
     global: false,
-    redis: options.redis,
-    nameSpace: `${options.keyPrefix}rate-limit:`,
+    store: perTurnRedisStore(options.redis, `${options.keyPrefix}rate-limit:`),
     // Per route; per user once authenticated, per IP before.
     keyGenerator: (request) => {
       const client =

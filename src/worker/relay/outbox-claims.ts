@@ -5,9 +5,8 @@ export interface ClaimedRow {
   id: string;
   eventId: string;
   type: string;
+  /** A JSON object carrying the row's own eventId and type (checked when written: 010-outbox-well-formed). */
   payload: string;
-  /** The payload is a JSON object carrying the row's own eventId and type, which consumers rely on. */
-  wellFormed: boolean;
   attempts: number;
   createdAtMs: number;
 }
@@ -39,10 +38,9 @@ function beginClaim(idleInTransactionTimeoutMs: number): string {
 }
 
 const CLAIM_PENDING = `
-  SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload,
-         COALESCE(jsonb_typeof(payload) = 'object' AND payload->>'eventId' = event_id::text
-                  AND payload->>'type' = type, false) AS "wellFormed",
-         attempts, (extract(epoch FROM created_at) * 1000)::float8 AS "createdAtMs"
+  SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload, attempts,
+         -- date_part: a float8 at once; extract() computes in numeric since PostgreSQL 14, dearer per row.
+         date_part('epoch', created_at) * 1000 AS "createdAtMs"
   FROM outbox
   WHERE dead_at IS NULL AND available_at <= now()
   ORDER BY outbox.id -- the column: "id" alone would sort by the text alias
@@ -111,7 +109,6 @@ export async function settleClaimed(
 
 /** Why a row cannot become a stream entry, or null when it can. */
 export function rowProblem(row: ClaimedRow, maxPayloadBytes: number): string | null {
-  if (!row.wellFormed) return "payload is not a JSON object carrying the row's eventId and type";
   if (Buffer.byteLength(row.payload) > maxPayloadBytes)
     return `payload is larger than ${maxPayloadBytes} bytes`;
   return null;

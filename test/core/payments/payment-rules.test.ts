@@ -3,7 +3,8 @@ import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyDispute, type DisputeStage } from '../../../src/core/payments/disputes';
 import { applyRefund } from '../../../src/core/payments/refunds';
 import { useTestCore } from '../../support/context';
-import { createOrderRow, createUser } from '../../support/fixtures';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { createOrderRow, createUser, grantRequest } from '../../support/fixtures';
 
 /**
  * The rules of the paid-and-grant path that issue 18 added, at the core: whatever makes it faster must
@@ -34,6 +35,34 @@ const dispute = (order: Order, paymentId: string, stage: DisputeStage) =>
     stage,
   });
 const written = async () => [await PremiumGrant.count(), await OutboxEvent.count()];
+
+describe('paying an order', () => {
+  it('pays nothing when its grant is refused: the order stays unpaid, no grant, no event', async () => {
+    const order = await unpaidOrder(await createUser());
+    // An operator once used the order's key for a grant of someone else's.
+    const other = await createUser();
+    await grantPremium(
+      db(),
+      grantRequest(other.providerId, { idempotencyKey: `order:${order.processorOrderId}` }),
+    );
+
+    await expect(pay(order, 'pay_Refused00000001')).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+
+    expect(await order.reload()).toMatchObject({ status: 'created', paymentId: null, paidAt: null });
+    expect(await written()).toEqual([1, 1]);
+  });
+
+  it('marks the order paid with its grant, once, and answers a second payment of it from the first', async () => {
+    const order = await unpaidOrder(await createUser());
+    const first = await pay(order, 'pay_Once0000000001');
+    const again = await pay(order, 'pay_Once0000000001');
+
+    expect(await order.reload()).toMatchObject({ status: 'paid', paymentId: 'pay_Once0000000001' });
+    expect(order.paidAt).toBeInstanceOf(Date);
+    expect(again.change).toEqual({ ...first.change, replayed: true });
+    expect(await written()).toEqual([1, 1]);
+  });
+});
 
 describe('a full refund of an unpaid order', () => {
   it('bars that payment only: the real payment still pays the order', async () => {

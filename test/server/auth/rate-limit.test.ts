@@ -36,6 +36,25 @@ describe('rate limits (RATE_LIMIT_PER_MINUTE=3)', () => {
     expect((await get(url, clientIp())).statusCode).not.toBe(429);
   });
 
+  it('counts requests that arrive together one by one: 3 of 8 at once pass, each with its own count', async () => {
+    const [ip, other] = [clientIp(), clientIp()];
+    const url = '/api/auth/user/80351110224678912';
+    const together = await Promise.all([
+      ...Array.from({ length: 8 }, () => get(url, ip)),
+      ...Array.from({ length: 2 }, () => get(url, other)),
+    ]);
+    const fromIp = together.slice(0, 8);
+
+    expect(fromIp.filter((reply) => reply.statusCode === 429)).toHaveLength(5);
+    const passed = fromIp.filter((reply) => reply.statusCode !== 429);
+    expect(passed.map((reply) => reply.headers['x-ratelimit-remaining']).sort()).toEqual(['0', '1', '2']);
+    expect(together.slice(8).map((reply) => reply.headers['x-ratelimit-remaining'])).toEqual(['2', '1']);
+    const { redis, core } = getApp();
+    const counter = `${core.config.redisKeyPrefix}rate-limit:ip:${ip}:GET/api/auth/user/:providerId`;
+    expect(await redis.get(counter)).toBe('8');
+    expect(await redis.pttl(counter)).toBeGreaterThan(50_000);
+  });
+
   it('counts GET /api/auth/me per signed-in user, whatever their IP', async () => {
     const { jwtSecret } = getApp().core.config;
     const bearer = async () => {
