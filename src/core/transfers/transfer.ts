@@ -168,7 +168,10 @@ async function assertBoughtBy(transaction: Transaction, user: User, guildId: str
     [user.id, guildId],
   );
   if (!standing) {
-    throw AppError.forbidden('NOT_YOUR_PREMIUM', `you did not buy the premium of guild ${guildId}`);
+    throw AppError.forbidden(
+      'NOT_YOUR_PREMIUM',
+      `you hold no premium of guild ${guildId}: none bought, redeemed or moved there by you stands (never, or refunded or revoked since)`,
+    );
   }
 }
 

@@ -228,6 +228,18 @@ describe('a refund after a transfer', () => {
     expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
   });
 
+  it('refuses to move premium a refund took back, with 403 NOT_YOUR_PREMIUM, writing nothing', async () => {
+    const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
+    await refund(orderId, paymentId);
+    const before = await snapshot(app());
+
+    const reply = await transfer(buyer, { fromGuildId: from, toGuildId: to });
+
+    expect(errorOf(reply)).toEqual({ status: 403, code: 'NOT_YOUR_PREMIUM' });
+    expect(reply.json().error.message).toMatch(/refunded or revoked since/);
+    expect(await snapshot(app())).toEqual(before);
+  });
+
   it('leaves no premium anywhere when the refund and a transfer race, whichever wins', async () => {
     const { buyer, from, to, orderId, paymentId } = await buyerOfTwo();
 
@@ -236,7 +248,9 @@ describe('a refund after a transfer', () => {
       refund(orderId, paymentId),
     ]);
 
-    expect([200, 404]).toContain(moved.statusCode);
+    // The refund first: the buyer's grant for `from` is taken back, so there is nothing of theirs to move.
+    expect([200, 403]).toContain(moved.statusCode);
+    if (moved.statusCode === 403) expect(errorOf(moved)).toEqual({ status: 403, code: 'NOT_YOUR_PREMIUM' });
     for (const guildId of [from, to]) {
       const record = await ServerPremium.findOne({ where: { guildId } });
       expect(record === null || record.expiresAt.getTime() <= Date.now()).toBe(true);
