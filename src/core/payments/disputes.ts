@@ -1,11 +1,11 @@
-import { Op, type Sequelize, type Transaction, type WhereOptions } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
-import { Order, PremiumGrant, type DisputeStatus, type OrderStatus, type User } from '../models';
+import { Order, type DisputeStatus, type OrderStatus, type User } from '../models';
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import { lockOrder } from './locked-order';
-import { stillStanding } from './refunds';
+import { grantsOfOrder, reinstatementKey, standingGrant, type PaymentGrants } from './standing-grant';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */
 export type DisputeStage = 'created' | 'won' | 'lost' | 'closed';
@@ -54,15 +54,12 @@ export async function applyDispute(
  * A payment a dispute can be about, as the stage rules see it: an order's, or a subscription charge's
  * (src/core/subscriptions/disputes.ts). Read once, under its row's lock.
  */
-export interface DisputedPayment {
+export interface DisputedPayment extends PaymentGrants {
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
   /** Whether premium stands for it (`paid`), a dispute took it (`disputed`) or the money is gone. */
   standing: OrderStatus;
-  disputeId: string | null;
   disputeStatus: DisputeStatus | null;
-  /** Where its grants are, the one a won dispute gave back aside. */
-  ownGrants: WhereOptions<PremiumGrant>;
   /** What its revoke and its grant given back are recorded as. */
   premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
   /** What a won dispute grants again. */
@@ -118,9 +115,8 @@ function disputedOrder(order: Order, buyer: User, transaction: Transaction): Dis
   return {
     name: `order ${order.processorOrderId}`,
     standing: order.status,
-    disputeId: order.disputeId,
     disputeStatus: order.disputeStatus,
-    ownGrants: { orderId: order.id },
+    ...grantsOfOrder(order),
     premium: { source: 'webhook' },
     // Not linked to the order: an order has one grant (the database says so), and the first one stays
     // in the ledger, revoked.
@@ -191,25 +187,6 @@ class DisputeChange {
     );
     await payment.setStanding('paid');
   }
-}
-
-function reinstatementKey(disputeId: string): string {
-  return `dispute:${disputeId}:won`;
-}
-
-/** The grant that stands for the payment now: its own, or the one a won dispute gave back. */
-async function standingGrant(
-  payment: DisputedPayment,
-  transaction: Transaction,
-): Promise<PremiumGrant | null> {
-  const reinstated = payment.disputeId ? [{ idempotencyKey: reinstatementKey(payment.disputeId) }] : [];
-  const grants = await PremiumGrant.findAll({
-    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...reinstated] },
-    order: [['id', 'DESC']],
-    transaction,
-  });
-  for (const grant of grants) if (await stillStanding(grant, transaction)) return grant;
-  return null;
 }
 
 async function orderOfPayment(paymentId: string, transaction: Transaction): Promise<string> {

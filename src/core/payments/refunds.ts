@@ -1,8 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
-import { PremiumGrant } from '../models';
 import { revokePremium } from '../premium/revoke';
 import { lockOrder } from './locked-order';
+import { grantsOfOrder, standingGrant } from './standing-grant';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -16,8 +16,9 @@ export interface ProcessedRefund {
 export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
 
 /**
- * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes its
- * grant back through `revokePremium`, which publishes the REMOVE event. A partial refund keeps premium:
+ * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes back the
+ * grant standing for it (its own, or the one a won dispute gave back; none when an operator or an open
+ * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund keeps premium:
  * the buyer keeps what they still paid for, and an operator can revoke by hand.
  *
  * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
@@ -50,12 +51,12 @@ export async function applyRefund(
       }
       return { result: 'refunded' };
     }
-    const grant = await PremiumGrant.findOne({ where: { orderId: order.id, kind: 'grant' }, transaction });
+    const grant = await standingGrant(grantsOfOrder(order), transaction);
     await order.update(
       { status: 'refunded', paymentId: refund.paymentId, refundedAt: new Date() },
       { transaction },
     );
-    if (grant && (await stillStanding(grant, transaction))) {
+    if (grant) {
       await revokePremium(
         sequelize,
         {
@@ -70,11 +71,6 @@ export async function applyRefund(
     }
     return { result: 'refunded' };
   });
-}
-
-/** An operator may have revoked the grant already; the refund then only closes the order. */
-export async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {
-  return (await PremiumGrant.count({ where: { revokesGrantId: grant.id }, transaction })) === 0;
 }
 
 function ignored(reason: string): RefundOutcome {

@@ -6,6 +6,7 @@ import {
   type DisputeOutcome,
   type PaymentDispute,
 } from '../payments/disputes';
+import { grantsOfCharge } from '../payments/standing-grant';
 import { resolvePlan } from '../plans';
 import { lockChargeOfPayment } from './locked-charge';
 import type { LockedSubscription } from './locked-subscription';
@@ -34,9 +35,8 @@ function disputedCharge(
   return {
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
     standing: charge.status === 'charged' ? 'paid' : charge.status,
-    disputeId: charge.disputeId,
     disputeStatus: charge.disputeStatus,
-    ownGrants: { id: charge.grantId === null ? [] : [charge.grantId] },
+    ...grantsOfCharge(charge),
     premium: { source: 'subscription', subscriptionId },
     plan: {
       category: subscription.category,

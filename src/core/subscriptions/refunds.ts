@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { PremiumGrant } from '../models';
 import type { RefundOutcome } from '../payments/refunds';
+import { grantsOfCharge, standingGrant } from '../payments/standing-grant';
 import { revokePremium } from '../premium/revoke';
 import { lockChargeOfPayment } from './locked-charge';
 
@@ -13,7 +13,7 @@ export interface ChargeRefund {
 
 /**
  * A full refund of a subscription's charge takes that cycle back through `revokePremium` (the REMOVE
- * event names the subscription); a partial one keeps premium, as for orders. Returns null when the
+ * event names the subscription), the grant a won dispute gave back if there was one; a partial one keeps premium, as for orders. Returns null when the
  * payment is no charge of ours, so the order refund path can look at it.
  */
 export async function applyChargeRefund(
@@ -34,14 +34,12 @@ export async function applyChargeRefund(
     };
   }
   await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
-  const revoked =
-    charge.grantId !== null &&
-    (await PremiumGrant.count({ where: { revokesGrantId: charge.grantId }, transaction })) > 0;
-  if (charge.grantId !== null && !revoked) {
+  const grant = await standingGrant(grantsOfCharge(charge), transaction);
+  if (grant) {
     await revokePremium(
       sequelize,
       {
-        target: { grantId: charge.grantId },
+        target: { grantId: grant.id },
         source: 'subscription',
         actor: 'razorpay-webhook',
         reason: `refund ${refund.refundId}`,

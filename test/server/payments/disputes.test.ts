@@ -9,6 +9,7 @@ import {
   MONTHLY_USER,
   orderAs,
   paymentOf,
+  refundAtProcessor,
   usePaymentsApp,
   verifyAs,
   verifyBody,
@@ -121,6 +122,34 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     expect(await orderOf(order.id)).toMatchObject({ status: 'created', disputeStatus: 'open' });
     expect(await PremiumGrant.count()).toBe(0);
     expect(await OutboxEvent.count()).toBe(0);
+  });
+
+  it('lets a full refund after a won dispute take back the premium the dispute gave back, once', async () => {
+    const user = await createUser();
+    const { orderId, paymentId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'won');
+    const refund = await refundAtProcessor(app(), paymentId);
+    const refunded = () => deliver(app(), 'refund.processed', { refund, payment: paymentOf(app(), orderId) });
+
+    expect(await refunded()).toEqual(processed);
+    expect(await refunded()).toEqual(ignored);
+    expect(await dispute(orderId, 'won')).toEqual(ignored);
+
+    expect(await orderOf(orderId)).toMatchObject({ status: 'refunded', disputeStatus: 'won' });
+    expect(await isPremium(user)).toBe(false);
+    expect(await eventTypes()).toEqual([
+      'USER_PREMIUM_ADD',
+      'USER_PREMIUM_REMOVE',
+      'USER_PREMIUM_ADD',
+      'USER_PREMIUM_REMOVE',
+    ]);
+    const [, , givenBack, takenBack] = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect(takenBack).toMatchObject({
+      kind: 'revoke',
+      revokesGrantId: givenBack!.id,
+      reason: `refund ${refund.id}`,
+    });
   });
 
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {

@@ -114,6 +114,29 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
     expect(events[1]!.payload.reason).toBe(`dispute ${disputeId}`);
   });
 
+  it('lets a full refund after a won dispute take back the cycle the dispute gave back, once', async () => {
+    const app = getApp();
+    const user = await createUser();
+    const subscriptionId = await subscribe(app, user, { planType: 'Monthly', category: 'USER' });
+    const [charge] = await chargesOf(app, subscriptionId);
+    const disputeId = 'disp_SubCharge00003';
+    await dispute(charge!.payment_id, 'created', disputeId);
+    await dispute(charge!.payment_id, 'won', disputeId);
+    const givenBack = (await ledger(app)).at(-1)!;
+
+    await app.sandbox.razorpay.refund(charge!.payment_id, { webhooks: true });
+
+    expect((await chargeRow(subscriptionId))!.status).toBe('refunded');
+    const rows = await ledger(app);
+    expect(rows.slice(3).map((row) => [row.kind, row.source, row.days, row.revokes_grant_id])).toEqual([
+      ['revoke', 'subscription', -30, givenBack.id],
+    ]);
+    expect(rows.at(-1)!.reason).toMatch(/^refund rfnd_/);
+    const [expiry, last] = await expiries(user);
+    expect(expiry).toEqual(last);
+    expect(expiry!.getTime()).toBeLessThanOrEqual(rows[0]!.expires_after.getTime() - 30 * DAY_MS + 1000);
+  });
+
   it('lost before created revokes the cycle once; the late created and closed change nothing', async () => {
     const app = getApp();
     const user = await createUser();
