@@ -13,6 +13,9 @@ export type ErrorKind =
   | 'unavailable';
 
 export class AppError extends Error {
+  /** For a `rate_limited` refusal: when asking again can succeed (the server answers it as `Retry-After`). */
+  retryAt?: Date;
+
   constructor(
     readonly kind: ErrorKind,
     readonly code: string,
@@ -40,6 +43,12 @@ export class AppError extends Error {
   }
   static unavailable(code: string, message: string): AppError {
     return new AppError('unavailable', code, message);
+  }
+  /** A refusal until `retryAt`, which `details.retryAt` says too. */
+  static rateLimited(code: string, message: string, retryAt: Date, details: object = {}): AppError {
+    const error = new AppError('rate_limited', code, message, { ...details, retryAt: retryAt.toISOString() });
+    error.retryAt = retryAt;
+    return error;
   }
 }
 

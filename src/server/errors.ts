@@ -60,11 +60,16 @@ function toErrorReply(error: FastifyError | Error): { status: number; body: Erro
   return { status: 500, body: { error: { code: 'INTERNAL_ERROR', message: 'internal error' } } };
 }
 
+function secondsUntil(moment: Date): number {
+  return Math.max(1, Math.ceil((moment.getTime() - Date.now()) / 1000));
+}
+
 /** One JSON error shape for every failure, Fastify's own included; never a stack trace. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const { status, body } = toErrorReply(error);
     if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (isAppError(error) && error.retryAt) reply.header('retry-after', secondsUntil(error.retryAt));
     return reply.status(status).send(body);
   });
   app.setNotFoundHandler((request, reply) =>

@@ -42,11 +42,10 @@ export async function assertAttemptsLeft(
   const retryAt =
     byUser >= ATTEMPT_LIMITS.perUser ? userFreeAt : byIp >= ATTEMPT_LIMITS.perIp ? ipFreeAt : null;
   if (retryAt) {
-    throw new AppError(
-      'rate_limited',
+    throw AppError.rateLimited(
       'TOO_MANY_ATTEMPTS',
       `too many codes refused in the last hour; try again from ${retryAt.toISOString()}`,
-      { retryAt: retryAt.toISOString() },
+      retryAt,
     );
   }
 }

@@ -1,10 +1,10 @@
 import { Op, type Transaction } from 'sequelize';
-import { execute } from '../db/database';
+import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { Order } from '../models';
 import type { Plan } from '../plans';
 import type { Category } from '../premium/types';
-import { countReservations } from './order-reservations';
+import { reservationsOf } from './order-reservations';
 
 /** An unpaid order this young is handed out again rather than a new one created. */
 export const REUSE_WITHIN_MS = 3_600_000;
@@ -67,20 +67,22 @@ export async function assertBelowOpenOrderLimit(
   buyerUserId: number,
   max: number,
 ): Promise<void> {
-  const stored = await Order.count({
-    where: {
-      buyerUserId,
-      status: 'created',
-      createdAt: { [Op.gt]: new Date(Date.now() - OPEN_ORDERS_WINDOW_MS) },
-    },
+  const [stored] = await selectRows<{ count: number; oldest: Date | null }>(
     transaction,
-  });
-  const open = stored + (await countReservations(transaction, buyerUserId));
+    `SELECT count(*)::int AS count, min(created_at) AS oldest FROM orders
+     WHERE buyer_user_id = $1 AND status = 'created' AND created_at > $2`,
+    [buyerUserId, new Date(Date.now() - OPEN_ORDERS_WINDOW_MS)],
+  );
+  const reserved = await reservationsOf(transaction, buyerUserId);
+  const open = stored!.count + reserved.count;
   if (open >= max) {
-    throw new AppError(
-      'rate_limited',
+    // Without a payment, the first to free a place: the oldest order leaving the window, or a reservation.
+    const leavesWindow = stored!.oldest ? stored!.oldest.getTime() + OPEN_ORDERS_WINDOW_MS : Infinity;
+    const retryAt = new Date(Math.min(leavesWindow, reserved.firstEnds?.getTime() ?? Infinity));
+    throw AppError.rateLimited(
       'TOO_MANY_OPEN_ORDERS',
-      `you have ${open} unpaid orders from the last 24 hours; pay or wait for one of them before ordering again`,
+      `you have ${open} unpaid orders from the last 24 hours; pay one of them, or order again from ${retryAt.toISOString()}`,
+      retryAt,
     );
   }
 }

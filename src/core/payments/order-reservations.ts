@@ -47,14 +47,18 @@ export async function isReserved(transaction: Transaction, target: OrderTarget):
   return rows.length > 0;
 }
 
-/** The buyer's orders being created right now: they count as open. */
-export async function countReservations(transaction: Transaction, buyerUserId: number): Promise<number> {
-  const [row] = await selectRows<{ count: number }>(
+/** The buyer's orders being created right now (they count as open), and when the first lease ends. */
+export async function reservationsOf(
+  transaction: Transaction,
+  buyerUserId: number,
+): Promise<{ count: number; firstEnds: Date | null }> {
+  const [row] = await selectRows<{ count: number; firstEnds: Date | null }>(
     transaction,
-    'SELECT count(*)::int AS count FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()',
+    `SELECT count(*)::int AS count, min(lease_until) AS "firstEnds"
+     FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()`,
     [buyerUserId],
   );
-  return row!.count;
+  return row!;
 }
 
 export async function releaseReservation(

@@ -184,12 +184,12 @@ async function assertCooledDown(transaction: Transaction, guildId: string, coold
     [guildId, cooldownDays],
   );
   if (row?.cooling) {
-    const endsAt = row.endsAt!.toISOString();
-    throw new AppError(
-      'rate_limited',
+    const endsAt = row.endsAt!;
+    throw AppError.rateLimited(
       'TRANSFER_COOLDOWN',
-      `guild ${guildId}'s premium was transferred recently; it can be transferred again from ${endsAt}`,
-      { cooldownEndsAt: endsAt },
+      `guild ${guildId}'s premium was transferred recently; it can be transferred again from ${endsAt.toISOString()}`,
+      endsAt,
+      { cooldownEndsAt: endsAt.toISOString() },
     );
   }
 }

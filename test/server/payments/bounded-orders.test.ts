@@ -50,7 +50,21 @@ describe('create-order is bounded', () => {
 
     const refused = await createOrderAs(user, custom(4));
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: { code: 'TOO_MANY_OPEN_ORDERS', message: expect.any(String) } });
+    expect(refused.json()).toEqual({
+      error: {
+        code: 'TOO_MANY_OPEN_ORDERS',
+        message: expect.any(String),
+        details: { retryAt: expect.any(String) },
+      },
+    });
+    // Without a payment, a place frees when the oldest open order is 24 hours old.
+    const oldest = await Order.findOne({ where: { processorOrderId: open[0]!.id } });
+    expect(new Date(refused.json().error.details.retryAt)).toEqual(
+      new Date(oldest!.createdAt.getTime() + 24 * HOUR),
+    );
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(24 * 3600 - 60);
+    expect(retryAfter).toBeLessThanOrEqual(24 * 3600);
     expect(getApp().sandbox.razorpay.ordersCreated()).toBe(created);
     expect(await Order.count()).toBe(3);
     // An order already open is still handed out.

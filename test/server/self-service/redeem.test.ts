@@ -185,6 +185,9 @@ describe('POST /api/premium/redeem', () => {
     expect(errorOf(reply)).toEqual({ status: 429, code: 'TOO_MANY_ATTEMPTS' });
     const retryAt = new Date(reply.json().error.details.retryAt).getTime();
     expect(retryAt).toBeGreaterThan(Date.now() + DAY_MS / 24 - 60_000);
+    const retryAfter = Number(reply.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(3600 - 60);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(await snapshot(getApp())).toEqual(before);
     expect(await failures()).toBe(10);
     // Another user is not held back by this one's failures.

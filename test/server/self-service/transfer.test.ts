@@ -102,6 +102,8 @@ describe('POST /api/premium/transfer', () => {
       const endsAt = new Date(reply.json().error.details.cooldownEndsAt).getTime();
       expect(endsAt).toBeGreaterThan(Date.now() + 7 * DAY_MS - 60_000);
       expect(endsAt).toBeLessThanOrEqual(Date.now() + 7 * DAY_MS);
+      expect(reply.json().error.details.retryAt).toBe(reply.json().error.details.cooldownEndsAt);
+      expect(Number(reply.headers['retry-after'])).toBeCloseTo((endsAt - Date.now()) / 1000, -1);
     }
     expect(await snapshot(app())).toEqual(before);
   });
