@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, Redis } from 'ioredis';
 import { parseEntry, type PremiumEvent } from './events';
 import { PremiumMemory, RecentIds, targetOf, type HeldRecord, type Target } from './memory';
-import { loadSnapshot, type BotApi } from './snapshot';
+import { currentVersion, loadSnapshot, type BotApi } from './snapshot';
 
 export interface PremiumConsumerOptions {
   /**
@@ -23,7 +23,10 @@ export interface PremiumConsumerOptions {
    * and is retried after `claimIdleMs`.
    */
   handler?: (event: PremiumEvent) => Promise<void> | void;
-  /** Where to load the snapshot of every active record at start; without it, memory starts empty. */
+  /**
+   * Where to load the snapshot of every active record at start, and to ask about an event for a record
+   * memory does not hold; without it, memory starts empty.
+   */
   api?: BotApi;
   batchSize?: number;
   blockMs?: number;
@@ -41,7 +44,7 @@ export interface ConsumerStats {
   handled: number;
   /** Events dropped because their eventId was seen. */
   duplicates: number;
-  /** Events dropped because the record's held version is newer. */
+  /** Events dropped because the record's held version, or the service's, is newer. */
   outdated: number;
   /** Entries that are not a readable event: logged and acknowledged once. */
   unparseable: number;
@@ -228,7 +231,7 @@ export class PremiumConsumer {
       this.stats.duplicates++;
       return void (await ack());
     }
-    if (!this.memory.isCurrent(event)) {
+    if (!this.memory.isCurrent(event) || (await this.supersededAtService(event))) {
       this.stats.outdated++;
       this.seen.add(event.eventId);
       return void (await ack());
@@ -250,5 +253,25 @@ export class PremiumConsumer {
     this.seen.add(event.eventId);
     this.stats.handled++;
     await ack();
+  }
+
+  /**
+   * Whether the service holds a newer version of a record memory does not hold. The snapshot holds only
+   * active records, so an event relayed late, after a newer one of its record reached the stream before
+   * the group existed, would otherwise be applied. When the service cannot be asked, the event is taken
+   * as current: the perks of a purchase are not held back by an outage of the API.
+   */
+  private async supersededAtService(event: PremiumEvent): Promise<boolean> {
+    const { api, log } = this.options;
+    const target = targetOf(event);
+    if (!api || this.memory.get(target)) return false;
+    try {
+      return (await currentVersion(api, target)) > event.version;
+    } catch (error) {
+      log(
+        `premium consumer: could not ask the service about ${event.eventId} (${(error as Error).message}); taken as current`,
+      );
+      return false;
+    }
   }
 }

@@ -18,20 +18,28 @@ interface SnapshotItem {
 
 const PAGE = 1000;
 
+/** GET on the bot API, answered with JSON. */
+async function botGet<T>(api: BotApi, path: string, query: Record<string, string> = {}): Promise<T> {
+  // Relative to the base, so a service mounted under a path keeps it.
+  const url = new URL(path, api.url.endsWith('/') ? api.url : `${api.url}/`);
+  for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
+  const reply = await fetch(url, { headers: { authorization: `Bearer ${api.token}` } });
+  if (!reply.ok) throw new Error(`GET ${url.pathname} answered ${reply.status}: ${await reply.text()}`);
+  return (await reply.json()) as T;
+}
+
 /** Every active record of the service, page by page (`GET /api/bot/premium`), both categories. */
 export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Target; record: HeldRecord }> {
   for (const category of ['SERVER', 'USER'] satisfies Category[]) {
     let cursor: string | null = null;
     do {
-      // Relative to the base, so a service mounted under a path keeps it.
-      const url = new URL('api/bot/premium', api.url.endsWith('/') ? api.url : `${api.url}/`);
-      url.searchParams.set('category', category);
-      url.searchParams.set('limit', String(PAGE));
-      if (cursor !== null) url.searchParams.set('cursor', cursor);
-      const reply = await fetch(url, { headers: { authorization: `Bearer ${api.token}` } });
-      if (!reply.ok)
-        throw new Error(`snapshot: GET ${url.pathname} answered ${reply.status}: ${await reply.text()}`);
-      const page = (await reply.json()) as { items: SnapshotItem[]; nextCursor: string | null };
+      const query: Record<string, string> = { category, limit: String(PAGE) };
+      if (cursor !== null) query.cursor = cursor;
+      const page = await botGet<{ items: SnapshotItem[]; nextCursor: string | null }>(
+        api,
+        'api/bot/premium',
+        query,
+      );
       for (const item of page.items) {
         yield {
           target: category === 'SERVER' ? { guildId: item.guildId! } : { providerId: item.providerId! },
@@ -45,4 +53,13 @@ export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Targe
       cursor = page.nextCursor;
     } while (cursor !== null);
   }
+}
+
+/** The version the service holds now of one guild's or user's record (0 when it never existed). */
+export async function currentVersion(api: BotApi, target: Target): Promise<number> {
+  const path =
+    'guildId' in target
+      ? `api/bot/guilds/${encodeURIComponent(target.guildId)}/premium`
+      : `api/bot/users/${encodeURIComponent(target.providerId)}/premium`;
+  return (await botGet<{ version: number }>(api, path)).version;
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { QueryTypes, type Transaction } from 'sequelize';
 import type { PremiumConsumer, PremiumEvent, Target } from '../../src/bot-kit';
+import { OutboxEvent } from '../../src/core/models';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
@@ -112,6 +113,9 @@ describe('bot-kit against the service (database, relay, bot API)', () => {
       handler: (event) => void handled.push(event),
     });
     expect(consumer.stats.snapshotRecords).toBe(9);
+    // Before the changes below: the REMOVE of guilds[2] (ended before the start, so not in the snapshot)
+    // is checked against the service, which would otherwise already hold its next version.
+    await kit.drained();
     await grantGuild(guilds[3]!);
     await end({ providerId: users[1]! });
     await grantGuild(guilds[2]!);
@@ -128,6 +132,55 @@ describe('bot-kit against the service (database, relay, bot API)', () => {
     const records = await databaseRecords();
     expect(records).toHaveLength(10);
     expect(remembered([consumer], records)).toEqual(expected(records));
+  });
+
+  /** A guild granted (version 1) then ended (version 2), and both events as the relay would send them. */
+  async function grantedThenEnded() {
+    const guild = await guildBuyer();
+    await grantGuild(guild);
+    await end({ guildId: guild.guildId });
+    const [added, removed] = (await OutboxEvent.findAll({ order: [['id', 'ASC']] })).map(
+      (row) => row.payload as unknown as PremiumEvent,
+    );
+    return { guildId: guild.guildId, added: added!, removed: removed! };
+  }
+
+  it('drops an event relayed late, after a newer one of its record reached the stream before the group existed', async () => {
+    const { guildId, added, removed } = await grantedThenEnded();
+    // The relay sent the REMOVE; the ADD only after a retry, once the bot's group existed.
+    await kit.publish(removed);
+    const handled: PremiumEvent[] = [];
+    const { consumer } = await kit.start({
+      consumer: 'a',
+      api: { url: apiUrl, token: TOKEN },
+      handler: (event) => void handled.push(event),
+    });
+    expect(consumer.stats.snapshotRecords).toBe(0);
+
+    await kit.publish(added);
+    await kit.drained();
+
+    expect(handled).toEqual([]);
+    expect(consumer.stats).toMatchObject({ outdated: 1, handled: 0 });
+    expect(consumer.isPremium({ guildId })).toBe(false);
+  });
+
+  it('takes such an event as current when the service cannot be asked, and says so', async () => {
+    const { added } = await grantedThenEnded();
+    const ownApi = await buildApp({ core: core(), redis: apiRedis });
+    const logged: string[] = [];
+    const { consumer } = await kit.start({
+      consumer: 'a',
+      api: { url: await ownApi.listen({ port: 0, host: '127.0.0.1' }), token: TOKEN },
+      log: (message) => void logged.push(message),
+    });
+    await ownApi.close();
+
+    await kit.publish(added);
+    await kit.drained();
+
+    expect(consumer.stats).toMatchObject({ outdated: 0, handled: 1 });
+    expect(logged).toEqual([expect.stringContaining(`could not ask the service about ${added.eventId}`)]);
   });
 
   // Minutes on a loaded 2-core machine: the 10,000 changes through grantPremium dominate, not the kit.
