@@ -38,7 +38,12 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   fastify.addSchema(ErrorReply);
   await fastify.register(securityHeaders);
   // Never `*`: only the frontends named, which may send the session token.
-  await fastify.register(cors, { origin: config.corsOrigins, methods: ['GET', 'POST'] });
+  await fastify.register(cors, {
+    origin: config.corsOrigins,
+    methods: ['GET', 'POST'],
+    // Not CORS-safelisted: the frontend's script may read them only when named here.
+    exposedHeaders: ['Retry-After', 'Idempotent-Replayed'],
+  });
   await fastify.register(docs);
   await fastify.register(metrics);
   await fastify.register(authenticate, { jwtSecret: config.jwtSecret });

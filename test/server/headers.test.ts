@@ -52,6 +52,13 @@ describe('security headers and CORS', () => {
 
     const other = await preflight('https://evil.example');
     expect(other.headers).not.toHaveProperty('access-control-allow-origin');
+    const answer = await getApp().app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { origin: FRONTEND },
+    });
+    expect(answer.headers['access-control-expose-headers']).toBe('Retry-After, Idempotent-Replayed');
+
     const simple = await getApp().app.inject({
       method: 'GET',
       url: '/healthz',

@@ -47,9 +47,10 @@ export interface Transfer {
  * at a time; the old guild's record is locked before its days are counted.
  *
  * Refusals, each before anything is written: SAME_GUILD, USER_NOT_FOUND, NOT_GUILD_MANAGER (either guild,
- * as of the manager's last sign-in), NOT_YOUR_PREMIUM (the manager holds no standing grant for the old
- * guild), TRANSFER_COOLDOWN, NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a day left),
- * IDEMPOTENCY_KEY_REUSED.
+ * as of the manager's last sign-in), IDEMPOTENCY_KEY_REUSED (the key made a transfer between other guilds;
+ * the same transfer's key answers that transfer, `replayed`), NOT_YOUR_PREMIUM (the manager holds no
+ * standing grant for the old guild), TRANSFER_COOLDOWN, NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a
+ * day left).
  *
  * The cooldown counts transfers into the guild as well as out of it, so a pile of days moves at most
  * once per cooldown, and rounding can never add up to more than half a day per cooldown.

@@ -18,6 +18,17 @@ const TransferReply = Type.Object({
   message: Type.String(),
 });
 
+const TransferHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'the same key again (by the same caller) answers the transfer it made, moving nothing more',
+    }),
+  ),
+});
+
 const error = { $ref: 'ErrorReply#' };
 
 /** POST /api/premium/transfer: a manager moves the premium they bought to another guild they manage. */
@@ -31,6 +42,7 @@ const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (
         tags: ['premium'],
         summary: "Moves what is left of a guild's premium to another guild the caller manages",
         security: [{ bearerAuth: [] }],
+        headers: TransferHeaders,
         body: Type.Object({ fromGuildId: GuildId, toGuildId: GuildId }),
         response: {
           200: TransferReply,
@@ -43,17 +55,20 @@ const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const providerId = request.caller!.providerId;
       const { fromGuildId, toGuildId } = request.body;
+      const key = request.headers['idempotency-key'];
       const transfer = await transferPremium(core.sequelize, {
         fromGuildId,
         toGuildId,
         by: { kind: 'manager', providerId, cooldownDays: core.config.transferCooldownDays },
         actor: `user:${providerId}`,
         reason: `moved by its buyer from guild ${fromGuildId} to guild ${toGuildId}`,
-        idempotencyKey: `transfer:${randomUUID()}`,
+        // Scoped to the caller: another user's key can neither replay nor block this one's.
+        idempotencyKey: `transfer:user:${providerId}:${key ?? randomUUID()}`,
       });
+      if (transfer.replayed) reply.header('idempotent-replayed', 'true');
       const toExpiresAt = transfer.toExpiresAt.toISOString();
       return {
         ...transfer,

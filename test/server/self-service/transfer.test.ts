@@ -22,8 +22,16 @@ const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();
 const startRelay = useRelays();
 
-function transfer(user: User, body: object) {
-  return post(app(), '/api/premium/transfer', body, bearer(app(), user));
+function transfer(user: User, body: object, idempotencyKey?: string) {
+  return app().app.inject({
+    method: 'POST',
+    url: '/api/premium/transfer',
+    headers: {
+      authorization: bearer(app(), user),
+      ...(idempotencyKey !== undefined && { 'idempotency-key': idempotencyKey }),
+    },
+    payload: body,
+  });
 }
 
 /** A user managing two guilds, with a month bought for the first. */
@@ -105,6 +113,51 @@ describe('POST /api/premium/transfer', () => {
       expect(reply.json().error.details.retryAt).toBe(reply.json().error.details.cooldownEndsAt);
       expect(Number(reply.headers['retry-after'])).toBeCloseTo((endsAt - Date.now()) / 1000, -1);
     }
+    expect(await snapshot(app())).toEqual(before);
+  });
+
+  it('answers a retry with the same Idempotency-Key with the transfer it made, moving nothing more', async () => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const first = await transfer(buyer, { fromGuildId: from, toGuildId: to }, 'move-7f3a');
+    expect(first.statusCode).toBe(200);
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const after = await snapshot(app());
+
+    const retried = await transfer(buyer, { fromGuildId: from, toGuildId: to }, 'move-7f3a');
+
+    expect(retried.statusCode).toBe(200);
+    expect(retried.headers['idempotent-replayed']).toBe('true');
+    expect(retried.json()).toEqual(first.json());
+    expect(await snapshot(app())).toEqual(after);
+  });
+
+  it('refuses the same Idempotency-Key for another transfer with 409 IDEMPOTENCY_KEY_REUSED; another user has keys of their own', async () => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const third = await manageGuild(buyer);
+    expect((await transfer(buyer, { fromGuildId: from, toGuildId: to }, 'move-1')).statusCode).toBe(200);
+    const after = await snapshot(app());
+
+    const reused = await transfer(buyer, { fromGuildId: to, toGuildId: third }, 'move-1');
+
+    expect(errorOf(reused)).toEqual({ status: 409, code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await snapshot(app())).toEqual(after);
+    const other = await buyerOfTwo();
+    const theirs = await transfer(other.buyer, { fromGuildId: other.from, toGuildId: other.to }, 'move-1');
+    expect(theirs.statusCode).toBe(200);
+    expect(theirs.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it.each([
+    ['empty', ''],
+    ['over 100 characters', 'k'.repeat(101)],
+    ['with a space', 'move 1'],
+  ])('refuses an Idempotency-Key %s with 400 VALIDATION_FAILED, moving nothing', async (_label, key) => {
+    const { buyer, from, to } = await buyerOfTwo();
+    const before = await snapshot(app());
+
+    const reply = await transfer(buyer, { fromGuildId: from, toGuildId: to }, key);
+
+    expect(errorOf(reply)).toEqual({ status: 400, code: 'VALIDATION_FAILED' });
     expect(await snapshot(app())).toEqual(before);
   });
 
