@@ -179,8 +179,10 @@ export class PrivateSentinelSet extends PrivateTopology {
       async () => {
         if (!(await answered(this.sentinel, (reply) => reply === 'PONG'))) return false;
         if ((await this.masterPort().catch(() => 0)) !== masterPort) return false;
-        const masterInfo = await master.command('INFO', 'replication');
-        const replicaInfo = await replica.command('INFO', 'replication');
+        // Sentinel has the servers close their clients' connections (CLIENT KILL) as it reconfigures them.
+        const infos = [master, replica].map((server) => server.command('INFO', 'replication'));
+        const [masterInfo, replicaInfo] = await Promise.all(infos).catch(() => []);
+        if (masterInfo === undefined) return false;
         const replicas = (await this.sentinel.command('SENTINEL', 'REPLICAS', MASTER_NAME)) as string[][];
         return (
           infoField(masterInfo, 'role') === 'master' &&
