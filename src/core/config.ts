@@ -32,6 +32,25 @@ const IN_PRODUCTION = 'is required in production';
 
 const url = z.string().url();
 const port = z.coerce.number().int().min(0).max(65535);
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true');
+
+/** A PEM CA bundle's text, read once, when the configuration loads. */
+function readCaBundle(file: string): string {
+  let pem: string;
+  try {
+    pem = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new Error(
+      `cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) throw new Error(`${file} holds no PEM certificate`);
+  return pem;
+}
 
 /** An optional variable turned into a value by `parse`, whose error message becomes the problem. */
 function parsedWith<T>(parse: (value: string) => T) {
@@ -66,12 +85,11 @@ const schema = z
     REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
     REDIS_CLUSTER_NODES: parsedWith(parseHostPorts),
     REDIS_PASSWORD: z.string().min(1).optional(),
+    REDIS_TLS: flag('false'),
+    REDIS_TLS_CA_FILE: parsedWith(readCaBundle),
     EVENTS_STREAM_MIN_REPLICAS: z.coerce.number().int().min(0).default(0),
     OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
-    OUTBOX_LISTEN: z
-      .enum(['true', 'false'], { message: 'must be true or false' })
-      .default('true')
-      .transform((value) => value === 'true'),
+    OUTBOX_LISTEN: flag('true'),
     OUTBOX_LISTEN_URL: url.optional(),
     JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     // Unset, both follow PORT: the API's own demo page is the frontend.
@@ -149,6 +167,13 @@ const schema = z
         code: 'custom',
         path: ['REDIS_SENTINEL_MASTER'],
         message: 'is required with REDIS_SENTINELS',
+      });
+    if (env.REDIS_TLS_CA_FILE && !redisTlsOn(env))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['REDIS_TLS_CA_FILE'],
+        message:
+          'is unused without REDIS_TLS=true (or a rediss:// REDIS_URL, with neither Sentinel nor Cluster)',
       });
     if (!env.OUTBOX_LISTEN && env.OUTBOX_LISTEN_URL)
       ctx.addIssue({
@@ -235,9 +260,18 @@ export class ConfigError extends Error {
   }
 }
 
-function redisTopology(e: z.infer<typeof schema>): RedisTopology {
+type Env = z.infer<typeof schema>;
+
+/** REDIS_TLS, or the one server at a rediss:// REDIS_URL. */
+function redisTlsOn(e: Env): boolean {
+  const single = !e.REDIS_SENTINELS && !e.REDIS_CLUSTER_NODES;
+  return e.REDIS_TLS || (single && e.REDIS_URL.startsWith('rediss:'));
+}
+
+function redisTopology(e: Env): RedisTopology {
   const password = e.REDIS_PASSWORD;
-  if (e.REDIS_CLUSTER_NODES) return { mode: 'cluster', nodes: e.REDIS_CLUSTER_NODES, password };
+  const tls = redisTlsOn(e) ? { ca: e.REDIS_TLS_CA_FILE } : undefined;
+  if (e.REDIS_CLUSTER_NODES) return { mode: 'cluster', nodes: e.REDIS_CLUSTER_NODES, password, tls };
   if (e.REDIS_SENTINELS) {
     return {
       mode: 'sentinel',
@@ -245,9 +279,10 @@ function redisTopology(e: z.infer<typeof schema>): RedisTopology {
       masterName: e.REDIS_SENTINEL_MASTER!,
       password,
       sentinelPassword: e.REDIS_SENTINEL_PASSWORD,
+      tls,
     };
   }
-  return { mode: 'single' };
+  return { mode: 'single', tls };
 }
 
 /** Reads `.env` from the working directory when present; variables already set win. */

@@ -4,12 +4,18 @@ export interface HostPort {
   port: number;
 }
 
+/** TLS to every Redis node and sentinel; `ca` (REDIS_TLS_CA_FILE's PEM) is trusted besides the default CAs. */
+export interface RedisTls {
+  ca?: string;
+}
+
 /**
  * Which Redis every process talks to (src/redis/connection.ts connects to it): the one server at
  * REDIS_URL, the master of a Sentinel-watched set, or a Cluster. The data nodes' password, for Sentinel
- * and Cluster, is `password`; the sentinels' own is `sentinelPassword`.
+ * and Cluster, is `password`; the sentinels' own is `sentinelPassword`. Without `tls`, plain TCP (a
+ * `rediss://` URL still means TLS to the one server: ioredis reads it so).
  */
-export type RedisTopology =
+export type RedisTopology = (
   | { mode: 'single' }
   | {
       mode: 'sentinel';
@@ -18,7 +24,8 @@ export type RedisTopology =
       password?: string;
       sentinelPassword?: string;
     }
-  | { mode: 'cluster'; nodes: HostPort[]; password?: string };
+  | { mode: 'cluster'; nodes: HostPort[]; password?: string }
+) & { tls?: RedisTls };
 
 const HOST_PORT = /^(?:\[([0-9a-fA-F:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/;
 

@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/core/config';
 
 describe('loadConfig', () => {
@@ -222,5 +225,56 @@ describe('loadConfig', () => {
     expect(conflicting).toThrow(/REDIS_CLUSTER_NODES: set either it or REDIS_SENTINELS/);
     expect(conflicting).toThrow(/REDIS_SENTINEL_MASTER: is required with REDIS_SENTINELS/);
     expect(conflicting).toThrow(/OUTBOX_LISTEN_URL: is unused with OUTBOX_LISTEN=false/);
+  });
+
+  it('speaks TLS to Redis with REDIS_TLS or a rediss:// REDIS_URL, trusting the CA file read at load', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-config-'));
+    const caFile = path.join(dir, 'ca.pem');
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    fs.writeFileSync(caFile, pem);
+    try {
+      expect(loadConfig({ NODE_ENV: 'test' }).redis.tls).toBeUndefined();
+      expect(loadConfig({ NODE_ENV: 'test', REDIS_URL: 'rediss://redis.internal:6380' }).redis).toEqual({
+        mode: 'single',
+        tls: {},
+      });
+      expect(
+        loadConfig({
+          NODE_ENV: 'test',
+          REDIS_SENTINELS: 'sentinel-a:26379',
+          REDIS_SENTINEL_MASTER: 'premium',
+          REDIS_TLS: 'true',
+          REDIS_TLS_CA_FILE: caFile,
+        }).redis,
+      ).toMatchObject({ mode: 'sentinel', tls: { ca: pem } });
+      expect(
+        loadConfig({ NODE_ENV: 'test', REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_TLS: 'true' }).redis,
+      ).toMatchObject({ mode: 'cluster', tls: {} });
+      // A rediss:// REDIS_URL says nothing of a Cluster's TLS.
+      expect(() =>
+        loadConfig({
+          NODE_ENV: 'test',
+          REDIS_URL: 'rediss://redis.internal:6380',
+          REDIS_CLUSTER_NODES: '10.0.0.1:7000',
+          REDIS_TLS_CA_FILE: caFile,
+        }),
+      ).toThrow(/REDIS_TLS_CA_FILE: is unused without REDIS_TLS=true/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('names a REDIS_TLS that is not true or false and a REDIS_TLS_CA_FILE it cannot read', () => {
+    const missing = path.join(os.tmpdir(), 'premium-no-such-dir', 'ca.pem');
+    expect(() => loadConfig({ NODE_ENV: 'test', REDIS_TLS: 'yes', REDIS_TLS_CA_FILE: missing })).toThrow(
+      new ConfigError([
+        'REDIS_TLS: must be true or false',
+        `REDIS_TLS_CA_FILE: cannot read ${missing} (ENOENT)`,
+      ]),
+    );
+    const notPem = path.resolve(__dirname, '../../package.json');
+    expect(() => loadConfig({ NODE_ENV: 'test', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: notPem })).toThrow(
+      `REDIS_TLS_CA_FILE: ${notPem} holds no PEM certificate`,
+    );
   });
 });

@@ -7,7 +7,7 @@ import { resetDatabase, testConfig } from '../support/context';
 import { pollUntil } from '../support/wait';
 import { insertOutboxRows, pendingRows, streamIds } from '../worker/support/outbox';
 import { useRelays } from '../worker/support/relays';
-import { PrivateCluster, PrivateSentinelSet } from './support/private-topologies';
+import { PrivateCluster, PrivateSentinelSet, type TopologyOptions } from './support/private-topologies';
 
 const FRONTEND_URL = 'http://frontend.test';
 let lastIp = 0;
@@ -19,18 +19,21 @@ interface Topology {
   stop(): Promise<void>;
 }
 
+const sentinelSet = {
+  start: (options: TopologyOptions): Promise<Topology> => PrivateSentinelSet.start(options),
+  failOver: (topology: Topology) => (topology as PrivateSentinelSet).failover(),
+};
+const cluster = {
+  start: (options: TopologyOptions): Promise<Topology> => PrivateCluster.start(options),
+  failOver: (topology: Topology, stream: string) => (topology as PrivateCluster).killMasterOf(stream),
+};
+
 describe.each([
-  {
-    name: 'a Sentinel set (master, replica, sentinel)',
-    start: (): Promise<Topology> => PrivateSentinelSet.start(),
-    failOver: (topology: Topology) => (topology as PrivateSentinelSet).failover(),
-  },
-  {
-    name: 'a Cluster of three masters with two replicas each',
-    start: (): Promise<Topology> => PrivateCluster.start(),
-    failOver: (topology: Topology, stream: string) => (topology as PrivateCluster).killMasterOf(stream),
-  },
-])('Redis as $name', ({ start, failOver }) => {
+  { name: 'a Sentinel set (master, replica, sentinel)', ...sentinelSet, tls: false },
+  { name: 'a Sentinel set over TLS only, its certificates from a private CA', ...sentinelSet, tls: true },
+  { name: 'a Cluster of three masters with two replicas each', ...cluster, tls: false },
+  { name: 'a Cluster over TLS only, its certificates from a private CA', ...cluster, tls: true },
+])('Redis as $name', ({ start, failOver, tls }) => {
   const startRelay = useRelays();
   let topology: Topology;
   let core: Core;
@@ -39,7 +42,7 @@ describe.each([
   const replicas: { app: FastifyInstance; redis: RedisClient }[] = [];
 
   beforeAll(async () => {
-    topology = await start();
+    topology = await start({ tls });
     core = createCore(testConfig({ ...topology.env, RATE_LIMIT_PER_MINUTE: '3', FRONTEND_URL }));
     redis = connectRedis(core.config);
     for (let i = 0; i < 2; i++) {

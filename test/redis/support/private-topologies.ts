@@ -15,6 +15,57 @@ const MASTER_NAME = 'premium-test';
 const PASSWORD = 'data-node-secret';
 const SENTINEL_PASSWORD = 'sentinel-secret';
 
+/** A throwaway CA (`ca` is its PEM) and a certificate it signed for 127.0.0.1, with its key. */
+interface Certificates {
+  caFile: string;
+  ca: string;
+  certFile: string;
+  keyFile: string;
+}
+
+/** Made by openssl in `dir`, the topology's own temporary directory: nothing of it outlives the test. */
+async function makeCertificates(dir: string): Promise<Certificates> {
+  const file = (name: string) => path.join(dir, name);
+  const newKey = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+  await run('openssl', [
+    ...['req', '-x509', ...newKey, '-keyout', file('ca.key'), '-out', file('ca.crt')],
+    ...['-days', '1', '-subj', '/CN=premium test CA'],
+  ]);
+  await run('openssl', [
+    ...['req', ...newKey, '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', `/CN=${HOST}`],
+  ]);
+  fs.writeFileSync(file('server.ext'), `subjectAltName=IP:${HOST}\n`);
+  await run('openssl', [
+    ...['x509', '-req', '-in', file('server.csr'), '-CA', file('ca.crt'), '-CAkey', file('ca.key')],
+    ...['-set_serial', '1', '-days', '1', '-extfile', file('server.ext'), '-out', file('server.crt')],
+  ]);
+  return {
+    caFile: file('ca.crt'),
+    ca: fs.readFileSync(file('ca.crt'), 'utf8'),
+    certFile: file('server.crt'),
+    keyFile: file('server.key'),
+  };
+}
+
+/**
+ * How a server listens: on `port`, or with `certificates` on that port over TLS only, every link to
+ * another server (replication, sentinel, cluster bus) over TLS too.
+ */
+function listenDirectives(port: number, certificates: Certificates | undefined): [string, string][] {
+  if (!certificates) return [['port', String(port)]];
+  return [
+    ['port', '0'],
+    ['tls-port', String(port)],
+    ['tls-cert-file', certificates.certFile],
+    ['tls-key-file', certificates.keyFile],
+    ['tls-ca-cert-file', certificates.caFile],
+    // The service's clients show no certificate of their own.
+    ['tls-auth-clients', 'no'],
+    ['tls-replication', 'yes'],
+    ['tls-cluster', 'yes'],
+  ];
+}
+
 /** A redis-server (or redis-sentinel) of the test's own, in a temporary directory; killed at the end. */
 class Server {
   private readonly child: ChildProcess;
@@ -23,6 +74,7 @@ class Server {
     readonly port: number,
     program: 'redis-server' | 'redis-sentinel',
     args: string[],
+    private readonly certificates: Certificates | undefined,
     private readonly password = PASSWORD,
   ) {
     this.child = spawn(program, args, { stdio: 'ignore' });
@@ -34,6 +86,7 @@ class Server {
       host: HOST,
       port: this.port,
       password: this.password,
+      tls: this.certificates && { ca: this.certificates.ca },
       lazyConnect: true,
       retryStrategy: () => null,
     });
@@ -59,9 +112,15 @@ class Server {
   }
 }
 
-function dataServerArgs(port: number, dir: string, extra: string[] = []): string[] {
+function dataServerArgs(
+  port: number,
+  dir: string,
+  certificates: Certificates | undefined,
+  extra: string[] = [],
+): string[] {
   return [
-    ...['--port', String(port), '--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
+    ...listenDirectives(port, certificates).flatMap(([name, value]) => [`--${name}`, value]),
+    ...['--bind', HOST, '--dir', dir, '--save', '', '--appendonly', 'no'],
     ...['--requirepass', PASSWORD, '--masterauth', PASSWORD, ...extra],
   ];
 }
@@ -79,13 +138,40 @@ function infoField(reply: unknown, field: string): string | undefined {
   return new RegExp(`^${field}:(.*)$`, 'm').exec(String(reply))?.[1]?.trim();
 }
 
+export interface TopologyOptions {
+  /** Servers (and sentinels) that speak TLS only, with a certificate signed by a CA of the test's own. */
+  tls?: boolean;
+}
+
+/** A new temporary directory, and certificates made in it when `tls`. */
+async function setUp(
+  label: string,
+  { tls = false }: TopologyOptions,
+): Promise<{ dir: string; certificates: Certificates | undefined }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `premium-${label}-`));
+  try {
+    return { dir, certificates: tls ? await makeCertificates(dir) : undefined };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 abstract class PrivateTopology {
   protected readonly servers: Server[] = [];
 
-  protected constructor(protected readonly dir: string) {}
+  protected constructor(
+    protected readonly dir: string,
+    protected readonly certificates: Certificates | undefined,
+  ) {}
 
   /** What the service's configuration says to reach this topology. */
   abstract get env(): NodeJS.ProcessEnv;
+
+  /** With TLS, REDIS_TLS and the CA that signed the servers' certificate. */
+  protected get tlsEnv(): NodeJS.ProcessEnv {
+    return this.certificates ? { REDIS_TLS: 'true', REDIS_TLS_CA_FILE: this.certificates.caFile } : {};
+  }
 
   async stop(): Promise<void> {
     await Promise.all(this.servers.map((server) => server.kill()));
@@ -93,25 +179,61 @@ abstract class PrivateTopology {
   }
 }
 
+/** One server on a free port, with a password (in REDIS_URL). */
+export class PrivateServer extends PrivateTopology {
+  private constructor(
+    dir: string,
+    certificates: Certificates | undefined,
+    private readonly server: Server,
+  ) {
+    super(dir, certificates);
+    this.servers.push(server);
+  }
+
+  static async start(options: TopologyOptions = {}): Promise<PrivateServer> {
+    const { dir, certificates } = await setUp('server', options);
+    const [port] = (await freePorts(1)) as [number];
+    const args = dataServerArgs(port, dir, certificates);
+    const server = new PrivateServer(dir, certificates, new Server(port, 'redis-server', args, certificates));
+    try {
+      await pollUntil('the server to answer', () => answered(server.server, (reply) => reply === 'PONG'));
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return server;
+  }
+
+  /** With TLS, a rediss:// URL and the CA that signed the server's certificate. */
+  get env(): NodeJS.ProcessEnv {
+    const scheme = this.certificates ? 'rediss' : 'redis';
+    return {
+      REDIS_URL: `${scheme}://:${PASSWORD}@${HOST}:${this.server.port}`,
+      REDIS_TLS_CA_FILE: this.certificates?.caFile,
+    };
+  }
+}
+
 /** A master, its replica and a sentinel watching them, on free ports, each with a password. */
 export class PrivateSentinelSet extends PrivateTopology {
   private constructor(
     dir: string,
+    certificates: Certificates | undefined,
     private readonly master: Server,
     private readonly replica: Server,
     private readonly sentinel: Server,
   ) {
-    super(dir);
+    super(dir, certificates);
   }
 
-  static async start(): Promise<PrivateSentinelSet> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-sentinel-'));
+  static async start(options: TopologyOptions = {}): Promise<PrivateSentinelSet> {
+    const { dir, certificates } = await setUp('sentinel', options);
     const [masterPort, replicaPort, sentinelPort] = (await freePorts(3)) as [number, number, number];
     const config = path.join(dir, 'sentinel.conf');
     fs.writeFileSync(
       config,
       [
-        `port ${sentinelPort}`,
+        ...listenDirectives(sentinelPort, certificates).map((directive) => directive.join(' ')),
         `bind ${HOST}`,
         `dir ${dir}`,
         `requirepass ${SENTINEL_PASSWORD}`,
@@ -124,14 +246,15 @@ export class PrivateSentinelSet extends PrivateTopology {
     );
     const set = new PrivateSentinelSet(
       dir,
-      new Server(masterPort, 'redis-server', dataServerArgs(masterPort, dir)),
-      new Server(replicaPort, 'redis-server', [
-        ...dataServerArgs(replicaPort, dir),
-        '--replicaof',
-        HOST,
-        String(masterPort),
-      ]),
-      new Server(sentinelPort, 'redis-sentinel', [config], SENTINEL_PASSWORD),
+      certificates,
+      new Server(masterPort, 'redis-server', dataServerArgs(masterPort, dir, certificates), certificates),
+      new Server(
+        replicaPort,
+        'redis-server',
+        [...dataServerArgs(replicaPort, dir, certificates), '--replicaof', HOST, String(masterPort)],
+        certificates,
+      ),
+      new Server(sentinelPort, 'redis-sentinel', [config], certificates, SENTINEL_PASSWORD),
     );
     set.servers.push(set.master, set.replica, set.sentinel);
     try {
@@ -149,6 +272,7 @@ export class PrivateSentinelSet extends PrivateTopology {
       REDIS_SENTINEL_MASTER: MASTER_NAME,
       REDIS_PASSWORD: PASSWORD,
       REDIS_SENTINEL_PASSWORD: SENTINEL_PASSWORD,
+      ...this.tlsEnv,
     };
   }
 
@@ -179,8 +303,10 @@ export class PrivateSentinelSet extends PrivateTopology {
       async () => {
         if (!(await answered(this.sentinel, (reply) => reply === 'PONG'))) return false;
         if ((await this.masterPort().catch(() => 0)) !== masterPort) return false;
-        const masterInfo = await master.command('INFO', 'replication');
-        const replicaInfo = await replica.command('INFO', 'replication');
+        // Sentinel has the servers close their clients' connections (CLIENT KILL) as it reconfigures them.
+        const infos = [master, replica].map((server) => server.command('INFO', 'replication'));
+        const [masterInfo, replicaInfo] = await Promise.all(infos).catch(() => []);
+        if (masterInfo === undefined) return false;
         const replicas = (await this.sentinel.command('SENTINEL', 'REPLICAS', MASTER_NAME)) as string[][];
         return (
           infoField(masterInfo, 'role') === 'master' &&
@@ -202,21 +328,22 @@ export class PrivateSentinelSet extends PrivateTopology {
 export class PrivateCluster extends PrivateTopology {
   private constructor(
     dir: string,
+    certificates: Certificates | undefined,
     private readonly nodes: Server[],
   ) {
-    super(dir);
+    super(dir, certificates);
     this.servers.push(...nodes);
   }
 
-  static async start(): Promise<PrivateCluster> {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-cluster-'));
+  static async start(options: TopologyOptions = {}): Promise<PrivateCluster> {
+    const { dir, certificates } = await setUp('cluster', options);
     const ports = await freePorts(18);
     const nodes = Array.from({ length: 9 }, (_, i) => {
       const [port, busPort] = [ports[2 * i]!, ports[2 * i + 1]!];
       return new Server(
         port,
         'redis-server',
-        dataServerArgs(port, dir, [
+        dataServerArgs(port, dir, certificates, [
           '--cluster-enabled',
           'yes',
           // The bus port would be port + 10000 otherwise, which may be above 65535.
@@ -230,18 +357,20 @@ export class PrivateCluster extends PrivateTopology {
           '--cluster-replica-validity-factor',
           '0',
         ]),
+        certificates,
       );
     });
-    const cluster = new PrivateCluster(dir, nodes);
+    const cluster = new PrivateCluster(dir, certificates, nodes);
     try {
       await pollUntil('the cluster nodes to answer', async () => {
         const up = await Promise.all(nodes.map((node) => answered(node, (reply) => reply === 'PONG')));
         return up.every(Boolean);
       });
       const addresses = nodes.map((node) => `${HOST}:${node.port}`);
+      const tls = certificates ? ['--tls', '--cacert', certificates.caFile] : [];
       await run(
         'redis-cli',
-        ['--cluster', 'create', ...addresses, '--cluster-replicas', '2', '--cluster-yes'],
+        [...tls, '--cluster', 'create', ...addresses, '--cluster-replicas', '2', '--cluster-yes'],
         { env: { ...process.env, REDISCLI_AUTH: PASSWORD } },
       );
       await cluster.untilHealthy(nodes);
@@ -261,6 +390,7 @@ export class PrivateCluster extends PrivateTopology {
     return {
       REDIS_CLUSTER_NODES: this.nodes.map((node) => `${HOST}:${node.port}`).join(','),
       REDIS_PASSWORD: PASSWORD,
+      ...this.tlsEnv,
     };
   }
 
