@@ -24,7 +24,8 @@ const TransferHeaders = Type.Object({
       minLength: 1,
       maxLength: 100,
       pattern: '^[\\x21-\\x7e]+$',
-      description: 'the same key again (by the same caller) answers the transfer it made, moving nothing more',
+      description:
+        'the same key again (by the same caller) answers the transfer it made, moving nothing more',
     }),
   ),
 });
