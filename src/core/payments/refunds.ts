@@ -18,8 +18,8 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
 /**
  * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes back the
  * grant standing for it (its own, or the one a won dispute gave back; none when an operator or an open
- * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund keeps premium:
- * the buyer keeps what they still paid for, and an operator can revoke by hand.
+ * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund
+ * keeps premium: the buyer keeps what they still paid for, and an operator can revoke by hand.
  *
  * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
  * stays unpaid and only that payment is written down as refunded: its late capture, verification or

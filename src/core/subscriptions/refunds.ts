@@ -13,8 +13,9 @@ export interface ChargeRefund {
 
 /**
  * A full refund of a subscription's charge takes that cycle back through `revokePremium` (the REMOVE
- * event names the subscription), the grant a won dispute gave back if there was one; a partial one keeps premium, as for orders. Returns null when the
- * payment is no charge of ours, so the order refund path can look at it.
+ * event names the subscription), the grant a won dispute gave back if there was one; a partial one keeps
+ * premium, as for orders. Returns null when the payment is no charge of ours, so the order refund path can
+ * look at it.
  */
 export async function applyChargeRefund(
   sequelize: Sequelize,
