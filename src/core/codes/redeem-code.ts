@@ -29,6 +29,9 @@ interface LockedCode {
   planType: PlanType;
   months: number | null;
   redeemed: boolean;
+  /** Who redeemed it, and for which guild (null: for their own account). */
+  redeemedBy: number | null;
+  redeemedForGuildId: string | null;
   revoked: boolean;
   expired: boolean;
 }
@@ -36,7 +39,9 @@ interface LockedCode {
 /**
  * Redeems a gift code once: under the code's row lock it grants the code's plan through `grantPremium`
  * (source `code`, the ledger's reason naming the code's id, never the code) and marks the code used.
- * Of two redemptions of one code at once, the second waits for the first and finds it used.
+ * Of two redemptions of one code at once, the second waits for the first and finds it used. The same
+ * caller redeeming it again for the same account or guild (a retry, a double click) gets the first
+ * redemption back, `replayed`, and nothing is counted.
  *
  * Refusals write nothing, except that a refused well-formed code is counted as a failed attempt (see
  * ATTEMPT_LIMITS): INVALID_CODE (400, not a code at all; not counted), USER_NOT_FOUND, GUILD_REQUIRED,
@@ -58,7 +63,8 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
   const outcome = await sequelize.transaction(async (transaction) => {
     await assertAttemptsLeft(transaction, user.id, request.ip);
     const code = await lockCode(transaction, codeSha256(canonical));
-    const refusal = refusalOf(code);
+    const again = code?.redeemedBy === user.id && code.redeemedForGuildId === guildId;
+    const refusal = again ? null : refusalOf(code);
     if (refusal) {
       await recordFailedAttempt(transaction, user.id, request.ip);
       return { refusal };
@@ -77,11 +83,13 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
       },
       { transaction },
     );
-    await execute(
-      transaction,
-      'UPDATE premium_codes SET redeemed_at = now(), redeemed_by_user_id = $2, grant_id = $3 WHERE id = $1',
-      [code!.id, user.id, change.grantId],
-    );
+    if (!change.replayed) {
+      await execute(
+        transaction,
+        'UPDATE premium_codes SET redeemed_at = now(), redeemed_by_user_id = $2, grant_id = $3 WHERE id = $1',
+        [code!.id, user.id, change.grantId],
+      );
+    }
     return { redemption: { codeId: code!.id, change } };
   });
   if ('refusal' in outcome) throw outcome.refusal;
@@ -92,8 +100,10 @@ async function lockCode(transaction: Transaction, sha256: string): Promise<Locke
   const [code] = await selectRows<LockedCode>(
     transaction,
     `SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
+            c.redeemed_by_user_id AS "redeemedBy", g.guild_id AS "redeemedForGuildId",
             c.revoked_at IS NOT NULL AS revoked, coalesce(b.expires_at <= now(), false) AS expired
      FROM premium_codes c JOIN premium_code_batches b ON b.id = c.batch_id
+       LEFT JOIN premium_grants g ON g.id = c.grant_id
      WHERE c.code_sha256 = $1
      FOR UPDATE OF c`,
     [sha256],

@@ -52,12 +52,13 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { codeId, change } = await redeemCode(core.sequelize, {
         callerProviderId: request.caller!.providerId,
         ...request.body,
         ip: request.ip,
       });
+      if (change.replayed) reply.header('idempotent-replayed', 'true');
       const expiresAt = change.expiresAt.toISOString();
       const holder = change.guildId === null ? 'your account' : `server ${change.guildId}`;
       return {

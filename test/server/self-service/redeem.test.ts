@@ -94,6 +94,39 @@ describe('POST /api/premium/redeem', () => {
     expect(await OutboxEvent.count()).toBe(1);
   });
 
+  it('answers the same caller redeeming the code again for the same guild with the first redemption, counting nothing', async () => {
+    const user = await createUser();
+    const guildId = await manageGuild(user);
+    const { code } = await newCode();
+    const first = await redeem(user, { code, guildId });
+    expect(first.headers['idempotent-replayed']).toBeUndefined();
+    const after = await snapshot(getApp());
+
+    const again = await Promise.all([redeem(user, { code, guildId }), redeem(user, { code, guildId })]);
+
+    for (const reply of again) {
+      expect(reply.statusCode).toBe(200);
+      expect(reply.headers['idempotent-replayed']).toBe('true');
+      expect(reply.json()).toEqual(first.json());
+    }
+    expect(await snapshot(getApp())).toEqual(after);
+    expect(await failures()).toBe(0);
+  });
+
+  it('refuses the same caller the code again for another target: CODE_USED, counted', async () => {
+    const user = await createUser();
+    const guildId = await manageGuild(user);
+    const { code } = await newCode();
+    expect((await redeem(user, { code, category: 'USER' })).statusCode).toBe(200);
+    const after = await snapshot(getApp());
+
+    const reply = await redeem(user, { code, guildId });
+
+    expect(errorOf(reply)).toEqual({ status: 409, code: 'CODE_USED' });
+    expect(await snapshot(getApp())).toEqual(after);
+    expect(await failures()).toBe(1);
+  });
+
   describe('refuses, writing nothing but the counted failure', () => {
     async function setUp() {
       const user = await createUser();
