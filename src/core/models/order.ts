@@ -35,6 +35,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare refundedPaymentIds: CreationOptional<string[]>;
   declare disputeId: CreationOptional<string | null>;
   declare disputeStatus: CreationOptional<DisputeStatus | null>;
+  /** The grant a won dispute gave back, which a later refund or dispute takes. */
+  declare givenBackGrantId: CreationOptional<number | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -61,6 +63,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         refundedPaymentIds: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
         disputeId: { type: DataTypes.TEXT },
         disputeStatus: { type: DataTypes.TEXT },
+        givenBackGrantId: { type: DataTypes.BIGINT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

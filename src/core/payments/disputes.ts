@@ -1,11 +1,11 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { withTransaction } from '../db/database';
+import { selectRows, withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { Order, type DisputeStatus, type OrderStatus, type User } from '../models';
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import { lockOrder } from './locked-order';
-import { grantsOfOrder, reinstatementKey, standingGrant, type PaymentGrants } from './standing-grant';
+import { grantsOfOrder, standingGrant, type PaymentGrants } from './standing-grant';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */
 export type DisputeStage = 'created' | 'won' | 'lost' | 'closed';
@@ -59,6 +59,7 @@ export interface DisputedPayment extends PaymentGrants {
   name: string;
   /** Whether premium stands for it (`paid`), a dispute took it (`disputed`) or the money is gone. */
   standing: OrderStatus;
+  disputeId: string | null;
   disputeStatus: DisputeStatus | null;
   /** What its revoke and its grant given back are recorded as. */
   premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
@@ -66,6 +67,7 @@ export interface DisputedPayment extends PaymentGrants {
   plan: Pick<GrantRequest, 'category' | 'providerId' | 'guildId' | 'plan'>;
   setStanding(standing: 'paid' | 'disputed' | 'refunded'): Promise<void>;
   recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
+  recordGivenBack(grantId: number): Promise<void>;
 }
 
 /**
@@ -115,6 +117,7 @@ function disputedOrder(order: Order, buyer: User, transaction: Transaction): Dis
   return {
     name: `order ${order.processorOrderId}`,
     standing: order.status,
+    disputeId: order.disputeId,
     disputeStatus: order.disputeStatus,
     ...grantsOfOrder(order),
     premium: { source: 'webhook' },
@@ -135,6 +138,9 @@ function disputedOrder(order: Order, buyer: User, transaction: Transaction): Dis
     recordDispute: async (disputeId, disputeStatus) => {
       await order.update({ disputeId, disputeStatus }, { transaction });
     },
+    recordGivenBack: async (givenBackGrantId) => {
+      await order.update({ givenBackGrantId }, { transaction });
+    },
   };
 }
 
@@ -146,6 +152,11 @@ class DisputeChange {
     private readonly payment: DisputedPayment,
     private readonly disputeId: string,
   ) {}
+
+  /** The idempotency key of this dispute's revoke, found in the ledger when it took a grant. */
+  private get revokeKey(): string {
+    return `dispute:${this.disputeId}`;
+  }
 
   async record(status: DisputeStatus): Promise<void> {
     await this.payment.recordDispute(this.disputeId, status);
@@ -163,7 +174,7 @@ class DisputeChange {
           target: { grantId: grant.id },
           actor: ACTOR,
           reason: `dispute ${this.disputeId}`,
-          idempotencyKey: `dispute:${this.disputeId}`,
+          idempotencyKey: this.revokeKey,
         },
         { transaction },
       );
@@ -171,20 +182,31 @@ class DisputeChange {
     await payment.setStanding(standing);
   }
 
-  /** Grants the payment's plan again, once. */
+  /**
+   * Grants the payment's plan again, once, when this dispute took premium that was running: premium an
+   * operator had revoked or ended before the dispute stays so.
+   */
   async reinstate(): Promise<void> {
     const { payment, transaction } = this;
-    await grantPremium(
-      this.sequelize,
-      {
-        ...payment.plan,
-        ...payment.premium,
-        actor: ACTOR,
-        reason: `dispute ${this.disputeId} won (${payment.name})`,
-        idempotencyKey: reinstatementKey(this.disputeId),
-      },
-      { transaction },
+    const [took] = await selectRows(
+      transaction,
+      'SELECT 1 FROM premium_grants WHERE idempotency_key = $1 AND expires_before > created_at',
+      [this.revokeKey],
     );
+    if (took) {
+      const givenBack = await grantPremium(
+        this.sequelize,
+        {
+          ...payment.plan,
+          ...payment.premium,
+          actor: ACTOR,
+          reason: `dispute ${this.disputeId} won (${payment.name})`,
+          idempotencyKey: `${this.revokeKey}:won`,
+        },
+        { transaction },
+      );
+      await payment.recordGivenBack(givenBack.grantId);
+    }
     await payment.setStanding('paid');
   }
 }

@@ -1,18 +1,23 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 
-/** Where the premium a payment bought can be: its own grants, and the one a won dispute of it gave back. */
+/** Where the premium a payment bought can be: its own grant, and the one a won dispute of it gave back. */
 export interface PaymentGrants {
   ownGrants: WhereOptions<PremiumGrant>;
-  disputeId: string | null;
+  givenBackGrantId: number | null;
 }
 
-export function grantsOfOrder(order: Pick<Order, 'id' | 'disputeId'>): PaymentGrants {
-  return { ownGrants: { orderId: order.id }, disputeId: order.disputeId };
+export function grantsOfOrder(order: Pick<Order, 'id' | 'givenBackGrantId'>): PaymentGrants {
+  return { ownGrants: { orderId: order.id }, givenBackGrantId: order.givenBackGrantId };
 }
 
-export function grantsOfCharge(charge: Pick<SubscriptionCharge, 'grantId' | 'disputeId'>): PaymentGrants {
-  return { ownGrants: { id: charge.grantId === null ? [] : [charge.grantId] }, disputeId: charge.disputeId };
+export function grantsOfCharge(
+  charge: Pick<SubscriptionCharge, 'grantId' | 'givenBackGrantId'>,
+): PaymentGrants {
+  return {
+    ownGrants: { id: charge.grantId === null ? [] : [charge.grantId] },
+    givenBackGrantId: charge.givenBackGrantId,
+  };
 }
 
 /**
@@ -23,19 +28,14 @@ export async function standingGrant(
   payment: PaymentGrants,
   transaction: Transaction,
 ): Promise<PremiumGrant | null> {
-  const reinstated = payment.disputeId ? [{ idempotencyKey: reinstatementKey(payment.disputeId) }] : [];
+  const givenBack = payment.givenBackGrantId === null ? [] : [{ id: payment.givenBackGrantId }];
   const grants = await PremiumGrant.findAll({
-    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...reinstated] },
+    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...givenBack] },
     order: [['id', 'DESC']],
     transaction,
   });
   for (const grant of grants) if (await stillStanding(grant, transaction)) return grant;
   return null;
-}
-
-/** The idempotency key of the grant a won dispute gives back. */
-export function reinstatementKey(disputeId: string): string {
-  return `dispute:${disputeId}:won`;
 }
 
 async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {

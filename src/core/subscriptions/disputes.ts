@@ -36,6 +36,7 @@ function disputedCharge(
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
     standing: charge.status === 'charged' ? 'paid' : charge.status,
     disputeStatus: charge.disputeStatus,
+    disputeId: charge.disputeId,
     ...grantsOfCharge(charge),
     premium: { source: 'subscription', subscriptionId },
     plan: {
@@ -54,6 +55,9 @@ function disputedCharge(
     },
     recordDispute: async (disputeId, disputeStatus) => {
       await charge.update({ disputeId, disputeStatus }, { transaction });
+    },
+    recordGivenBack: async (givenBackGrantId) => {
+      await charge.update({ givenBackGrantId }, { transaction });
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
+import { revokePremium, type RevokeRequest } from '../../../src/core/premium/revoke';
 import { createUser } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
 import { readStream } from '../../worker/support/outbox';
@@ -150,6 +151,79 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
       revokesGrantId: givenBack!.id,
       reason: `refund ${refund.id}`,
     });
+  });
+
+  it.each<[string, [DisputeStage, string][]]>([
+    [
+      'a second dispute won before it was opened',
+      [
+        ['won', 'disp_Second000001'],
+        ['created', 'disp_Second000001'],
+      ],
+    ],
+    ['a second dispute closed before it was opened', [['closed', 'disp_Second000001']]],
+  ])(
+    'takes back what a won dispute gave on a full refund after %s (the order names that dispute now)',
+    async (_label, secondDispute) => {
+      const user = await createUser();
+      const { orderId, paymentId } = await paidOrder(user);
+      await dispute(orderId, 'created');
+      await dispute(orderId, 'won');
+      for (const [stage, disputeId] of secondDispute) await dispute(orderId, stage, disputeId);
+      expect(await isPremium(user)).toBe(true);
+      const refund = await refundAtProcessor(app(), paymentId);
+
+      expect(
+        await deliver(app(), 'refund.processed', { refund, payment: paymentOf(app(), orderId) }),
+      ).toEqual(processed);
+
+      expect(await orderOf(orderId)).toMatchObject({ status: 'refunded', disputeId: 'disp_Second000001' });
+      expect(await isPremium(user)).toBe(false);
+      expect((await eventTypes()).at(-1)).toBe('USER_PREMIUM_REMOVE');
+    },
+  );
+
+  it('lets a second dispute, closed before it was opened, take back what the first one gave back', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'won');
+
+    for (const stage of ['closed', 'created'] as const) await dispute(orderId, stage, 'disp_Second000001');
+    expect(await isPremium(user)).toBe(false);
+    expect(await dispute(orderId, 'lost', 'disp_Second000001')).toEqual(processed);
+
+    expect(await orderOf(orderId)).toMatchObject({ status: 'refunded', disputeStatus: 'lost' });
+    expect(await isPremium(user)).toBe(false);
+    expect(await eventTypes()).toEqual([
+      'USER_PREMIUM_ADD',
+      'USER_PREMIUM_REMOVE',
+      'USER_PREMIUM_ADD',
+      'USER_PREMIUM_REMOVE',
+    ]);
+  });
+
+  it.each<[string, (user: User, grantId: number) => RevokeRequest['target']]>([
+    ['revoked its grant', (_user, grantId) => ({ grantId })],
+    ['ended the premium', (user) => ({ category: 'USER', providerId: user.providerId })],
+  ])('gives back nothing on a won dispute when an operator had %s before it', async (_label, target) => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await revokePremium(app().core.sequelize, {
+      target: target(user, (await PremiumGrant.findOne())!.id),
+      source: 'manual',
+      actor: 'support',
+      reason: 'fraud',
+      idempotencyKey: 'fraud-1',
+    });
+
+    expect(await dispute(orderId, 'created')).toEqual(processed);
+    expect(await dispute(orderId, 'won')).toEqual(processed);
+
+    expect(await orderOf(orderId)).toMatchObject({ status: 'paid', disputeStatus: 'won' });
+    expect(await isPremium(user)).toBe(false);
+    // The purchase's ADD, and no other: nothing given back.
+    expect((await eventTypes()).filter((type) => type === 'USER_PREMIUM_ADD')).toHaveLength(1);
   });
 
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {

@@ -137,6 +137,26 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
     expect(expiry!.getTime()).toBeLessThanOrEqual(rows[0]!.expires_after.getTime() - 30 * DAY_MS + 1000);
   });
 
+  it('lets a full refund take back the cycle a won dispute gave, after a second dispute won before it was opened', async () => {
+    const app = getApp();
+    const user = await createUser();
+    const subscriptionId = await subscribe(app, user, { planType: 'Monthly', category: 'USER' });
+    const [charge] = await chargesOf(app, subscriptionId);
+    await dispute(charge!.payment_id, 'created', 'disp_SubCharge00004');
+    await dispute(charge!.payment_id, 'won', 'disp_SubCharge00004');
+    const givenBack = (await ledger(app)).at(-1)!;
+    await dispute(charge!.payment_id, 'won', 'disp_SubCharge00005');
+
+    await app.sandbox.razorpay.refund(charge!.payment_id, { webhooks: true });
+
+    expect(await chargeRow(subscriptionId)).toMatchObject({
+      status: 'refunded',
+      dispute_id: 'disp_SubCharge00005',
+    });
+    const last = (await ledger(app)).at(-1)!;
+    expect([last.kind, last.revokes_grant_id]).toEqual(['revoke', givenBack.id]);
+  });
+
   it('lost before created revokes the cycle once; the late created and closed change nothing', async () => {
     const app = getApp();
     const user = await createUser();
