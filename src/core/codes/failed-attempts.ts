@@ -39,9 +39,13 @@ export async function assertAttemptsLeft(
     [userId, ip],
   );
   const { byUser, byIp, userFreeAt, ipFreeAt } = counts!;
-  const retryAt =
-    byUser >= ATTEMPT_LIMITS.perUser ? userFreeAt : byIp >= ATTEMPT_LIMITS.perIp ? ipFreeAt : null;
-  if (retryAt) {
+  const reached = [
+    byUser >= ATTEMPT_LIMITS.perUser ? userFreeAt : null,
+    byIp >= ATTEMPT_LIMITS.perIp ? ipFreeAt : null,
+  ].filter((freeAt) => freeAt !== null);
+  if (reached.length > 0) {
+    // Both limits must have room again: the later of the two.
+    const retryAt = new Date(Math.max(...reached.map((freeAt) => freeAt.getTime())));
     throw AppError.rateLimited(
       'TOO_MANY_ATTEMPTS',
       `too many codes refused in the last hour; try again from ${retryAt.toISOString()}`,

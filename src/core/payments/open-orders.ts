@@ -76,9 +76,11 @@ export async function assertBelowOpenOrderLimit(
   const reserved = await reservationsOf(transaction, buyerUserId);
   const open = stored!.count + reserved.count;
   if (open >= max) {
-    // Without a payment, the first to free a place: the oldest order leaving the window, or a reservation.
-    const leavesWindow = stored!.oldest ? stored!.oldest.getTime() + OPEN_ORDERS_WINDOW_MS : Infinity;
-    const retryAt = new Date(Math.min(leavesWindow, reserved.firstEnds?.getTime() ?? Infinity));
+    // Without a payment, the oldest order leaving the window frees a place; a reservation becomes an
+    // order, so its end frees one only when all that is open is being created right now.
+    const retryAt = stored!.oldest
+      ? new Date(stored!.oldest.getTime() + OPEN_ORDERS_WINDOW_MS)
+      : reserved.firstEnds!;
     throw AppError.rateLimited(
       'TOO_MANY_OPEN_ORDERS',
       `you have ${open} unpaid orders from the last 24 hours; pay one of them, or order again from ${retryAt.toISOString()}`,

@@ -227,6 +227,29 @@ describe('POST /api/premium/redeem', () => {
     expect((await redeem(await createUser(), { code, category: 'USER' })).statusCode).toBe(200);
   });
 
+  it('names, when the user and their IP are both at their limits, when both have room again', async () => {
+    const user = await createUser();
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      await redeem(user, { code: 'CCCC-CCCC-CCCC-CCCC', category: 'USER' }, '198.51.100.9');
+    }
+    // The user's own failures are half an hour old; the IP's are fresh.
+    await getApp().core.sequelize.query(
+      "UPDATE code_attempt_failures SET created_at = created_at - interval '30 minutes'",
+    );
+    for (let guesser = 0; guesser < 3; guesser += 1) {
+      const other = await createUser();
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        await redeem(other, { code: 'DDDD-DDDD-DDDD-DDDD', category: 'USER' }, '203.0.113.8');
+      }
+    }
+
+    const reply = await redeem(user, { code: (await newCode()).code, category: 'USER' }, '203.0.113.8');
+
+    expect(errorOf(reply)).toEqual({ status: 429, code: 'TOO_MANY_ATTEMPTS' });
+    expect(new Date(reply.json().error.details.retryAt).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
+    expect(Number(reply.headers['retry-after'])).toBeGreaterThan(55 * 60);
+  });
+
   it('allows 30 failed attempts an IP an hour, whoever makes them', async () => {
     for (let user = 0; user < 3; user += 1) {
       const guesser = await createUser();
