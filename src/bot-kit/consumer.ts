@@ -66,6 +66,8 @@ const DEFAULTS = {
   dedupeCapacity: 100_000,
 };
 const RETRY_MS = 1_000;
+/** How far the service's clock may be ahead of the bot's, for `occurredAt` against the snapshot's start. */
+const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
  * A bot's side of the premium stream (docs/events.md): consumer group, own pending entries first,
@@ -86,6 +88,7 @@ export class PremiumConsumer {
   private readonly seen: RecentIds;
   private readonly options: Required<Omit<PremiumConsumerOptions, 'api' | 'handler'>> &
     Pick<PremiumConsumerOptions, 'api' | 'handler'>;
+  private snapshotStartedAt: number | null = null;
   private stopped = false;
   private running: Promise<void> | null = null;
 
@@ -107,6 +110,7 @@ export class PremiumConsumer {
   async start(): Promise<void> {
     await this.ensureGroup();
     if (this.options.api) {
+      this.snapshotStartedAt = Date.now();
       for await (const { target, record } of loadSnapshot(this.options.api)) {
         this.memory.apply(target, record);
         this.stats.snapshotRecords++;
@@ -258,13 +262,15 @@ export class PremiumConsumer {
   /**
    * Whether the service holds a newer version of a record memory does not hold. The snapshot holds only
    * active records, so an event relayed late, after a newer one of its record reached the stream before
-   * the group existed, would otherwise be applied. When the service cannot be asked, the event is taken
-   * as current: the perks of a purchase are not held back by an outage of the API.
+   * the group existed, would otherwise be applied. Only an event from before the snapshot can be that,
+   * so only those are asked about. When the service cannot be asked, the event is taken as current: the
+   * perks of a purchase are not held back by an outage of the API.
    */
   private async supersededAtService(event: PremiumEvent): Promise<boolean> {
     const { api, log } = this.options;
     const target = targetOf(event);
-    if (!api || this.memory.get(target)) return false;
+    if (!api || this.snapshotStartedAt === null || this.memory.get(target)) return false;
+    if (Date.parse(event.occurredAt) >= this.snapshotStartedAt + CLOCK_SKEW_MS) return false;
     try {
       return (await currentVersion(api, target)) > event.version;
     } catch (error) {

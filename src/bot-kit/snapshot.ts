@@ -17,13 +17,18 @@ interface SnapshotItem {
 }
 
 const PAGE = 1000;
+/** A bot API that does not answer in this time is taken as down. */
+const TIMEOUT_MS = 10_000;
 
 /** GET on the bot API, answered with JSON. */
 async function botGet<T>(api: BotApi, path: string, query: Record<string, string> = {}): Promise<T> {
   // Relative to the base, so a service mounted under a path keeps it.
   const url = new URL(path, api.url.endsWith('/') ? api.url : `${api.url}/`);
   for (const [name, value] of Object.entries(query)) url.searchParams.set(name, value);
-  const reply = await fetch(url, { headers: { authorization: `Bearer ${api.token}` } });
+  const reply = await fetch(url, {
+    headers: { authorization: `Bearer ${api.token}` },
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
   if (!reply.ok) throw new Error(`GET ${url.pathname} answered ${reply.status}: ${await reply.text()}`);
   return (await reply.json()) as T;
 }

@@ -13,7 +13,7 @@ import { createUser, grantRequest, snowflake } from '../support/fixtures';
 import { pollUntil } from '../support/wait';
 import { pendingRows } from '../worker/support/outbox';
 import { useRelays } from '../worker/support/relays';
-import { useKit } from './support';
+import { guildEvent, useKit } from './support';
 
 const TOKEN = randomBytes(24).toString('hex');
 
@@ -165,8 +165,13 @@ describe('bot-kit against the service (database, relay, bot API)', () => {
     expect(consumer.isPremium({ guildId })).toBe(false);
   });
 
-  it('takes such an event as current when the service cannot be asked, and says so', async () => {
+  it('takes such an event as current when the service cannot be asked, and says so; asks nothing about later ones', async () => {
     const { added } = await grantedThenEnded();
+    // Well after the start, beyond any clock skew: no event of that record can have come before the snapshot.
+    const later = guildEvent({
+      type: 'SERVER_PREMIUM_ADD',
+      occurredAt: new Date(Date.now() + 10 * 60_000).toISOString(),
+    });
     const ownApi = await buildApp({ core: core(), redis: apiRedis });
     const logged: string[] = [];
     const { consumer } = await kit.start({
@@ -177,9 +182,10 @@ describe('bot-kit against the service (database, relay, bot API)', () => {
     await ownApi.close();
 
     await kit.publish(added);
+    await kit.publish(later);
     await kit.drained();
 
-    expect(consumer.stats).toMatchObject({ outdated: 0, handled: 1 });
+    expect(consumer.stats).toMatchObject({ outdated: 0, handled: 2 });
     expect(logged).toEqual([expect.stringContaining(`could not ask the service about ${added.eventId}`)]);
   });
 
