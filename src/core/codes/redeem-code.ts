@@ -24,13 +24,16 @@ export interface Redemption {
   change: PremiumChange;
 }
 
+/** How long a redemption is answered again to its caller rather than refused as used. */
+const REPLAY_MINUTES = 10;
+
 interface LockedCode {
   id: number;
   planType: PlanType;
   months: number | null;
   redeemed: boolean;
-  /** Who redeemed it, and for which guild (null: for their own account). */
-  redeemedBy: number | null;
+  /** Who redeemed it within REPLAY_MINUTES, and for which guild (null: for their own account). */
+  redeemedJustNowBy: number | null;
   redeemedForGuildId: string | null;
   revoked: boolean;
   expired: boolean;
@@ -40,8 +43,8 @@ interface LockedCode {
  * Redeems a gift code once: under the code's row lock it grants the code's plan through `grantPremium`
  * (source `code`, the ledger's reason naming the code's id, never the code) and marks the code used.
  * Of two redemptions of one code at once, the second waits for the first and finds it used. The same
- * caller redeeming it again for the same account or guild (a retry, a double click) gets the first
- * redemption back, `replayed`, and nothing is counted.
+ * caller redeeming it again for the same account or guild within REPLAY_MINUTES (a retry, a double
+ * click) gets the first redemption back, `replayed`, and nothing is counted.
  *
  * Refusals write nothing, except that a refused well-formed code is counted as a failed attempt (see
  * ATTEMPT_LIMITS): INVALID_CODE (400, not a code at all; not counted), USER_NOT_FOUND, GUILD_REQUIRED,
@@ -63,7 +66,7 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
   const outcome = await sequelize.transaction(async (transaction) => {
     await assertAttemptsLeft(transaction, user.id, request.ip);
     const code = await lockCode(transaction, codeSha256(canonical));
-    const again = code?.redeemedBy === user.id && code.redeemedForGuildId === guildId;
+    const again = code?.redeemedJustNowBy === user.id && code.redeemedForGuildId === guildId;
     const refusal = again ? null : refusalOf(code);
     if (refusal) {
       await recordFailedAttempt(transaction, user.id, request.ip);
@@ -100,7 +103,9 @@ async function lockCode(transaction: Transaction, sha256: string): Promise<Locke
   const [code] = await selectRows<LockedCode>(
     transaction,
     `SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
-            c.redeemed_by_user_id AS "redeemedBy", g.guild_id AS "redeemedForGuildId",
+            CASE WHEN c.redeemed_at > now() - make_interval(mins => ${REPLAY_MINUTES})
+              THEN c.redeemed_by_user_id END AS "redeemedJustNowBy",
+            g.guild_id AS "redeemedForGuildId",
             c.revoked_at IS NOT NULL AS revoked, coalesce(b.expires_at <= now(), false) AS expired
      FROM premium_codes c JOIN premium_code_batches b ON b.id = c.batch_id
        LEFT JOIN premium_grants g ON g.id = c.grant_id

@@ -113,14 +113,23 @@ describe('POST /api/premium/redeem', () => {
     expect(await failures()).toBe(0);
   });
 
-  it('refuses the same caller the code again for another target: CODE_USED, counted', async () => {
+  it.each([
+    ['for another target', false],
+    ['after ten minutes', true],
+  ])('refuses the same caller the code again %s: CODE_USED, counted', async (_label, later) => {
     const user = await createUser();
     const guildId = await manageGuild(user);
-    const { code } = await newCode();
-    expect((await redeem(user, { code, category: 'USER' })).statusCode).toBe(200);
+    const { codeId, code } = await newCode();
+    expect((await redeem(user, { code, guildId })).statusCode).toBe(200);
+    if (later) {
+      await getApp().core.sequelize.query(
+        "UPDATE premium_codes SET redeemed_at = redeemed_at - interval '11 minutes' WHERE id = $1",
+        { bind: [codeId] },
+      );
+    }
     const after = await snapshot(getApp());
 
-    const reply = await redeem(user, { code, guildId });
+    const reply = await redeem(user, later ? { code, guildId } : { code, category: 'USER' });
 
     expect(errorOf(reply)).toEqual({ status: 409, code: 'CODE_USED' });
     expect(await snapshot(getApp())).toEqual(after);
