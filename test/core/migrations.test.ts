@@ -83,30 +83,40 @@ describe('migrations', () => {
     ]);
   });
 
-  it('names on an order the grant its dispute, won before the column existed, gave back', async () => {
-    const migrator = createMigrator(sequelize);
-    await migrator.down({ to: '011-given-back-grants' });
-    await sequelize.query(`
-      WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('4242', 'buyer') RETURNING id),
-      paid AS (
-        INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
-                            amount_paise, status, payment_id, dispute_id, dispute_status)
-        SELECT 'order_Legacy0001', 'receipt-legacy-1', id, 'USER', 'Monthly', 30, 19900, 'paid',
-               'pay_Legacy0001', 'disp_Legacy0001', 'won'
-        FROM buyer)
-      INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
-                                  source, actor, version)
-      SELECT 'dispute:disp_Legacy0001:won', '00000000-0000-4000-8000-0000000000c1', 'grant', 'USER', id, 30,
-             now() + interval '30 days', 'webhook', 'razorpay-webhook', 3
-      FROM buyer`);
+  it.each([
+    ['the dispute the order names', 'disp_First0001'],
+    ['an earlier dispute (a later one named on the order since)', 'disp_Second0001'],
+  ])(
+    'names on an order the grant a dispute won before the column existed gave back: %s',
+    async (_label, namedDispute) => {
+      const migrator = createMigrator(sequelize);
+      await migrator.down({ to: '011-given-back-grants' });
+      await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
+      await sequelize.query(
+        `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('4242', 'buyer') RETURNING id),
+        paid AS (
+          INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
+                              amount_paise, status, payment_id, dispute_id, dispute_status)
+          SELECT 'order_Legacy0001', 'receipt-legacy-1', id, 'USER', 'Monthly', 30, 19900, 'paid',
+                 'pay_Legacy0001', $1, 'won'
+          FROM buyer)
+        INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                    source, actor, reason, version)
+        SELECT 'dispute:disp_First0001:won', '00000000-0000-4000-8000-0000000000c1', 'grant', 'USER', id, 30,
+               now() + interval '30 days', 'webhook', 'razorpay-webhook',
+               'dispute disp_First0001 won (order order_Legacy0001)', 3
+        FROM buyer`,
+        { bind: [namedDispute] },
+      );
 
-    await migrator.up();
+      await migrator.up();
 
-    const [order] = await sequelize.query<{ given_back: boolean }>(
-      `SELECT o.given_back_grant_id = g.id AS given_back FROM orders o, premium_grants g
-       WHERE g.idempotency_key = 'dispute:disp_Legacy0001:won'`,
-      { type: QueryTypes.SELECT },
-    );
-    expect(order).toEqual({ given_back: true });
-  });
+      const [order] = await sequelize.query<{ given_back: boolean }>(
+        `SELECT o.given_back_grant_id = g.id AS given_back FROM orders o, premium_grants g
+         WHERE g.idempotency_key = 'dispute:disp_First0001:won'`,
+        { type: QueryTypes.SELECT },
+      );
+      expect(order).toEqual({ given_back: true });
+    },
+  );
 });

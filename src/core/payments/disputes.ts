@@ -1,11 +1,17 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { selectRows, withTransaction } from '../db/database';
+import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { Order, type DisputeStatus, type OrderStatus, type User } from '../models';
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import { lockOrder } from './locked-order';
-import { grantsOfOrder, standingGrant, type PaymentGrants } from './standing-grant';
+import {
+  DISPUTE_ACTOR,
+  grantsOfOrder,
+  standingGrant,
+  takenByDispute,
+  type PaymentGrants,
+} from './standing-grant';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */
 export type DisputeStage = 'created' | 'won' | 'lost' | 'closed';
@@ -19,8 +25,6 @@ export interface PaymentDispute {
 }
 
 export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
-
-const ACTOR = 'razorpay-webhook';
 
 /**
  * A chargeback (DESIGN.md, Hardening): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
@@ -63,7 +67,7 @@ export interface DisputedPayment extends PaymentGrants {
   disputeStatus: DisputeStatus | null;
   /** What its revoke and its grant given back are recorded as. */
   premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
-  /** What a won dispute grants again. */
+  /** What a won dispute's give-back is recorded as (its days and guild are what the chargeback took). */
   plan: Pick<GrantRequest, 'category' | 'providerId' | 'guildId' | 'plan'>;
   setStanding(standing: 'paid' | 'disputed' | 'refunded'): Promise<void>;
   recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
@@ -153,11 +157,6 @@ class DisputeChange {
     private readonly disputeId: string,
   ) {}
 
-  /** The idempotency key of this dispute's revoke, found in the ledger when it took a grant. */
-  private get revokeKey(): string {
-    return `dispute:${this.disputeId}`;
-  }
-
   async record(status: DisputeStatus): Promise<void> {
     await this.payment.recordDispute(this.disputeId, status);
   }
@@ -172,9 +171,9 @@ class DisputeChange {
         {
           ...payment.premium,
           target: { grantId: grant.id },
-          actor: ACTOR,
+          actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId}`,
-          idempotencyKey: this.revokeKey,
+          idempotencyKey: `dispute:${this.disputeId}`,
         },
         { transaction },
       );
@@ -183,25 +182,24 @@ class DisputeChange {
   }
 
   /**
-   * Grants the payment's plan again, once, when this dispute took premium that was running: premium an
-   * operator had revoked or ended before the dispute stays so.
+   * Gives back, once, what a chargeback of the payment took: its days, to the guild or user it took them
+   * from (a transfer may have moved them), whichever dispute took them. Nothing when it took nothing (the
+   * premium had run out, or an operator had revoked or ended it before).
    */
   async reinstate(): Promise<void> {
     const { payment, transaction } = this;
-    const [took] = await selectRows(
-      transaction,
-      'SELECT 1 FROM premium_grants WHERE idempotency_key = $1 AND expires_before > created_at',
-      [this.revokeKey],
-    );
-    if (took) {
+    const taken = await takenByDispute(payment, transaction);
+    if (taken && taken.days < 0) {
       const givenBack = await grantPremium(
         this.sequelize,
         {
           ...payment.plan,
+          guildId: taken.guildId,
+          plan: { ...payment.plan.plan, durationDays: -taken.days },
           ...payment.premium,
-          actor: ACTOR,
+          actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId} won (${payment.name})`,
-          idempotencyKey: `${this.revokeKey}:won`,
+          idempotencyKey: `${taken.idempotencyKey}:won`,
         },
         { transaction },
       );

@@ -28,14 +28,44 @@ export async function standingGrant(
   payment: PaymentGrants,
   transaction: Transaction,
 ): Promise<PremiumGrant | null> {
+  for (const grant of await grantsOf(payment, transaction)) {
+    if (await stillStanding(grant, transaction)) return grant;
+  }
+  return null;
+}
+
+/**
+ * The last revoke a chargeback made of the payment's premium: what a won dispute gives back (its days,
+ * where it took them), whichever dispute took it.
+ */
+export async function takenByDispute(
+  payment: PaymentGrants,
+  transaction: Transaction,
+): Promise<PremiumGrant | null> {
+  const grants = await grantsOf(payment, transaction);
+  return PremiumGrant.findOne({
+    where: {
+      kind: 'revoke',
+      revokesGrantId: grants.map((grant) => grant.id),
+      actor: DISPUTE_ACTOR,
+      idempotencyKey: { [Op.like]: 'dispute:%' },
+    },
+    order: [['id', 'DESC']],
+    transaction,
+  });
+}
+
+/** Who revokes and gives back premium for a chargeback. */
+export const DISPUTE_ACTOR = 'razorpay-webhook';
+
+/** The payment's grants, newest first. */
+async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
   const givenBack = payment.givenBackGrantId === null ? [] : [{ id: payment.givenBackGrantId }];
-  const grants = await PremiumGrant.findAll({
+  return PremiumGrant.findAll({
     where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...givenBack] },
     order: [['id', 'DESC']],
     transaction,
   });
-  for (const grant of grants) if (await stillStanding(grant, transaction)) return grant;
-  return null;
 }
 
 async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {

@@ -1,12 +1,14 @@
-import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
+import { Order, OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { revokePremium, type RevokeRequest } from '../../../src/core/premium/revoke';
+import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
 import { readStream } from '../../worker/support/outbox';
 import { useRelays } from '../../worker/support/relays';
 import {
   deliver,
+  manageGuild,
   MONTHLY_USER,
   orderAs,
   paymentOf,
@@ -16,6 +18,7 @@ import {
   verifyBody,
   type PaymentsTestApp,
 } from './harness';
+import { buyMonthFor } from '../self-service/support';
 
 const getApp = usePaymentsApp();
 const startRelay = useRelays();
@@ -39,6 +42,7 @@ async function dispute(orderId: string, stage: DisputeStage, disputeId = 'disp_C
   return deliver(app(), `payment.dispute.${stage}`, { dispute: entity, payment });
 }
 
+const expiryOf = async (guildId: string) => (await ServerPremium.findOne({ where: { guildId } }))!.expiresAt;
 const orderOf = (orderId: string) => Order.findOne({ where: { processorOrderId: orderId } });
 const eventTypes = async () =>
   (await OutboxEvent.findAll({ order: [['id', 'ASC']] })).map((event) => event.type);
@@ -224,6 +228,65 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     expect(await isPremium(user)).toBe(false);
     // The purchase's ADD, and no other: nothing given back.
     expect((await eventTypes()).filter((type) => type === 'USER_PREMIUM_ADD')).toHaveLength(1);
+  });
+
+  it('gives back on a won dispute what the chargeback took, not a new plan (premium near its end)', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    // A day of the month is left.
+    const { sequelize } = app().core;
+    const bind = [user.id];
+    await sequelize.query(
+      `UPDATE user_premiums SET expires_at = now() + interval '1 day' WHERE user_id = $1`,
+      { bind },
+    );
+    await sequelize.query(`UPDATE users SET premium_expires_at = now() + interval '1 day' WHERE id = $1`, {
+      bind,
+    });
+
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'won');
+
+    const [, taken, givenBack] = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect([taken!.days, givenBack!.days]).toEqual([-1, 1]);
+    expect((await user.reload()).premiumExpiresAt!.getTime()).toBeLessThan(Date.now() + 2 * 86_400_000);
+  });
+
+  it('gives back what the first dispute took when a second one, never opened for the order, is won', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+    await dispute(orderId, 'created');
+    await dispute(orderId, 'closed');
+    // A second dispute: its created finds the premium taken already, so it takes nothing itself.
+    expect(await dispute(orderId, 'created', 'disp_Second000001')).toEqual(ignored);
+
+    expect(await dispute(orderId, 'won', 'disp_Second000001')).toEqual(processed);
+    expect(await dispute(orderId, 'won')).toEqual(processed);
+
+    expect(await orderOf(orderId)).toMatchObject({ status: 'paid', disputeStatus: 'won' });
+    expect(await isPremium(user)).toBe(true);
+    expect(await eventTypes()).toEqual(['USER_PREMIUM_ADD', 'USER_PREMIUM_REMOVE', 'USER_PREMIUM_ADD']);
+  });
+
+  it("gives a guild's days back to the guild they were transferred to and taken from", async () => {
+    const buyer = await createUser();
+    const [from, to] = [await manageGuild(buyer), await manageGuild(buyer)];
+    const { orderId } = await buyMonthFor(app(), buyer, from);
+    await transferPremium(app().core.sequelize, {
+      fromGuildId: from,
+      toGuildId: to,
+      by: { kind: 'operator' },
+      actor: 'support',
+      reason: 'ticket 9',
+      idempotencyKey: 'move-9',
+    });
+
+    await dispute(orderId, 'created');
+    expect((await expiryOf(to)).getTime()).toBeLessThanOrEqual(Date.now());
+    await dispute(orderId, 'won');
+
+    expect((await expiryOf(to)).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    expect((await expiryOf(from)).getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {
