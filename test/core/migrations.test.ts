@@ -8,6 +8,7 @@ const TABLES = [
   'order_reservations',
   'orders',
   'outbox',
+  'payment_disputes',
   'premium_code_batches',
   'premium_codes',
   'premium_grants',
@@ -90,7 +91,7 @@ describe('migrations', () => {
     'names on an order the grant a dispute won before the column existed gave back: %s',
     async (_label, namedDispute) => {
       const migrator = createMigrator(sequelize);
-      await migrator.down({ to: '011-given-back-grants' });
+      await migrator.down({ to: '011-dispute-history' });
       await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
       await sequelize.query(
         `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('4242', 'buyer') RETURNING id),

@@ -4,12 +4,18 @@ import { AppError } from '../errors';
 import { Order, type DisputeStatus, type OrderStatus, type User } from '../models';
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
+import {
+  disputeProgressOf,
+  recordDisputeProgress,
+  type DisputeOwner,
+  type DisputeProgress,
+} from './dispute-history';
 import { lockOrder } from './locked-order';
 import {
   DISPUTE_ACTOR,
   grantsOfOrder,
+  outstandingTaking,
   standingGrant,
-  takenByDispute,
   type PaymentGrants,
 } from './standing-grant';
 
@@ -28,13 +34,15 @@ export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason
 
 /**
  * A chargeback (DESIGN.md, Hardening): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
- * `disputed`, reason `dispute <id>`), `won` grants it again (order `paid`), `lost` leaves premium taken
- * (order `refunded`) and `closed` changes no premium.
+ * `disputed`, reason `dispute <id>`), `won` gives back what it took (order `paid`), `lost` leaves premium
+ * taken (order `refunded`) and `closed` changes no premium.
  *
  * Razorpay delivers these at least once and in any order, so each applies once and the end state does not
- * depend on their order: the dispute's status is kept on the order, a stage already passed is ignored,
- * and a late `created` after `won` or `lost` changes nothing (those settled the premium already). `lost`
- * arriving before `created` therefore revokes itself: the money is gone either way.
+ * depend on their order: each dispute's stage is kept (`payment_disputes`), a stage already passed is
+ * ignored, and a late `created` after `won` or `lost` changes nothing (those settled the premium already).
+ * `lost` arriving before `created` therefore revokes itself: the money is gone either way. Of several
+ * disputes of one payment, only one holds its premium at a time: one that finds it taken takes nothing,
+ * and its `won` gives nothing back while another's taking is outstanding.
  */
 export async function applyDispute(
   sequelize: Sequelize,
@@ -63,13 +71,13 @@ export interface DisputedPayment extends PaymentGrants {
   name: string;
   /** Whether premium stands for it (`paid`), a dispute took it (`disputed`) or the money is gone. */
   standing: OrderStatus;
-  disputeId: string | null;
-  disputeStatus: DisputeStatus | null;
+  owner: DisputeOwner;
   /** What its revoke and its grant given back are recorded as. */
   premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
   /** What a won dispute's give-back is recorded as (its days and guild are what the chargeback took). */
   plan: Pick<GrantRequest, 'category' | 'providerId' | 'guildId' | 'plan'>;
   setStanding(standing: 'paid' | 'disputed' | 'refunded'): Promise<void>;
+  /** Names the dispute on the payment's row, as its latest. */
   recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
   recordGivenBack(grantId: number): Promise<void>;
 }
@@ -84,28 +92,24 @@ export async function applyDisputeStage(
   payment: DisputedPayment,
   dispute: Pick<PaymentDispute, 'disputeId' | 'stage'>,
 ): Promise<DisputeOutcome> {
-  const sameDispute = payment.disputeId === dispute.disputeId;
-  if (!sameDispute && payment.disputeStatus === 'open') {
-    return ignored(`${payment.name} already has dispute ${payment.disputeId} open`);
-  }
-  const seen: DisputeStatus | null = sameDispute ? payment.disputeStatus : null;
+  const progress = await disputeProgressOf(transaction, dispute.disputeId);
+  const seen = progress?.status ?? null;
   if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
 
-  const change = new DisputeChange(sequelize, transaction, payment, dispute.disputeId);
+  const change = new DisputeChange(sequelize, transaction, payment, dispute.disputeId, progress);
   const { standing } = payment;
   switch (dispute.stage) {
     case 'created':
-      if (seen === 'open' || standing === 'disputed')
-        return ignored(`dispute ${dispute.disputeId} is already open`);
-      if (standing === 'paid') await change.revoke('disputed');
-      await change.record(seen ?? 'open');
+      if (progress?.opened) return ignored(`dispute ${dispute.disputeId} is already open`);
+      if (standing === 'paid') await change.take('disputed');
+      await change.record(seen ?? 'open', { opened: true });
       break;
     case 'won':
-      if (standing === 'disputed') await change.reinstate();
+      if (standing === 'disputed') await change.giveBack();
       await change.record('won');
       break;
     case 'lost':
-      if (standing === 'paid') await change.revoke('refunded');
+      if (standing === 'paid') await change.take('refunded');
       else if (standing === 'disputed') await payment.setStanding('refunded');
       await change.record('lost');
       break;
@@ -121,8 +125,7 @@ function disputedOrder(order: Order, buyer: User, transaction: Transaction): Dis
   return {
     name: `order ${order.processorOrderId}`,
     standing: order.status,
-    disputeId: order.disputeId,
-    disputeStatus: order.disputeStatus,
+    owner: { orderId: order.id },
     ...grantsOfOrder(order),
     premium: { source: 'webhook' },
     // Not linked to the order: an order has one grant (the database says so), and the first one stays
@@ -155,14 +158,16 @@ class DisputeChange {
     private readonly transaction: Transaction,
     private readonly payment: DisputedPayment,
     private readonly disputeId: string,
+    private readonly progress: DisputeProgress | null,
   ) {}
 
-  async record(status: DisputeStatus): Promise<void> {
+  async record(status: DisputeStatus, { opened = this.progress?.opened ?? false } = {}): Promise<void> {
+    await recordDisputeProgress(this.transaction, this.payment.owner, this.disputeId, { status, opened });
     await this.payment.recordDispute(this.disputeId, status);
   }
 
   /** Takes back the payment's standing grant, if any (an operator or a refund may have taken it already). */
-  async revoke(standing: 'disputed' | 'refunded'): Promise<void> {
+  async take(standing: 'disputed' | 'refunded'): Promise<void> {
     const { transaction, payment } = this;
     const grant = await standingGrant(payment, transaction);
     if (grant) {
@@ -182,14 +187,16 @@ class DisputeChange {
   }
 
   /**
-   * Gives back, once, what a chargeback of the payment took: its days, to the guild or user it took them
-   * from (a transfer may have moved them), whichever dispute took them. Nothing when it took nothing (the
+   * Gives back, once, what this dispute took: its days, to the guild or user it took them from (a
+   * transfer may have moved them since the purchase). While another dispute's taking is outstanding the
+   * premium stays taken, and the payment `disputed`. Nothing is given when the dispute took nothing (the
    * premium had run out, or an operator had revoked or ended it before).
    */
-  async reinstate(): Promise<void> {
+  async giveBack(): Promise<void> {
     const { payment, transaction } = this;
-    const taken = await takenByDispute(payment, transaction);
-    if (taken && taken.days < 0) {
+    const taken = await outstandingTaking(payment, transaction);
+    if (taken && taken.idempotencyKey !== `dispute:${this.disputeId}`) return;
+    if (taken) {
       const givenBack = await grantPremium(
         this.sequelize,
         {

@@ -35,24 +35,34 @@ export async function standingGrant(
 }
 
 /**
- * The last revoke a chargeback made of the payment's premium: what a won dispute gives back (its days,
- * where it took them), whichever dispute took it.
+ * The chargeback whose taking of the payment's premium has not been given back: its revoke (key
+ * `dispute:<id>`, days taken), or null. A dispute takes only while the premium stands, so there is at
+ * most one.
  */
-export async function takenByDispute(
+export async function outstandingTaking(
   payment: PaymentGrants,
   transaction: Transaction,
 ): Promise<PremiumGrant | null> {
   const grants = await grantsOf(payment, transaction);
-  return PremiumGrant.findOne({
+  const takings = await PremiumGrant.findAll({
     where: {
       kind: 'revoke',
       revokesGrantId: grants.map((grant) => grant.id),
       actor: DISPUTE_ACTOR,
       idempotencyKey: { [Op.like]: 'dispute:%' },
+      days: { [Op.lt]: 0 },
     },
     order: [['id', 'DESC']],
     transaction,
   });
+  for (const taking of takings) {
+    const givenBack = await PremiumGrant.count({
+      where: { idempotencyKey: `${taking.idempotencyKey}:won` },
+      transaction,
+    });
+    if (givenBack === 0) return taking;
+  }
+  return null;
 }
 
 /** Who revokes and gives back premium for a chargeback. */

@@ -35,8 +35,7 @@ function disputedCharge(
   return {
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
     standing: charge.status === 'charged' ? 'paid' : charge.status,
-    disputeStatus: charge.disputeStatus,
-    disputeId: charge.disputeId,
+    owner: { chargeId: charge.id },
     ...grantsOfCharge(charge),
     premium: { source: 'subscription', subscriptionId },
     plan: {

@@ -258,7 +258,7 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     await dispute(orderId, 'created');
     await dispute(orderId, 'closed');
     // A second dispute: its created finds the premium taken already, so it takes nothing itself.
-    expect(await dispute(orderId, 'created', 'disp_Second000001')).toEqual(ignored);
+    expect(await dispute(orderId, 'created', 'disp_Second000001')).toEqual(processed);
 
     expect(await dispute(orderId, 'won', 'disp_Second000001')).toEqual(processed);
     expect(await dispute(orderId, 'won')).toEqual(processed);
@@ -287,6 +287,67 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
 
     expect((await expiryOf(to)).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     expect((await expiryOf(from)).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  const FIRST = 'disp_Chargeback0001';
+  const SECOND = 'disp_Second000001';
+  it.each<[string, [DisputeStage, string][], { status: string; premium: boolean }]>([
+    [
+      "the first lost after the second's won",
+      [
+        ['created', FIRST],
+        ['closed', FIRST],
+        ['won', SECOND],
+        ['lost', FIRST],
+      ],
+      { status: 'refunded', premium: false },
+    ],
+    [
+      "both won, the second's created last",
+      [
+        ['created', FIRST],
+        ['closed', FIRST],
+        ['won', SECOND],
+        ['won', FIRST],
+        ['created', SECOND],
+      ],
+      { status: 'paid', premium: true },
+    ],
+    [
+      "both won, the second's created first",
+      [
+        ['created', FIRST],
+        ['closed', FIRST],
+        ['created', SECOND],
+        ['won', SECOND],
+        ['won', FIRST],
+      ],
+      { status: 'paid', premium: true },
+    ],
+    [
+      "the first's won again while the second holds the premium",
+      [
+        ['created', FIRST],
+        ['won', FIRST],
+        ['created', SECOND],
+        ['closed', SECOND],
+        ['won', FIRST],
+      ],
+      { status: 'disputed', premium: false },
+    ],
+  ])('keeps two disputes of one payment apart: %s', async (_label, stages, end) => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user);
+
+    for (const [stage, disputeId] of stages) {
+      const reply = await dispute(orderId, stage, disputeId);
+      expect(reply.status).toBe(200);
+      // Never refused halfway (a revoke's key used again for another grant).
+      expect(reply.body).not.toContain('IDEMPOTENCY_KEY_REUSED');
+    }
+
+    expect(await orderOf(orderId)).toMatchObject({ status: end.status });
+    expect(await isPremium(user)).toBe(end.premium);
   });
 
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {

@@ -1,0 +1,47 @@
+import type { Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import type { DisputeStatus } from '../models';
+
+/** What a dispute is about: an order's payment, or a subscription charge's. */
+export type DisputeOwner = { orderId: number } | { chargeId: number };
+
+export interface DisputeProgress {
+  /** The stage its deliveries so far reached. */
+  status: DisputeStatus;
+  /** Whether its `created` was applied (a `closed` one may or may not have been). */
+  opened: boolean;
+}
+
+/** How far a dispute has come; null before its first delivery. */
+export async function disputeProgressOf(
+  transaction: Transaction,
+  disputeId: string,
+): Promise<DisputeProgress | null> {
+  const [row] = await selectRows<DisputeProgress>(
+    transaction,
+    'SELECT status, opened FROM payment_disputes WHERE dispute_id = $1',
+    [disputeId],
+  );
+  return row ?? null;
+}
+
+export async function recordDisputeProgress(
+  transaction: Transaction,
+  owner: DisputeOwner,
+  disputeId: string,
+  { status, opened }: DisputeProgress,
+): Promise<void> {
+  await execute(
+    transaction,
+    `INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (dispute_id) DO UPDATE
+     SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now()`,
+    [
+      disputeId,
+      'orderId' in owner ? owner.orderId : null,
+      'chargeId' in owner ? owner.chargeId : null,
+      status,
+      opened,
+    ],
+  );
+}
