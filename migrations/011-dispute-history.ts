@@ -21,6 +21,8 @@ export const up: Migration = async ({ context: sequelize }) => {
       updated_at timestamptz NOT NULL DEFAULT now(),
       CHECK ((order_id IS NULL) <> (charge_id IS NULL))
     );
+    CREATE INDEX payment_disputes_order ON payment_disputes (order_id);
+    CREATE INDEX payment_disputes_charge ON payment_disputes (charge_id);
     INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
       SELECT dispute_id, id, dispute_status, status = 'disputed' FROM orders WHERE dispute_id IS NOT NULL;
     INSERT INTO payment_disputes (dispute_id, charge_id, status, opened)

@@ -34,9 +34,12 @@ export type PayableOrder = Pick<
   | 'currency'
   | 'status'
   | 'paymentId'
-  | 'disputeStatus'
   | 'refundedPaymentIds'
-> & { buyerProviderId: string };
+> & {
+  buyerProviderId: string;
+  /** A dispute of it is open, or was lost: its payment must not be applied. */
+  chargedBack: boolean;
+};
 
 export interface AppliedPayment {
   order: PayableOrder;
@@ -55,8 +58,9 @@ const lockPayableOrder = (processorOrderId: string) => ({
   text: `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
            o.plan_type AS "planType", o.months, o.duration_days AS "durationDays",
            o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
-           o.dispute_status AS "disputeStatus", o.refunded_payment_ids AS "refundedPaymentIds",
-           u.provider_id AS "buyerProviderId"
+           o.refunded_payment_ids AS "refundedPaymentIds", u.provider_id AS "buyerProviderId",
+           EXISTS (SELECT 1 FROM payment_disputes d WHERE d.order_id = o.id AND d.status IN ('open', 'lost'))
+             AS "chargedBack"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`,
   values: [processorOrderId],
@@ -110,7 +114,7 @@ export async function applyPayment(
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
     }
-    if (order.status === 'created' && (order.disputeStatus === 'open' || order.disputeStatus === 'lost')) {
+    if (order.status === 'created' && order.chargedBack) {
       throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
     }
     const change = await grantPremium(

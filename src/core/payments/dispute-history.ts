@@ -45,3 +45,23 @@ export async function recordDisputeProgress(
     ],
   );
 }
+
+/**
+ * Whether a dispute of the payment other than `disputeId` holds its premium taken: opened and not
+ * settled (`open`, or `closed` without a `won` or `lost`), as one such dispute alone would.
+ */
+export async function anotherDisputeHolds(
+  transaction: Transaction,
+  owner: DisputeOwner,
+  disputeId: string,
+): Promise<boolean> {
+  const [row] = await selectRows(
+    transaction,
+    `SELECT 1 FROM payment_disputes
+     WHERE ${'orderId' in owner ? 'order_id' : 'charge_id'} = $1 AND dispute_id <> $2
+       AND opened AND status IN ('open', 'closed')
+     LIMIT 1`,
+    ['orderId' in owner ? owner.orderId : owner.chargeId, disputeId],
+  );
+  return row !== undefined;
+}

@@ -5,6 +5,7 @@ import { Order, type DisputeStatus, type OrderStatus, type User } from '../model
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import {
+  anotherDisputeHolds,
   disputeProgressOf,
   recordDisputeProgress,
   type DisputeOwner,
@@ -187,15 +188,16 @@ class DisputeChange {
   }
 
   /**
-   * Gives back, once, what this dispute took: its days, to the guild or user it took them from (a
-   * transfer may have moved them since the purchase). While another dispute's taking is outstanding the
-   * premium stays taken, and the payment `disputed`. Nothing is given when the dispute took nothing (the
-   * premium had run out, or an operator had revoked or ended it before).
+   * Gives back, once, what a dispute of the payment took: its days, to the guild or user it took them
+   * from (a transfer may have moved them since the purchase). While another dispute of the payment is
+   * opened and unsettled, the premium stays taken and the payment `disputed`, as that dispute alone would
+   * leave it. Nothing is given when nothing was taken (the premium had run out, or an operator had revoked
+   * or ended it before).
    */
   async giveBack(): Promise<void> {
     const { payment, transaction } = this;
+    if (await anotherDisputeHolds(transaction, payment.owner, this.disputeId)) return;
     const taken = await outstandingTaking(payment, transaction);
-    if (taken && taken.idempotencyKey !== `dispute:${this.disputeId}`) return;
     if (taken) {
       const givenBack = await grantPremium(
         this.sequelize,

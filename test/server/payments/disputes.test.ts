@@ -335,6 +335,26 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
       ],
       { status: 'disputed', premium: false },
     ],
+    [
+      'the second opened while the first held the premium, the first won, the second closed',
+      [
+        ['created', FIRST],
+        ['created', SECOND],
+        ['won', FIRST],
+        ['closed', SECOND],
+      ],
+      { status: 'disputed', premium: false },
+    ],
+    [
+      'the second opened while the first held the premium, both won',
+      [
+        ['created', FIRST],
+        ['created', SECOND],
+        ['won', FIRST],
+        ['won', SECOND],
+      ],
+      { status: 'paid', premium: true },
+    ],
   ])('keeps two disputes of one payment apart: %s', async (_label, stages, end) => {
     const user = await createUser();
     const { orderId } = await paidOrder(user);
@@ -348,6 +368,20 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
 
     expect(await orderOf(orderId)).toMatchObject({ status: end.status });
     expect(await isPremium(user)).toBe(end.premium);
+  });
+
+  it('refuses to apply a payment one of whose disputes was lost, whatever a later dispute of it says', async () => {
+    const user = await createUser();
+    const order = await orderAs(app(), user, MONTHLY_USER);
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    expect(await dispute(order.id, 'lost', FIRST)).toEqual(processed);
+    expect(await dispute(order.id, 'closed', SECOND)).toEqual(processed);
+
+    const verified = await verifyAs(app(), user, verifyBody(user, checkout));
+
+    expect(verified.statusCode).toBe(409);
+    expect(verified.json().error.code).toBe('PAYMENT_DISPUTED');
+    expect(await PremiumGrant.count()).toBe(0);
   });
 
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {
