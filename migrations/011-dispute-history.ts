@@ -29,8 +29,8 @@ export const up: Migration = async ({ context: sequelize }) => {
       SELECT dispute_id, id, dispute_status, status = 'disputed' FROM subscription_charges
       WHERE dispute_id IS NOT NULL;
 
-    ALTER TABLE orders ADD COLUMN given_back_grant_id bigint UNIQUE REFERENCES premium_grants (id);
-    ALTER TABLE subscription_charges ADD COLUMN given_back_grant_id bigint UNIQUE REFERENCES premium_grants (id);
+    ALTER TABLE orders ADD COLUMN given_back_grant_id bigint REFERENCES premium_grants (id);
+    ALTER TABLE subscription_charges ADD COLUMN given_back_grant_id bigint REFERENCES premium_grants (id);
     CREATE TEMPORARY TABLE given_back ON COMMIT DROP AS
       SELECT substring(reason FROM ' won \\((.*)\\)$') AS payment_name, max(id) AS id FROM premium_grants
       WHERE kind = 'grant' AND idempotency_key LIKE 'dispute:%:won'
