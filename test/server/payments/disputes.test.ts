@@ -384,6 +384,20 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     expect(await PremiumGrant.count()).toBe(0);
   });
 
+  it('refuses to apply a payment whose dispute was opened then closed, as it would have taken its premium', async () => {
+    const user = await createUser();
+    const order = await orderAs(app(), user, MONTHLY_USER);
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    expect(await dispute(order.id, 'created')).toEqual(processed);
+    expect(await dispute(order.id, 'closed')).toEqual(processed);
+
+    const verified = await verifyAs(app(), user, verifyBody(user, checkout));
+
+    expect(verified.statusCode).toBe(409);
+    expect(verified.json().error.code).toBe('PAYMENT_DISPUTED');
+    expect(await isPremium(user)).toBe(false);
+  });
+
   it('reaches the bot on the stream: the ADD, the REMOVE of the chargeback, the ADD of the won dispute', async () => {
     const user = await createUser();
     const { orderId } = await paidOrder(user);
