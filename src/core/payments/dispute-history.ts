@@ -5,6 +5,18 @@ import type { DisputeStatus } from '../models';
 /** What a dispute is about: an order's payment, or a subscription charge's. */
 export type DisputeOwner = { orderId: number } | { chargeId: number };
 
+/**
+ * The rule of a dispute that holds its payment's premium taken: opened and not settled (`open`, or
+ * `closed` without a `won` or `lost`), as one such dispute alone would leave it. SQL over
+ * `payment_disputes`.
+ */
+export const HOLDS_PREMIUM = "opened AND status IN ('open', 'closed')";
+
+/** The owner as `payment_disputes` columns: order_id, charge_id. */
+function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
+  return 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
+}
+
 export interface DisputeProgress {
   /** The stage its deliveries so far reached. */
   status: DisputeStatus;
@@ -36,20 +48,11 @@ export async function recordDisputeProgress(
     `INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (dispute_id) DO UPDATE
      SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now()`,
-    [
-      disputeId,
-      'orderId' in owner ? owner.orderId : null,
-      'chargeId' in owner ? owner.chargeId : null,
-      status,
-      opened,
-    ],
+    [disputeId, ...ownerColumns(owner), status, opened],
   );
 }
 
-/**
- * Whether a dispute of the payment other than `disputeId` holds its premium taken: opened and not
- * settled (`open`, or `closed` without a `won` or `lost`), as one such dispute alone would.
- */
+/** Whether a dispute of the payment other than `disputeId` holds its premium taken (HOLDS_PREMIUM). */
 export async function anotherDisputeHolds(
   transaction: Transaction,
   owner: DisputeOwner,
@@ -58,10 +61,10 @@ export async function anotherDisputeHolds(
   const [row] = await selectRows(
     transaction,
     `SELECT 1 FROM payment_disputes
-     WHERE ${'orderId' in owner ? 'order_id' : 'charge_id'} = $1 AND dispute_id <> $2
-       AND opened AND status IN ('open', 'closed')
+     WHERE (order_id = $1 OR charge_id = $2) AND dispute_id <> $3
+       AND ${HOLDS_PREMIUM}
      LIMIT 1`,
-    ['orderId' in owner ? owner.orderId : owner.chargeId, disputeId],
+    [...ownerColumns(owner), disputeId],
   );
   return row !== undefined;
 }

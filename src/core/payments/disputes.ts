@@ -42,8 +42,8 @@ export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason
  * depend on their order: each dispute's stage is kept (`payment_disputes`), a stage already passed is
  * ignored, and a late `created` after `won` or `lost` changes nothing (those settled the premium already).
  * `lost` arriving before `created` therefore revokes itself: the money is gone either way. Of several
- * disputes of one payment, only one holds its premium at a time: one that finds it taken takes nothing,
- * and its `won` gives nothing back while another's taking is outstanding.
+ * disputes of one payment, only one takes its premium: one that finds it taken takes nothing, and a `won`
+ * gives nothing back while another dispute of the payment holds it (opened and unsettled).
  */
 export async function applyDispute(
   sequelize: Sequelize,
