@@ -1,4 +1,6 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { selectRows } from '../db/database';
+import { lockGuildForTransfers } from '../transfers/days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 
 /** Where the premium a payment bought can be: its own grant, and the one a won dispute of it gave back. */
@@ -68,14 +70,38 @@ export async function outstandingTaking(
 /** Who revokes and gives back premium for a chargeback. */
 export const DISPUTE_ACTOR = 'razorpay-webhook';
 
-/** The payment's grants, newest first. */
+/**
+ * The payment's grants, newest first: its own, the one a won dispute gave back, and the grants that carry
+ * their days on another guild since a transfer moved them (src/core/transfers).
+ */
 async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
   const givenBack = payment.givenBackGrantId === null ? [] : [{ id: payment.givenBackGrantId }];
-  return PremiumGrant.findAll({
+  const grants = await PremiumGrant.findAll({
     where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...givenBack] },
-    order: [['id', 'DESC']],
     transaction,
   });
+  for (let moved = await movedTo(grants, transaction); moved.length > 0;) {
+    grants.push(...moved);
+    moved = await movedTo(moved, transaction);
+  }
+  return grants.sort((a, b) => b.id - a.id);
+}
+
+/**
+ * The grants carrying on the days of `grants` that transfers moved. Each guild is locked against transfers
+ * first, so a transfer committing meanwhile is seen, not missed.
+ */
+async function movedTo(grants: PremiumGrant[], transaction: Transaction): Promise<PremiumGrant[]> {
+  const guilds = [...new Set(grants.flatMap((grant) => (grant.guildId === null ? [] : [grant.guildId])))];
+  if (guilds.length === 0) return [];
+  for (const guildId of guilds.sort()) await lockGuildForTransfers(transaction, guildId);
+  const moves = await selectRows<{ to_grant_id: number }>(
+    transaction,
+    'SELECT to_grant_id FROM premium_transfer_moves WHERE from_grant_id = ANY($1::bigint[])',
+    [grants.map((grant) => grant.id)],
+  );
+  if (moves.length === 0) return [];
+  return PremiumGrant.findAll({ where: { id: moves.map((move) => move.to_grant_id) }, transaction });
 }
 
 async function stillStanding(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {

@@ -47,8 +47,8 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
   return { expiresAt: row!.version === 0 ? null : row!.expires_at, version: row!.version };
 }
 
-/** What a revoke does to a record: take a grant's days back, or end it now. */
-export type ExpiryChange = { shortenDays: number } | 'end';
+/** What a revoke does to a record: take (part of) a grant's time back, or end it now. */
+export type ExpiryChange = { shortenMs: number } | 'end';
 
 /** Shortens or ends a locked record and bumps its version (a grant extends it in grant-statement.ts). */
 export async function setRecordExpiry(
@@ -62,8 +62,8 @@ export async function setRecordExpiry(
       ? ['LEAST(expires_at, now())', [keyOf(target)]]
       : // The days go back, never below now, and a past expiry never moves forward.
         [
-          'LEAST(expires_at, GREATEST(expires_at - make_interval(days => $2), now()))',
-          [keyOf(target), change.shortenDays],
+          "LEAST(expires_at, GREATEST(expires_at - $2::double precision * interval '1 millisecond', now()))",
+          [keyOf(target), change.shortenMs],
         ];
   const [row] = await selectRows<{ expires_at: Date; version: number }>(
     transaction,

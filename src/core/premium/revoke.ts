@@ -5,6 +5,7 @@ import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { guildHoldingDaysOf } from '../transfers/days-trail';
 import { findPriorChange, recordChange } from './ledger';
+import { grantRemainders } from './remaining';
 import {
   lockRecord,
   recomputeHolderExpiries,
@@ -14,9 +15,15 @@ import {
 } from './records';
 import type { GrantSource, PremiumChange } from './types';
 
-/** One grant's days (a refund, an operator undoing a grant), or everything a user or guild has left. */
+/**
+ * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or that
+ * `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
+ * payment); or everything a user or guild has left.
+ */
 export type RevokeTarget =
-  { grantId: number } | { category: 'USER'; providerId: string } | { category: 'SERVER'; guildId: string };
+  | { grantId: number; share?: number }
+  | { category: 'USER'; providerId: string }
+  | { category: 'SERVER'; guildId: string };
 
 export interface RevokeRequest {
   target: RevokeTarget;
@@ -33,8 +40,33 @@ const DAY_MS = 86_400_000;
 interface ResolvedRevoke {
   record: RecordTarget;
   providerId: string;
-  change: ExpiryChange;
+  /** Worked out once the record is locked. */
+  change: (transaction: Transaction) => Promise<ExpiryChange>;
   revokedGrant: PremiumGrant | null;
+}
+
+/**
+ * What revoking `grant` takes from its locked record (docs/money-rules.md): what is left of its own
+ * contribution (floor included), or `share` of the contribution in whole days, capped by what is left. A
+ * grant whose guild a transfer before 012 moved as a whole is followed there and takes its days as before.
+ */
+async function grantShortening(
+  transaction: Transaction,
+  record: RecordTarget,
+  grant: PremiumGrant,
+  share = 1,
+): Promise<ExpiryChange> {
+  if (record.guildId !== grant.guildId)
+    return { shortenMs: wholeDaysUp(grant.days * share * DAY_MS) * DAY_MS };
+  const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
+  if (!own) return { shortenMs: 0 };
+  const shareMs = wholeDaysUp(own.contributionMs * share) * DAY_MS;
+  return { shortenMs: Math.round(Math.min(own.remainingMs, shareMs)) };
+}
+
+/** Whole days, rounded up; a trace under a second over (timestamps' microseconds) is not a day more. */
+function wholeDaysUp(ms: number): number {
+  return Math.max(0, Math.ceil((ms - 1000) / DAY_MS));
 }
 
 async function resolveTarget(transaction: Transaction, target: RevokeTarget): Promise<ResolvedRevoke> {
@@ -42,14 +74,15 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     const grant = await PremiumGrant.findOne({ where: { id: target.grantId, kind: 'grant' }, transaction });
     if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${target.grantId}`);
     const user = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
+    const record: RecordTarget = {
+      category: grant.category,
+      userId: grant.userId,
+      guildId: grant.guildId && (await guildHoldingDaysOf(transaction, grant)),
+    };
     return {
-      record: {
-        category: grant.category,
-        userId: grant.userId,
-        guildId: grant.guildId && (await guildHoldingDaysOf(transaction, grant)),
-      },
+      record,
       providerId: user.providerId,
-      change: { shortenDays: grant.days },
+      change: (transaction) => grantShortening(transaction, record, grant, target.share),
       revokedGrant: grant,
     };
   }
@@ -59,7 +92,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     return {
       record: { category: 'USER', userId: user.id, guildId: null },
       providerId: user.providerId,
-      change: 'end',
+      change: async () => 'end',
       revokedGrant: null,
     };
   }
@@ -69,7 +102,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
   return {
     record: { category: 'SERVER', userId: buyer.id, guildId: target.guildId },
     providerId: buyer.providerId,
-    change: 'end',
+    change: async () => 'end',
     revokedGrant: null,
   };
 }
@@ -83,8 +116,8 @@ function sameTarget(target: RevokeTarget, row: PremiumGrant, providerId: string)
 }
 
 /**
- * The one way premium is taken away: it shortens the record by the grant's days (never below now) or
- * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
+ * The one way premium is taken away: it shortens the record by what is left of the grant's days (never
+ * below now; see grantShortening) or ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
  * REMOVE event, all in one transaction or inside the caller's.
  */
 export async function revokePremium(
@@ -112,14 +145,11 @@ export async function revokePremium(
     ) {
       throw AppError.conflict('ALREADY_REVOKED', `grant ${revokedGrant.id} is already revoked`);
     }
-    const after = await setRecordExpiry(transaction, record, change);
+    const after = await setRecordExpiry(transaction, record, await change(transaction));
 
     // What was really taken: a grant's full days from an active record, less (or nothing) once it has
     // run down, so the ledger never claims days that no longer existed.
-    const daysTaken = Math.max(
-      0,
-      Math.ceil((before.expiresAt.getTime() - after.expiresAt.getTime()) / DAY_MS),
-    );
+    const daysTaken = wholeDaysUp(before.expiresAt.getTime() - after.expiresAt.getTime());
     const order = revokedGrant?.orderId ? await Order.findByPk(revokedGrant.orderId, { transaction }) : null;
     const recorded = await recordChange(transaction, {
       kind: 'revoke',

@@ -19,8 +19,10 @@ export async function lockGuildForTransfers(transaction: Transaction, guildId: s
 }
 
 /**
- * The guild whose record holds a SERVER grant's days now: the grant's own guild, unless a transfer moved
- * that guild's premium after the grant was applied, and so on along each later transfer. Order is by
+ * The guild whose record holds a SERVER grant's days now: the grant's own guild, unless a transfer made
+ * before migration 012 moved that guild's whole premium after the grant was applied, and so on along each
+ * later such transfer. (A transfer since moves single grants: it revokes each and grants its days anew on
+ * the other guild, linked in `premium_transfer_moves`, so its grants are followed by that link.) Order is by
  * ledger id, not time: a grant and a transfer of one guild are written under the same record lock, so
  * ids order them exactly where clocks of concurrent transactions need not. Each guild on the way is
  * locked against transfers first, so a transfer committing meanwhile is either seen or waits.
@@ -34,8 +36,9 @@ export async function guildHoldingDaysOf(
     await lockGuildForTransfers(transaction, guildId);
     const [next] = await selectRows<{ to_guild_id: string; add_grant_id: number }>(
       transaction,
-      `SELECT to_guild_id, add_grant_id FROM premium_transfers
-       WHERE from_guild_id = $1 AND remove_grant_id > $2 ORDER BY remove_grant_id LIMIT 1`,
+      `SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
+       JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
+       WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`,
       [guildId, afterGrantId],
     );
     if (!next) break;

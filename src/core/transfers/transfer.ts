@@ -1,13 +1,16 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { selectRows } from '../db/database';
+import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { User } from '../models';
 import { targetGuild } from '../payments/create-order';
 import { grantPremium } from '../premium/grant';
-import { findPriorChange } from '../premium/ledger';
+import { idempotencyLock } from '../premium/ledger';
+import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
 import { lockGuildForTransfers } from './days-trail';
+
+const DAY_MS = 86_400_000;
 
 /** A guild's manager moving what they bought (checked, with a cooldown), or an operator (neither). */
 export type TransferAuthority =
@@ -27,33 +30,35 @@ export interface Transfer {
   transferId: number;
   fromGuildId: string;
   toGuildId: string;
-  /** The days that were left, rounded to the nearest whole day; the old guild's premium ends now. */
+  /** The days moved: what was left of each purchase moved, rounded to the nearest whole day. */
   days: number;
   fromExpiresAt: Date;
   toExpiresAt: Date;
   removeGrantId: number;
   addGrantId: number;
-  /** The user the new guild's premium is recorded for: the manager, or the old record's buyer. */
+  /** Who moved it: the manager, or (an operator's transfer, which moves every buyer's days, each recorded for its buyer) the old record's buyer. */
   providerId: string;
   createdAt: Date;
   replayed: boolean;
 }
 
 /**
- * Moves what is left of a guild's SERVER premium, rounded to the nearest whole day, to another guild in
- * one transaction: a `SERVER_PREMIUM_REMOVE` for the old guild through `revokePremium` and a
- * `SERVER_PREMIUM_ADD` for the new one through `grantPremium` (source `transfer`, a ledger row each), and
- * the transfer row that lets a later refund follow the days. Transfers touching the same guilds run one
- * at a time; the old guild's record is locked before its days are counted.
+ * Moves what is left of the days a manager's own standing purchases put on a guild (docs/money-rules.md:
+ * never another buyer's; an operator moves every buyer's), each rounded to the nearest whole day, to
+ * another guild in one transaction. Per purchase: a `SERVER_PREMIUM_REMOVE` for the old guild through
+ * `revokePremium` (what is left of it) and a `SERVER_PREMIUM_ADD` for the new one through `grantPremium`
+ * (source `transfer`, recorded for the purchase's buyer), linked in `premium_transfer_moves` so that a
+ * later refund or dispute of the purchase takes its days where they went. Transfers touching the same
+ * guilds run one at a time; the old guild's record is locked before its days are counted.
  *
  * Refusals, each before anything is written: SAME_GUILD, USER_NOT_FOUND, NOT_GUILD_MANAGER (either guild,
  * as of the manager's last sign-in), IDEMPOTENCY_KEY_REUSED (the key made a transfer between other guilds;
- * the same transfer's key answers that transfer, `replayed`), NOT_YOUR_PREMIUM (the manager holds no
- * standing grant for the old guild), TRANSFER_COOLDOWN, NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a
- * day left).
+ * the same transfer's key answers that transfer, `replayed`), TRANSFER_COOLDOWN, NOT_YOUR_PREMIUM (the
+ * manager holds no standing grant for the old guild), NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a
+ * day of the mover's own left there: their purchases have run out, or are under dispute).
  *
  * The cooldown counts transfers into the guild as well as out of it, so a pile of days moves at most
- * once per cooldown, and rounding can never add up to more than half a day per cooldown.
+ * once per cooldown, and rounding can never add up to more than half a day per purchase per cooldown.
  */
 export async function transferPremium(sequelize: Sequelize, request: TransferRequest): Promise<Transfer> {
   const { fromGuildId, toGuildId, by } = request;
@@ -67,9 +72,10 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
   }
   return sequelize.transaction(async (transaction) => {
     for (const guildId of [fromGuildId, toGuildId].sort()) await lockGuildForTransfers(transaction, guildId);
-    // Whether the key was this transfer's is decided below, on both guilds of the transfer it made.
-    if (await findPriorChange(transaction, `${request.idempotencyKey}:from`, () => true)) {
-      const prior = await loadTransfer(transaction, request.idempotencyKey);
+    const keyLock = idempotencyLock(request.idempotencyKey);
+    await selectRows(transaction, keyLock.text, keyLock.values);
+    const prior = await loadTransfer(transaction, request.idempotencyKey);
+    if (prior) {
       if (prior.fromGuildId !== fromGuildId || prior.toGuildId !== toGuildId) {
         throw AppError.conflict(
           'IDEMPOTENCY_KEY_REUSED',
@@ -80,44 +86,28 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
     }
 
     if (by.kind === 'manager') {
-      await assertBoughtBy(transaction, manager!, fromGuildId);
       await assertCooledDown(transaction, fromGuildId, by.cooldownDays);
+      await assertBoughtBy(transaction, manager!, fromGuildId);
     }
     const source = await sourceRecord(transaction, fromGuildId);
-    if (source.daysLeft < 1) {
-      throw AppError.conflict(
-        'NOTHING_TO_TRANSFER',
-        `guild ${fromGuildId} has less than half a day of premium left (until ${source.expiresAt.toISOString()})`,
-      );
-    }
-    const holder = manager ?? (await User.findByPk(source.buyerUserId, { transaction, rejectOnEmpty: true }));
-    const days = source.daysLeft;
-    const removed = await revokePremium(
-      sequelize,
-      {
-        target: { category: 'SERVER', guildId: fromGuildId },
-        source: 'transfer',
-        actor: request.actor,
-        reason: request.reason,
-        idempotencyKey: `${request.idempotencyKey}:from`,
-      },
-      { transaction },
-    );
-    const added = await grantPremium(
-      sequelize,
-      {
+    const movable = (
+      await grantRemainders(transaction, {
         category: 'SERVER',
-        providerId: holder.providerId,
-        guildId: toGuildId,
-        plan: { planType: null, months: null, durationDays: days },
-        source: 'transfer',
-        actor: request.actor,
-        reason: request.reason,
-        idempotencyKey: `${request.idempotencyKey}:to`,
-      },
-      { transaction },
+        userId: source.buyerUserId,
+        guildId: fromGuildId,
+      })
+    ).filter(
+      (grant) =>
+        !grant.revoked &&
+        (manager === null || grant.userId === manager.id) &&
+        Math.round(grant.remainingMs / DAY_MS) >= 1,
     );
-    await selectRows(
+    if (movable.length === 0) throw nothingToTransfer(fromGuildId, manager !== null);
+
+    const moves: Move[] = [];
+    for (const grant of movable) moves.push(await moveGrant(sequelize, transaction, request, grant));
+    const holder = manager ?? (await User.findByPk(source.buyerUserId, { transaction, rejectOnEmpty: true }));
+    const [transfer] = await selectRows<{ id: number }>(
       transaction,
       `INSERT INTO premium_transfers
          (idempotency_key, from_guild_id, to_guild_id, user_id, actor, reason, days, remove_grant_id, add_grant_id)
@@ -129,27 +119,80 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
         holder.id,
         request.actor,
         request.reason,
-        days,
-        removed.grantId,
-        added.grantId,
+        moves.reduce((days, move) => days + move.days, 0),
+        moves.at(-1)!.removeGrantId,
+        moves.at(-1)!.addGrantId,
       ],
     );
-    return { ...(await loadTransfer(transaction, request.idempotencyKey)), replayed: false };
+    await execute(
+      transaction,
+      `INSERT INTO premium_transfer_moves (transfer_id, from_grant_id, to_grant_id)
+       SELECT $1, unnest($2::bigint[]), unnest($3::bigint[])`,
+      [transfer!.id, moves.map((move) => move.fromGrantId), moves.map((move) => move.addGrantId)],
+    );
+    return { ...(await loadTransfer(transaction, request.idempotencyKey))!, replayed: false };
   });
+}
+
+interface Move {
+  fromGrantId: number;
+  removeGrantId: number;
+  addGrantId: number;
+  days: number;
+}
+
+/** Takes what is left of one grant off the old guild and grants it, in whole days, on the new one. */
+async function moveGrant(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  request: TransferRequest,
+  grant: GrantRemainder,
+): Promise<Move> {
+  const described = { source: 'transfer', actor: request.actor, reason: request.reason } as const;
+  const removed = await revokePremium(
+    sequelize,
+    {
+      ...described,
+      target: { grantId: grant.grantId },
+      idempotencyKey: `${request.idempotencyKey}:from:${grant.grantId}`,
+    },
+    { transaction },
+  );
+  const days = Math.round((removed.expiresBefore!.getTime() - removed.expiresAt.getTime()) / DAY_MS);
+  const owner = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
+  const added = await grantPremium(
+    sequelize,
+    {
+      ...described,
+      category: 'SERVER',
+      providerId: owner.providerId,
+      guildId: request.toGuildId,
+      plan: { planType: null, months: null, durationDays: days },
+      idempotencyKey: `${request.idempotencyKey}:to:${grant.grantId}`,
+    },
+    { transaction },
+  );
+  return { fromGrantId: grant.grantId, removeGrantId: removed.grantId, addGrantId: added.grantId, days };
+}
+
+function nothingToTransfer(guildId: string, own: boolean): AppError {
+  return AppError.conflict(
+    'NOTHING_TO_TRANSFER',
+    own
+      ? `none of the premium left on guild ${guildId} is yours to move: what you bought there has run out or is under dispute, and days other buyers paid for stay with the guild`
+      : `guild ${guildId} has less than half a day of premium left to move`,
+  );
 }
 
 interface SourceRecord {
   expiresAt: Date;
   buyerUserId: number;
-  /** Rounded to the nearest whole day. */
-  daysLeft: number;
 }
 
 async function sourceRecord(transaction: Transaction, guildId: string): Promise<SourceRecord> {
   const [record] = await selectRows<SourceRecord>(
     transaction,
-    `SELECT expires_at AS "expiresAt", buyer_user_id AS "buyerUserId",
-            round(extract(epoch FROM expires_at - now()) / 86400)::int AS "daysLeft"
+    `SELECT expires_at AS "expiresAt", buyer_user_id AS "buyerUserId"
      FROM server_premiums WHERE guild_id = $1 AND version > 0 AND expires_at > now()
      FOR UPDATE`,
     [guildId],
@@ -198,7 +241,7 @@ async function assertCooledDown(transaction: Transaction, guildId: string, coold
 async function loadTransfer(
   transaction: Transaction,
   idempotencyKey: string,
-): Promise<Omit<Transfer, 'replayed'>> {
+): Promise<Omit<Transfer, 'replayed'> | null> {
   const [transfer] = await selectRows<Omit<Transfer, 'replayed'>>(
     transaction,
     `SELECT t.id AS "transferId", t.from_guild_id AS "fromGuildId", t.to_guild_id AS "toGuildId", t.days,
@@ -212,5 +255,5 @@ async function loadTransfer(
      WHERE t.idempotency_key = $1`,
     [idempotencyKey],
   );
-  return transfer!;
+  return transfer ?? null;
 }

@@ -9,12 +9,23 @@ export function get(app: TestApp, url: string, user: User): Promise<LightMyReque
 }
 
 /** Buys Monthly SERVER premium for `guildId` as `user` through the API, the sandbox and verify-payment. */
-export async function buyMonthFor(
+export function buyMonthFor(
   app: PaymentsTestApp,
   user: User,
   guildId: string,
 ): Promise<{ orderId: string; paymentId: string }> {
-  const order = await orderAs(app, user, { amount: 199, planType: 'Monthly', category: 'SERVER', guildId });
+  return buyFor(app, user, guildId, 'Monthly');
+}
+
+/** Buys SERVER premium of `planType` for `guildId` as `user`, as buyMonthFor does. */
+export async function buyFor(
+  app: PaymentsTestApp,
+  user: User,
+  guildId: string,
+  planType: 'Monthly' | 'Yearly',
+): Promise<{ orderId: string; paymentId: string }> {
+  const amount = planType === 'Monthly' ? 199 : 1999;
+  const order = await orderAs(app, user, { amount, planType, category: 'SERVER', guildId });
   const checkout = await app.sandbox.razorpay.pay(order.id);
   expect((await verifyAs(app, user, verifyBody(user, checkout))).statusCode).toBe(200);
   return { orderId: order.id, paymentId: checkout.razorpay_payment_id };

@@ -70,7 +70,7 @@ describe('POST /api/premium/transfer', () => {
     const ledger = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
     expect(ledger.map((row) => [row.kind, row.guildId, row.source, row.days, row.planType])).toEqual([
       ['grant', from, 'checkout', 30, 'Monthly'],
-      ['revoke', from, 'transfer', -30, null],
+      ['revoke', from, 'transfer', -30, 'Monthly'],
       ['grant', to, 'transfer', 30, null],
     ]);
     expect(ledger[1]!.actor).toBe(`user:${buyer.providerId}`);
@@ -275,12 +275,13 @@ describe('a refund after a transfer', () => {
 
     expect((await expiryOf(to)).getTime()).toBeLessThanOrEqual(Date.now());
     expect(await expiryOf(from)).toEqual(fromExpiry);
-    const [purchase] = await PremiumGrant.findAll({ where: { source: 'checkout' } });
-    const revoke = await PremiumGrant.findOne({ where: { revokesGrantId: purchase!.id } });
+    // The transfer revoked the purchase on `from` and granted its days anew on `to`: the refund takes those.
+    const [movedIn] = await PremiumGrant.findAll({ where: { source: 'transfer', kind: 'grant' } });
+    const revoke = await PremiumGrant.findOne({ where: { revokesGrantId: movedIn!.id } });
     expect(revoke).toMatchObject({ guildId: to, source: 'webhook', days: -30 });
     const last = await OutboxEvent.findOne({ order: [['id', 'DESC']] });
     expect(last!.payload).toMatchObject({ type: 'SERVER_PREMIUM_REMOVE', guildId: to, source: 'webhook' });
-    expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await buyer.reload()).premiumExpiresAt?.getTime() ?? 0).toBeLessThanOrEqual(Date.now());
   });
 
   it('refuses to move premium a refund took back, with 403 NOT_YOUR_PREMIUM, writing nothing', async () => {
@@ -310,7 +311,7 @@ describe('a refund after a transfer', () => {
       const record = await ServerPremium.findOne({ where: { guildId } });
       expect(record === null || record.expiresAt.getTime() <= Date.now()).toBe(true);
     }
-    expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await buyer.reload()).premiumExpiresAt?.getTime() ?? 0).toBeLessThanOrEqual(Date.now());
   });
 
   it('follows the days along several transfers, and leaves premium bought after a transfer where it was', async () => {
