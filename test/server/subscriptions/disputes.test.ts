@@ -68,11 +68,12 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
       dispute_status: 'open',
     });
     let grants = await ledger(app);
+    expect(grants[1]!.expires_after.getTime()).toBeLessThanOrEqual(Date.now());
     expect(grants.slice(1)).toEqual([
       expect.objectContaining({
         kind: 'revoke',
-        days: -30,
-        expires_after: new Date(grants[0]!.expires_after.getTime() - 30 * DAY_MS),
+        // The cycle and its grace floor: everything the charge added (never below now).
+        days: -33,
         source: 'subscription',
         reason: `dispute ${disputeId}`,
         revokes_grant_id: charge!.grant_id,
@@ -97,7 +98,7 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
       expect.objectContaining({
         kind: 'grant',
         source: 'subscription',
-        days: 30,
+        days: 33,
         reason: `dispute ${disputeId} won (subscription ${subscriptionId} payment ${charge!.payment_id})`,
       }),
     ]);
@@ -129,7 +130,7 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
     expect((await chargeRow(subscriptionId))!.status).toBe('refunded');
     const rows = await ledger(app);
     expect(rows.slice(3).map((row) => [row.kind, row.source, row.days, row.revokes_grant_id])).toEqual([
-      ['revoke', 'subscription', -30, givenBack.id],
+      ['revoke', 'subscription', -33, givenBack.id],
     ]);
     expect(rows.at(-1)!.reason).toMatch(/^refund rfnd_/);
     const [expiry, last] = await expiries(user);
@@ -176,7 +177,7 @@ describe('POST /api/payment/webhook: disputes of a subscription charge', () => {
     });
     const added = (await ledger(app)).slice(before);
     expect(added.map((row) => [row.kind, row.source, row.days, row.reason, row.revokes_grant_id])).toEqual([
-      ['revoke', 'subscription', -30, `dispute ${disputeId}`, charge!.grant_id],
+      ['revoke', 'subscription', -33, `dispute ${disputeId}`, charge!.grant_id],
     ]);
     const [expiry, last] = await expiries(user);
     expect(expiry).toEqual(last);
