@@ -58,6 +58,8 @@ export class Subscription extends Model<
   declare paidCount: CreationOptional<number>;
   declare shortUrl: string | null;
   declare authorizedPaymentId: CreationOptional<string | null>;
+  /** When the processor's view stored here was seen: its webhook event's `created_at`, or the fetch. */
+  declare stateEventAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -83,6 +85,7 @@ export class Subscription extends Model<
         paidCount: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         shortUrl: { type: DataTypes.TEXT },
         authorizedPaymentId: { type: DataTypes.TEXT },
+        stateEventAt: { type: DataTypes.DATE },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

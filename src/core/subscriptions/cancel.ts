@@ -39,11 +39,12 @@ export async function cancelSubscription(
     );
   }
   const atCycleEnd = current.status === 'active';
+  const observedAt = new Date();
   const entity = await processor.cancelSubscription(request.subscriptionId, atCycleEnd);
   return sequelize.transaction(async (transaction) => {
     const locked = await lockSubscription(transaction, request.subscriptionId);
     await locked.subscription.update({ cancelAtCycleEnd: atCycleEnd }, { transaction });
-    await applyProcessorState(transaction, locked, entity);
+    await applyProcessorState(transaction, locked, entity, observedAt);
     return describeSubscription(locked.subscription, transaction);
   });
 }

@@ -3,6 +3,7 @@ import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
 import { eventTypeFor } from '../premium/types';
 import type { RazorpaySubscription } from '../processor/razorpay-client';
+import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
 import { targetRecord } from './target-record';
 
@@ -25,11 +26,45 @@ function later(a: Date | null, b: Date | null): Date | null {
   return a > b ? a : b;
 }
 
+/** Where each status stands in a cycle, to order two views that agree on everything else. */
+const STATUS_RANK: Record<SubscriptionStatus, number> = {
+  created: 0,
+  authenticated: 1,
+  active: 2,
+  pending: 3,
+  halted: 4,
+  paused: 5,
+  cancelled: 6,
+  completed: 6,
+  expired: 6,
+};
+
 /**
- * Takes the processor's view of a locked subscription (a webhook's entity, or a fresh fetch) into the
- * stored row. Webhooks come in any order, so a terminal status is never left, and the cycle and paid
- * count only move forward; a status that an older event brings back is set right by the next event or
- * by the reconciler, which fetches the subscription itself.
+ * How new a view of a subscription is: its paid count, then its cycle's end, then when it was seen (the
+ * event's `created_at`, or the fetch), then its status in the cycle. Seconds, as Razorpay counts them.
+ */
+function newness(
+  paidCount: number,
+  currentEnd: Date | null,
+  seenAt: Date | null,
+  status: SubscriptionStatus,
+): number[] {
+  const seconds = (date: Date | null) => (date === null ? -Infinity : Math.floor(date.getTime() / 1000));
+  return [paidCount, seconds(currentEnd), seconds(seenAt), STATUS_RANK[status]];
+}
+
+function isOlder(view: number[], stored: number[]): boolean {
+  const differing = view.findIndex((part, i) => part !== stored[i]);
+  return differing !== -1 && view[differing]! < stored[differing]!;
+}
+
+/**
+ * Takes the processor's view of a locked subscription (a webhook's entity as of the event's
+ * `created_at`, or a fresh fetch as of `seenAt`) into the stored row, when it is not older than what is
+ * stored (by `newness`): Razorpay delivers late and in any order, and a stale `subscription.pending`
+ * must not roll a renewed subscription back nor announce a failure. A stale view changes nothing (the
+ * caller still applies a charge it carries: money taken is granted whenever it is told). A terminal
+ * status is never left. Whatever the order of delivery, the newest view is what stays.
  *
  * Entering `pending` or `halted` announces `*_PREMIUM_RENEWAL_FAILED` (once per entry, however often
  * the event is delivered) with the record's expiry as `graceUntil`: nothing is extended, and premium
@@ -40,7 +75,16 @@ export async function applyProcessorState(
   transaction: Transaction,
   { subscription, buyer }: LockedSubscription,
   entity: SubscriptionState,
-): Promise<void> {
+  seenAt: Date,
+): Promise<'applied' | 'stale'> {
+  const view = newness(entity.paid_count, fromUnix(entity.current_end), seenAt, entity.status);
+  const stored = newness(
+    subscription.paidCount,
+    subscription.currentEnd,
+    subscription.stateEventAt,
+    subscription.status,
+  );
+  if (isOlder(view, stored)) return 'stale';
   const before = subscription.status;
   const status = TERMINAL.has(before) ? before : entity.status;
   await subscription.update(
@@ -50,13 +94,14 @@ export async function applyProcessorState(
       currentEnd: later(subscription.currentEnd, fromUnix(entity.current_end)),
       chargeAt: fromUnix(entity.charge_at) ?? subscription.chargeAt,
       paidCount: Math.max(subscription.paidCount, entity.paid_count),
+      stateEventAt: later(subscription.stateEventAt, seenAt),
     },
     { transaction },
   );
-  if (!FAILING.has(status) || before === status) return;
+  if (!FAILING.has(status) || before === status) return 'applied';
 
   const record = await targetRecord(subscription, transaction);
-  if (!record) return;
+  if (!record) return 'applied';
   await appendEvent(transaction, aggregateKeyFor(subscription.guildId, buyer.providerId), {
     type: eventTypeFor(subscription.category, 'RENEWAL_FAILED'),
     providerId: buyer.providerId,
@@ -73,4 +118,5 @@ export async function applyProcessorState(
     graceUntil: record.expiresAt.toISOString(),
     reason: `subscription ${status}`,
   });
+  return 'applied';
 }

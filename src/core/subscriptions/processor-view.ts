@@ -10,6 +10,8 @@ import { applyProcessorState, fromUnix } from './processor-state';
 export interface ProcessorView {
   subscription: RazorpaySubscription;
   unrecordedCharges: ChargeInput[];
+  /** When the processor was asked (see applyProcessorState). */
+  observedAt: Date;
 }
 
 /**
@@ -21,6 +23,7 @@ export async function fetchProcessorView(
   processor: RazorpayClient,
   processorSubscriptionId: string,
 ): Promise<ProcessorView> {
+  const observedAt = new Date();
   const subscription = await processor.fetchSubscription(processorSubscriptionId);
   const invoices = await processor.fetchSubscriptionInvoices(processorSubscriptionId);
   const paid = invoices.filter((invoice) => invoice.status === 'paid' && invoice.payment_id !== null);
@@ -47,7 +50,7 @@ export async function fetchProcessorView(
   }
   // Oldest cycle first, so the ledger reads in the order the cycles were paid.
   unrecordedCharges.sort((a, b) => (a.cycleStart?.getTime() ?? 0) - (b.cycleStart?.getTime() ?? 0));
-  return { subscription, unrecordedCharges };
+  return { subscription, unrecordedCharges, observedAt };
 }
 
 /** Applies a processor view to a locked subscription: each unrecorded charge, then its state. */
@@ -62,6 +65,6 @@ export async function applyProcessorView(
     const change = await applyCharge(sequelize, locked, charge, context);
     if (change && !change.replayed) changes.push(change);
   }
-  await applyProcessorState(context.transaction, locked, view.subscription);
+  await applyProcessorState(context.transaction, locked, view.subscription, view.observedAt);
   return changes;
 }

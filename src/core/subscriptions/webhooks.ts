@@ -40,6 +40,8 @@ const paymentEntity = z.looseObject({
 });
 const body = z.object({
   event: z.string().min(1),
+  /** Unix seconds; when the event happened at Razorpay. */
+  created_at: z.number().int().optional(),
   payload: z.object({
     subscription: entity(subscriptionEntity).optional(),
     payment: entity(paymentEntity).optional(),
@@ -58,7 +60,8 @@ function unreadable(name: string, detail: string): AppError {
  * events: `subscription.*` events, and `refund.processed` for a payment that was a subscription's charge.
  * Returns null for anything else. `charged` grants its payment's cycle (`applyCharge`); every event
  * takes the subscription's status and cycle in (`applyProcessorState`), which announces a failed
- * renewal on `pending` and `halted`. A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
+ * renewal on `pending` and `halted`, unless the event is older than the state stored (then `ignored`,
+ * acknowledged and changing nothing but a charge it carries). A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
  */
 export async function applySubscriptionWebhook(
   core: Core,
@@ -105,7 +108,15 @@ export async function applySubscriptionWebhook(
       { source: 'webhook', graceHours: core.config.subscriptionGraceHours, transaction },
     );
   }
-  await applyProcessorState(transaction, locked, subscription);
+  const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
+  if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {
+    return {
+      status: 'ignored',
+      event: name,
+      reason: `stale: subscription ${subscription.id} already has a newer state than this event's`,
+      needsOperator: false,
+    };
+  }
   return { status: 'processed', event: name };
 }
 

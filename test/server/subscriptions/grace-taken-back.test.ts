@@ -23,7 +23,7 @@ async function expectWholeContributionTaken(user: { id: number }) {
   const [grant, revoke] = await ledger(getApp());
   // The ledger says what was taken: the cycle and the grace floor, 33 days, not the plan's 30.
   expect(revoke).toMatchObject({ kind: 'revoke', revokes_grant_id: grant!.id, days: -33 });
-  expect(revoke!.expires_before.getTime() - revoke!.expires_after.getTime()).toBeGreaterThan(32 * DAY_MS);
+  expect(revoke!.expires_before!.getTime() - revoke!.expires_after.getTime()).toBeGreaterThan(32 * DAY_MS);
 }
 
 describe('a refund or a lost chargeback of a subscription charge takes its whole contribution', () => {
@@ -36,7 +36,7 @@ describe('a refund or a lost chargeback of a subscription charge takes its whole
     await expectWholeContributionTaken(user);
   });
 
-  it.each<DisputeStage[]>([[['lost']], [['created', 'lost']]])(
+  it.each<[DisputeStage[]]>([[['lost']], [['created', 'lost']]])(
     'a lost dispute (%j) leaves no grace behind',
     async (stages) => {
       const { user, charge } = await chargedOnce();
