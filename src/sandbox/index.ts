@@ -92,13 +92,14 @@ export interface Sandbox {
       opts?: { webhooks?: boolean; amountPaise?: number },
     ): Promise<{ refundId: string }>;
     /**
-     * A chargeback of a captured payment reaching `stage` (created, won, lost, closed); with `webhooks`,
-     * delivers `payment.dispute.<stage>` before returning. Pass the first stage's `disputeId` to the next.
+     * A chargeback of a captured payment reaching `stage` (created, action_required, under_review, won,
+     * lost, closed); with `webhooks`, delivers `payment.dispute.<stage>` before returning. Pass the first
+     * stage's `disputeId` to the next; `amountPaise` disputes part of the payment (first stage only).
      */
     dispute(
       paymentId: string,
       stage: DisputeStage,
-      opts?: { webhooks?: boolean; disputeId?: string },
+      opts?: { webhooks?: boolean; disputeId?: string; amountPaise?: number },
     ): Promise<RazorpayDispute>;
     /** Sends one signed webhook and returns the service's answer; rejects only when the service is unreachable. */
     deliverWebhook(
@@ -202,7 +203,13 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         return { refundId: refund.id };
       },
       dispute: (paymentId, stage, opts) =>
-        razorpay.dispute(paymentId, stage, opts?.disputeId, opts?.webhooks ? 'await' : 'none'),
+        razorpay.dispute(
+          paymentId,
+          stage,
+          opts?.disputeId,
+          opts?.webhooks ? 'await' : 'none',
+          opts?.amountPaise,
+        ),
       deliverWebhook: (event, payload, opts) => razorpay.webhooks.deliver(event, payload, opts),
       buildWebhook: (event, entities) => razorpay.buildWebhook(event, entities),
       order: (orderId) => razorpay.store.order(orderId),

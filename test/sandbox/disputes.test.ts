@@ -50,6 +50,39 @@ describe('the sandbox sends dispute webhooks', () => {
     });
   });
 
+  it("carries Razorpay's dispute fields: a partial amount, amount_deducted, reason_code, respond_by, phase, under_review", async () => {
+    const orderId = await createOrder(sandbox());
+    const paymentId = (await sandbox().razorpay.pay(orderId)).razorpay_payment_id;
+    const before = receiver().received.length;
+
+    const created = await openDispute(paymentId, { stage: 'created', amount: 5_000 });
+    const dispute = (await created.json()) as { id: string; created_at: number; respond_by: number };
+    expect(dispute).toMatchObject({
+      amount: 5_000,
+      amount_deducted: 5_000,
+      reason_code: expect.any(String),
+      phase: 'chargeback',
+      status: 'open',
+    });
+    expect(dispute.respond_by).toBeGreaterThan(dispute.created_at);
+    for (const stage of ['action_required', 'under_review']) {
+      expect((await openDispute(paymentId, { stage, dispute_id: dispute.id })).status).toBe(200);
+    }
+
+    const [, required, review] = (await receiver().waitFor(before + 3)).slice(before);
+    expect(JSON.parse(required!.body.toString())).toMatchObject({
+      event: 'payment.dispute.action_required',
+      payload: { dispute: { entity: { id: dispute.id, status: 'open', amount: 5_000 } } },
+    });
+    expect(JSON.parse(review!.body.toString())).toMatchObject({
+      event: 'payment.dispute.under_review',
+      payload: {
+        dispute: { entity: { id: dispute.id, status: 'under_review', respond_by: dispute.respond_by } },
+      },
+    });
+    expect((await openDispute(paymentId, { stage: 'created', amount: 10 ** 9 })).status).toBe(400);
+  });
+
   it('refuses an unknown stage, an unknown payment and a wrong key', async () => {
     const orderId = await createOrder(sandbox());
     const paymentId = (await sandbox().razorpay.pay(orderId)).razorpay_payment_id;

@@ -10,7 +10,7 @@ import type { Category } from '../premium/types';
 import type { PlanType } from '../plans';
 
 export type OrderStatus = 'created' | 'paid' | 'refunded' | 'disputed';
-export type DisputeStatus = 'open' | 'won' | 'lost' | 'closed';
+export type DisputeStatus = 'open' | 'under_review' | 'won' | 'lost' | 'closed';
 
 export class Order extends Model<InferAttributes<Order>, InferCreationAttributes<Order>> {
   declare id: CreationOptional<number>;

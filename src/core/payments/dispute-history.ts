@@ -6,11 +6,11 @@ import type { DisputeStatus } from '../models';
 export type DisputeOwner = { orderId: number } | { chargeId: number };
 
 /**
- * The rule of a dispute that holds its payment's premium taken: opened and not settled (`open`, or
- * `closed` without a `won` or `lost`), as one such dispute alone would leave it. SQL over
+ * The rule of a dispute that holds its payment's premium taken: opened and not settled (`open`,
+ * `under_review`, or `closed` without a `won` or `lost`), as one such dispute alone would leave it. SQL over
  * `payment_disputes`.
  */
-export const HOLDS_PREMIUM = "opened AND status IN ('open', 'closed')";
+export const HOLDS_PREMIUM = "opened AND status IN ('open', 'under_review', 'closed')";
 
 /** The owner as `payment_disputes` columns: order_id, charge_id. */
 function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
@@ -37,18 +37,47 @@ export async function disputeProgressOf(
   return row ?? null;
 }
 
+/** What Razorpay's dispute entity says besides its stage; a field a delivery lacks keeps what is known. */
+export interface DisputeDetails {
+  /** Paise disputed (the whole payment, or part of it). */
+  amountPaise: number | null;
+  amountDeductedPaise: number | null;
+  reasonCode: string | null;
+  phase: string | null;
+  /** The last moment to answer it (the seller's desk lists open disputes by it). */
+  respondBy: Date | null;
+}
+
 export async function recordDisputeProgress(
   transaction: Transaction,
   owner: DisputeOwner,
   disputeId: string,
   { status, opened }: DisputeProgress,
+  details: DisputeDetails,
 ): Promise<void> {
   await execute(
     transaction,
-    `INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened,
+                                   amount_paise, amount_deducted_paise, reason_code, phase, respond_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      ON CONFLICT (dispute_id) DO UPDATE
-     SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now()`,
-    [disputeId, ...ownerColumns(owner), status, opened],
+     SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now(),
+       amount_paise = COALESCE(EXCLUDED.amount_paise, payment_disputes.amount_paise),
+       amount_deducted_paise = COALESCE(EXCLUDED.amount_deducted_paise, payment_disputes.amount_deducted_paise),
+       reason_code = COALESCE(EXCLUDED.reason_code, payment_disputes.reason_code),
+       phase = COALESCE(EXCLUDED.phase, payment_disputes.phase),
+       respond_by = COALESCE(EXCLUDED.respond_by, payment_disputes.respond_by)`,
+    [
+      disputeId,
+      ...ownerColumns(owner),
+      status,
+      opened,
+      details.amountPaise,
+      details.amountDeductedPaise,
+      details.reasonCode,
+      details.phase,
+      details.respondBy,
+    ],
   );
 }
 

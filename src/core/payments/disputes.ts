@@ -8,6 +8,7 @@ import {
   anotherDisputeHolds,
   disputeProgressOf,
   recordDisputeProgress,
+  type DisputeDetails,
   type DisputeOwner,
   type DisputeProgress,
 } from './dispute-history';
@@ -21,7 +22,7 @@ import {
 } from './standing-grant';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */
-export type DisputeStage = 'created' | 'won' | 'lost' | 'closed';
+export type DisputeStage = 'created' | 'won' | 'lost' | 'closed' | 'under_review' | 'action_required';
 
 export interface PaymentDispute {
   disputeId: string;
@@ -29,6 +30,9 @@ export interface PaymentDispute {
   /** From the event's payment entity; when absent, the order is found by its payment. */
   processorOrderId: string | null;
   stage: DisputeStage;
+  /** Paise disputed; not said is the whole payment. */
+  amountPaise?: number | null;
+  details?: Partial<Omit<DisputeDetails, 'amountPaise'>>;
 }
 
 export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
@@ -70,6 +74,8 @@ export async function applyDispute(
 export interface DisputedPayment extends PaymentGrants {
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
+  /** What was paid, in paise: a dispute of part of it takes that share of the premium. */
+  amountPaise: number;
   /** Whether premium stands for it (`paid`), a dispute took it (`disputed`) or the money is gone. */
   standing: OrderStatus;
   owner: DisputeOwner;
@@ -85,19 +91,21 @@ export interface DisputedPayment extends PaymentGrants {
 
 /**
  * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
- * is locked by the caller.
+ * is locked by the caller. A dispute of part of the payment takes that share of its premium
+ * (`DisputeChange.take`). `under_review` and `action_required` change no premium: they are recorded
+ * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery.
  */
 export async function applyDisputeStage(
   sequelize: Sequelize,
   transaction: Transaction,
   payment: DisputedPayment,
-  dispute: Pick<PaymentDispute, 'disputeId' | 'stage'>,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'stage' | 'amountPaise' | 'details'>,
 ): Promise<DisputeOutcome> {
   const progress = await disputeProgressOf(transaction, dispute.disputeId);
   const seen = progress?.status ?? null;
   if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
 
-  const change = new DisputeChange(sequelize, transaction, payment, dispute.disputeId, progress);
+  const change = new DisputeChange(sequelize, transaction, payment, dispute, progress);
   const { standing } = payment;
   switch (dispute.stage) {
     case 'created':
@@ -118,6 +126,11 @@ export async function applyDisputeStage(
       if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
       await change.record('closed');
       break;
+    case 'under_review':
+    case 'action_required':
+      if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
+      await change.record(dispute.stage === 'under_review' ? 'under_review' : (seen ?? 'open'));
+      break;
   }
   return { result: 'applied' };
 }
@@ -125,6 +138,7 @@ export async function applyDisputeStage(
 function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
+    amountPaise: order.amountPaise,
     standing: order.status,
     owner: { orderId: order.id },
     ...grantsOfOrder(order),
@@ -158,25 +172,48 @@ class DisputeChange {
     private readonly sequelize: Sequelize,
     private readonly transaction: Transaction,
     private readonly payment: DisputedPayment,
-    private readonly disputeId: string,
+    private readonly dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise' | 'details'>,
     private readonly progress: DisputeProgress | null,
   ) {}
 
+  private get disputeId(): string {
+    return this.dispute.disputeId;
+  }
+
   async record(status: DisputeStatus, { opened = this.progress?.opened ?? false } = {}): Promise<void> {
-    await recordDisputeProgress(this.transaction, this.payment.owner, this.disputeId, { status, opened });
+    const { amountPaise = null, details = {} } = this.dispute;
+    await recordDisputeProgress(
+      this.transaction,
+      this.payment.owner,
+      this.disputeId,
+      { status, opened },
+      {
+        amountPaise,
+        amountDeductedPaise: details.amountDeductedPaise ?? null,
+        reasonCode: details.reasonCode ?? null,
+        phase: details.phase ?? null,
+        respondBy: details.respondBy ?? null,
+      },
+    );
     await this.payment.recordDispute(this.disputeId, status);
   }
 
-  /** Takes back the payment's standing grant, if any (an operator or a refund may have taken it already). */
+  /**
+   * Takes back the payment's standing grant, if any (an operator or a refund may have taken it already):
+   * all that is left of it, or for a dispute of part of the payment that share of what the grant added,
+   * rounded up to whole days (revokePremium).
+   */
   async take(standing: 'disputed' | 'refunded'): Promise<void> {
     const { transaction, payment } = this;
     const grant = await standingGrant(payment, transaction);
+    const disputed = this.dispute.amountPaise ?? payment.amountPaise;
+    const share = Math.min(1, disputed / payment.amountPaise);
     if (grant) {
       await revokePremium(
         this.sequelize,
         {
           ...payment.premium,
-          target: { grantId: grant.id },
+          target: { grantId: grant.id, share },
           actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId}`,
           idempotencyKey: `dispute:${this.disputeId}`,

@@ -13,12 +13,14 @@ export type RazorpayEvent =
 
 const PAYMENT_EVENTS = ['payment.captured', 'order.paid'];
 const REFUND_EVENT = 'refund.processed';
-/** `payment.dispute.<stage>`; `under_review` and `action_required` change nothing here. */
+/** `payment.dispute.<stage>`. */
 const DISPUTE_STAGES: Record<string, DisputeStage> = {
   'payment.dispute.created': 'created',
   'payment.dispute.won': 'won',
   'payment.dispute.lost': 'lost',
   'payment.dispute.closed': 'closed',
+  'payment.dispute.under_review': 'under_review',
+  'payment.dispute.action_required': 'action_required',
 };
 
 const envelope = z.object({ event: z.string().min(1), payload: z.record(z.string(), z.unknown()) });
@@ -35,7 +37,19 @@ const paymentPayload = z.object({
   }),
 });
 const disputePayload = z.object({
-  dispute: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+  dispute: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      payment_id: z.string().min(1),
+      /** Paise disputed: the whole payment, or part of it. */
+      amount: z.number().int().positive().optional(),
+      amount_deducted: z.number().int().nonnegative().optional(),
+      reason_code: z.string().optional(),
+      phase: z.string().optional(),
+      /** Unix seconds: the last moment to answer the dispute. */
+      respond_by: z.number().int().nullable().optional(),
+    }),
+  }),
   payment: z.object({ entity: z.object({ order_id: z.string().min(1).nullable() }) }).optional(),
 });
 const refundPayload = z.object({
@@ -56,6 +70,13 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
         paymentId: dispute.entity.payment_id,
         processorOrderId: payment?.entity.order_id ?? null,
         stage,
+        amountPaise: dispute.entity.amount ?? null,
+        details: {
+          amountDeductedPaise: dispute.entity.amount_deducted ?? null,
+          reasonCode: dispute.entity.reason_code ?? null,
+          phase: dispute.entity.phase ?? null,
+          respondBy: dispute.entity.respond_by ? new Date(dispute.entity.respond_by * 1000) : null,
+        },
       },
     };
   }

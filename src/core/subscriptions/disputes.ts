@@ -34,6 +34,7 @@ function disputedCharge(
   const subscriptionId = subscription.processorSubscriptionId;
   return {
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
+    amountPaise: charge.amountPaise,
     standing: charge.status === 'charged' ? 'paid' : charge.status,
     owner: { chargeId: charge.id },
     ...grantsOfCharge(charge),

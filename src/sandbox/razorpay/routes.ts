@@ -98,15 +98,33 @@ export function razorpayRoutes(
     );
 
     // Not Razorpay's API (a customer's bank opens a dispute): the sandbox's way to send the dispute
-    // webhooks, in the background as Razorpay would. Body `{ stage, dispute_id? }`.
+    // webhooks, in the background as Razorpay would. Body `{ stage, dispute_id?, amount? }` (paise; the
+    // whole payment by default, at most that).
     app.post<ById>('/sandbox/payments/:id/dispute', { onRequest: requireKey }, async (request) => {
       const stage = stringField(request.body, 'stage');
       if (!DISPUTE_STAGES.includes(stage as DisputeStage)) {
         throw new RazorpayApiError(400, `stage must be one of ${DISPUTE_STAGES.join(', ')}`, 'stage');
       }
-      found(store.payment(request.params.id));
       const disputeId = stringField(request.body, 'dispute_id');
-      return razorpay.dispute(request.params.id, stage as DisputeStage, disputeId, 'background');
+      const payment = found(store.payment(request.params.id));
+      const amount = (request.body as { amount?: unknown } | null)?.amount;
+      if (
+        amount !== undefined &&
+        !(Number.isInteger(amount) && (amount as number) >= 1 && (amount as number) <= payment.amount)
+      ) {
+        throw new RazorpayApiError(
+          400,
+          `amount must be whole paise from 1 to the payment's ${payment.amount}`,
+          'amount',
+        );
+      }
+      return razorpay.dispute(
+        request.params.id,
+        stage as DisputeStage,
+        disputeId,
+        'background',
+        amount as number | undefined,
+      );
     });
     await app.register(
       subscriptionRoutes(subscriptions, faults, { requireKey, faultBody: razorpayFaultBody }),

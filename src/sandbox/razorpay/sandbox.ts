@@ -13,14 +13,25 @@ import {
 } from './webhooks';
 
 /** What `payment.dispute.<stage>` says about the dispute. */
-export const DISPUTE_STAGES = ['created', 'won', 'lost', 'closed'] as const;
+export const DISPUTE_STAGES = [
+  'created',
+  'action_required',
+  'under_review',
+  'won',
+  'lost',
+  'closed',
+] as const;
 export type DisputeStage = (typeof DISPUTE_STAGES)[number];
 const DISPUTE_STATUS: Record<DisputeStage, RazorpayDispute['status']> = {
   created: 'open',
+  action_required: 'open',
+  under_review: 'under_review',
   won: 'won',
   lost: 'lost',
   closed: 'closed',
 };
+/** Razorpay gives a merchant days, not hours, to answer; its sample disputes allow about a week. */
+const RESPOND_WITHIN_S = 7 * 86_400;
 
 export interface RazorpayCredentials {
   keyId: string;
@@ -46,6 +57,8 @@ export class RazorpaySandbox {
   readonly store: RazorpayStore;
   readonly webhooks: WebhookSender;
   private readonly accountId = razorpayId('acc');
+  /** Disputes by id, so a later stage carries what the first said (amount, reason, dates). */
+  private readonly disputes = new Map<string, RazorpayDispute>();
 
   constructor(
     readonly credentials: RazorpayCredentials,
@@ -87,27 +100,36 @@ export class RazorpaySandbox {
 
   /**
    * A chargeback of a captured payment reaching `stage`: sends `payment.dispute.<stage>` with the dispute
-   * and the payment. `disputeId` names the dispute across its stages (a new one when omitted).
+   * and the payment. `disputeId` names the dispute across its stages (a new one when omitted); its first
+   * stage fixes its `amount` (`amountPaise`, the whole payment by default), reason and `respond_by`.
    */
   async dispute(
     paymentId: string,
     stage: DisputeStage,
     disputeId: string | undefined,
     webhooks: WebhookMode,
+    amountPaise?: number,
   ): Promise<RazorpayDispute> {
     this.checkWebhookUrl(webhooks);
     const payment = this.store.payment(paymentId);
     if (payment === undefined) throw unknownId();
+    const createdAt = Math.floor(this.now() / 1000);
+    const known = disputeId === undefined ? undefined : this.disputes.get(disputeId);
+    const amount = known?.amount ?? amountPaise ?? payment.amount;
     const dispute: RazorpayDispute = {
       id: disputeId ?? razorpayId('disp'),
       entity: 'dispute',
       payment_id: payment.id,
-      amount: payment.amount,
+      amount,
       currency: payment.currency,
+      amount_deducted: stage === 'won' ? 0 : amount,
+      reason_code: known?.reason_code ?? 'goods_services_not_received',
+      respond_by: known?.respond_by ?? createdAt + RESPOND_WITHIN_S,
       status: DISPUTE_STATUS[stage],
       phase: 'chargeback',
-      created_at: Math.floor(this.now() / 1000),
+      created_at: known?.created_at ?? createdAt,
     };
+    this.disputes.set(dispute.id, dispute);
     await this.announce(webhooks, [[`payment.dispute.${stage}`, { dispute, payment }]]);
     return dispute;
   }

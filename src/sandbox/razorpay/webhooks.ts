@@ -6,15 +6,21 @@ import { randomAlphanumeric } from '../ids';
 /** Razorpay gives up on a webhook reply after 5 seconds. */
 const DELIVERY_TIMEOUT_MS = 5_000;
 
-/** A chargeback as Razorpay's dispute entity carries it (the fields the service reads, and a few more). */
+/** A chargeback as Razorpay's dispute entity carries it (its documented fields but `evidence`). */
 export interface RazorpayDispute {
   id: string;
   entity: 'dispute';
   payment_id: string;
+  /** Paise disputed: the whole payment, or part of it. */
   amount: number;
   currency: string;
-  status: 'open' | 'won' | 'lost' | 'closed';
-  phase: 'chargeback';
+  /** Paise held from the merchant's balance for it (given back when won). */
+  amount_deducted: number;
+  reason_code: string;
+  /** Unix seconds: the last moment to answer it. */
+  respond_by: number;
+  status: 'open' | 'under_review' | 'won' | 'lost' | 'closed';
+  phase: 'chargeback' | 'pre_arbitration' | 'arbitration' | 'retrieval' | 'fraud';
   created_at: number;
 }
 
