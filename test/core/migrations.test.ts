@@ -12,6 +12,7 @@ const TABLES = [
   'premium_code_batches',
   'premium_codes',
   'premium_grants',
+  'premium_transfer_moves',
   'premium_transfers',
   'server_premiums',
   'subscription_charges',
