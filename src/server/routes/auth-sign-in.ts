@@ -35,7 +35,7 @@ const STATE_COOKIE = 'premium_sign_in_state';
 const STATE_COOKIE_PATH = '/api/auth';
 
 /**
- * GET /api/auth/login and GET /api/auth/idp/callback (spec §4.1, §4.2): Discord's authorization code
+ * GET /api/auth/login and GET /api/auth/idp/callback (docs/interface.md): Discord's authorization code
  * flow, in the browser: both answer with redirects only, never a page of their own. The callback sends
  * the browser to the frontend alone: `/dashboard?token=…` on success, `/login?error=<SignInFailure>`
  * otherwise.
