@@ -1,7 +1,7 @@
 import type { Migration } from '../src/core/db/migrator';
 
 /**
- * The whole schema of DESIGN.md. Constraints carry the money rules: one row per provider account, per
+ * The whole schema of docs/design.md. Constraints carry the money rules: one row per provider account, per
  * processor order, per payment, per grant idempotency key, per webhook event and per outbox event.
  */
 export const up: Migration = async ({ context: sequelize }) => {

@@ -1,12 +1,12 @@
 import type { Migration } from '../src/core/db/migrator';
 
 /**
- * Subscriptions (DESIGN.md, "Subscriptions"): one row per Razorpay subscription, with its buyer, target,
+ * Subscriptions (docs/design.md, "Subscriptions"): one row per Razorpay subscription, with its buyer, target,
  * plan and the processor's status and current cycle; one row per charge (a captured payment of the
  * subscription), unique by payment id, pointing at the grant it made.
  *
  * `target_key` is the outbox's aggregate key (`user:<providerId>` / `guild:<guildId>`): a partial unique
- * index allows one live subscription per target. The ledger's source list becomes DESIGN.md's whole list
+ * index allows one live subscription per target. The ledger's source list becomes the whole list of docs/events.md
  * (other issues add `code` and `transfer`; listing them all keeps the migrations independent of order).
  */
 export const up: Migration = async ({ context: sequelize }) => {

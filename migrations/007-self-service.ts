@@ -1,10 +1,10 @@
 import type { Migration } from '../src/core/db/migrator';
 
 /**
- * Self-service and support (DESIGN.md): transfers of a guild's premium, gift codes, and the failed code
+ * Self-service and support (docs/design.md): transfers of a guild's premium, gift codes, and the failed code
  * attempts that limit guessing.
  *
- * The ledger's source check takes every source DESIGN.md names, `subscription` included, so that this
+ * The ledger's source check takes every source docs/events.md names, `subscription` included, so that this
  * migration and the subscriptions one agree whichever runs last.
  *
  * A transfer points at its two ledger rows; a later revoke of a grant bought for the old guild follows

@@ -46,16 +46,22 @@ describe('the README and docs/', () => {
 
   it('shows only npm scripts that exist', () => {
     const scripts = Object.keys((JSON.parse(read('package.json')) as { scripts: object }).scripts);
-    const shown = [...read('README.md').matchAll(/npm run (?:--silent )?([a-z:-]+)/g)].map(
-      ([, name]) => name,
-    );
+    const shown = [
+      ...DOCS.map(read)
+        .join('\n')
+        .matchAll(/npm run (?:--silent )?([a-z:-]+)/g),
+    ].map(([, name]) => name);
     expect(shown.length).toBeGreaterThan(3);
     expect(shown.filter((name) => !scripts.includes(name!))).toEqual([]);
   });
 
   it('shows only premium commands and options that exist', () => {
     const { program } = buildProgram();
-    const shown = [...read('README.md').matchAll(/^(?:npx )?premium ([^#\n]+)/gm)].map(([, rest]) => rest!);
+    const shown = [
+      ...DOCS.map(read)
+        .join('\n')
+        .matchAll(/^(?:npx )?premium ([^#\n]+)/gm),
+    ].map(([, rest]) => rest!);
     const problems = shown.flatMap((line) => {
       const words = line.split(/\s+/).filter((word) => word !== '' && word !== '…');
       let command: Command = program;
@@ -73,5 +79,39 @@ describe('the README and docs/', () => {
     });
     expect(shown.length).toBeGreaterThan(5);
     expect(problems).toEqual([]);
+  });
+});
+
+/** Every text of the repository a reader meets: code, tests, migrations, docs, deploy files. */
+function repositoryTexts(): string[] {
+  const skip = new Set(['node_modules', 'dist', '.git', '.dev', '.bench-build', 'test-artifacts']);
+  const walk = (dir: string): string[] =>
+    fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const file = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) return skip.has(entry.name) ? [] : walk(file);
+      return /\.(ts|js|md|json|yaml|sh|service|example)$|Dockerfile$|^\.ci\/run$/.test(file) ? [file] : [];
+    });
+  return walk('').filter((file) => file !== 'package-lock.json' && file !== 'bench/results.json');
+}
+
+describe('the repository stands alone', () => {
+  const texts = repositoryTexts();
+
+  it('refers to no document kept outside it', () => {
+    // Spelled in pieces, so that this file does not name them itself.
+    const outside = ['../' + 'shared', 'DESIGN' + '.md', 'spec/' + 'interface', 'spec ' + '§'];
+    const found = texts.flatMap((file) =>
+      outside.filter((name) => read(file).includes(name)).map((name) => `${file}: ${name}`),
+    );
+    expect(texts.length).toBeGreaterThan(100);
+    expect(found).toEqual([]);
+  });
+
+  it('refers only to docs/ pages that exist', () => {
+    const cited = texts.flatMap((file) =>
+      [...read(file).matchAll(/\bdocs\/([\w-]+\.md)/g)].map(([, page]) => `${file}: docs/${page}`),
+    );
+    expect(cited.length).toBeGreaterThan(10);
+    expect(cited.filter((entry) => !fs.existsSync(path.join(ROOT, entry.split(': ')[1]!)))).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { createSecretKey, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './errors';
 
-/** The claims of the service's own session token (spec §2, Session token). */
+/** The claims of the service's own session token (docs/interface.md, Resources). */
 export interface SessionClaims {
   providerId: string;
   username: string;

@@ -41,3 +41,11 @@ export const PremiumStatusReply = Type.Object({
   isPremium: Type.Boolean(),
   premiumExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
+
+/** A redirect answer: no body; the browser goes to `Location`. */
+export function Redirect(description: string) {
+  return Type.Null({
+    description,
+    headers: { Location: Type.String({ format: 'uri', description: 'where the browser goes next' }) },
+  });
+}

@@ -9,7 +9,7 @@ export function signInStateKey(keyPrefix: string, state: string): string {
 }
 
 /**
- * The OAuth `state` of sign-ins in progress (spec §5): 16 random bytes in hex, kept in Redis so that any
+ * The OAuth `state` of sign-ins in progress (docs/interface.md): 16 random bytes in hex, kept in Redis so that any
  * API replica can check it, for `ttlSeconds`, and good for one callback only.
  */
 export interface SignInStateStore {

@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { Registry } from 'prom-client';
+import { collectProcessMetrics } from '../metrics/process-metrics';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
 import { startHealthServer } from './health-server';
@@ -18,7 +19,7 @@ export interface RunningWorker {
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config);
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,

@@ -5,14 +5,15 @@ import { resolvePlan } from '../../src/core/plans';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { DAY_MS } from '../support/fixtures';
-import { describeWithBrowser } from './support/browser';
+import { describeNeeding } from '../support/requirements';
+import { BROWSER } from './support/browser';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */
-describeWithBrowser('the demo page in a browser', (browserPath) => {
+describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
   const getProduct = useProduct(browserPath);
   const getCore = () => getProduct().core;
   const newPage = (viewport?: { width: number; height: number }) => getProduct().newPage(viewport);

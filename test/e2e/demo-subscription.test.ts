@@ -2,13 +2,14 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
-import { describeWithBrowser } from './support/browser';
+import { describeNeeding } from '../support/requirements';
+import { BROWSER } from './support/browser';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
 const TEST_MS = 90_000;
 
-describeWithBrowser('subscribing from the demo page in a browser', (browserPath) => {
+describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browserPath) => {
   const getProduct = useProduct(browserPath);
 
   async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {

@@ -35,7 +35,7 @@ describe('outbox relay', () => {
   const drained = () =>
     pollUntil('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
 
-  it('relays every event once, in order, in the DESIGN format, woken by the outbox notification', async () => {
+  it('relays every event once, in order, in the format of docs/events.md, woken by the outbox notification', async () => {
     // The poll is far longer than the wait below: only the notification can wake the relay.
     startRelay(config, { tuning: { pollIntervalMs: 600_000 } });
     const { sequelize } = core();

@@ -17,7 +17,7 @@ export interface SignedInUser {
 export interface SignInResult {
   /** The service's session token: the only credential the browser receives. */
   token: string;
-  /** The token's claims (spec §4.2's redirect parameters); the avatar is always a URL. */
+  /** The token's claims (the callback's redirect parameters, docs/interface.md); the avatar is always a URL. */
   profile: SessionClaims & { avatar: string };
   status: PremiumStatus;
 }

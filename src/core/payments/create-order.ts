@@ -42,7 +42,7 @@ export interface CreateOrderRequest {
  * was bought. Nothing is stored when the processor fails; a processor order whose storing fails is never
  * shown to the buyer, so it cannot be paid.
  *
- * Orders are bounded (DESIGN.md, Hardening): the buyer's unpaid order of the last hour for the same
+ * Orders are bounded (docs/design.md, HTTP): the buyer's unpaid order of the last hour for the same
  * target and plan is handed out again (Razorpay's current view of it, no new order), and past
  * `MAX_OPEN_ORDERS` unpaid orders in 24 hours the answer is 429 TOO_MANY_OPEN_ORDERS. A reservation row
  * stands for the order while Razorpay creates it, so that no transaction is open during the call.

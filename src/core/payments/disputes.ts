@@ -38,7 +38,7 @@ export interface PaymentDispute {
 export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
 
 /**
- * A chargeback (DESIGN.md, Hardening): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
+ * A chargeback (docs/design.md, Money rules): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
  * `disputed`, reason `dispute <id>`), `won` gives back what it took (order `paid`), `lost` leaves premium
  * taken (order `refunded`) and `closed` changes no premium.
  *

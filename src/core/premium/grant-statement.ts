@@ -41,7 +41,7 @@ function grantSql(category: Category): string {
     WHERE g.idempotency_key = $2::text),
   before AS (SELECT expires_at, version FROM ${table} WHERE ${key} = ${record}),
   after AS (
-    -- DESIGN.md: GREATEST(expires_at, now()) + the days; never before the floor (GREATEST ignores a NULL).
+    -- docs/design.md: GREATEST(expires_at, now()) + the days; never before the floor (GREATEST ignores a NULL).
     UPDATE ${table}
     SET expires_at = GREATEST(GREATEST(expires_at, now()) + make_interval(days => $5::int), $6::timestamptz),
         version = version + 1, updated_at = now()

@@ -135,7 +135,7 @@ export function changeEvent(
 }
 
 /**
- * Writes the ledger row of a change and appends its ADD or REMOVE event (DESIGN.md payload), both in the
+ * Writes the ledger row of a change and appends its ADD or REMOVE event (docs/events.md payload), both in the
  * change's transaction: the bot hears of exactly the changes that commit.
  */
 export async function recordChange(transaction: Transaction, change: AppliedChange): Promise<PremiumChange> {

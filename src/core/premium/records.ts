@@ -75,7 +75,7 @@ export async function setRecordExpiry(
 }
 
 /**
- * What each buyer's own premium gets from the guilds they bought for (DESIGN.md, "Data"): only the days
+ * What each buyer's own premium gets from the guilds they bought for (docs/design.md, "Money rules"): only the days
  * they paid for themselves, never the days other buyers added to the same guild. Their standing grants
  * for a guild, in order, run back to back from when each was made (a queue: each starts at the later of
  * its own time and the end of the one before), and the guild's record caps the result, since a revoke of

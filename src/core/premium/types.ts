@@ -16,7 +16,7 @@ export type GrantSource = (typeof GRANT_SOURCES)[number];
 export type PremiumEventKind = 'ADD' | 'REMOVE' | 'EXPIRING' | 'RENEWAL_FAILED';
 export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventKind}`;
 
-/** The `payload` field of every stream entry (DESIGN.md, Events). */
+/** The `payload` field of every stream entry (docs/events.md). */
 export interface PremiumEventPayload {
   eventId: string;
   type: PremiumEventType;

@@ -7,6 +7,8 @@ import fp from 'fastify-plugin';
 async function docs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
+      // 3.1: the schemas are plain JSON Schema (2020-12), as the routes validate with.
+      openapi: '3.1.0',
       info: {
         title: 'Premium service',
         description: 'Discord sign-in, premium status and Razorpay payments for the premium bot.',
@@ -18,6 +20,11 @@ async function docs(app: FastifyInstance): Promise<void> {
           botToken: { type: 'http', scheme: 'bearer', description: 'BOT_API_TOKEN' },
         },
       },
+    },
+    // Shared schemas under their own $id (`ErrorReply`), not `def-0`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

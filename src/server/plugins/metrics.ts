@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Histogram, Registry } from 'prom-client';
+import { collectProcessMetrics } from '../../metrics/process-metrics';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +15,7 @@ declare module 'fastify' {
  */
 async function metrics(app: FastifyInstance): Promise<void> {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectProcessMetrics(registry);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request duration by route and status',

@@ -7,6 +7,7 @@ import { createDiscordClient } from '../../core/identity/discord-client';
 import { signInWithDiscord, type SignInResult } from '../../core/identity/sign-in';
 import type { AppOptions } from '../app';
 import { perIpRateLimit } from '../plugins/rate-limit';
+import { Redirect } from '../schemas';
 import { createSignInStateStore, sameState } from '../sign-in-state';
 
 /** The `error` the frontend's login page receives when a sign-in fails. */
@@ -34,7 +35,7 @@ const STATE_COOKIE = 'premium_sign_in_state';
 const STATE_COOKIE_PATH = '/api/auth';
 
 /**
- * GET /api/auth/login and GET /api/auth/idp/callback (spec §4.1, §4.2): Discord's authorization code
+ * GET /api/auth/login and GET /api/auth/idp/callback (docs/interface.md): Discord's authorization code
  * flow, in the browser: both answer with redirects only, never a page of their own. The callback sends
  * the browser to the frontend alone: `/dashboard?token=…` on success, `/login?error=<SignInFailure>`
  * otherwise.
@@ -115,7 +116,14 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
     '/api/auth/login',
     {
       config: perIpRateLimit(),
-      schema: { tags: ['auth'], summary: 'Start a Discord sign-in (302 to Discord)' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start a Discord sign-in (302 to Discord)',
+        response: {
+          302: Redirect("Discord's consent page; or the frontend's /login?error=server_error"),
+          429: { $ref: 'ErrorReply#' },
+        },
+      },
     },
     (_request, reply) =>
       redirectBrowser(reply, async () => {
@@ -135,6 +143,10 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         tags: ['auth'],
         summary: "Discord's redirect back (302 to the frontend's dashboard or login page)",
         querystring: CallbackQuery,
+        response: {
+          302: Redirect("The frontend's /dashboard?token=… when signed in, else its /login?error=<reason>"),
+          429: { $ref: 'ErrorReply#' },
+        },
       },
     },
     (request, reply) => {

@@ -43,7 +43,7 @@ const error = { $ref: 'ErrorReply#' };
 const errors = { 400: error, 401: error, 429: error };
 
 /**
- * The bot's pull side (DESIGN.md, The bot's side): one guild, one user, or every active record in
+ * The bot's pull side (docs/design.md, Events): one guild, one user, or every active record in
  * pages. Registered only when BOT_API_TOKEN is set, so without one all three are 404.
  */
 const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {

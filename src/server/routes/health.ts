@@ -1,9 +1,17 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
 import { noRateLimit, perIpRateLimit } from '../plugins/rate-limit';
 
 const PROBE_TIMEOUT_MS = 2000;
+
+const Dependency = Type.Union([Type.Literal('ok'), Type.Literal('down')]);
+const Readiness = Type.Object({
+  status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]),
+  postgres: Dependency,
+  redis: Dependency,
+});
 
 function withTimeout<T>(promise: Promise<T>, label: string): Promise<T> {
   return Promise.race([
@@ -37,9 +45,25 @@ export default async function healthRoutes(
   app: FastifyInstance,
   options: { core: Core; redis: RedisClient },
 ): Promise<void> {
-  app.get('/healthz', { config: noRateLimit(), schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/healthz',
+    {
+      config: noRateLimit(),
+      schema: {
+        tags: ['operations'],
+        summary: 'The process answers',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
-  app.get('/readyz', { config: perIpRateLimit(), schema: { hide: true } }, async (request, reply) => {
+  const readyzSchema = {
+    tags: ['operations'],
+    summary: 'PostgreSQL and Redis answer too (503 names which does not)',
+    response: { 200: Readiness, 503: Readiness, 429: { $ref: 'ErrorReply#' } },
+  };
+  app.get('/readyz', { config: perIpRateLimit(), schema: readyzSchema }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([
       probe('postgres', () => options.core.sequelize.query('SELECT 1'), request.log),
       probe('redis', () => options.redis.ping(), request.log),

@@ -29,7 +29,7 @@ const ProcessorOrder = Type.Object(
 
 const error = { $ref: 'ErrorReply#' };
 
-/** POST /api/payment/create-order (spec §4.4). */
+/** POST /api/payment/create-order (docs/interface.md). */
 const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const processor = razorpayClientFor(core.config);
   app.post(

@@ -69,7 +69,7 @@ function errors(...statuses: number[]) {
 }
 const bearer = [{ bearerAuth: [] }];
 
-/** Auto-renewal (DESIGN.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
+/** Auto-renewal (docs/design.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
 const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const processor = razorpayClientFor(core.config);
 

@@ -80,7 +80,7 @@ function reply({ order, change }: AppliedPayment): Static<typeof VerifyPaymentRe
   };
 }
 
-/** POST /api/payment/verify-payment (spec §4.5). */
+/** POST /api/payment/verify-payment (docs/interface.md). */
 const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   app.post(
     '/api/payment/verify-payment',

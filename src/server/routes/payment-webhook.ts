@@ -42,7 +42,13 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
         tags: ['payments'],
         summary: 'Razorpay webhooks: payment.captured, order.paid, refund.processed',
         headers: WebhookHeaders,
-        response: { 200: WebhookReply, 400: { $ref: 'ErrorReply#' }, 429: { $ref: 'ErrorReply#' } },
+        response: {
+          200: WebhookReply,
+          400: { $ref: 'ErrorReply#' },
+          429: { $ref: 'ErrorReply#' },
+          // A failure of ours (the database down): Razorpay delivers the event again later.
+          500: { $ref: 'ErrorReply#' },
+        },
       },
     },
     async (request) => {

@@ -5,7 +5,7 @@ import { getPremiumStatus } from '../../core/users';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { PremiumStatusReply, ProviderId } from '../schemas';
 
-/** GET /api/auth/user/:providerId (spec §4.3): live premium status, public. */
+/** GET /api/auth/user/:providerId (docs/interface.md): live premium status, public. */
 const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   app.get(
     '/api/auth/user/:providerId',

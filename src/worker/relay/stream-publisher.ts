@@ -7,7 +7,7 @@ import { jitteredDelay, type BackoffPolicy } from './backoff';
 /** ioredis's error for a command that outlived `commandTimeout`. */
 const COMMAND_TIMED_OUT = 'Command timed out';
 
-/** One stream entry, in DESIGN.md's format: the event's uuid, its type and its payload as JSON. */
+/** One stream entry, in the format of docs/events.md: the event's uuid, its type and its payload as JSON. */
 export interface StreamEntry {
   eventId: string;
   type: string;
@@ -38,7 +38,7 @@ export function judgeReply(error: Error | null): Delivery {
   return { outcome: aboutTheEntry ? 'refused' : 'unsent', reason: error.message };
 }
 
-/** Queues one XADD of an entry (DESIGN.md: fields id, type, payload; the stream trimmed approximately). */
+/** Queues one XADD of an entry (docs/events.md: fields id, type, payload; the stream trimmed approximately). */
 export function addEntry(
   pipeline: ChainableCommander,
   stream: string,

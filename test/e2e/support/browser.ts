@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { isExecutable, type Requirement } from '../../support/requirements';
 
 /** Where Chromium or Chrome usually is, on Linux and macOS. */
 export const USUAL_BROWSER_PATHS = [
@@ -11,18 +11,6 @@ export const USUAL_BROWSER_PATHS = [
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
 ];
 
-export const INSTALL_HINT =
-  'no Chromium or Chrome found: install one (Debian/Ubuntu: sudo apt install chromium; macOS: brew install --cask chromium) or set CHROMIUM_PATH';
-
-function isExecutable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** CHROMIUM_PATH when set (and only it), else the first browser on the usual paths; null when none. */
 export function findBrowser(
   env: NodeJS.ProcessEnv = process.env,
@@ -32,32 +20,9 @@ export function findBrowser(
   return paths.find(isExecutable) ?? null;
 }
 
-/** Without a browser, the browser tests are skipped on a developer's machine and fail under CI. */
-export function browserPlan(
-  browser: string | null,
-  env: NodeJS.ProcessEnv = process.env,
-): 'run' | 'skip' | 'fail' {
-  if (browser) return 'run';
-  return env.CI === 'true' ? 'fail' : 'skip';
-}
-
-/**
- * `describe` for tests that need a real browser: `body` gets its path. Without one, the suite is reported
- * as skipped with one line saying how to install a browser, or, under CI, fails saying the same.
- */
-export function describeWithBrowser(name: string, body: (browserPath: string) => void): void {
-  const browser = findBrowser();
-  const plan = browserPlan(browser);
-  if (plan === 'run') {
-    describe(name, () => body(browser!));
-    return;
-  }
-  if (plan === 'fail') {
-    describe(name, () => it('needs a browser under CI', () => expect(INSTALL_HINT).toBe('a browser')));
-    return;
-  }
-  process.stderr.write(`${name}: skipped, ${INSTALL_HINT}\n`);
-  // Reported as skipped on purpose: a developer's machine without a browser (never under CI, above).
-  const describeSkipped: jest.Describe = describe.skip;
-  describeSkipped(name, () => body(''));
-}
+export const BROWSER: Requirement = {
+  name: 'chromium',
+  install:
+    'Debian/Ubuntu: sudo apt install chromium; macOS: brew install --cask chromium; or set CHROMIUM_PATH to a Chrome',
+  find: () => findBrowser(),
+};

@@ -66,18 +66,17 @@ function listenDirectives(port: number, certificates: Certificates | undefined):
   ];
 }
 
-/** A redis-server (or redis-sentinel) of the test's own, in a temporary directory; killed at the end. */
+/** A redis-server (a data node, or a sentinel) of the test's own, in a temporary directory; killed at the end. */
 class Server {
   private readonly child: ChildProcess;
 
   constructor(
     readonly port: number,
-    program: 'redis-server' | 'redis-sentinel',
     args: string[],
     private readonly certificates: Certificates | undefined,
     private readonly password = PASSWORD,
   ) {
-    this.child = spawn(program, args, { stdio: 'ignore' });
+    this.child = spawn('redis-server', args, { stdio: 'ignore' });
   }
 
   /** Answers one command from this server alone (not a topology-aware client). */
@@ -194,7 +193,7 @@ export class PrivateServer extends PrivateTopology {
     const { dir, certificates } = await setUp('server', options);
     const [port] = (await freePorts(1)) as [number];
     const args = dataServerArgs(port, dir, certificates);
-    const server = new PrivateServer(dir, certificates, new Server(port, 'redis-server', args, certificates));
+    const server = new PrivateServer(dir, certificates, new Server(port, args, certificates));
     try {
       await pollUntil('the server to answer', () => answered(server.server, (reply) => reply === 'PONG'));
     } catch (error) {
@@ -247,14 +246,14 @@ export class PrivateSentinelSet extends PrivateTopology {
     const set = new PrivateSentinelSet(
       dir,
       certificates,
-      new Server(masterPort, 'redis-server', dataServerArgs(masterPort, dir, certificates), certificates),
+      new Server(masterPort, dataServerArgs(masterPort, dir, certificates), certificates),
       new Server(
         replicaPort,
-        'redis-server',
         [...dataServerArgs(replicaPort, dir, certificates), '--replicaof', HOST, String(masterPort)],
         certificates,
       ),
-      new Server(sentinelPort, 'redis-sentinel', [config], certificates, SENTINEL_PASSWORD),
+      // `redis-server <config> --sentinel` is what the redis-sentinel package's program runs: no package needed.
+      new Server(sentinelPort, [config, '--sentinel'], certificates, SENTINEL_PASSWORD),
     );
     set.servers.push(set.master, set.replica, set.sentinel);
     try {
@@ -342,7 +341,6 @@ export class PrivateCluster extends PrivateTopology {
       const [port, busPort] = [ports[2 * i]!, ports[2 * i + 1]!];
       return new Server(
         port,
-        'redis-server',
         dataServerArgs(port, dir, certificates, [
           '--cluster-enabled',
           'yes',

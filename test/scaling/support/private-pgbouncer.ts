@@ -8,7 +8,7 @@ import { freePort } from '../../worker/support/ports';
 import { pollUntil } from '../../support/wait';
 
 /**
- * A pgbouncer of the test's own, in transaction mode, in front of the PostgreSQL that `serverUrl` names
+ * A pgbouncer (`program`) of the test's own, in transaction mode, in front of the PostgreSQL that `serverUrl` names
  * (every database, each client's own user, trusted as PostgreSQL trusts local connections). It refuses
  * to run as root, so it runs as `postgres` then.
  */
@@ -19,7 +19,7 @@ export class PrivatePgBouncer {
     private readonly child: ChildProcess,
   ) {}
 
-  static async start(serverUrl: string): Promise<PrivatePgBouncer> {
+  static async start(program: string, serverUrl: string): Promise<PrivatePgBouncer> {
     const server = new URL(serverUrl);
     const user = decodeURIComponent(server.username) || os.userInfo().username;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-pgbouncer-'));
@@ -46,15 +46,11 @@ export class PrivatePgBouncer {
     );
     fs.chmodSync(dir, 0o755);
     const log = fs.openSync(path.join(dir, 'pgbouncer.log'), 'w');
-    // Debian installs it in /usr/sbin, which a user's PATH may lack.
-    const options = {
-      stdio: ['ignore', log, log] as StdioOptions,
-      env: { ...process.env, PATH: `${process.env.PATH}:/usr/sbin` },
-    };
+    const options = { stdio: ['ignore', log, log] as StdioOptions };
     const child =
       process.getuid?.() === 0
-        ? spawn('runuser', ['-u', 'postgres', '--', 'pgbouncer', ini], options)
-        : spawn('pgbouncer', [ini], options);
+        ? spawn('runuser', ['-u', 'postgres', '--', program, ini], options)
+        : spawn(program, [ini], options);
     fs.closeSync(log);
     const bouncer = new PrivatePgBouncer(dir, port, child);
     try {
