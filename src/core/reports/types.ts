@@ -86,17 +86,17 @@ export interface SubscribersReport {
   byStatus: Record<SubscriptionStatus, number>;
   /** Monthly recurring revenue of the live subscriptions, in INR (Yearly counted as 1/12). */
   mrr: number;
-  /** Churn of the current month (see `movements`). */
+  /** Churn of the report's month (the last of `movements`). */
   churn: number | null;
   activePremium: Record<Category, number>;
-  /** The current month and the 11 before it, oldest first. */
+  /** The report's month (default: the current one) and the 11 before it, oldest first. */
   movements: SubscriberMovements[];
   failingCharges: FailingCharge[];
 }
 
 export interface OpenDispute {
   disputeId: string;
-  status: 'open' | 'closed';
+  status: 'open';
   /** The order (`order_…`) or the subscription charge's payment it is about. */
   orderId: string | null;
   subscriptionId: string | null;
