@@ -57,7 +57,9 @@ export function buildProgram(): { program: Command; session: Session } {
   registerCodesList(codes, session);
   registerCodesRevoke(codes, session);
 
-  const orders = program.command('orders').description('look orders up, reconcile them with Razorpay, refund them');
+  const orders = program
+    .command('orders')
+    .description('look orders up, reconcile them with Razorpay, refund them');
   registerOrdersList(orders, session);
   registerOrdersShow(orders, session);
   registerOrdersReconcile(orders, session);
