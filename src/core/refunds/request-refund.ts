@@ -16,7 +16,7 @@ interface RefundRow {
 }
 
 /**
- * Refunds a payment from our side (DESIGN: refunds from our side), in three steps:
+ * Refunds a payment from our side (docs/refunds.md), in three steps:
  * 1. under the payment's row lock, what is left to refund is worked out from `payment_refunds` and the
  *    refund is written down as `requested` with its own receipt, before Razorpay is asked. Nothing left
  *    is ALREADY_REFUNDED, and Razorpay is not asked;

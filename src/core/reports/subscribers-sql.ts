@@ -1,4 +1,4 @@
-/** The statuses of a subscription that still renews (DESIGN: live). */
+/** The statuses of a subscription that still renews: the live ones. */
 export const LIVE_STATUSES = ['authenticated', 'active', 'pending'];
 
 /** Subscriptions by status. */
