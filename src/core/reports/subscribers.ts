@@ -30,7 +30,7 @@ type FailingRow = Omit<FailingCharge, 'amount' | 'currentEnd' | 'graceUntil' | '
   amountPaise: number;
   currentEnd: Date | null;
   graceUntil: Date | null;
-  since: Date;
+  since: Date | null;
 };
 
 /**
@@ -76,7 +76,7 @@ export async function subscribersReport(
       amount: inr(amountPaise),
       currentEnd: currentEnd?.toISOString() ?? null,
       graceUntil: graceUntil?.toISOString() ?? null,
-      since: since.toISOString(),
+      since: since?.toISOString() ?? null,
     })),
   };
 }

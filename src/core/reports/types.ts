@@ -75,7 +75,8 @@ export interface FailingCharge {
   /** The paid cycle's end: premium runs out at `graceUntil`. */
   currentEnd: string | null;
   graceUntil: string | null;
-  since: string;
+  /** When it took its status (null when its history does not say). */
+  since: string | null;
 }
 
 export interface SubscribersReport {
