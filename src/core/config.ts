@@ -154,6 +154,10 @@ const schema = z
         }
       }),
     SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
+    REPORT_TIMEZONE: z
+      .string()
+      .default('Asia/Kolkata')
+      .refine(isTimeZone, 'is not an IANA time zone like Asia/Kolkata'),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -186,6 +190,15 @@ const schema = z
       if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
     }
   });
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -251,6 +264,8 @@ export interface Config {
   razorpayPlanIds: ProcessorPlanIds;
   /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
   subscriptionGraceHours: number;
+  /** The IANA time zone whose days and months the reports count in. */
+  reportTimeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -359,5 +374,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
     razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
+    reportTimeZone: e.REPORT_TIMEZONE,
   };
 }

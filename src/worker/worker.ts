@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
+import { registerBusinessMetrics } from './business-metrics';
 import { startHealthServer } from './health-server';
 import { scheduledJobs } from './jobs';
 import { OutboxRelay } from './relay/outbox-relay';
@@ -20,6 +21,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const core = createCore(config);
   const registry = new Registry();
   collectProcessMetrics(registry);
+  registerBusinessMetrics(registry, core);
   const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,

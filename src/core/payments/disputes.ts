@@ -135,7 +135,7 @@ export async function applyDisputeStage(
   return { result: 'applied' };
 }
 
-function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
+export function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
     amountPaise: order.amountPaise,

@@ -53,7 +53,14 @@ const disputePayload = z.object({
   payment: z.object({ entity: z.object({ order_id: z.string().min(1).nullable() }) }).optional(),
 });
 const refundPayload = z.object({
-  refund: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+  refund: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      payment_id: z.string().min(1),
+      amount: z.number().int().positive(),
+      receipt: z.string().nullable().optional(),
+    }),
+  }),
 });
 
 /** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
@@ -107,6 +114,8 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
       processorOrderId: payment.order_id,
       paymentId: refund.payment_id,
       refundedTotal: payment.amount_refunded,
+      amountPaise: refund.amount,
+      receipt: refund.receipt ?? null,
     },
   };
 }
