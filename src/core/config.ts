@@ -166,6 +166,10 @@ const schema = z
       }),
     SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
     OPERATOR_PROVIDER_IDS: parsedWith(parseOperatorIds),
+    REPORT_TIMEZONE: z
+      .string()
+      .default('Asia/Kolkata')
+      .refine(isTimeZone, 'is not an IANA time zone like Asia/Kolkata'),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -198,6 +202,15 @@ const schema = z
       if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
     }
   });
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
@@ -265,6 +278,8 @@ export interface Config {
   subscriptionGraceHours: number;
   /** Discord ids of who may sign in to the seller's console; empty: the console does not exist. */
   operatorProviderIds: string[];
+  /** The IANA time zone whose days and months the reports count in. */
+  reportTimeZone: string;
 }
 
 export class ConfigError extends Error {
@@ -374,5 +389,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
     operatorProviderIds: e.OPERATOR_PROVIDER_IDS ?? [],
+    reportTimeZone: e.REPORT_TIMEZONE,
   };
 }

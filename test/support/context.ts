@@ -33,6 +33,8 @@ export const ALL_TABLES = [
   'premium_codes',
   'premium_code_batches',
   'premium_transfers',
+  'payment_refunds',
+  'subscription_status_changes',
   'subscription_charges',
   'subscriptions',
   'order_reservations',

@@ -1,0 +1,2 @@
+export { requestRefund } from './request-refund';
+export type * from './types';

@@ -1,0 +1,100 @@
+import type { Core } from '..';
+import { AppError } from '../errors';
+import type { Category } from '../premium/types';
+import { calendarDay, defaultFrom, today } from './dates';
+import { PERIODS_SQL, REVENUE_SQL } from './revenue-sql';
+import { inr, select } from './select';
+import type { MoneyFigures, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
+
+interface RevenueRow {
+  period: string;
+  kind: 'oneOff' | 'subscription';
+  category: Category;
+  gross: string;
+  refunded: string;
+  disputed: string;
+  payments: string;
+}
+
+/** Sums in paise, turned into INR once at the end so that totals add up to the paisa. */
+class Paise {
+  gross = 0;
+  refunded = 0;
+  disputed = 0;
+  payments = 0;
+
+  add(row: Pick<RevenueRow, 'gross' | 'refunded' | 'disputed' | 'payments'>): void {
+    this.gross += Number(row.gross);
+    this.refunded += Number(row.refunded);
+    this.disputed += Number(row.disputed);
+    this.payments += Number(row.payments);
+  }
+
+  figures(): MoneyFigures {
+    return {
+      gross: inr(this.gross),
+      refunded: inr(this.refunded),
+      disputed: inr(this.disputed),
+      net: inr(this.gross - this.refunded - this.disputed),
+      payments: this.payments,
+    };
+  }
+}
+
+class PeriodSums {
+  all = new Paise();
+  oneOff = new Paise();
+  subscription = new Paise();
+  USER = new Paise();
+  SERVER = new Paise();
+
+  add(row: RevenueRow): void {
+    for (const sums of [this.all, this[row.kind], this[row.category]]) sums.add(row);
+  }
+
+  figures(): Omit<RevenuePeriod, 'period'> {
+    return {
+      ...this.all.figures(),
+      byKind: { oneOff: this.oneOff.figures(), subscription: this.subscription.figures() },
+      byCategory: { USER: this.USER.figures(), SERVER: this.SERVER.figures() },
+    };
+  }
+}
+
+/**
+ * Gross, refunded, disputed and net INR by day or month in REPORT_TIMEZONE, split one-off / subscription
+ * and USER / SERVER (the query: REVENUE_SQL).
+ */
+export async function revenueReport(
+  core: Pick<Core, 'sequelize' | 'config'>,
+  query: RevenueQuery = {},
+): Promise<RevenueReport> {
+  const timeZone = core.config.reportTimeZone;
+  const by = query.by ?? 'day';
+  if (by !== 'day' && by !== 'month') {
+    throw AppError.validation('INVALID_GROUPING', `by must be day or month, not "${String(by)}"`);
+  }
+  const to = query.to === undefined ? today(timeZone) : calendarDay(query.to, 'to');
+  const from = query.from === undefined ? defaultFrom(to, by) : calendarDay(query.from, 'from');
+  if (from > to) throw AppError.validation('INVALID_RANGE', `from (${from}) is after to (${to})`);
+
+  const [periods, rows] = await Promise.all([
+    select<{ period: string }>(core.sequelize, PERIODS_SQL, [from, to, by]),
+    select<RevenueRow>(core.sequelize, REVENUE_SQL, [from, to, timeZone, by]),
+  ]);
+  const sums = new Map(periods.map(({ period }) => [period, new PeriodSums()]));
+  const totals = new PeriodSums();
+  for (const row of rows) {
+    sums.get(row.period)!.add(row);
+    totals.add(row);
+  }
+  return {
+    currency: 'INR',
+    timeZone,
+    by,
+    from,
+    to,
+    periods: [...sums].map(([period, periodSums]) => ({ period, ...periodSums.figures() })),
+    totals: totals.figures(),
+  };
+}

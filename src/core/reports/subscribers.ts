@@ -1,0 +1,82 @@
+import type { Core } from '..';
+import type { Category } from '../premium/types';
+import { AppError } from '../errors';
+import { today } from './dates';
+import { inr, select } from './select';
+import {
+  ACTIVE_PREMIUM_SQL,
+  BY_STATUS_SQL,
+  FAILING_CHARGES_SQL,
+  LIVE_STATUSES,
+  MOVEMENTS_SQL,
+  MRR_SQL,
+} from './subscribers-sql';
+import type { FailingCharge, SubscriberMovements, SubscribersReport, SubscriptionStatus } from './types';
+
+const STATUSES: SubscriptionStatus[] = [
+  'created',
+  'authenticated',
+  'active',
+  'pending',
+  'halted',
+  'cancelled',
+  'completed',
+  'paused',
+  'expired',
+];
+
+type MovementRow = Omit<SubscriberMovements, 'churn'> & { ended: number };
+type FailingRow = Omit<FailingCharge, 'amount' | 'currentEnd' | 'graceUntil' | 'since'> & {
+  amountPaise: number;
+  currentEnd: Date | null;
+  graceUntil: Date | null;
+  since: Date;
+};
+
+/**
+ * Live subscriptions by status, MRR, active premium and failing charges (now), and the movements and churn
+ * of `month` (`YYYY-MM`, default the current one in REPORT_TIMEZONE) and the 11 months before it.
+ */
+export async function subscribersReport(
+  core: Pick<Core, 'sequelize' | 'config'>,
+  { month }: { month?: string } = {},
+): Promise<SubscribersReport> {
+  const { sequelize, config } = core;
+  if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
+    throw AppError.validation('INVALID_MONTH', `month must be like 2026-01, not "${month}"`);
+  }
+  const lastMonth = `${month ?? today(config.reportTimeZone).slice(0, 7)}-01`;
+  const [statusRows, [mrr], [activePremium], movementRows, failingRows] = await Promise.all([
+    select<{ status: SubscriptionStatus; count: number }>(sequelize, BY_STATUS_SQL, []),
+    select<{ paise: string }>(sequelize, MRR_SQL, []),
+    select<Record<Category, number>>(sequelize, ACTIVE_PREMIUM_SQL, []),
+    select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
+    select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
+  ]);
+  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<
+    SubscriptionStatus,
+    number
+  >;
+  for (const { status, count } of statusRows) byStatus[status] = count;
+  const movements = movementRows.map(({ ended, ...month }) => ({
+    ...month,
+    churn: month.liveAtStart === 0 ? null : Math.round((ended / month.liveAtStart) * 10_000) / 10_000,
+  }));
+  return {
+    timeZone: config.reportTimeZone,
+    currency: 'INR',
+    live: LIVE_STATUSES.reduce((sum, status) => sum + byStatus[status as SubscriptionStatus], 0),
+    byStatus,
+    mrr: inr(mrr!.paise),
+    churn: movements.at(-1)!.churn,
+    activePremium: activePremium!,
+    movements,
+    failingCharges: failingRows.map(({ amountPaise, currentEnd, graceUntil, since, ...charge }) => ({
+      ...charge,
+      amount: inr(amountPaise),
+      currentEnd: currentEnd?.toISOString() ?? null,
+      graceUntil: graceUntil?.toISOString() ?? null,
+      since: since.toISOString(),
+    })),
+  };
+}

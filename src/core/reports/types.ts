@@ -1,0 +1,109 @@
+import type { Category } from '../premium/types';
+
+export type RevenueGrouping = 'day' | 'month';
+
+export interface RevenueQuery {
+  /** First day, `YYYY-MM-DD` in REPORT_TIMEZONE; default: 90 days (by day) or 12 months (by month) back. */
+  from?: string;
+  /** Last day included, `YYYY-MM-DD` in REPORT_TIMEZONE; default: today. */
+  to?: string;
+  by?: RevenueGrouping;
+}
+
+/** Money of one period, in INR (rupees, two decimals). net = gross − refunded − disputed. */
+export interface MoneyFigures {
+  gross: number;
+  refunded: number;
+  disputed: number;
+  net: number;
+  /** Captured payments counted in gross. */
+  payments: number;
+}
+
+export interface RevenuePeriod extends MoneyFigures {
+  /** `YYYY-MM-DD` (by day) or `YYYY-MM` (by month), in the report's time zone. */
+  period: string;
+  byKind: { oneOff: MoneyFigures; subscription: MoneyFigures };
+  byCategory: Record<Category, MoneyFigures>;
+}
+
+export interface RevenueReport {
+  currency: 'INR';
+  timeZone: string;
+  by: RevenueGrouping;
+  from: string;
+  to: string;
+  /** Every period from `from` to `to`, empty ones included, oldest first. */
+  periods: RevenuePeriod[];
+  totals: Omit<RevenuePeriod, 'period'>;
+}
+
+export type SubscriptionStatus =
+  | 'created'
+  | 'authenticated'
+  | 'active'
+  | 'pending'
+  | 'halted'
+  | 'cancelled'
+  | 'completed'
+  | 'paused'
+  | 'expired';
+
+/** Subscriber movements of one calendar month in the report's time zone. */
+export interface SubscriberMovements {
+  /** `YYYY-MM`. */
+  period: string;
+  /** Live (authenticated, active, pending) at the month's start. */
+  liveAtStart: number;
+  new: number;
+  renewed: number;
+  cancelled: number;
+  halted: number;
+  completed: number;
+  /** (cancelled + halted + completed) ÷ liveAtStart; null when none was live at the start. */
+  churn: number | null;
+}
+
+export interface FailingCharge {
+  subscriptionId: string;
+  status: 'pending' | 'halted';
+  category: Category;
+  providerId: string;
+  guildId: string | null;
+  planType: string;
+  amount: number;
+  /** The paid cycle's end: premium runs out at `graceUntil`. */
+  currentEnd: string | null;
+  graceUntil: string | null;
+  since: string;
+}
+
+export interface SubscribersReport {
+  timeZone: string;
+  currency: 'INR';
+  /** Subscriptions authenticated, active or pending. */
+  live: number;
+  byStatus: Record<SubscriptionStatus, number>;
+  /** Monthly recurring revenue of the live subscriptions, in INR (Yearly counted as 1/12). */
+  mrr: number;
+  /** Churn of the report's month (the last of `movements`). */
+  churn: number | null;
+  activePremium: Record<Category, number>;
+  /** The report's month (default: the current one) and the 11 before it, oldest first. */
+  movements: SubscriberMovements[];
+  failingCharges: FailingCharge[];
+}
+
+export interface OpenDispute {
+  disputeId: string;
+  status: 'open';
+  /** The order (`order_…`) or the subscription charge's payment it is about. */
+  orderId: string | null;
+  subscriptionId: string | null;
+  paymentId: string | null;
+  providerId: string;
+  amount: number;
+  /** Razorpay's deadline for evidence; null when its webhook did not say. */
+  respondBy: string | null;
+  openedAt: string;
+}
