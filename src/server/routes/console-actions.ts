@@ -6,6 +6,7 @@ import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES, resolvePlan } from '../../core/plans';
 import { grantPremium } from '../../core/premium/grant';
 import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
+import { requestRefund } from '../../core/refunds';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { transferPremium } from '../../core/transfers/transfer';
 import type { AppOptions } from '../app';
@@ -49,6 +50,18 @@ const TransferBody = Type.Object(
 
 const CancelBody = Type.Object({ reason: Reason }, { additionalProperties: false });
 
+const RefundBody = Type.Object(
+  {
+    /** An order (`order_…`), or a payment (`pay_…`: a subscription charge). */
+    orderId: Type.Optional(Type.String({ pattern: '^order_[A-Za-z0-9]+$' })),
+    paymentId: Type.Optional(Type.String({ pattern: '^pay_[A-Za-z0-9]+$' })),
+    /** INR; absent: what is left unrefunded of the payment. */
+    amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 })),
+    reason: Reason,
+  },
+  { additionalProperties: false },
+);
+
 function revokeTarget(body: { grantId?: number; providerId?: string; guildId?: string }): RevokeTarget {
   const given = [body.grantId, body.providerId, body.guildId].filter((value) => value !== undefined);
   if (given.length !== 1)
@@ -60,7 +73,7 @@ function revokeTarget(body: { grantId?: number; providerId?: string; guildId?: s
 
 /**
  * The console's actions, each through the same core function as its CLI command (`premium grant`,
- * `revoke`, `transfer`, `subscriptions cancel`), with the operator as the ledger's actor; the outbox
+ * `revoke`, `transfer`, `subscriptions cancel`, `orders refund`), with the operator as the ledger's actor; the outbox
  * tells the bot as it does for the CLI.
  */
 const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
@@ -120,6 +133,19 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
       return cancelSubscription(core, processor, { subscriptionId: request.params.subscriptionId });
     },
   );
+
+  app.post('/api/console/refund', { schema: { hide, body: RefundBody } }, async (request) => {
+    const { orderId, paymentId, amount, reason } = request.body;
+    if ((orderId === undefined) === (paymentId === undefined))
+      throw AppError.validation('ONE_PAYMENT_REQUIRED', 'give exactly one of orderId or paymentId');
+    return requestRefund(core, processor, {
+      orderId,
+      paymentId,
+      amountPaise: amount === undefined ? undefined : Math.round(amount * 100),
+      reason,
+      actor: actorOf(operatorOf(request)),
+    });
+  });
 };
 
 export default consoleActionRoutes;

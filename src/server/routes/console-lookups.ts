@@ -5,6 +5,8 @@ import { describeOrder } from '../../core/admin/orders';
 import { listWaitingEvents } from '../../core/admin/outbox';
 import { describeUser, findUsers } from '../../core/admin/users';
 import { AppError } from '../../core/errors';
+import { openDisputes, revenueReport, subscribersReport } from '../../core/reports';
+import { mrrByMonth } from '../../core/reports/mrr-history';
 import { describeSubscriptionWithCharges, findSubscriptions } from '../../core/subscriptions/list';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
 import type { AppOptions } from '../app';
@@ -18,7 +20,7 @@ const SNOWFLAKE = new RegExp(PROVIDER_ID_PATTERN);
 const SearchQuery = Type.Object({ q: Type.String({ minLength: 1, maxLength: 100 }) });
 
 /**
- * What the console reads: who is signed in, a search, and one user, guild, order or subscription with
+ * What the console reads: who is signed in, the overview's figures (src/core/reports, as `premium report`), a search, and one user, guild, order or subscription with
  * its premium, orders, subscriptions, ledger and the events the bot has not received yet. The same
  * `src/core/admin` functions the CLI's `users show`, `orders show` and `subscriptions show` print.
  */
@@ -26,6 +28,17 @@ const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
   const { sequelize } = core;
 
   app.get('/api/console/me', { schema: { hide } }, async (request) => operatorOf(request));
+
+  /** The figures of the overview: revenue by day for 90 days, MRR by month, subscribers, disputes. */
+  app.get('/api/console/overview', { schema: { hide } }, async () => {
+    const [revenue, mrr, subscribers, disputes] = await Promise.all([
+      revenueReport(core, { by: 'day' }),
+      mrrByMonth(core),
+      subscribersReport(core),
+      openDisputes(core),
+    ]);
+    return { revenue, mrrByMonth: mrr, subscribers, openDisputes: disputes };
+  });
 
   /**
    * An order id (`order_…`) or subscription id (`sub_…`) names that one; anything else finds users by
