@@ -10,6 +10,7 @@ import { requestRefund } from '../../core/refunds';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { transferPremium } from '../../core/transfers/transfer';
 import type { AppOptions } from '../app';
+import { CONSOLE_COOKIE } from '../console/cookie';
 import { actorOf, operatorOf } from '../console/guard';
 import { GuildId, ProviderId } from '../schemas';
 
@@ -133,6 +134,12 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
       return cancelSubscription(core, processor, { subscriptionId: request.params.subscriptionId });
     },
   );
+
+  app.post('/api/console/sign-out', { schema: { hide } }, async (request, reply) => {
+    request.log.info('operator signed out of the console');
+    reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
+    return { signedOut: true };
+  });
 
   app.post('/api/console/refund', { schema: { hide, body: RefundBody } }, async (request) => {
     const { orderId, paymentId, amount, reason } = request.body;
