@@ -20,7 +20,9 @@ describeWithBrowser("the seller's console in a browser", (browserPath) => {
     await page.goto(`${api()}/`);
     await page.getByRole('link', { name: 'Sign in with Discord' }).click();
     await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.locator('#status', { hasText: 'Not premium' }).waitFor();
     await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+    await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.locator('#status', { hasText: /^Premium until/ }).waitFor();
   }
