@@ -12,6 +12,7 @@ export const FAULT_ROUTES = [
   'razorpay.orders.fetchPayments', // GET /razorpay/v1/orders/:id/payments
   'razorpay.payments.fetch', // GET /razorpay/v1/payments/:id
   'razorpay.payments.refund', // POST /razorpay/v1/payments/:id/refund
+  'razorpay.payments.refunds', // GET /razorpay/v1/payments/:id/refunds
   'razorpay.checkout', // GET and POST /razorpay/checkout
   'razorpay.plans', // /razorpay/v1/plans
   'razorpay.subscriptions.create', // POST /razorpay/v1/subscriptions

@@ -68,3 +68,24 @@ export async function anotherDisputeHolds(
   );
   return row !== undefined;
 }
+
+/** A dispute's amount (paise) and Razorpay's `respond_by`, as its latest delivery said them. */
+export interface DisputeTerms {
+  amountPaise: number | null;
+  respondBy: Date | null;
+}
+
+/** Keeps what a delivery said of the dispute's terms; what it left out stays as an earlier one said. */
+export async function recordDisputeTerms(
+  transaction: Transaction,
+  disputeId: string,
+  { amountPaise, respondBy }: DisputeTerms,
+): Promise<void> {
+  await execute(
+    transaction,
+    `UPDATE payment_disputes
+     SET amount_paise = COALESCE($2, amount_paise), respond_by = COALESCE($3, respond_by)
+     WHERE dispute_id = $1`,
+    [disputeId, amountPaise, respondBy],
+  );
+}

@@ -8,6 +8,8 @@ import {
   anotherDisputeHolds,
   disputeProgressOf,
   recordDisputeProgress,
+  recordDisputeTerms,
+  type DisputeTerms,
   type DisputeOwner,
   type DisputeProgress,
 } from './dispute-history';
@@ -29,6 +31,8 @@ export interface PaymentDispute {
   /** From the event's payment entity; when absent, the order is found by its payment. */
   processorOrderId: string | null;
   stage: DisputeStage;
+  /** What the dispute's entity said of its amount and deadline, for the seller's reports. */
+  terms?: DisputeTerms;
 }
 
 export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
@@ -91,7 +95,7 @@ export async function applyDisputeStage(
   sequelize: Sequelize,
   transaction: Transaction,
   payment: DisputedPayment,
-  dispute: Pick<PaymentDispute, 'disputeId' | 'stage'>,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'stage' | 'terms'>,
 ): Promise<DisputeOutcome> {
   const progress = await disputeProgressOf(transaction, dispute.disputeId);
   const seen = progress?.status ?? null;
@@ -119,10 +123,11 @@ export async function applyDisputeStage(
       await change.record('closed');
       break;
   }
+  if (dispute.terms) await recordDisputeTerms(transaction, dispute.disputeId, dispute.terms);
   return { result: 'applied' };
 }
 
-function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
+export function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
     standing: order.status,

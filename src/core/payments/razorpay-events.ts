@@ -35,11 +35,27 @@ const paymentPayload = z.object({
   }),
 });
 const disputePayload = z.object({
-  dispute: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+  dispute: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      payment_id: z.string().min(1),
+      /** In paise; may be part of the payment. */
+      amount: z.number().int().positive().optional(),
+      /** Unix seconds: Razorpay's deadline for the seller's evidence. */
+      respond_by: z.number().int().positive().nullable().optional(),
+    }),
+  }),
   payment: z.object({ entity: z.object({ order_id: z.string().min(1).nullable() }) }).optional(),
 });
 const refundPayload = z.object({
-  refund: z.object({ entity: z.object({ id: z.string().min(1), payment_id: z.string().min(1) }) }),
+  refund: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      payment_id: z.string().min(1),
+      amount: z.number().int().positive(),
+      receipt: z.string().nullable().optional(),
+    }),
+  }),
 });
 
 /** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
@@ -56,6 +72,10 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
         paymentId: dispute.entity.payment_id,
         processorOrderId: payment?.entity.order_id ?? null,
         stage,
+        terms: {
+          amountPaise: dispute.entity.amount ?? null,
+          respondBy: dispute.entity.respond_by ? new Date(dispute.entity.respond_by * 1000) : null,
+        },
       },
     };
   }
@@ -86,6 +106,8 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
       processorOrderId: payment.order_id,
       paymentId: refund.payment_id,
       refundedTotal: payment.amount_refunded,
+      amountPaise: refund.amount,
+      receipt: refund.receipt ?? null,
     },
   };
 }

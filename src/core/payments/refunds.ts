@@ -1,6 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { revokePremium } from '../premium/revoke';
+import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
+import { takeRefundedShare } from '../refunds/refunded-share';
+import { disputedOrder } from './disputes';
 import { lockOrder } from './locked-order';
 import { grantsOfOrder, standingGrant } from './standing-grant';
 
@@ -11,6 +14,10 @@ export interface ProcessedRefund {
   paymentId: string;
   /** In paise: everything refunded on the payment so far, this refund included. */
   refundedTotal: number;
+  /** In paise: this refund (with `refundId`). */
+  amountPaise?: number;
+  /** Our receipt, when we asked for the refund (src/core/refunds). */
+  receipt?: string | null;
 }
 
 export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
@@ -19,7 +26,10 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
  * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes back the
  * grant standing for it (its own, or the one a won dispute gave back; none when an operator or an open
  * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund
- * keeps premium: the buyer keeps what they still paid for, and an operator can revoke by hand.
+ * takes back the same share of the purchase's days (`takeRefundedShare`). Each refund is recorded in
+ * `payment_refunds` and applied once, whether our request's answer or the webhook says it first; one an
+ * operator asked for is in the ledger under their name and reason. A refund the reconciler found (no
+ * refund id) applies only when it is full.
  *
  * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
  * stays unpaid and only that payment is written down as refunded: its late capture, verification or
@@ -34,13 +44,33 @@ export async function applyRefund(
   const source = options.source ?? 'webhook';
   const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
   return withTransaction(sequelize, options.transaction, async (transaction) => {
-    const { order } = await lockOrder(transaction, refund.processorOrderId);
+    const { order, buyer } = await lockOrder(transaction, refund.processorOrderId);
     if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
       return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
     }
     if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
-    if (refund.refundedTotal < order.amountPaise) {
-      return ignored(`partial refund (${refund.refundedTotal} of ${order.amountPaise} paise): premium kept`);
+    const recorded = await recordRefundOf(transaction, order.id, refund);
+    if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
+    const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
+    const by = recorded?.requestedBy ?? null;
+    const actor = by?.actor ?? (source === 'webhook' ? 'razorpay-webhook' : 'reconciler');
+    const reason = by
+      ? `${described}: ${by.reason}`
+      : source === 'webhook'
+        ? described
+        : `${described}, found by the reconciler`;
+    if (refundedTotal < order.amountPaise) {
+      if (!recorded || order.status !== 'paid') {
+        return ignored(`partial refund (${refundedTotal} of ${order.amountPaise} paise): premium kept`);
+      }
+      await takeRefundedShare(sequelize, transaction, disputedOrder(order, buyer, transaction), {
+        paymentId: refund.paymentId,
+        amountPaise: order.amountPaise,
+        recorded,
+        actor,
+        reason,
+      });
+      return { result: 'refunded' };
     }
     if (order.status === 'created') {
       if (!order.refundedPaymentIds.includes(refund.paymentId)) {
@@ -61,9 +91,9 @@ export async function applyRefund(
         sequelize,
         {
           target: { grantId: grant.id },
-          source,
-          actor: source === 'webhook' ? 'razorpay-webhook' : 'reconciler',
-          reason: source === 'webhook' ? described : `${described}, found by the reconciler`,
+          source: by ? 'manual' : source,
+          actor,
+          reason,
           idempotencyKey: `refund:${order.processorOrderId}`,
         },
         { transaction },
@@ -71,6 +101,25 @@ export async function applyRefund(
     }
     return { result: 'refunded' };
   });
+}
+
+/** Records a refund Razorpay named (not one the reconciler inferred from the payment's total). */
+function recordRefundOf(
+  transaction: Transaction,
+  orderId: number,
+  refund: ProcessedRefund,
+): Promise<RecordedRefund> | null {
+  if (refund.refundId === null || refund.amountPaise === undefined) return null;
+  return recordProcessedRefund(
+    transaction,
+    { orderId },
+    {
+      refundId: refund.refundId,
+      paymentId: refund.paymentId,
+      amountPaise: refund.amountPaise,
+      receipt: refund.receipt ?? null,
+    },
+  );
 }
 
 function ignored(reason: string): RefundOutcome {

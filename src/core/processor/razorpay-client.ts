@@ -7,7 +7,7 @@ import type {
   RazorpayPlan,
   RazorpaySubscription,
 } from './subscription-types';
-import type { RazorpayOrder, RazorpayPayment } from './types';
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
 
 export { paymentSignature, signaturesMatch, webhookSignature } from './signatures';
 export type { RazorpayNotes, RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
@@ -18,6 +18,14 @@ export interface RazorpayClientConfig {
   keySecret: string;
   /** Without `/v1`: `https://api.razorpay.com`, or the sandbox's `razorpayApiUrl`. */
   apiUrl: string;
+}
+
+export interface RefundInput {
+  /** In paise; without it Razorpay refunds all that is left of the payment. */
+  amount?: number;
+  /** Ours, unique per refund: finds the refund again after an answer that was lost. */
+  receipt: string;
+  notes?: Record<string, string>;
 }
 
 export interface CreateOrderInput {
@@ -34,6 +42,9 @@ export interface RazorpayClient {
   fetchOrder(orderId: string): Promise<RazorpayOrder>;
   fetchOrderPayments(orderId: string): Promise<RazorpayPayment[]>;
   fetchPayment(paymentId: string): Promise<RazorpayPayment>;
+  refundPayment(paymentId: string, input: RefundInput): Promise<RazorpayRefund>;
+  /** The payment's refunds, newest first (one page of up to 100). */
+  fetchPaymentRefunds(paymentId: string): Promise<RazorpayRefund[]>;
   createPlan(input: CreatePlanInput): Promise<RazorpayPlan>;
   /** The account's plans, newest first (one page of up to 100). */
   listPlans(): Promise<RazorpayPlan[]>;
@@ -75,6 +86,13 @@ export function createRazorpayClient(
     fetchOrderPayments: async (orderId) =>
       (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
     fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
+    refundPayment: (paymentId, input) => call(() => rzp.payments.refund(paymentId, input)),
+    fetchPaymentRefunds: async (paymentId) =>
+      (
+        await call<{ items: RazorpayRefund[] }>(() =>
+          rzp.payments.fetchMultipleRefund(paymentId, { count: PAGE }),
+        )
+      ).items,
     createPlan: (input) => call(() => rzp.plans.create(input)),
     listPlans: async () =>
       (await call<{ items: RazorpayPlan[] }>(() => rzp.plans.all({ count: PAGE }))).items,

@@ -1,18 +1,210 @@
+import { QueryTypes, type Transaction } from 'sequelize';
 import type { Core } from '..';
-import type { RazorpayClient } from '../processor/razorpay-client';
-import type { RefundRequest, RefundResult } from './types';
+import { execute, selectRows } from '../db/database';
+import { AppError, isAppError } from '../errors';
+import { applyRefund } from '../payments/refunds';
+import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-client';
+import { applyChargeRefund } from '../subscriptions/refunds';
+import { lockRefundablePayment, type RefundablePayment } from './refundable-payment';
+import type { RefundRequest, RefundResult, RefundStatus } from './types';
+
+interface RefundRow {
+  id: number;
+  receipt: string;
+  amount_paise: number;
+  resumed: boolean;
+}
 
 /**
- * Refunds a payment from our side through Razorpay's refund API; premium is taken back (in full, or the
- * refunded share of its days) once Razorpay says the refund is processed.
+ * Refunds a payment from our side (DESIGN: refunds from our side), in three steps:
+ * 1. under the payment's row lock, what is left to refund is worked out from `payment_refunds` and the
+ *    refund is written down as `requested` with its own receipt, before Razorpay is asked. Nothing left
+ *    is ALREADY_REFUNDED, and Razorpay is not asked;
+ * 2. Razorpay's refund API is called with that receipt. When an earlier attempt's answer was lost (the
+ *    row is still `requested`), Razorpay's refunds of the payment are read first and one with the receipt
+ *    is taken as the answer, so a retry refunds once;
+ * 3. the answer is recorded; when it says `processed`, premium is taken back at once through the refund
+ *    rules (`applyRefund`, `applyChargeRefund`: all of it, or the refunded share of its days), otherwise
+ *    when the `refund.processed` webhook comes. Whichever comes first applies it; the other finds it done.
  */
 export async function requestRefund(
   core: Pick<Core, 'sequelize' | 'config'>,
   processor: RazorpayClient,
   request: RefundRequest,
 ): Promise<RefundResult> {
-  void core;
-  void processor;
-  void request;
-  throw new Error('not yet');
+  validate(request);
+  const { sequelize } = core;
+  const { payment, row } = await sequelize.transaction(async (transaction) => {
+    const payment = await lockRefundablePayment(transaction, request);
+    return { payment, row: await reserve(transaction, payment, request) };
+  });
+
+  const refund = await askRazorpay(processor, payment, row, request).catch(async (error: unknown) => {
+    // A refusal is final; anything else may have refunded, so the row stays for the retry to find.
+    if (isAppError(error) && error.kind === 'validation') {
+      await sequelize.query(`UPDATE payment_refunds SET status = 'failed' WHERE id = $1`, { bind: [row.id] });
+      throw error;
+    }
+    throw AppError.unavailable(
+      'REFUND_UNCONFIRMED',
+      `Razorpay did not confirm the refund of ${payment.paymentId} (${isAppError(error) ? error.message : 'no answer'}); ` +
+        'run the same command again: it finds the refund if Razorpay made it, and refunds once',
+    );
+  });
+
+  await sequelize.transaction(async (transaction) => {
+    await lockRefundablePayment(transaction, { paymentId: payment.paymentId });
+    await execute(
+      transaction,
+      `UPDATE payment_refunds SET refund_id = $2, status = $3 WHERE id = $1 AND status = 'requested'`,
+      [row.id, refund.id, refund.status === 'processed' ? 'pending' : refund.status],
+    );
+    if (refund.status === 'processed') await applyProcessed(core, payment, refund, transaction);
+  });
+  return result(core, payment, refund);
+}
+
+function validate(request: RefundRequest): void {
+  if ((request.orderId === undefined) === (request.paymentId === undefined)) {
+    throw AppError.validation('INVALID_REFUND', 'name the payment by exactly one of orderId or paymentId');
+  }
+  if (
+    request.amountPaise !== undefined &&
+    !(Number.isInteger(request.amountPaise) && request.amountPaise >= 100)
+  ) {
+    throw AppError.validation(
+      'INVALID_AMOUNT',
+      'a refund is a whole number of paise, at least ₹1 (100 paise)',
+    );
+  }
+  if (request.reason.trim() === '') throw AppError.validation('REASON_REQUIRED', 'a refund needs a reason');
+  if (request.actor.trim() === '') throw AppError.validation('ACTOR_REQUIRED', 'a refund needs an actor');
+}
+
+/** Step 1: the refund written down before Razorpay is asked, or the earlier attempt still unconfirmed. */
+async function reserve(
+  transaction: Transaction,
+  payment: RefundablePayment,
+  request: RefundRequest,
+): Promise<RefundRow> {
+  const [unconfirmed] = await selectRows<Omit<RefundRow, 'resumed'>>(
+    transaction,
+    `SELECT id, receipt, amount_paise FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`,
+    [payment.paymentId],
+  );
+  if (unconfirmed) {
+    if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
+      throw AppError.conflict(
+        'REFUND_UNCONFIRMED',
+        `a refund of ${unconfirmed.amount_paise} paise of ${payment.paymentId} is not confirmed yet; ` +
+          'repeat it with that amount (or none) before asking for another',
+      );
+    }
+    return { ...unconfirmed, id: Number(unconfirmed.id), resumed: true };
+  }
+  const [refunded] = await selectRows<{ paise: string; count: string }>(
+    transaction,
+    `SELECT COALESCE(sum(amount_paise) FILTER (WHERE status <> 'failed'), 0) AS paise, count(*) AS count
+     FROM payment_refunds WHERE payment_id = $1`,
+    [payment.paymentId],
+  );
+  const left = payment.amountPaise - Number(refunded!.paise);
+  if (left <= 0) {
+    throw AppError.conflict('ALREADY_REFUNDED', `payment ${payment.paymentId} is already refunded in full`);
+  }
+  const amount = request.amountPaise ?? left;
+  if (amount > left) {
+    throw AppError.validation(
+      'AMOUNT_TOO_LARGE',
+      `only ${left} paise of payment ${payment.paymentId} are left to refund, not ${amount}`,
+    );
+  }
+  const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
+  const [row] = await selectRows<{ id: number }>(
+    transaction,
+    `INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor)
+     VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7) RETURNING id`,
+    [
+      'orderId' in payment.owner ? payment.owner.orderId : null,
+      'chargeId' in payment.owner ? payment.owner.chargeId : null,
+      payment.paymentId,
+      amount,
+      receipt,
+      request.reason,
+      request.actor,
+    ],
+  );
+  return { id: Number(row!.id), receipt, amount_paise: amount, resumed: false };
+}
+
+/** Step 2. */
+async function askRazorpay(
+  processor: RazorpayClient,
+  payment: RefundablePayment,
+  row: RefundRow,
+  request: RefundRequest,
+): Promise<RazorpayRefund> {
+  if (row.resumed) {
+    const made = (await processor.fetchPaymentRefunds(payment.paymentId)).find(
+      (r) => r.receipt === row.receipt,
+    );
+    if (made) return made;
+  }
+  return processor.refundPayment(payment.paymentId, {
+    amount: row.amount_paise,
+    receipt: row.receipt,
+    notes: { reason: request.reason.slice(0, 256), actor: request.actor.slice(0, 256) },
+  });
+}
+
+/** Step 3, when Razorpay's answer already says processed: the same rules as its webhook. */
+async function applyProcessed(
+  core: Pick<Core, 'sequelize'>,
+  payment: RefundablePayment,
+  refund: RazorpayRefund,
+  transaction: Transaction,
+): Promise<void> {
+  const [refunded] = await selectRows<{ paise: string }>(
+    transaction,
+    `SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
+     WHERE payment_id = $1 AND (status = 'processed' OR refund_id = $2)`,
+    [payment.paymentId, refund.id],
+  );
+  const entity = {
+    refundId: refund.id,
+    paymentId: payment.paymentId,
+    refundedTotal: Number(refunded!.paise),
+    amountPaise: refund.amount,
+    receipt: refund.receipt,
+  };
+  if (payment.orderId !== null) {
+    await applyRefund(core.sequelize, { ...entity, processorOrderId: payment.orderId }, { transaction });
+  } else {
+    await applyChargeRefund(core.sequelize, entity, transaction);
+  }
+}
+
+async function result(
+  core: Pick<Core, 'sequelize'>,
+  payment: RefundablePayment,
+  refund: RazorpayRefund,
+): Promise<RefundResult> {
+  const [row] = await core.sequelize.query<{ status: RefundStatus; days_taken: number; total: string }>(
+    `SELECT r.status, r.days_taken,
+       (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds
+        WHERE payment_id = r.payment_id AND status IN ('pending', 'processed')) AS total
+     FROM payment_refunds r WHERE r.refund_id = $1`,
+    { bind: [refund.id], type: QueryTypes.SELECT },
+  );
+  return {
+    refundId: refund.id,
+    paymentId: payment.paymentId,
+    orderId: payment.orderId,
+    subscriptionId: payment.subscriptionId,
+    amountPaise: refund.amount,
+    refundedTotalPaise: Number(row!.total),
+    paymentAmountPaise: payment.amountPaise,
+    status: row!.status,
+    daysTaken: row!.days_taken,
+  };
 }

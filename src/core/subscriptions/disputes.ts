@@ -27,7 +27,7 @@ export async function applyChargeDispute(
   return applyDisputeStage(sequelize, transaction, disputedCharge(locked, transaction), dispute);
 }
 
-function disputedCharge(
+export function disputedCharge(
   { subscription, buyer, charge }: LockedSubscription & { charge: SubscriptionCharge },
   transaction: Transaction,
 ): DisputedPayment {

@@ -2,6 +2,9 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { RefundOutcome } from '../payments/refunds';
 import { grantsOfCharge, standingGrant } from '../payments/standing-grant';
 import { revokePremium } from '../premium/revoke';
+import { recordProcessedRefund } from '../refunds/refund-records';
+import { takeRefundedShare } from '../refunds/refunded-share';
+import { disputedCharge } from './disputes';
 import { lockChargeOfPayment } from './locked-charge';
 
 export interface ChargeRefund {
@@ -9,12 +12,16 @@ export interface ChargeRefund {
   paymentId: string;
   /** In paise: everything refunded on the payment so far, this refund included. */
   refundedTotal: number;
+  /** In paise: this refund. */
+  amountPaise: number;
+  /** Our receipt, when we asked for the refund (src/core/refunds). */
+  receipt: string | null;
 }
 
 /**
  * A full refund of a subscription's charge takes that cycle back through `revokePremium` (the REMOVE
- * event names the subscription), the grant a won dispute gave back if there was one; a partial one keeps
- * premium, as for orders. Returns null when the payment is no charge of ours, so the order refund path can
+ * event names the subscription), the grant a won dispute gave back if there was one; a partial one takes
+ * the same share of the cycle's days, recorded and applied once, as for orders (`applyRefund`). Returns null when the payment is no charge of ours, so the order refund path can
  * look at it.
  */
 export async function applyChargeRefund(
@@ -28,11 +35,24 @@ export async function applyChargeRefund(
   if (charge.status === 'refunded') {
     return { result: 'ignored', reason: `charge ${charge.paymentId} is already refunded` };
   }
-  if (refund.refundedTotal < charge.amountPaise) {
-    return {
-      result: 'ignored',
-      reason: `partial refund (${refund.refundedTotal} of ${charge.amountPaise} paise): premium kept`,
-    };
+  const recorded = await recordProcessedRefund(transaction, { chargeId: charge.id }, refund);
+  if (recorded.alreadyApplied) {
+    return { result: 'ignored', reason: `refund ${refund.refundId} is already applied` };
+  }
+  const by = recorded.requestedBy;
+  const actor = by?.actor ?? 'razorpay-webhook';
+  const reason = by ? `refund ${refund.refundId}: ${by.reason}` : `refund ${refund.refundId}`;
+  if (Math.max(refund.refundedTotal, recorded.refundedTotal) < charge.amountPaise) {
+    if (charge.status === 'charged') {
+      await takeRefundedShare(sequelize, transaction, disputedCharge(locked, transaction), {
+        paymentId: charge.paymentId,
+        amountPaise: charge.amountPaise,
+        recorded,
+        actor,
+        reason,
+      });
+    }
+    return { result: 'refunded' };
   }
   await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
   const grant = await standingGrant(grantsOfCharge(charge), transaction);
@@ -42,8 +62,8 @@ export async function applyChargeRefund(
       {
         target: { grantId: grant.id },
         source: 'subscription',
-        actor: 'razorpay-webhook',
-        reason: `refund ${refund.refundId}`,
+        actor,
+        reason,
         idempotencyKey: `subscription-refund:${charge.paymentId}`,
         subscriptionId: subscription.processorSubscriptionId,
       },

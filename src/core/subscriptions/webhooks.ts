@@ -43,7 +43,14 @@ const body = z.object({
   payload: z.object({
     subscription: entity(subscriptionEntity).optional(),
     payment: entity(paymentEntity).optional(),
-    refund: entity(z.looseObject({ id: z.string().min(1), payment_id: z.string().min(1) })).optional(),
+    refund: entity(
+      z.looseObject({
+        id: z.string().min(1),
+        payment_id: z.string().min(1),
+        amount: z.number().int().positive(),
+        receipt: z.string().nullable().optional(),
+      }),
+    ).optional(),
   }),
 });
 /** A subscription webhook, read from its signed body. */
@@ -76,6 +83,8 @@ export async function applySubscriptionWebhook(
         refundId: refund.entity.id,
         paymentId: refund.entity.payment_id,
         refundedTotal: payment.entity.amount_refunded,
+        amountPaise: refund.entity.amount,
+        receipt: refund.entity.receipt ?? null,
       },
       transaction,
     );

@@ -97,6 +97,11 @@ export function razorpayRoutes(
       razorpay.refund(request.params.id, refundInput(request.body), 'background'),
     );
 
+    app.get<ById>('/v1/payments/:id/refunds', api('razorpay.payments.refunds'), async (request) => {
+      const items = store.paymentRefunds(request.params.id);
+      return { entity: 'collection', count: items.length, items };
+    });
+
     // Not Razorpay's API (a customer's bank opens a dispute): the sandbox's way to send the dispute
     // webhooks, in the background as Razorpay would. Body `{ stage, dispute_id? }`.
     app.post<ById>('/sandbox/payments/:id/dispute', { onRequest: requireKey }, async (request) => {

@@ -22,6 +22,9 @@ const DISPUTE_STATUS: Record<DisputeStage, RazorpayDispute['status']> = {
   closed: 'closed',
 };
 
+/** How long the sandbox's disputes give the seller to answer (Razorpay's are about a week). */
+const RESPOND_WITHIN_SECONDS = 7 * 86_400;
+
 export interface RazorpayCredentials {
   keyId: string;
   keySecret: string;
@@ -107,6 +110,7 @@ export class RazorpaySandbox {
       status: DISPUTE_STATUS[stage],
       phase: 'chargeback',
       created_at: Math.floor(this.now() / 1000),
+      respond_by: Math.floor(this.now() / 1000) + RESPOND_WITHIN_SECONDS,
     };
     await this.announce(webhooks, [[`payment.dispute.${stage}`, { dispute, payment }]]);
     return dispute;

@@ -12,6 +12,7 @@ const GST_RATE = 0.18;
 export class RazorpayStore {
   private readonly orders = new Map<string, RazorpayOrder>();
   private readonly payments = new Map<string, RazorpayPayment>();
+  private readonly refunds = new Map<string, RazorpayRefund[]>();
 
   constructor(private readonly now: () => number) {}
 
@@ -144,7 +145,14 @@ export class RazorpayStore {
       speed_processed: 'normal',
       speed_requested: 'normal',
     };
-    return { refund, payment: structuredClone(payment) };
+    this.refunds.set(paymentId, [refund, ...(this.refunds.get(paymentId) ?? [])]);
+    return { refund: structuredClone(refund), payment: structuredClone(payment) };
+  }
+
+  /** `GET /v1/payments/:id/refunds`: the payment's refunds, newest first. */
+  paymentRefunds(paymentId: string): RazorpayRefund[] {
+    if (!this.payments.has(paymentId)) throw unknownId();
+    return structuredClone(this.refunds.get(paymentId) ?? []);
   }
 
   private seconds(): number {

@@ -16,6 +16,8 @@ export interface RazorpayDispute {
   status: 'open' | 'won' | 'lost' | 'closed';
   phase: 'chargeback';
   created_at: number;
+  /** Unix seconds: the seller's deadline for evidence. */
+  respond_by: number;
 }
 
 export interface WebhookEntities {

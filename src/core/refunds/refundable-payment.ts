@@ -1,0 +1,88 @@
+import type { Transaction } from 'sequelize';
+import { selectRows } from '../db/database';
+import { AppError } from '../errors';
+
+/** A payment of ours that can be refunded: an order's, or a subscription charge's. */
+export interface RefundablePayment {
+  paymentId: string;
+  amountPaise: number;
+  orderId: string | null;
+  subscriptionId: string | null;
+  owner: { orderId: number } | { chargeId: number };
+}
+
+/**
+ * Finds the payment an operator named (by its order, or by the payment id of an order or a charge) and
+ * locks its row for the rest of the transaction, as the refund webhook does, so the two run in turn.
+ */
+export async function lockRefundablePayment(
+  transaction: Transaction,
+  named: { orderId?: string; paymentId?: string },
+): Promise<RefundablePayment> {
+  const [order] = await selectRows<{
+    id: number;
+    processor_order_id: string;
+    payment_id: string | null;
+    amount_paise: number;
+    status: string;
+  }>(
+    transaction,
+    `SELECT id, processor_order_id, payment_id, amount_paise, status FROM orders
+     WHERE ${named.orderId !== undefined ? 'processor_order_id' : 'payment_id'} = $1 FOR UPDATE`,
+    [named.orderId ?? named.paymentId],
+  );
+  if (order) {
+    if (order.payment_id === null || order.status === 'created') {
+      throw AppError.conflict(
+        'ORDER_NOT_PAID',
+        `order ${order.processor_order_id} is not paid: nothing to refund`,
+      );
+    }
+    if (order.status === 'refunded') {
+      throw AppError.conflict(
+        'ALREADY_REFUNDED',
+        `order ${order.processor_order_id} is already refunded (or its dispute was lost)`,
+      );
+    }
+    return {
+      paymentId: order.payment_id,
+      amountPaise: order.amount_paise,
+      orderId: order.processor_order_id,
+      subscriptionId: null,
+      owner: { orderId: Number(order.id) },
+    };
+  }
+  if (named.orderId !== undefined) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${named.orderId}`);
+  const [charge] = await selectRows<{
+    id: number;
+    payment_id: string;
+    amount_paise: number;
+    status: string;
+    processor_subscription_id: string;
+  }>(
+    transaction,
+    `SELECT c.id, c.payment_id, c.amount_paise, c.status, s.processor_subscription_id
+     FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+     WHERE c.payment_id = $1 FOR UPDATE OF s, c`,
+    [named.paymentId],
+  );
+  if (!charge) {
+    throw AppError.notFound(
+      'PAYMENT_NOT_FOUND',
+      `no order or subscription charge paid by ${named.paymentId}`,
+    );
+  }
+  if (charge.status === 'refunded') {
+    throw AppError.conflict(
+      'ALREADY_REFUNDED',
+      `charge ${charge.payment_id} is already refunded (or its dispute was lost)`,
+    );
+  }
+  return {
+    paymentId: charge.payment_id,
+    amountPaise: charge.amount_paise,
+    orderId: null,
+    subscriptionId: charge.processor_subscription_id,
+    owner: { chargeId: Number(charge.id) },
+  };
+}
