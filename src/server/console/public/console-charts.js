@@ -4,6 +4,8 @@
 (function () {
   const { el, inr, time } = window.ConsoleKit;
   const charts = [];
+  const DAY_SECONDS = 86_400;
+  const MONTH_SECONDS = 30 * DAY_SECONDS;
 
   const dayToSeconds = (day) => Date.parse(`${day}T00:00:00Z`) / 1000;
   const monthToSeconds = (month) => Date.parse(`${month}-01T00:00:00Z`) / 1000;
@@ -17,28 +19,30 @@
     );
   }
 
-  function chart(container, series, x, y, bars) {
+  /** A uPlot chart of `x` (unix seconds, one step apart) and one or two series (`lines`, `bars`). */
+  function chart(container, x, step, series) {
     container.replaceChildren();
     const width = Math.max(container.clientWidth, 200);
     const options = {
       width,
       height: 200,
-      scales: { x: { time: true } },
-      legend: { show: false },
+      // Half a step of room each side, so that the first and last bars are whole.
+      scales: { x: { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] } },
+      legend: { show: series.length > 1 },
       axes: [{}, { size: 60, values: (_u, ticks) => ticks.map((tick) => `₹${tick}`) }],
       series: [
         {},
-        {
-          label: series,
-          stroke: '#5865f2',
-          fill: 'rgba(88, 101, 242, 0.25)',
-          width: 2,
+        ...series.map(({ label, color, bars }) => ({
+          label,
+          stroke: color,
+          fill: bars ? `${color}55` : undefined,
+          width: bars ? 1 : 2,
           paths: bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
           points: { show: false },
-        },
+        })),
       ],
     };
-    const plot = new uPlot(options, [x, y], container);
+    const plot = new uPlot(options, [x, ...series.map(({ values }) => values)], container);
     charts.push({ plot, container });
   }
 
@@ -98,17 +102,23 @@
     charts.length = 0;
     chart(
       document.getElementById('revenue-chart'),
-      'Net',
       revenue.periods.map((period) => dayToSeconds(period.period)),
-      revenue.periods.map((period) => period.net),
-      true,
+      DAY_SECONDS,
+      [
+        {
+          label: 'Gross',
+          color: '#5865f2',
+          bars: true,
+          values: revenue.periods.map((period) => period.gross),
+        },
+        { label: 'Net', color: '#1a7f37', values: revenue.periods.map((period) => period.net) },
+      ],
     );
     chart(
       document.getElementById('mrr-chart'),
-      'MRR',
       mrrByMonth.map((month) => monthToSeconds(month.period)),
-      mrrByMonth.map((month) => month.mrr),
-      false,
+      MONTH_SECONDS,
+      [{ label: 'MRR', color: '#5865f2', bars: true, values: mrrByMonth.map((month) => month.mrr) }],
     );
     activeBars(subscribers.activePremium);
     list('failing', subscribers.failingCharges, 'None.', (charge) => [

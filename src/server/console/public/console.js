@@ -41,27 +41,25 @@
         `${user.username} (${user.providerId})${user.isPremium ? ' · premium' : ''}`,
       ]),
     ];
-    document
-      .getElementById('results')
-      .replaceChildren(
-        ...(items.length
-          ? items.map(([kind, id, label]) =>
+    document.getElementById('results').replaceChildren(
+      ...(items.length
+        ? items.map(([kind, id, label]) =>
+            el(
+              'li',
+              {},
               el(
-                'li',
-                {},
-                el(
-                  'button',
-                  {
-                    type: 'button',
-                    className: 'secondary',
-                    onclick: () => showDetail(kind, id).catch(failed),
-                  },
-                  label,
-                ),
+                'button',
+                {
+                  type: 'button',
+                  className: 'secondary',
+                  onclick: () => showDetail(kind, id).catch(failed),
+                },
+                label,
               ),
-            )
-          : [el('li', { className: 'muted' }, `Nothing matches “${text}”.`)]),
-      );
+            ),
+          )
+        : [el('li', { className: 'muted' }, `Nothing matches “${text}”.`)]),
+    );
     if (items.length === 1) await showDetail(items[0][0], items[0][1]);
   }
 
