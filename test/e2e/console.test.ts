@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
@@ -87,6 +88,30 @@ describeWithBrowser("the seller's console in a browser", (browserPath) => {
       await page.locator('[data-figure="gross"]', { hasText: '₹199.00' }).waitFor();
       await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
       await shot(page, 'console-phone');
+
+      // The API's log names the operator on each console request, the refund among them.
+      const log = fs.readFileSync(path.join(ARTIFACTS, 'e2e-api.log'), 'utf8');
+      const consoleRequests = log
+        .split('\n')
+        .filter((line) => line.includes('"msg":"console request"'))
+        .map((line) => JSON.parse(line) as { operatorId: string; method: string; url: string });
+      expect(consoleRequests).toContainEqual(
+        expect.objectContaining({ operatorId: DEMO_USER.id, method: 'POST', url: '/api/console/refund' }),
+      );
+    },
+    TEST_MS,
+  );
+
+  it(
+    'tells someone who is not an operator so, with a way to sign in again',
+    async () => {
+      const page = await getProduct().newPage({ width: 390, height: 844 });
+      await page.goto(`${api()}/console?error=not_an_operator`);
+      await page.getByText('That Discord account is not an operator of this service').waitFor();
+      await page.getByRole('link', { name: 'Sign in with Discord' }).waitFor();
+      expect(page.url()).toBe(`${api()}/console`);
+      await expect(page.locator('#signed-in').isHidden()).resolves.toBe(true);
+      await shot(page, 'console-not-an-operator');
     },
     TEST_MS,
   );
