@@ -42,6 +42,34 @@ export function orderId(value: string): string {
   return value;
 }
 
+/** The payment to refund: an order's (order_…), or a payment id (pay_…), such as a subscription charge's. */
+export function orderOrPayment(value: string): { orderId: string } | { paymentId: string } {
+  if (ORDER_ID.test(value)) return { orderId: value };
+  if (/^pay_[A-Za-z0-9]{1,40}$/.test(value)) return { paymentId: value };
+  throw new InvalidArgumentError('expected a Razorpay order id (order_…) or payment id (pay_…).');
+}
+
+/** An amount in rupees (`199`, `99.50`), as paise. */
+export function rupees(value: string): number {
+  if (!/^\d{1,9}(\.\d{1,2})?$/.test(value) || Number(value) < 1) {
+    throw new InvalidArgumentError('expected an amount in INR of at least 1, like 199 or 99.50.');
+  }
+  return Math.round(Number(value) * 100);
+}
+
+/** A calendar day, `YYYY-MM-DD`. */
+export function day(value: string): string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) throw new InvalidArgumentError('expected a day like 2026-01-31.');
+  return value;
+}
+
+/** A calendar month, `YYYY-MM`. */
+export function month(value: string): string {
+  if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(value))
+    throw new InvalidArgumentError('expected a month like 2026-01.');
+  return value;
+}
+
 /** A Razorpay subscription id (sub_…). */
 export function subscriptionId(value: string): string {
   if (!/^sub_[A-Za-z0-9]{1,40}$/.test(value)) {

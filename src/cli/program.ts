@@ -7,11 +7,15 @@ import { registerDbStatus } from './commands/db-status';
 import { registerGrant } from './commands/grant';
 import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
+import { registerOrdersRefund } from './commands/orders-refund';
 import { registerOrdersShow } from './commands/orders-show';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
 import { registerPlansSync } from './commands/plans-sync';
+import { registerReportDisputes } from './commands/report-disputes';
+import { registerReportRevenue } from './commands/report-revenue';
+import { registerReportSubscribers } from './commands/report-subscribers';
 import { registerRevoke } from './commands/revoke';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
@@ -53,15 +57,23 @@ export function buildProgram(): { program: Command; session: Session } {
   registerCodesList(codes, session);
   registerCodesRevoke(codes, session);
 
-  const orders = program.command('orders').description('look orders up and reconcile them with Razorpay');
+  const orders = program.command('orders').description('look orders up, reconcile them with Razorpay, refund them');
   registerOrdersList(orders, session);
   registerOrdersShow(orders, session);
   registerOrdersReconcile(orders, session);
+  registerOrdersRefund(orders, session);
 
   const subscriptions = program.command('subscriptions').description('subscriptions that renew premium');
   registerSubscriptionsList(subscriptions, session);
   registerSubscriptionsShow(subscriptions, session);
   registerSubscriptionsCancel(subscriptions, session);
+
+  const report = program
+    .command('report')
+    .description("the seller's figures: revenue, subscribers, disputes");
+  registerReportRevenue(report, session);
+  registerReportSubscribers(report, session);
+  registerReportDisputes(report, session);
 
   const plans = program.command('plans').description('the Razorpay plans subscriptions are sold on');
   registerPlansSync(plans, session);

@@ -86,10 +86,13 @@ export interface Sandbox {
      * hands the browser. With `webhooks`, delivers `payment.captured` then `order.paid` before returning.
      */
     pay(orderId: string, opts?: { webhooks?: boolean }): Promise<CheckoutResponse>;
-    /** Refunds all that is left of a payment, or `amountPaise`; with `webhooks`, delivers `refund.created` then `refund.processed`. */
+    /**
+     * Refunds all that is left of a payment, or `amountPaise`, with `receipt` when given; with `webhooks`,
+     * delivers `refund.created` then `refund.processed`.
+     */
     refund(
       paymentId: string,
-      opts?: { webhooks?: boolean; amountPaise?: number },
+      opts?: { webhooks?: boolean; amountPaise?: number; receipt?: string },
     ): Promise<{ refundId: string }>;
     /**
      * A chargeback of a captured payment reaching `stage` (created, won, lost, closed); with `webhooks`,
@@ -197,7 +200,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     razorpay: {
       pay: (orderId, opts) => razorpay.pay(orderId, opts?.webhooks ? 'await' : 'none'),
       refund: async (paymentId, opts) => {
-        const input = refundInput(opts?.amountPaise === undefined ? {} : { amount: opts.amountPaise });
+        const input = refundInput({ amount: opts?.amountPaise, receipt: opts?.receipt });
         const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
         return { refundId: refund.id };
       },

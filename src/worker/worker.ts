@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
+import { registerBusinessMetrics } from './business-metrics';
 import { startHealthServer } from './health-server';
 import { scheduledJobs } from './jobs';
 import { OutboxRelay } from './relay/outbox-relay';
@@ -19,6 +20,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const core = createCore(config);
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  registerBusinessMetrics(registry, core);
   const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,

@@ -8,7 +8,7 @@ import {
 } from '../../../src/core/models';
 import { webhookSignature } from '../../../src/core/processor/signatures';
 import type { RazorpayOrder } from '../../../src/core/processor/types';
-import { createUser } from '../../support/fixtures';
+import { createUser, DAY_MS } from '../../support/fixtures';
 import {
   deliver,
   MONTHLY_USER,
@@ -276,20 +276,20 @@ describe('POST /api/payment/webhook: refunds', () => {
     expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
   });
 
-  it('keeps premium on a partial refund and revokes when the refunds add up to the whole', async () => {
-    const { order, paymentId } = await verifiedPurchase(tenDaysFromNow());
+  it('takes the share of the days a partial refund is of the payment, and the rest once the refunds add up', async () => {
+    const expiry = tenDaysFromNow();
+    const { user, order, paymentId } = await verifiedPurchase(expiry);
+    const premiumUntil = async () => (await UserPremium.findOne({ where: { userId: user.id } }))!.expiresAt;
     const part = await refundAtProcessor(app(), paymentId, 5_000);
     const partial = await deliver(app(), 'refund.processed', {
       refund: part,
       payment: paymentOf(app(), order.id),
     });
 
-    expect(JSON.parse(partial.body)).toEqual({
-      status: 'ignored',
-      reason: expect.stringContaining('partial refund'),
-    });
+    expect(partial).toEqual(processed);
+    // 5,000 of 19,900 paise is 7.54 of the 30 days: 8 days go, 22 stay.
+    expect(await premiumUntil()).toEqual(new Date(expiry.getTime() + 22 * DAY_MS));
     expect(await Order.findOne({ where: { processorOrderId: order.id } })).toMatchObject({ status: 'paid' });
-    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(0);
 
     const rest = await refundAtProcessor(app(), paymentId);
     const full = await deliver(app(), 'refund.processed', {
@@ -297,8 +297,11 @@ describe('POST /api/payment/webhook: refunds', () => {
       payment: paymentOf(app(), order.id),
     });
     expect(full).toEqual(processed);
-    expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
-    expect(await OutboxEvent.count({ where: { type: 'USER_PREMIUM_REMOVE' } })).toBe(1);
+    expect(await premiumUntil()).toEqual(expiry);
+    expect(await Order.findOne({ where: { processorOrderId: order.id } })).toMatchObject({
+      status: 'refunded',
+    });
+    expect(await OutboxEvent.count({ where: { type: 'USER_PREMIUM_REMOVE' } })).toBe(2);
   });
 
   it('never grants a payment whose full refund arrived before it was applied, but lets another payment pay the order', async () => {

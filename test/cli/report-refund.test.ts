@@ -1,0 +1,127 @@
+import type { Core } from '../../src/core';
+import { Order, OutboxEvent } from '../../src/core/models';
+import { applyPayment } from '../../src/core/payments/apply-payment';
+import { createOrder } from '../../src/core/payments/create-order';
+import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
+import { revenueReport, subscribersReport } from '../../src/core/reports';
+import type { Sandbox } from '../../src/sandbox';
+import { useTestCore } from '../support/context';
+import { createUser } from '../support/fixtures';
+import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { json } from './support';
+
+const getCore = useTestCore();
+const { sandbox: getSandbox, cli } = useCliSandbox();
+let sandbox: Sandbox;
+beforeAll(() => {
+  sandbox = getSandbox();
+});
+
+/** A USER Monthly order paid at Razorpay and applied here: 30 days of premium. */
+async function paidOrder(core: Core): Promise<{ orderId: string; paymentId: string }> {
+  const buyer = await createUser();
+  const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+  const order = await createOrder(core, processor, {
+    callerProviderId: buyer.providerId,
+    providerId: buyer.providerId,
+    amount: core.config.planPrices.Monthly,
+    planType: 'Monthly',
+    category: 'USER',
+  });
+  const paid = await sandbox.razorpay.pay(order.id);
+  await applyPayment(
+    core.sequelize,
+    { processorOrderId: order.id, paymentId: paid.razorpay_payment_id },
+    { source: 'webhook' },
+  );
+  return { orderId: order.id, paymentId: paid.razorpay_payment_id };
+}
+
+describe('premium orders refund', () => {
+  it('refunds part, then the rest, then refuses a third time; premium goes by share', async () => {
+    const { orderId, paymentId } = await paidOrder(getCore());
+
+    const half = await cli([
+      'orders',
+      'refund',
+      orderId,
+      '--amount',
+      '99.50',
+      '--reason',
+      'half back',
+      '--yes',
+      '--json',
+    ]);
+    expect(half.code).toBe(0);
+    expect(json(half)).toMatchObject({
+      orderId,
+      paymentId,
+      amountPaise: 9_950,
+      refundedTotalPaise: 9_950,
+      status: 'processed',
+      daysTaken: 15,
+    });
+
+    const rest = await cli(['orders', 'refund', orderId, '--reason', 'the rest', '--yes']);
+    expect(rest.code).toBe(0);
+    expect(rest.stdout).toContain('99.50 INR of order');
+    expect(rest.stdout).toContain('Refunded so far: 199.00 INR of 199.00 INR');
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({
+      status: 'refunded',
+    });
+    expect(await OutboxEvent.count({ where: { type: 'USER_PREMIUM_REMOVE' } })).toBe(2);
+
+    const again = await cli(['orders', 'refund', orderId, '--reason', 'oops', '--yes']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already refunded');
+  });
+
+  it('asks before refunding, and refuses when no one is at the terminal to answer', async () => {
+    const { orderId } = await paidOrder(getCore());
+
+    const run = await cli(['orders', 'refund', orderId, '--reason', 'x']);
+
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('add --yes');
+    expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
+  });
+
+  it('refuses a bad amount or id as a usage error', async () => {
+    expect(
+      (await cli(['orders', 'refund', 'order_X1', '--amount', '9.999', '--reason', 'x', '--yes'])).code,
+    ).toBe(2);
+    expect((await cli(['orders', 'refund', 'nope', '--reason', 'x', '--yes'])).code).toBe(2);
+  });
+});
+
+describe('premium report', () => {
+  it('prints the same revenue figures as the core report, as JSON and as a table', async () => {
+    await paidOrder(getCore());
+    await paidOrder(getCore());
+    const expected = await revenueReport(getCore(), { by: 'month' });
+
+    const asJson = await cli(['report', 'revenue', '--by', 'month', '--json']);
+    const asText = await cli(['report', 'revenue', '--by', 'month']);
+
+    expect(asJson.code).toBe(0);
+    expect(json(asJson)).toEqual(expected);
+    expect(expected.totals).toMatchObject({ gross: 398, net: 398, payments: 2 });
+    expect(asText.stdout).toMatch(/^TOTAL\s+398\.00\s+0\.00\s+0\.00\s+398\.00\s+2\s/m);
+  });
+
+  it('prints the subscribers report', async () => {
+    const asJson = await cli(['report', 'subscribers', '--month', '2026-03', '--json']);
+
+    expect(asJson.code).toBe(0);
+    expect(json(asJson)).toEqual(await subscribersReport(getCore(), { month: '2026-03' }));
+    expect(json(asJson)).toMatchObject({ live: 0, mrr: 0, churn: null });
+  });
+
+  it('refuses days and groupings that are not', async () => {
+    expect((await cli(['report', 'revenue', '--by', 'week'])).code).toBe(2);
+    expect((await cli(['report', 'revenue', '--from', '2026-1-1'])).code).toBe(2);
+    const impossible = await cli(['report', 'revenue', '--from', '2026-02-30']);
+    expect(impossible.code).not.toBe(0);
+    expect(impossible.stderr).toContain('2026-02-30');
+  });
+});
