@@ -45,7 +45,7 @@ describeWithBrowser("the seller's console in a browser", (browserPath) => {
       await page.goto(`${api()}/console`);
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Authorize' }).click();
-      expect(page.url()).toBe(`${api()}/console`);
+      await page.waitForURL(`${api()}/console`);
       await page.getByText(`Signed in as ${DEMO_USER.username}`).waitFor();
       await page.locator('[data-figure="gross"]', { hasText: '₹199.00' }).waitFor();
       await expect(page.locator('[data-figure="net"]').textContent()).resolves.toBe('₹199.00');
