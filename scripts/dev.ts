@@ -22,6 +22,7 @@ import { startPrivateRedis } from './dev/private-redis';
 import type { PrivateServer } from './dev/private-server';
 import { freePort, portIsFree, postgresProblem, redisProblem } from './dev/probe';
 import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
+import { DEMO_USER } from '../src/sandbox/discord/users';
 import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 
 const ROOT = path.resolve(__dirname, '..');
@@ -92,6 +93,10 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   // The sandbox starts with these plans, so subscriptions work without `premium plans sync`.
   if (!process.env.RAZORPAY_KEY_ID && !process.env.RAZORPAY_PLAN_IDS) {
     env.RAZORPAY_PLAN_IDS = formatPlanIds(SANDBOX_PLAN_IDS);
+  }
+  // The sandbox's demo user is the operator of /console, so the seller's desk can be tried at once.
+  if (!process.env.DISCORD_CLIENT_ID && !process.env.OPERATOR_PROVIDER_IDS) {
+    env.OPERATOR_PROVIDER_IDS = DEMO_USER.id;
   }
   return env;
 }
@@ -231,6 +236,8 @@ async function main(): Promise<void> {
 
   if (await untilReady(`http://127.0.0.1:${config.port}/readyz`, () => !stopping)) {
     say(`ready: open ${api}/ to sign in and buy premium (API docs at /docs)`);
+    if (env.OPERATOR_PROVIDER_IDS ?? process.env.OPERATOR_PROVIDER_IDS)
+      say(`the seller's console: ${api}/console (operators: OPERATOR_PROVIDER_IDS)`);
     say('the CLI beside it: npm run --silent cli -- <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
   }

@@ -52,6 +52,17 @@ function readCaBundle(file: string): string {
   return pem;
 }
 
+/** OPERATOR_PROVIDER_IDS: Discord user ids (snowflakes), comma-separated. */
+function parseOperatorIds(value: string): string[] {
+  const ids = value
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
+  const bad = ids.find((id) => !/^\d{17,20}$/.test(id));
+  if (bad !== undefined) throw new Error(`"${bad}" is not a Discord user id (17 to 20 digits)`);
+  return [...new Set(ids)];
+}
+
 /** An optional variable turned into a value by `parse`, whose error message becomes the problem. */
 function parsedWith<T>(parse: (value: string) => T) {
   return z
@@ -154,6 +165,7 @@ const schema = z
         }
       }),
     SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
+    OPERATOR_PROVIDER_IDS: parsedWith(parseOperatorIds),
     REPORT_TIMEZONE: z
       .string()
       .default('Asia/Kolkata')
@@ -264,6 +276,8 @@ export interface Config {
   razorpayPlanIds: ProcessorPlanIds;
   /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
   subscriptionGraceHours: number;
+  /** Discord ids of who may sign in to the seller's console; empty: the console does not exist. */
+  operatorProviderIds: string[];
   /** The IANA time zone whose days and months the reports count in. */
   reportTimeZone: string;
 }
@@ -374,6 +388,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
     razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
+    operatorProviderIds: e.OPERATOR_PROVIDER_IDS ?? [],
     reportTimeZone: e.REPORT_TIMEZONE,
   };
 }

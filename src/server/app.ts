@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Core } from '../core';
+import consolePlugin from './console/plugin';
 import demoPage from './demo/plugin';
 import { registerErrorHandling } from './errors';
 import { loggerOptions } from './logging';
@@ -65,6 +66,8 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(botPremiumRoutes, options);
   await fastify.register(paymentSubscriptionRoutes, options);
   if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
+  // No console route at all (404) while no operator is named.
+  if (config.operatorProviderIds.length > 0) await fastify.register(consolePlugin, options);
 }
 
 /**

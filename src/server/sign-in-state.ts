@@ -8,14 +8,17 @@ export function signInStateKey(keyPrefix: string, state: string): string {
   return `${keyPrefix}sign-in-state:${state}`;
 }
 
+/** What a sign-in is for: the app's session token, or the seller's console (operators only). */
+export type SignInPurpose = 'app' | 'console';
+
 /**
  * The OAuth `state` of sign-ins in progress (docs/interface.md): 16 random bytes in hex, kept in Redis so that any
- * API replica can check it, for `ttlSeconds`, and good for one callback only.
+ * API replica can check it, for `ttlSeconds`, and good for one callback only. It remembers the purpose.
  */
 export interface SignInStateStore {
-  issue(): Promise<string>;
-  /** True once for a state that was issued and has not expired; false for anything else. */
-  consume(state: string): Promise<boolean>;
+  issue(purpose?: SignInPurpose): Promise<string>;
+  /** The purpose, once, for a state that was issued and has not expired; null for anything else. */
+  consume(state: string): Promise<SignInPurpose | null>;
 }
 
 export function createSignInStateStore(
@@ -24,13 +27,22 @@ export function createSignInStateStore(
   ttlSeconds: number,
 ): SignInStateStore {
   return {
-    async issue() {
+    async issue(purpose = 'app') {
       const state = randomBytes(16).toString('hex');
-      await redis.set(signInStateKey(keyPrefix, state), '1', 'EX', ttlSeconds);
+      // '1' is what every app sign-in stored before the console existed: states in flight at a deploy.
+      await redis.set(
+        signInStateKey(keyPrefix, state),
+        purpose === 'console' ? 'console' : '1',
+        'EX',
+        ttlSeconds,
+      );
       return state;
     },
     async consume(state) {
-      return STATE.test(state) && (await redis.getdel(signInStateKey(keyPrefix, state))) !== null;
+      if (!STATE.test(state)) return null;
+      const stored = await redis.getdel(signInStateKey(keyPrefix, state));
+      if (stored === null) return null;
+      return stored === 'console' ? 'console' : 'app';
     },
   };
 }

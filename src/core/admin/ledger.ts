@@ -26,12 +26,15 @@ export interface LedgerEntry extends Pick<
   createdAt: Date;
 }
 
-/** The newest ledger rows of one user or of one order. */
+/** The newest ledger rows of one user, one guild or one order. */
 export function listLedger(
   sequelize: Sequelize,
-  filter: { userId?: number; orderId?: number; limit: number },
+  filter: { userId?: number; guildId?: string; orderId?: number; limit: number },
 ): Promise<LedgerEntry[]> {
-  const where = new Conditions().add('g.user_id = ?', filter.userId).add('g.order_id = ?', filter.orderId);
+  const where = new Conditions()
+    .add('g.user_id = ?', filter.userId)
+    .add('g.guild_id = ?', filter.guildId)
+    .add('g.order_id = ?', filter.orderId);
   return sequelize.query<LedgerEntry>(
     `SELECT g.id AS "grantId", g.kind, g.category, u.provider_id AS "providerId", g.guild_id AS "guildId",
             g.plan_type AS "planType", g.days, g.expires_before AS "expiresBefore",

@@ -31,6 +31,8 @@ export interface OrderFilter {
   status?: OrderStatus;
   /** The buyer; an unknown one is an error rather than an empty list. */
   providerId?: string;
+  /** Orders of SERVER premium for this guild. */
+  guildId?: string;
   since?: Date;
   limit: number;
 }
@@ -58,6 +60,7 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
   const where = new Conditions()
     .add('o.status = ?', filter.status)
     .add('o.buyer_user_id = ?', buyer?.id)
+    .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since);
   return sequelize.query<OrderSummary>(
     `SELECT ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id

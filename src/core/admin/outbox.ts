@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { aggregateKeyFor } from '../premium/outbox';
 import type { PremiumEventType } from '../premium/types';
 
 export interface OutboxStats {
@@ -85,4 +86,33 @@ function reviveDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promis
     if (retried.length > 0) await selectRows(transaction, `SELECT pg_notify('premium_outbox', '')`);
     return retried;
   });
+}
+
+export interface WaitingEvent {
+  eventId: string;
+  type: PremiumEventType;
+  attempts: number;
+  lastError: string | null;
+  createdAt: Date;
+  deadAt: Date | null;
+}
+
+/**
+ * The events of one user's or one guild's premium that have not reached the bot yet (the relay deletes
+ * an event once it is in the stream), oldest first: pending ones, and dead ones awaiting `outbox retry`.
+ */
+export function listWaitingEvents(
+  sequelize: Sequelize,
+  owner: { providerId: string } | { guildId: string },
+): Promise<WaitingEvent[]> {
+  const key = aggregateKeyFor(
+    'guildId' in owner ? owner.guildId : null,
+    'providerId' in owner ? owner.providerId : '',
+  );
+  return sequelize.query<WaitingEvent>(
+    `SELECT event_id AS "eventId", type, attempts, last_error AS "lastError", created_at AS "createdAt",
+            dead_at AS "deadAt"
+     FROM outbox WHERE aggregate_key = $1 ORDER BY id LIMIT 100`,
+    { bind: [key], type: QueryTypes.SELECT },
+  );
 }

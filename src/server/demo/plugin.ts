@@ -5,17 +5,7 @@ import type { Config } from '../../core/config';
 import type { Core } from '../../core';
 import { AppError } from '../../core/errors';
 import { CUSTOM_MONTHS } from '../../core/plans';
-
-/** The page's files are not TypeScript, so the build leaves them in the source tree: find it from src/ or dist/. */
-function publicDirectory(): string {
-  let directory = __dirname;
-  while (!fs.existsSync(path.join(directory, 'package.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error(`no package.json above ${__dirname}`);
-    directory = parent;
-  }
-  return path.join(directory, 'src/server/demo/public');
-}
+import { sourceDirectory } from '../source-directory';
 
 /** What the page needs besides the API: the sandbox's checkout page and bot stand-in, and the prices. */
 export function demoConfig(config: Config) {
@@ -41,7 +31,7 @@ const hidden = { schema: { hide: true } };
  * Registered only outside production.
  */
 export default async function demoPage(app: FastifyInstance, { core }: { core: Core }): Promise<void> {
-  const directory = publicDirectory();
+  const directory = sourceDirectory('src/server/demo/public');
   // Read at each request, so that an edited page shows on reload.
   const sendFile = async (reply: FastifyReply, name: string, type: string) =>
     reply

@@ -2,13 +2,15 @@ import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { isAppError } from '../../core/errors';
+import { AppError, isAppError } from '../../core/errors';
 import { createDiscordClient } from '../../core/identity/discord-client';
-import { signInWithDiscord, type SignInResult } from '../../core/identity/sign-in';
+import { signInOperator } from '../../core/identity/operator-sign-in';
+import { signInWithDiscord } from '../../core/identity/sign-in';
 import type { AppOptions } from '../app';
+import { CONSOLE_COOKIE, CONSOLE_PATH, consoleCookieOptions } from '../console/cookie';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { Redirect } from '../schemas';
-import { createSignInStateStore, sameState } from '../sign-in-state';
+import { createSignInStateStore, sameState, type SignInPurpose } from '../sign-in-state';
 
 /** The `error` the frontend's login page receives when a sign-in fails. */
 type SignInFailure =
@@ -17,12 +19,19 @@ type SignInFailure =
   | 'access_denied'
   | 'provider_rejected'
   | 'provider_unavailable'
-  | 'server_error';
+  | 'server_error'
+  | 'not_an_operator';
 
 const FAILURE_BY_ERROR_CODE: Record<string, SignInFailure> = {
   PROVIDER_REJECTED: 'provider_rejected',
   PROVIDER_UNAVAILABLE: 'provider_unavailable',
+  NOT_AN_OPERATOR: 'not_an_operator',
 };
+
+const LoginQuery = Type.Object({
+  /** `console`: an operator's sign-in to the seller's console instead of the app's. */
+  for: Type.Optional(Type.Literal('console')),
+});
 
 const CallbackQuery = Type.Object({
   code: Type.Optional(Type.String()),
@@ -38,7 +47,8 @@ const STATE_COOKIE_PATH = '/api/auth';
  * GET /api/auth/login and GET /api/auth/idp/callback (docs/interface.md): Discord's authorization code
  * flow, in the browser: both answer with redirects only, never a page of their own. The callback sends
  * the browser to the frontend alone: `/dashboard?token=…` on success, `/login?error=<SignInFailure>`
- * otherwise.
+ * otherwise. A sign-in started with `?for=console` ends at `/console` instead, with the console's cookie
+ * for an operator and `/console?error=<SignInFailure>` for anyone else.
  */
 const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core, redis }) => {
   const { config } = core;
@@ -59,6 +69,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
     return url.toString();
   }
   const loginUrl = (failure: SignInFailure) => frontendUrl('/login', { error: failure });
+  const consoleUrl = (failure: SignInFailure) => `${CONSOLE_PATH}?error=${failure}`;
 
   /** Sends the browser to `target()`, or back to the login page when the service itself failed. */
   async function redirectBrowser(reply: FastifyReply, target: () => Promise<string>) {
@@ -78,31 +89,44 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
   async function callbackTarget(
     query: Static<typeof CallbackQuery> | null,
     cookieState: string | undefined,
-    log: FastifyBaseLogger,
+    reply: FastifyReply,
   ) {
-    const fail = (failure: SignInFailure, reason?: string) => {
-      log.warn({ failure, reason }, 'sign-in failed');
-      return loginUrl(failure);
+    const log: FastifyBaseLogger = reply.log;
+    const fail = (purpose: SignInPurpose, failure: SignInFailure, reason?: string) => {
+      log.warn({ failure, reason, purpose }, 'sign-in failed');
+      return purpose === 'console' ? consoleUrl(failure) : loginUrl(failure);
     };
-    if (query === null) return fail('invalid_request');
+    if (query === null) return fail('app', 'invalid_request');
     const { code, state, error } = query;
     // The state is spent first, whatever else the callback carries, so that it can never be replayed.
-    if (state === undefined || !(await states.consume(state))) return fail('invalid_state');
-    if (!sameState(state, cookieState)) return fail('invalid_state', 'the state is not this browser’s');
+    const purpose = state === undefined ? null : await states.consume(state);
+    if (purpose === null) return fail('app', 'invalid_state');
+    if (!sameState(state!, cookieState))
+      return fail(purpose, 'invalid_state', 'the state is not this browser’s');
     if (error !== undefined)
-      return fail(error === 'access_denied' ? 'access_denied' : 'provider_rejected', error);
-    if (code === undefined) return fail('invalid_request');
+      return fail(purpose, error === 'access_denied' ? 'access_denied' : 'provider_rejected', error);
+    if (code === undefined) return fail(purpose, 'invalid_request');
 
-    let signedIn: SignInResult;
     try {
-      signedIn = await signInWithDiscord(core, discord, code);
+      return purpose === 'console' ? await consoleTarget(code, reply) : await dashboardTarget(code);
     } catch (failure) {
       if (!isAppError(failure)) throw failure;
       const known = FAILURE_BY_ERROR_CODE[failure.code];
       if (known === undefined) throw failure;
-      return fail(known, failure.message);
+      return fail(purpose, known, failure.message);
     }
-    const { token, profile, status } = signedIn;
+  }
+
+  /** An operator's console session: the cookie, and the console page. */
+  async function consoleTarget(code: string, reply: FastifyReply) {
+    const { token, operator } = await signInOperator(config, discord, code);
+    reply.setCookie(CONSOLE_COOKIE, token, consoleCookieOptions(config));
+    reply.log.info({ operatorId: operator.operatorId }, 'operator signed in to the console');
+    return CONSOLE_PATH;
+  }
+
+  async function dashboardTarget(code: string) {
+    const { token, profile, status } = await signInWithDiscord(core, discord, code);
     return frontendUrl('/dashboard', {
       token,
       providerId: profile.providerId,
@@ -118,19 +142,25 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
       config: perIpRateLimit(),
       schema: {
         tags: ['auth'],
-        summary: 'Start a Discord sign-in (302 to Discord)',
+        summary: 'Start a Discord sign-in (302 to Discord); `for=console`: to the seller’s console',
+        querystring: LoginQuery,
         response: {
           302: Redirect("Discord's consent page; or the frontend's /login?error=server_error"),
+          404: { $ref: 'ErrorReply#' },
           429: { $ref: 'ErrorReply#' },
         },
       },
     },
-    (_request, reply) =>
-      redirectBrowser(reply, async () => {
-        const state = await states.issue();
+    (request, reply) => {
+      const purpose: SignInPurpose = request.query.for === 'console' ? 'console' : 'app';
+      if (purpose === 'console' && config.operatorProviderIds.length === 0)
+        throw AppError.notFound('NOT_FOUND', 'the console is not enabled (OPERATOR_PROVIDER_IDS is unset)');
+      return redirectBrowser(reply, async () => {
+        const state = await states.issue(purpose);
         reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: config.oauthStateTtlSeconds });
         return discord.authorizeUrl(state);
-      }),
+      });
+    },
   );
 
   app.get(
@@ -156,11 +186,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         .header('referrer-policy', 'no-referrer')
         .clearCookie(STATE_COOKIE, stateCookie);
       return redirectBrowser(reply, () =>
-        callbackTarget(
-          request.validationError ? null : request.query,
-          request.cookies[STATE_COOKIE],
-          request.log,
-        ),
+        callbackTarget(request.validationError ? null : request.query, request.cookies[STATE_COOKIE], reply),
       );
     },
   );

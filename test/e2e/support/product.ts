@@ -36,9 +36,10 @@ export interface Product {
 
 /**
  * The whole product as a person meets it: the compiled sandbox (with its plans, as `npm run dev` has
- * them), API and worker on free ports, this jest worker's database, and the browser at `browserPath`.
+ * them), API and worker on free ports, this jest worker's database, and the browser at `browserPath`;
+ * `extraEnv` adds settings (OPERATOR_PROVIDER_IDS, say).
  */
-export function useProduct(browserPath: string): () => Product {
+export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}): () => Product {
   const getCore = useTestCore();
   const stream = testConfig().eventsStream;
   let api = '';
@@ -75,6 +76,7 @@ export function useProduct(browserPath: string): () => Product {
       DISCORD_CDN_URL: `${sandbox}/discord/cdn`,
       RAZORPAY_API_URL: `${sandbox}/razorpay`,
       RAZORPAY_PLAN_IDS: formatPlanIds(SANDBOX_PLAN_IDS),
+      ...extraEnv,
     };
     redis = new Redis(env.REDIS_URL);
     processes = [

@@ -1,0 +1,78 @@
+/* global window, document, fetch, Node */
+'use strict';
+/**
+ * What the console's scripts share: calls to /api/console/... (the cookie goes by itself; every POST
+ * carries X-Console-Request: 1, the guard's CSRF check), a DOM helper that only ever sets text, and
+ * formatting. Exposed as window.ConsoleKit.
+ */
+(function () {
+  class ApiError extends Error {
+    constructor(status, body) {
+      super(body?.error?.message ?? `HTTP ${status}`);
+      this.status = status;
+      this.code = body?.error?.code ?? null;
+    }
+  }
+
+  async function call(method, path, body) {
+    const headers = { accept: 'application/json' };
+    if (method !== 'GET') {
+      headers['x-console-request'] = '1';
+      headers['content-type'] = 'application/json';
+    }
+    const response = await fetch(path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    const parsed = text ? JSON.parse(text) : null;
+    if (!response.ok) throw new ApiError(response.status, parsed);
+    return parsed;
+  }
+
+  /** An element with attributes (`on…` ones as listeners) and children (strings become text). */
+  function el(tag, attributes = {}, ...children) {
+    const element = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name.startsWith('on')) element.addEventListener(name.slice(2), value);
+      else if (name === 'className') element.className = value;
+      else element.setAttribute(name, value === true ? '' : String(value));
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined || child === false) continue;
+      element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return element;
+  }
+
+  const inr = (amount) =>
+    `₹${Number(amount).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const time = (value) =>
+    value ? `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-';
+
+  function show(id, text) {
+    const element = document.getElementById(id);
+    element.textContent = text ?? '';
+    element.hidden = !text;
+  }
+
+  window.ConsoleKit = {
+    ApiError,
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body),
+    el,
+    inr,
+    time,
+    notice: (text) => {
+      show('error', null);
+      show('notice', text);
+    },
+    error: (text) => {
+      show('notice', null);
+      show('error', text);
+    },
+  };
+})();

@@ -1,0 +1,135 @@
+/* global window, document, uPlot */
+'use strict';
+/** The overview: headline figures, uPlot charts of revenue by day and MRR by month, active premium. */
+(function () {
+  const { el, inr, time } = window.ConsoleKit;
+  const charts = [];
+  const DAY_SECONDS = 86_400;
+  const MONTH_SECONDS = 30 * DAY_SECONDS;
+
+  const dayToSeconds = (day) => Date.parse(`${day}T00:00:00Z`) / 1000;
+  const monthToSeconds = (month) => Date.parse(`${month}-01T00:00:00Z`) / 1000;
+
+  function figure(label, value, id) {
+    return el(
+      'div',
+      { className: 'figure' },
+      el('span', { className: 'label' }, label),
+      el('span', { className: 'value', 'data-figure': id }, value),
+    );
+  }
+
+  /** A uPlot chart of `x` (unix seconds, one step apart) and one or two series (`lines`, `bars`). */
+  function chart(container, x, step, series) {
+    container.replaceChildren();
+    const width = Math.max(container.clientWidth, 200);
+    const options = {
+      width,
+      height: 200,
+      // Half a step of room each side, so that the first and last bars are whole.
+      scales: { x: { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] } },
+      legend: { show: series.length > 1 },
+      axes: [{}, { size: 60, values: (_u, ticks) => ticks.map((tick) => `₹${tick}`) }],
+      series: [
+        {},
+        ...series.map(({ label, color, bars }) => ({
+          label,
+          stroke: color,
+          fill: bars ? `${color}55` : undefined,
+          width: bars ? 1 : 2,
+          paths: bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
+          points: { show: false },
+        })),
+      ],
+    };
+    const plot = new uPlot(options, [x, ...series.map(({ values }) => values)], container);
+    charts.push({ plot, container });
+  }
+
+  window.addEventListener('resize', () => {
+    for (const { plot, container } of charts)
+      plot.setSize({ width: Math.max(container.clientWidth, 200), height: 200 });
+  });
+
+  function activeBars(activePremium) {
+    const container = document.getElementById('active-chart');
+    const most = Math.max(1, activePremium.USER, activePremium.SERVER);
+    container.replaceChildren(
+      ...[
+        ['USER', 'Users'],
+        ['SERVER', 'Guilds'],
+      ].map(([category, label]) => {
+        const fill = el('div', { className: 'fill' });
+        fill.style.width = `${(activePremium[category] / most) * 100}%`;
+        return el(
+          'div',
+          { className: 'bar' },
+          el('span', {}, label),
+          el('div', {}, fill),
+          el('span', { 'data-active': category }, String(activePremium[category])),
+        );
+      }),
+    );
+  }
+
+  function list(id, items, empty, render) {
+    const container = document.getElementById(id);
+    container.replaceChildren(
+      ...(items.length
+        ? items.map((item) => el('li', {}, render(item)))
+        : [el('li', { className: 'muted' }, empty)]),
+    );
+  }
+
+  function renderOverview({ revenue, mrrByMonth, subscribers, openDisputes }) {
+    const { totals } = revenue;
+    document
+      .getElementById('figures')
+      .replaceChildren(
+        figure('Net, 90 days', inr(totals.net), 'net'),
+        figure('Gross, 90 days', inr(totals.gross), 'gross'),
+        figure('Refunded', inr(totals.refunded), 'refunded'),
+        figure('Disputed (lost)', inr(totals.disputed), 'disputed'),
+        figure('MRR', inr(subscribers.mrr), 'mrr'),
+        figure('Live subscriptions', String(subscribers.live), 'live'),
+        figure(
+          'Churn this month',
+          subscribers.churn === null ? '-' : `${(subscribers.churn * 100).toFixed(1)}%`,
+          'churn',
+        ),
+        figure('Payments, 90 days', String(totals.payments), 'payments'),
+      );
+    charts.length = 0;
+    chart(
+      document.getElementById('revenue-chart'),
+      revenue.periods.map((period) => dayToSeconds(period.period)),
+      DAY_SECONDS,
+      [
+        {
+          label: 'Gross',
+          color: '#5865f2',
+          bars: true,
+          values: revenue.periods.map((period) => period.gross),
+        },
+        { label: 'Net', color: '#1a7f37', values: revenue.periods.map((period) => period.net) },
+      ],
+    );
+    chart(
+      document.getElementById('mrr-chart'),
+      mrrByMonth.map((month) => monthToSeconds(month.period)),
+      MONTH_SECONDS,
+      [{ label: 'MRR', color: '#5865f2', bars: true, values: mrrByMonth.map((month) => month.mrr) }],
+    );
+    activeBars(subscribers.activePremium);
+    list('failing', subscribers.failingCharges, 'None.', (charge) => [
+      `${charge.subscriptionId} (${charge.status}) · ${charge.planType} ${inr(charge.amount)} · `,
+      el('span', { className: 'muted' }, `premium until ${time(charge.graceUntil)}`),
+    ]);
+    list('disputes', openDisputes, 'None.', (dispute) => [
+      `${dispute.disputeId} · ${inr(dispute.amount)} · ${dispute.orderId ?? dispute.paymentId ?? ''} · `,
+      el('span', { className: 'muted' }, `respond by ${time(dispute.respondBy)}`),
+    ]);
+  }
+
+  window.ConsoleCharts = { renderOverview };
+})();

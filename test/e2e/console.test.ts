@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { DEMO_USER } from '../../src/sandbox';
+import { describeNeeding } from '../support/requirements';
+import { BROWSER } from './support/browser';
+import { ARTIFACTS } from './support/processes';
+import { useProduct } from './support/product';
+
+const TEST_MS = 90_000;
+
+/** The seller's console as an operator meets it: the compiled sandbox, API and worker, a real browser. */
+describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
+  const getProduct = useProduct(browserPath, { OPERATOR_PROVIDER_IDS: DEMO_USER.id });
+  const api = () => getProduct().api;
+  const shot = (page: Page, name: string) =>
+    page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+
+  /** The demo user buys Monthly through the demo page and the sandbox's checkout, as a buyer would. */
+  async function buyMonthly(page: Page): Promise<void> {
+    await page.goto(`${api()}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.locator('#status', { hasText: 'Not premium' }).waitFor();
+    await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+    await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
+    await page.getByRole('button', { name: 'Pay', exact: true }).click();
+    await page.locator('#status', { hasText: /^Premium until/ }).waitFor();
+  }
+
+  async function botEvents(): Promise<Pick<PremiumEventPayload, 'type' | 'providerId' | 'source'>[]> {
+    const entries = await getProduct().redis.xrange(getProduct().stream, '-', '+');
+    const events = entries.map(([, fields]) => JSON.parse(fields[fields.indexOf('payload') + 1]!));
+    return [...new Map(events.map((event: PremiumEventPayload) => [event.eventId, event])).values()].map(
+      ({ type, providerId, source }) => ({ type, providerId, source }),
+    );
+  }
+
+  it(
+    'an operator signs in, reads the overview, finds the buyer and refunds the order; the bot hears the REMOVE',
+    async () => {
+      const page = await getProduct().newPage();
+      await buyMonthly(page);
+
+      await page.goto(`${api()}/console`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.waitForURL(`${api()}/console`);
+      await page.getByText(`Signed in as ${DEMO_USER.username}`).waitFor();
+      await page.locator('[data-figure="gross"]', { hasText: '₹199.00' }).waitFor();
+      await expect(page.locator('[data-figure="net"]').textContent()).resolves.toBe('₹199.00');
+      await expect(page.locator('[data-active="USER"]').textContent()).resolves.toBe('1');
+      // Both charts drawn by uPlot, served from node_modules.
+      await expect(page.locator('.chart canvas').count()).resolves.toBe(2);
+      await shot(page, 'console-overview');
+
+      await page.getByLabel('Discord id, username, order_… or sub_…').fill(DEMO_USER.username);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` }).waitFor();
+      await shot(page, 'console-user');
+
+      await page.locator('#detail').getByRole('button', { name: 'Refund' }).first().click();
+      await page.getByLabel('Reason').fill('Bought by mistake, asked for their money back');
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.locator('#notice', { hasText: /^Refund order_\w+: done\./ }).waitFor();
+
+      await getProduct().untilRows(
+        "SELECT actor FROM premium_grants WHERE kind = 'revoke'",
+        (rows) => rows.length === 1,
+      );
+      await getProduct().untilRows('SELECT 1 FROM outbox', (rows) => rows.length === 0);
+      const [revokes] = await getProduct().core.sequelize.query(
+        "SELECT reason FROM premium_grants WHERE kind = 'revoke'",
+      );
+      expect(revokes).toEqual([{ reason: expect.stringMatching(/mistake|refund/i) }]);
+      expect(await botEvents()).toEqual([
+        { type: 'USER_PREMIUM_ADD', providerId: DEMO_USER.id, source: expect.any(String) },
+        { type: 'USER_PREMIUM_REMOVE', providerId: DEMO_USER.id, source: expect.any(String) },
+      ]);
+      await page.reload();
+      await page.locator('[data-figure="refunded"]', { hasText: '₹199.00' }).waitFor();
+      await expect(page.locator('[data-figure="net"]').textContent()).resolves.toBe('₹0.00');
+      await shot(page, 'console-refunded');
+
+      // A 390 px phone: nothing wider than the screen.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.locator('[data-figure="gross"]', { hasText: '₹199.00' }).waitFor();
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await shot(page, 'console-phone');
+
+      // The API's log names the operator on each console request, the refund among them.
+      const log = fs.readFileSync(path.join(ARTIFACTS, 'e2e-api.log'), 'utf8');
+      const consoleRequests = log
+        .split('\n')
+        .filter((line) => line.includes('"msg":"console request"'))
+        .map((line) => JSON.parse(line) as { operatorId: string; method: string; url: string });
+      expect(consoleRequests).toContainEqual(
+        expect.objectContaining({ operatorId: DEMO_USER.id, method: 'POST', url: '/api/console/refund' }),
+      );
+    },
+    TEST_MS,
+  );
+
+  it(
+    'tells someone who is not an operator so, with a way to sign in again',
+    async () => {
+      const page = await getProduct().newPage({ width: 390, height: 844 });
+      await page.goto(`${api()}/console?error=not_an_operator`);
+      await page.getByText('That Discord account is not an operator of this service').waitFor();
+      await page.getByRole('link', { name: 'Sign in with Discord' }).waitFor();
+      expect(page.url()).toBe(`${api()}/console`);
+      await expect(page.locator('#signed-in').isHidden()).resolves.toBe(true);
+      await shot(page, 'console-not-an-operator');
+    },
+    TEST_MS,
+  );
+});

@@ -1,0 +1,168 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { issueSessionToken } from '../../../src/core/session';
+import type { SandboxDiscordUser } from '../../../src/sandbox';
+import { consoleCookieOptions } from '../../../src/server/console/cookie';
+import { createUser, snowflake } from '../../support/fixtures';
+import { redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
+
+const OPERATOR = snowflake();
+const OTHER_OPERATOR = snowflake();
+/** Low, so that the rate limit can be reached; each route and IP counts apart. */
+const PER_MINUTE = 5;
+const { app, sandbox } = useSignInApp({
+  OPERATOR_PROVIDER_IDS: `${OPERATOR}, ${OTHER_OPERATOR}`,
+  RATE_LIMIT_PER_MINUTE: String(PER_MINUTE),
+});
+
+function discordUser(id: string, username: string): SandboxDiscordUser {
+  return { id, username, global_name: null, avatar: null, guilds: [] };
+}
+
+/** The browser's whole console sign-in: login?for=console, Discord's consent, the callback. */
+async function consoleSignIn(): Promise<LightMyRequestResponse> {
+  const login = await app().app.inject({ method: 'GET', url: '/api/auth/login?for=console' });
+  const state = stateCookieOf(login);
+  const back = new URL((await fetch(redirectOf(login), { redirect: 'manual' })).headers.get('location')!);
+  return app().app.inject({
+    method: 'GET',
+    url: `${back.pathname}${back.search}`,
+    headers: { cookie: `premium_sign_in_state=${state}` },
+  });
+}
+
+function consoleCookieOf(reply: LightMyRequestResponse) {
+  return reply.cookies.find((cookie) => cookie.name === 'premium_console');
+}
+
+function operatorCookie(operatorId = OPERATOR, secret = app().core.config.jwtSecret): string {
+  return `premium_console=${issueOperatorToken(secret, { operatorId, username: 'ops' })}`;
+}
+
+describe('console sign-in', () => {
+  it('ends at /console with an HttpOnly, SameSite=Strict 8-hour cookie for an operator', async () => {
+    sandbox().discord.setUser(discordUser(OPERATOR, 'owner'));
+
+    const callback = await consoleSignIn();
+
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/console');
+    const cookie = consoleCookieOf(callback)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/', maxAge: 8 * 3600 });
+    // The API is reached over plain http here: a Secure cookie would never come back.
+    expect(cookie.secure).toBeUndefined();
+    const me = await app().app.inject({
+      method: 'GET',
+      url: '/api/console/me',
+      cookies: { premium_console: cookie.value },
+    });
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toEqual({ operatorId: OPERATOR, username: 'owner' });
+  });
+
+  it('marks the cookie Secure wherever the API is reached over https', () => {
+    const https = { discord: { redirectUri: 'https://api.example.com/api/auth/idp/callback' } };
+    expect(consoleCookieOptions(https as never).secure).toBe(true);
+  });
+
+  it('sends anyone else to /console?error=not_an_operator, with no session and nothing recorded', async () => {
+    const stranger = snowflake();
+    sandbox().discord.setUser(discordUser(stranger, 'stranger'));
+
+    const callback = await consoleSignIn();
+
+    expect(callback.statusCode).toBe(302);
+    expect(callback.headers.location).toBe('/console?error=not_an_operator');
+    expect(consoleCookieOf(callback)).toBeUndefined();
+    const [users] = await app().core.sequelize.query('SELECT provider_id FROM users');
+    expect(users).toEqual([]);
+  });
+
+  it('refuses an unknown purpose', async () => {
+    const login = await app().app.inject({ method: 'GET', url: '/api/auth/login?for=admin' });
+    expect(login.statusCode).toBe(400);
+  });
+});
+
+describe('the console guard', () => {
+  const me = (headers: Record<string, string> = {}) =>
+    app().app.inject({ method: 'GET', url: '/api/console/me', headers });
+
+  it('refuses a request without the cookie, or with a forged or foreign token', async () => {
+    const user = issueSessionToken(app().core.config.jwtSecret, {
+      providerId: OPERATOR,
+      username: 'owner',
+      avatar: null,
+    });
+    const answers = await Promise.all([
+      me(),
+      me({ cookie: `premium_console=${user}` }),
+      me({ cookie: operatorCookie(OPERATOR, 'another-secret-of-at-least-32-characters!') }),
+    ]);
+    expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
+      [401, 'CONSOLE_SIGN_IN_REQUIRED'],
+      [401, 'CONSOLE_SIGN_IN_REQUIRED'],
+      [401, 'CONSOLE_SIGN_IN_REQUIRED'],
+    ]);
+    // And the console's token is no user session either.
+    const asBearer = await app().app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${operatorCookie().split('=')[1]}` },
+    });
+    expect(asBearer.statusCode).toBe(401);
+  });
+
+  it('refuses the cookie of someone no longer among OPERATOR_PROVIDER_IDS', async () => {
+    const answer = await me({ cookie: operatorCookie(snowflake()) });
+    expect(answer.statusCode).toBe(403);
+    expect(answer.json().error.code).toBe('NOT_AN_OPERATOR');
+  });
+
+  it('refuses a POST without X-Console-Request: 1, changing nothing, and acts with it as the operator', async () => {
+    const user = await createUser();
+    const grant = (headers: Record<string, string>) =>
+      app().app.inject({
+        method: 'POST',
+        url: '/api/console/grant',
+        headers: { cookie: operatorCookie(OTHER_OPERATOR), ...headers },
+        payload: {
+          providerId: user.providerId,
+          plan: 'Monthly',
+          reason: 'goodwill',
+          idempotencyKey: 'key-12345',
+        },
+      });
+
+    const refused = await Promise.all([grant({}), grant({ 'x-console-request': '0' })]);
+    expect(refused.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
+      [403, 'CSRF_HEADER_REQUIRED'],
+      [403, 'CSRF_HEADER_REQUIRED'],
+    ]);
+    const [before] = await app().core.sequelize.query('SELECT id FROM premium_grants');
+    expect(before).toEqual([]);
+
+    const granted = await grant({ 'x-console-request': '1' });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toMatchObject({ kind: 'grant', providerId: user.providerId, days: 30 });
+    const [rows] = await app().core.sequelize.query(
+      `SELECT g.actor, g.reason, g.source, (SELECT count(*)::int FROM outbox o WHERE o.event_id = g.event_id) AS told
+       FROM premium_grants g`,
+    );
+    expect(rows).toEqual([
+      { actor: `console:ops (${OTHER_OPERATOR})`, reason: 'goodwill', source: 'manual', told: 1 },
+    ]);
+  });
+
+  it('limits each client per route: the request past the limit is 429', async () => {
+    const search = () =>
+      app().app.inject({
+        method: 'GET',
+        url: '/api/console/search?q=nobody',
+        headers: { cookie: operatorCookie() },
+      });
+    const statuses: number[] = [];
+    for (let call = 0; call <= PER_MINUTE; call += 1) statuses.push((await search()).statusCode);
+    expect(statuses).toEqual([...Array<number>(PER_MINUTE).fill(200), 429]);
+  });
+});

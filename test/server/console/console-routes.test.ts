@@ -1,0 +1,156 @@
+import { describeUser } from '../../../src/core/admin/users';
+import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { UserGuild } from '../../../src/core/models';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { useTestApp } from '../../support/app';
+import { createOrderRow, createUser, grantRequest, snowflake } from '../../support/fixtures';
+
+const OPERATOR = snowflake();
+const app = useTestApp({ OPERATOR_PROVIDER_IDS: OPERATOR });
+const ACTOR = `console:ops (${OPERATOR})`;
+
+function request(method: 'GET' | 'POST', url: string, payload?: object) {
+  const token = issueOperatorToken(app().core.config.jwtSecret, { operatorId: OPERATOR, username: 'ops' });
+  return app().app.inject({
+    method,
+    url,
+    cookies: { premium_console: token },
+    headers: method === 'POST' ? { 'x-console-request': '1' } : {},
+    payload,
+  });
+}
+
+async function managedGuild(userId: number, name = 'Guild'): Promise<string> {
+  const guildId = snowflake();
+  await UserGuild.create({
+    userId,
+    guildId,
+    name,
+    icon: null,
+    owner: true,
+    permissions: '8',
+    refreshedAt: new Date(),
+  });
+  return guildId;
+}
+
+describe('console lookups', () => {
+  it('finds users by name, a guild by id and an order by its id, and shows each as the CLI does', async () => {
+    const buyer = await createUser({ username: 'zara_buys' });
+    const guildId = await managedGuild(buyer.id, 'Zara Hall');
+    const order = await createOrderRow(buyer.id, { category: 'SERVER', guildId });
+    await grantPremium(app().core.sequelize, grantRequest(buyer.providerId, { category: 'SERVER', guildId }));
+
+    const byName = (await request('GET', '/api/console/search?q=zara')).json();
+    expect(byName.users.map((user: { providerId: string }) => user.providerId)).toEqual([buyer.providerId]);
+    const byId = (await request('GET', `/api/console/search?q=${guildId}`)).json();
+    expect(byId.guilds).toEqual([{ guildId, name: 'Zara Hall' }]);
+    const byOrder = (await request('GET', `/api/console/search?q=${order.processorOrderId}`)).json();
+    expect(byOrder.orderIds).toEqual([order.processorOrderId]);
+
+    const guild = (await request('GET', `/api/console/guilds/${guildId}`)).json();
+    expect(guild).toMatchObject({ guildId, name: 'Zara Hall', premium: { isActive: true, slots: 1 } });
+    expect(guild.orders.map((row: { orderId: string }) => row.orderId)).toEqual([order.processorOrderId]);
+    expect(guild.ledger.map((row: { kind: string; days: number }) => [row.kind, row.days])).toEqual([
+      ['grant', 30],
+    ]);
+    // Not yet relayed: no worker runs here.
+    expect(guild.waitingEvents.map((event: { type: string }) => event.type)).toEqual(['SERVER_PREMIUM_ADD']);
+
+    const user = (await request('GET', `/api/console/users/${buyer.providerId}`)).json();
+    const expected = JSON.parse(JSON.stringify(await describeUser(app().core.sequelize, buyer.providerId)));
+    expect(user).toEqual({ ...expected, subscriptions: [], waitingEvents: [] });
+  });
+
+  it('answers 404 for a guild no one has seen and an unknown order, 400 for an empty search', async () => {
+    const answers = await Promise.all([
+      request('GET', `/api/console/guilds/${snowflake()}`),
+      request('GET', '/api/console/orders/order_Nothing'),
+      request('GET', '/api/console/search?q='),
+    ]);
+    expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
+      [404, 'GUILD_NOT_FOUND'],
+      [404, 'ORDER_NOT_FOUND'],
+      [400, 'VALIDATION_FAILED'],
+    ]);
+  });
+});
+
+describe('console actions', () => {
+  it('revokes and transfers through the core functions, the operator as actor, the reason kept', async () => {
+    const buyer = await createUser();
+    const [from, to] = [await managedGuild(buyer.id), await managedGuild(buyer.id)];
+    const granted = await request('POST', '/api/console/grant', {
+      providerId: buyer.providerId,
+      guildId: from,
+      plan: 'Custom',
+      months: 2,
+      reason: 'partner deal',
+      idempotencyKey: 'grant-key-1',
+    });
+    expect(granted.statusCode).toBe(200);
+    expect(granted.json()).toMatchObject({ category: 'SERVER', guildId: from, days: 60 });
+
+    const moved = await request('POST', '/api/console/transfer', {
+      fromGuildId: from,
+      toGuildId: to,
+      reason: 'moved servers',
+      idempotencyKey: 'transfer-key-1',
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({ fromGuildId: from, toGuildId: to, days: 60 });
+
+    const ended = await request('POST', '/api/console/revoke', {
+      guildId: to,
+      reason: 'chargeback by phone',
+      idempotencyKey: 'revoke-key-1',
+    });
+    expect(ended.statusCode).toBe(200);
+    expect(ended.json()).toMatchObject({ kind: 'revoke', guildId: to });
+
+    const [rows] = await app().core.sequelize.query(
+      'SELECT kind, guild_id AS "guildId", actor, reason FROM premium_grants ORDER BY id',
+    );
+    expect(rows).toEqual([
+      { kind: 'grant', guildId: from, actor: ACTOR, reason: 'partner deal' },
+      { kind: 'revoke', guildId: from, actor: ACTOR, reason: 'moved servers' },
+      { kind: 'grant', guildId: to, actor: ACTOR, reason: 'moved servers' },
+      { kind: 'revoke', guildId: to, actor: ACTOR, reason: 'chargeback by phone' },
+    ]);
+    const [events] = await app().core.sequelize.query('SELECT type FROM outbox ORDER BY id');
+    expect(events).toHaveLength(4);
+  });
+
+  it('refuses without a reason, two revoke targets, a guild never seen, and a refund naming nothing', async () => {
+    const buyer = await createUser();
+    const answers = await Promise.all([
+      request('POST', '/api/console/grant', {
+        providerId: buyer.providerId,
+        plan: 'Monthly',
+        idempotencyKey: 'key-no-reason',
+      }),
+      request('POST', '/api/console/revoke', {
+        providerId: buyer.providerId,
+        guildId: snowflake(),
+        reason: 'both',
+        idempotencyKey: 'key-two-targets',
+      }),
+      request('POST', '/api/console/grant', {
+        providerId: buyer.providerId,
+        guildId: snowflake(),
+        plan: 'Monthly',
+        reason: 'typo?',
+        idempotencyKey: 'key-unknown-guild',
+      }),
+      request('POST', '/api/console/refund', { reason: 'which one?' }),
+    ]);
+    expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
+      [400, 'VALIDATION_FAILED'],
+      [400, 'ONE_TARGET_REQUIRED'],
+      [400, 'UNKNOWN_GUILD'],
+      [400, 'ONE_PAYMENT_REQUIRED'],
+    ]);
+    const [rows] = await app().core.sequelize.query('SELECT id FROM premium_grants');
+    expect(rows).toEqual([]);
+  });
+});
