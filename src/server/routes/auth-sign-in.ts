@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { isAppError } from '../../core/errors';
 import { createDiscordClient } from '../../core/identity/discord-client';
 import { signInWithDiscord, type SignInResult } from '../../core/identity/sign-in';
@@ -60,8 +60,14 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
   const loginUrl = (failure: SignInFailure) => frontendUrl('/login', { error: failure });
 
   /** Sends the browser to `target()`, or back to the login page when the service itself failed. */
-  async function redirectBrowser(reply: FastifyReply, target: () => Promise<string>) {
+  async function redirectBrowser(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: () => Promise<string>,
+  ) {
     try {
+      // Every sign-in step needs its state in Redis, which has already failed this request once.
+      if (request.redisLapsed) throw new Error('Redis did not answer this request’s rate limit');
       return reply.redirect(await target());
     } catch (error) {
       reply.log.error({ err: error }, 'sign-in failed');
@@ -117,8 +123,8 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
       config: perIpRateLimit(),
       schema: { tags: ['auth'], summary: 'Start a Discord sign-in (302 to Discord)' },
     },
-    (_request, reply) =>
-      redirectBrowser(reply, async () => {
+    (request, reply) =>
+      redirectBrowser(request, reply, async () => {
         const state = await states.issue();
         reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: config.oauthStateTtlSeconds });
         return discord.authorizeUrl(state);
@@ -143,7 +149,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
         .clearCookie(STATE_COOKIE, stateCookie);
-      return redirectBrowser(reply, () =>
+      return redirectBrowser(request, reply, () =>
         callbackTarget(
           request.validationError ? null : request.query,
           request.cookies[STATE_COOKIE],
