@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { revokePremium } from '../premium/revoke';
+import { learnedPayment } from './learned-payment';
 import { lockOrder } from './locked-order';
 import { grantsOfOrder, standingGrant } from './standing-grant';
 
@@ -21,10 +22,11 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
  * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund
  * keeps premium: the buyer keeps what they still paid for, and an operator can revoke by hand.
  *
- * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
- * stays unpaid and only that payment is written down as refunded: its late capture, verification or
- * reconciliation grants nothing, but another payment of the same order (the buyer paid again after the
- * first attempt was refunded) still pays it.
+ * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order
+ * then ends as it would have in order, `refunded` with the payment and the refund recorded, but premium
+ * that never ran is never granted (no ledger row, no stream event): its late capture, verification or
+ * reconciliation is refused as ORDER_REFUNDED. A refunded payment was captured, so Razorpay's order is
+ * paid and takes no other payment.
  */
 export async function applyRefund(
   sequelize: Sequelize,
@@ -42,18 +44,14 @@ export async function applyRefund(
     if (refund.refundedTotal < order.amountPaise) {
       return ignored(`partial refund (${refund.refundedTotal} of ${order.amountPaise} paise): premium kept`);
     }
-    if (order.status === 'created') {
-      if (!order.refundedPaymentIds.includes(refund.paymentId)) {
-        await order.update(
-          { refundedPaymentIds: [...order.refundedPaymentIds, refund.paymentId] },
-          { transaction },
-        );
-      }
-      return { result: 'refunded' };
-    }
     const grant = await standingGrant(grantsOfOrder(order), transaction);
     await order.update(
-      { status: 'refunded', paymentId: refund.paymentId, refundedAt: new Date() },
+      {
+        status: 'refunded',
+        paymentId: refund.paymentId,
+        refundedAt: new Date(),
+        ...(order.status === 'created' && learnedPayment(refund.paymentId)),
+      },
       { transaction },
     );
     if (grant) {
