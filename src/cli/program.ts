@@ -17,6 +17,8 @@ import { registerReportDisputes } from './commands/report-disputes';
 import { registerReportRevenue } from './commands/report-revenue';
 import { registerReportSubscribers } from './commands/report-subscribers';
 import { registerRevoke } from './commands/revoke';
+import { registerRevokesHeld } from './commands/revokes-held';
+import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
 import { registerSubscriptionsShow } from './commands/subscriptions-show';
@@ -51,6 +53,12 @@ export function buildProgram(): { program: Command; session: Session } {
   registerGrant(program, session);
   registerRevoke(program, session);
   registerTransfer(program, session);
+
+  const revokes = program
+    .command('revokes')
+    .description('automatic revokes the revocation guard held past MAX_REVOKES_PER_HOUR');
+  registerRevokesHeld(revokes, session);
+  registerRevokesRelease(revokes, session);
 
   const codes = program.command('codes').description('gift codes: create, list, withdraw');
   registerCodesCreate(codes, session);

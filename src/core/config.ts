@@ -149,6 +149,7 @@ const schema = z
     EXPIRY_CRON: z.string().min(1).default('* * * * *'),
     HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
     TRANSFER_COOLDOWN_DAYS: z.coerce.number().int().min(0).default(7),
+    MAX_REVOKES_PER_HOUR: z.coerce.number().int().positive().optional(),
     BOT_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
     BOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
     EXPIRY_REMINDER_DAYS: z.coerce.number().int().positive().default(3),
@@ -272,6 +273,11 @@ export interface Config {
   expiryReminderDays: number;
   /** How long after a transfer from a guild its manager may transfer from it again (0: at once). */
   transferCooldownDays: number;
+  /**
+   * Automatic revokes an hour past which more are held for an operator (src/core/revocation-guard);
+   * null: 5 % of the records with premium, at least 100.
+   */
+  maxRevokesPerHour: number | null;
   /** Razorpay plan ids of the subscription plans (`premium plans sync` prints them); a plan without one cannot be subscribed to. */
   razorpayPlanIds: ProcessorPlanIds;
   /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
@@ -386,6 +392,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     botRateLimitPerMinute: e.BOT_RATE_LIMIT_PER_MINUTE,
     expiryReminderDays: e.EXPIRY_REMINDER_DAYS,
     transferCooldownDays: e.TRANSFER_COOLDOWN_DAYS,
+    maxRevokesPerHour: e.MAX_REVOKES_PER_HOUR ?? null,
     razorpayPlanIds: e.RAZORPAY_PLAN_IDS,
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
     operatorProviderIds: e.OPERATOR_PROVIDER_IDS ?? [],

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from './config';
 import { connectDatabase } from './db/database';
+import { setRevokeLimit } from './revocation-guard/limit';
 
 /** What every entry point (server, worker, CLI) holds: the configuration and the database. */
 export interface Core {
@@ -11,5 +12,6 @@ export interface Core {
 
 export function createCore(config: Config, options: { poolMax?: number } = {}): Core {
   const sequelize = connectDatabase(config.databaseUrl, options);
+  setRevokeLimit(sequelize, config.maxRevokesPerHour);
   return { config, sequelize, close: () => sequelize.close() };
 }

@@ -5,6 +5,7 @@ import { createCore } from '../core';
 import type { Config } from '../core/config';
 import { registerBusinessMetrics } from './business-metrics';
 import { startHealthServer } from './health-server';
+import { HeldRevokesWatch } from './held-revokes-watch';
 import { scheduledJobs } from './jobs';
 import { OutboxRelay } from './relay/outbox-relay';
 import { Scheduler } from './scheduler';
@@ -35,12 +36,23 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger: logger.child({ part: 'relay' }),
     registry,
   });
-  const server = await startHealthServer({ host: config.host, port: config.workerPort, registry });
+  const heldRevokes = new HeldRevokesWatch(core, logger.child({ part: 'revocation-guard' }), registry);
+  const server = await startHealthServer({
+    host: config.host,
+    port: config.workerPort,
+    registry,
+    ready: async () => {
+      const held = await heldRevokes.check();
+      return held === 0 ? [] : [`${held} automatic revoke(s) held past MAX_REVOKES_PER_HOUR`];
+    },
+  });
   scheduler.start();
   relay.start();
+  heldRevokes.start();
   return {
     port: server.port,
     async stop() {
+      heldRevokes.stop();
       await Promise.all([relay.stop(), scheduler.stop()]);
       await server.close();
       await core.close();

@@ -4,6 +4,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../support/databases'
 
 const TABLES = [
   'code_attempt_failures',
+  'held_revokes',
   'job_runs',
   'order_reservations',
   'orders',

@@ -1,7 +1,7 @@
 import { OutboxEvent, PremiumGrant, ServerPremium, UserPremium } from '../../src/core/models';
 import { resolvePlan } from '../../src/core/plans';
 import { grantPremium } from '../../src/core/premium/grant';
-import { revokePremium, type RevokeRequest } from '../../src/core/premium/revoke';
+import { revokePremium, type RequestedRevoke } from '../../src/core/premium/revoke';
 import { useTestCore } from '../support/context';
 import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
 
@@ -9,7 +9,7 @@ const getCore = useTestCore();
 const db = () => getCore().sequelize;
 
 let nextKey = 0;
-function revokeRequest(target: RevokeRequest['target']): RevokeRequest {
+function revokeRequest(target: RequestedRevoke['target']): RequestedRevoke {
   return {
     target,
     source: 'manual',

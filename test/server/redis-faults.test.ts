@@ -147,3 +147,36 @@ describe('payments while Redis is shut down or hung', () => {
     expect(await Order.count({ where: { status: 'paid' } })).toBe(paid.length);
   });
 });
+
+describe('one Redis budget per request', () => {
+  it('sends a hung Redis nothing more once a request’s per-IP limit failed', async () => {
+    const { config } = getCore();
+    const reader = new Redis(server.url);
+    try {
+      const user = await createUser();
+      const me = () =>
+        api.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: bearer(api, user) } });
+      const userCounter = `${config.redisKeyPrefix}rate-limit:user:${user.providerId}:GET/api/auth/me`;
+      const signInStates = () => reader.keys(`${config.redisKeyPrefix}sign-in-state:*`);
+      expect((await me()).statusCode).toBe(200);
+      expect(await reader.get(userCounter)).toBe('1');
+      const statesBefore = await signInStates();
+
+      server.pause();
+      try {
+        expect((await me()).statusCode).toBe(200);
+        const login = await api.app.inject({ method: 'GET', url: '/api/auth/login' });
+        expect(login.headers.location).toMatch(/^http:\/\/frontend\.test\/login\?error=server_error/);
+      } finally {
+        server.resume();
+      }
+      // The API's connection answers in order: once it answers again, whatever it sent while Redis hung
+      // has run.
+      await pollUntil('the API’s Redis to answer', async () => (await api.redis.ping()) === 'PONG');
+      expect(await reader.get(userCounter)).toBe('1');
+      expect(await signInStates()).toEqual(statesBefore);
+    } finally {
+      reader.disconnect();
+    }
+  });
+});

@@ -28,6 +28,7 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
 }
 
 export const ALL_TABLES = [
+  'held_revokes',
   'job_runs',
   'code_attempt_failures',
   'premium_codes',

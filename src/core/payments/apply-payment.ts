@@ -98,8 +98,8 @@ export function amountMismatch(
  *
  * Every refusal is thrown before anything is written: ORDER_NOT_FOUND, NOT_YOUR_ORDER (when
  * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED,
- * PAYMENT_REFUNDED (this payment was refunded before it was applied), PAYMENT_DISPUTED (charged back
- * before it was applied).
+ * PAYMENT_REFUNDED (this payment was refunded before it was applied, on orders from before refunds
+ * recorded the payment), PAYMENT_DISPUTED (charged back, before or after it was applied, and not won back).
  */
 export async function applyPayment(
   sequelize: Sequelize,
@@ -120,18 +120,14 @@ export async function applyPayment(
         `order ${order.processorOrderId} is already paid by another payment`,
       );
     }
+    if (order.status !== 'paid' && order.disputeId !== null && (await chargedBack(transaction, order.id))) {
+      throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
+    }
     if (order.status === 'refunded') {
       throw AppError.conflict('ORDER_REFUNDED', `order ${order.processorOrderId} was refunded`);
     }
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
-    }
-    if (
-      order.status === 'created' &&
-      order.disputeId !== null &&
-      (await chargedBack(transaction, order.id))
-    ) {
-      throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
     }
     const change = await grantPremium(
       sequelize,

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
-import { Order, type DisputeStatus, type OrderStatus, type User } from '../models';
+import { Order, PremiumGrant, type DisputeStatus, type OrderStatus, type User } from '../models';
 import { grantPremium, type GrantRequest } from '../premium/grant';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import {
@@ -12,6 +12,8 @@ import {
   type DisputeOwner,
   type DisputeProgress,
 } from './dispute-history';
+import { applyPayment } from './apply-payment';
+import { learnedPayment } from './learned-payment';
 import { lockOrder } from './locked-order';
 import {
   DISPUTE_ACTOR,
@@ -48,6 +50,10 @@ export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason
  * `lost` arriving before `created` therefore revokes itself: the money is gone either way. Of several
  * disputes of one payment, only one takes its premium: one that finds it taken takes nothing, and a `won`
  * gives nothing back while another dispute of the payment holds it (opened and unsettled).
+ *
+ * A dispute that comes before its payment was applied finds the order unpaid: it records the payment
+ * with the order's standing (`disputed`, or `refunded` when lost) and takes nothing, as nothing was
+ * granted; the late payment is then refused (PAYMENT_DISPUTED), and a won dispute grants it.
  */
 export async function applyDispute(
   sequelize: Sequelize,
@@ -63,7 +69,12 @@ export async function applyDispute(
         `dispute ${dispute.disputeId} is for payment ${dispute.paymentId}, which did not pay the order`,
       );
     }
-    return applyDisputeStage(sequelize, transaction, disputedOrder(order, buyer, transaction), dispute);
+    return applyDisputeStage(
+      sequelize,
+      transaction,
+      disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction),
+      dispute,
+    );
   });
 }
 
@@ -87,6 +98,11 @@ export interface DisputedPayment extends PaymentGrants {
   /** Names the dispute on the payment's row, as its latest. */
   recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
   recordGivenBack(grantId: number): Promise<void>;
+  /**
+   * Applies the payment as paid when it was never granted (its dispute came before it): a won dispute
+   * then gives what the payment bought, as the payment delivered first would have had.
+   */
+  applyIfNeverGranted?(): Promise<void>;
 }
 
 /**
@@ -111,6 +127,7 @@ export async function applyDisputeStage(
     case 'created':
       if (progress?.opened) return ignored(`dispute ${dispute.disputeId} is already open`);
       if (standing === 'paid') await change.take('disputed');
+      else if (standing === 'created') await payment.setStanding('disputed');
       await change.record(seen ?? 'open', { opened: true });
       break;
     case 'won':
@@ -119,7 +136,7 @@ export async function applyDisputeStage(
       break;
     case 'lost':
       if (standing === 'paid') await change.take('refunded');
-      else if (standing === 'disputed') await payment.setStanding('refunded');
+      else if (standing !== 'refunded') await payment.setStanding('refunded');
       await change.record('lost');
       break;
     case 'closed':
@@ -135,7 +152,16 @@ export async function applyDisputeStage(
   return { result: 'applied' };
 }
 
-export function disputedOrder(order: Order, buyer: User, transaction: Transaction): DisputedPayment {
+/**
+ * The order as the stage rules see it. A dispute that comes before its payment was applied records the
+ * payment (learnedPayment) with the order's standing, and grants nothing until the dispute is won.
+ */
+export function disputedOrder(
+  sequelize: Sequelize,
+  { order, buyer }: { order: Order; buyer: User },
+  paymentId: string,
+  transaction: Transaction,
+): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
     amountPaise: order.amountPaise,
@@ -153,7 +179,11 @@ export function disputedOrder(order: Order, buyer: User, transaction: Transactio
     },
     setStanding: async (status) => {
       await order.update(
-        { status, ...(status === 'refunded' && { refundedAt: new Date() }) },
+        {
+          status,
+          ...(status === 'refunded' && { refundedAt: new Date() }),
+          ...(order.status === 'created' && learnedPayment(paymentId)),
+        },
         { transaction },
       );
     },
@@ -162,6 +192,15 @@ export function disputedOrder(order: Order, buyer: User, transaction: Transactio
     },
     recordGivenBack: async (givenBackGrantId) => {
       await order.update({ givenBackGrantId }, { transaction });
+    },
+    applyIfNeverGranted: async () => {
+      if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
+        return;
+      await applyPayment(
+        sequelize,
+        { processorOrderId: order.processorOrderId, paymentId },
+        { source: 'webhook', transaction },
+      );
     },
   };
 }
@@ -252,6 +291,8 @@ class DisputeChange {
       await payment.recordGivenBack(givenBack.grantId);
     }
     await payment.setStanding('paid');
+    // Once paid, the payment is no longer refused as charged back.
+    if (!taken) await payment.applyIfNeverGranted?.();
   }
 }
 

@@ -4,6 +4,7 @@ import { revokePremium } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
 import { takeRefundedShare } from '../refunds/refunded-share';
 import { disputedOrder } from './disputes';
+import { learnedPayment } from './learned-payment';
 import { lockOrder } from './locked-order';
 import { grantsOfOrder, standingGrant } from './standing-grant';
 
@@ -31,10 +32,11 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
  * operator asked for is in the ledger under their name and reason. A refund the reconciler found (no
  * refund id) applies only when it is full.
  *
- * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order then
- * stays unpaid and only that payment is written down as refunded: its late capture, verification or
- * reconciliation grants nothing, but another payment of the same order (the buyer paid again after the
- * first attempt was refunded) still pays it.
+ * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order
+ * then ends as it would have in order, `refunded` with the payment and the refund recorded, but premium
+ * that never ran is never granted (no ledger row, no stream event): its late capture, verification or
+ * reconciliation is refused as ORDER_REFUNDED. A refunded payment was captured, so Razorpay's order is
+ * paid and takes no other payment.
  */
 export async function applyRefund(
   sequelize: Sequelize,
@@ -63,7 +65,7 @@ export async function applyRefund(
       if (!recorded || order.status !== 'paid') {
         return ignored(`partial refund (${refundedTotal} of ${order.amountPaise} paise): premium kept`);
       }
-      await takeRefundedShare(sequelize, transaction, disputedOrder(order, buyer, transaction), {
+      await takeRefundedShare(sequelize, transaction, disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction), {
         paymentId: refund.paymentId,
         amountPaise: order.amountPaise,
         recorded,
@@ -72,18 +74,14 @@ export async function applyRefund(
       });
       return { result: 'refunded' };
     }
-    if (order.status === 'created') {
-      if (!order.refundedPaymentIds.includes(refund.paymentId)) {
-        await order.update(
-          { refundedPaymentIds: [...order.refundedPaymentIds, refund.paymentId] },
-          { transaction },
-        );
-      }
-      return { result: 'refunded' };
-    }
     const grant = await standingGrant(grantsOfOrder(order), transaction);
     await order.update(
-      { status: 'refunded', paymentId: refund.paymentId, refundedAt: new Date() },
+      {
+        status: 'refunded',
+        paymentId: refund.paymentId,
+        refundedAt: new Date(),
+        ...(order.status === 'created' && learnedPayment(refund.paymentId)),
+      },
       { transaction },
     );
     if (grant) {

@@ -3,6 +3,7 @@ import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
+import { holdIfOverLimit, type AutomaticSource, type HeldRevoke } from '../revocation-guard/guard';
 import { guildHoldingDaysOf } from '../transfers/days-trail';
 import { findPriorChange, recordChange } from './ledger';
 import { grantRemainders } from './remaining';
@@ -115,21 +116,43 @@ function sameTarget(target: RevokeTarget, row: PremiumGrant, providerId: string)
   return target.category === 'USER' ? providerId === target.providerId : row.guildId === target.guildId;
 }
 
+/** A revoke a person asked for (an operator, a transfer): never held by the revocation guard. */
+export type RequestedRevoke = RevokeRequest & { source: Exclude<GrantSource, AutomaticSource> };
+
+export interface RevokeOptions {
+  transaction?: Transaction;
+  /** An operator released it from the revocation guard (`premium revokes release`): not held again. */
+  released?: boolean;
+}
+
 /**
- * The one way premium is taken away: it shortens the record by what is left of the grant's days (never
- * below now; see grantShortening) or ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
- * REMOVE event, all in one transaction or inside the caller's.
+ * The one way premium is taken away: it shortens the record by what is left of the grant's days (never below now; see grantShortening) or
+ * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
+ * REMOVE event, all in one transaction or inside the caller's. An automatic revoke (a webhook's, the
+ * reconciler's) past the revocation guard's limit is held instead, and nothing else changes.
  */
 export async function revokePremium(
   sequelize: Sequelize,
+  request: RequestedRevoke,
+  options?: RevokeOptions,
+): Promise<PremiumChange>;
+export async function revokePremium(
+  sequelize: Sequelize,
   request: RevokeRequest,
-  options: { transaction?: Transaction } = {},
-): Promise<PremiumChange> {
+  options?: RevokeOptions,
+): Promise<PremiumChange | HeldRevoke>;
+export async function revokePremium(
+  sequelize: Sequelize,
+  request: RevokeRequest,
+  options: RevokeOptions = {},
+): Promise<PremiumChange | HeldRevoke> {
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const prior = await findPriorChange(transaction, request.idempotencyKey, (row, providerId) =>
       sameTarget(request.target, row, providerId),
     );
     if (prior) return prior;
+    const held = options.released ? null : await holdIfOverLimit(sequelize, transaction, request);
+    if (held) return held;
 
     const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);
     const before = await lockRecord(transaction, record);
@@ -183,7 +206,7 @@ class RolledBackPreview extends Error {
  * What `request` would change, worked out by the one revoke itself in a transaction that is then rolled
  * back (so an operator can be asked with the real figures, and the same refusals, before anything is done).
  */
-export async function previewRevoke(sequelize: Sequelize, request: RevokeRequest): Promise<PremiumChange> {
+export async function previewRevoke(sequelize: Sequelize, request: RequestedRevoke): Promise<PremiumChange> {
   try {
     await sequelize.transaction(async (transaction) => {
       throw new RolledBackPreview(await revokePremium(sequelize, request, { transaction }));

@@ -50,6 +50,8 @@ export async function takeRefundedShare(
     },
     { transaction },
   );
+  // Held by the revocation guard: nothing changed yet; the operator who releases it sees its reason.
+  if (revoked.kind === 'held') return 0;
   const rest = Math.abs(revoked.days) - days;
   if (rest > 0) {
     const givenBack = await grantPremium(

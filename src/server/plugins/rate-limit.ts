@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { AppError } from '../../core/errors';
+import { AppError, isAppError } from '../../core/errors';
 import type { RedisClient } from '../../redis/connection';
 import { perTurnRedisStore } from './rate-limit-store';
 
@@ -16,6 +16,14 @@ export interface RateLimitPluginOptions {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * Set once a Redis command of this request failed or timed out (its per-IP limit): the request
+     * sends Redis nothing more (no per-user limit, no sign-in state), so that a hung Redis costs it one
+     * command timeout, not one per command.
+     */
+    redisLapsed: boolean;
+  }
   interface FastifyContextConfig {
     /** Set by `perIpRateLimit(max)` (another limit per IP) or `noRateLimit()` (none). */
     ipRateLimit?: { max: number } | false;
@@ -59,17 +67,33 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
     },
     allowList: (request) => request.routeOptions.config.ipRateLimit === false,
     timeWindow: WINDOW_MS,
-    // A Redis outage must not stop payments from being verified: limits then lapse until it is back.
-    skipOnError: true,
+    // A Redis outage must not stop payments from being verified: limits then lapse until it is back
+    // (the store's errors reach the hooks below, which mark the request's Redis as lapsed).
+    skipOnError: false,
     errorResponseBuilder: (_request, context) => rateLimited(context.after),
   });
-  app.addHook('onRequest', app.rateLimit());
+  app.decorateRequest('redisLapsed', false);
+  const limitIp = app.rateLimit();
+  app.addHook('onRequest', async (request, reply) => {
+    try {
+      await limitIp.call(app, request, reply);
+    } catch (error) {
+      if (isAppError(error)) throw error;
+      request.redisLapsed = true;
+    }
+  });
 
   const limit = app.createRateLimit();
   const limitUser: preHandlerHookHandler = async (request, reply) => {
     // A route whose authentication failed never gets here.
-    if (!request.caller) return;
-    const counted = await limit(request);
+    if (!request.caller || request.redisLapsed) return;
+    let counted;
+    try {
+      counted = await limit(request);
+    } catch {
+      request.redisLapsed = true;
+      return;
+    }
     if (counted.isAllowed || !counted.isExceeded) return;
     reply.header('retry-after', counted.ttlInSeconds);
     throw rateLimited(`${counted.ttlInSeconds} seconds`);

@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError } from '../../core/errors';
 import { createDiscordClient } from '../../core/identity/discord-client';
 import { signInOperator } from '../../core/identity/operator-sign-in';
@@ -72,8 +72,14 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
   const consoleUrl = (failure: SignInFailure) => `${CONSOLE_PATH}?error=${failure}`;
 
   /** Sends the browser to `target()`, or back to the login page when the service itself failed. */
-  async function redirectBrowser(reply: FastifyReply, target: () => Promise<string>) {
+  async function redirectBrowser(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: () => Promise<string>,
+  ) {
     try {
+      // Every sign-in step needs its state in Redis, which has already failed this request once.
+      if (request.redisLapsed) throw new Error('Redis did not answer this request’s rate limit');
       return reply.redirect(await target());
     } catch (error) {
       reply.log.error({ err: error }, 'sign-in failed');
@@ -155,7 +161,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
       const purpose: SignInPurpose = request.query.for === 'console' ? 'console' : 'app';
       if (purpose === 'console' && config.operatorProviderIds.length === 0)
         throw AppError.notFound('NOT_FOUND', 'the console is not enabled (OPERATOR_PROVIDER_IDS is unset)');
-      return redirectBrowser(reply, async () => {
+      return redirectBrowser(request, reply, async () => {
         const state = await states.issue(purpose);
         reply.setCookie(STATE_COOKIE, state, { ...stateCookie, maxAge: config.oauthStateTtlSeconds });
         return discord.authorizeUrl(state);
@@ -185,7 +191,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         .header('cache-control', 'no-store')
         .header('referrer-policy', 'no-referrer')
         .clearCookie(STATE_COOKIE, stateCookie);
-      return redirectBrowser(reply, () =>
+      return redirectBrowser(request, reply, () =>
         callbackTarget(request.validationError ? null : request.query, request.cookies[STATE_COOKIE], reply),
       );
     },

@@ -64,6 +64,11 @@ export function createRelayMetrics(registry: Registry, pool: Pool, publisher: St
       help: 'Rows set aside as dead after their last allowed attempt',
       registers,
     }),
+    resentAfterTimeout: new Counter({
+      name: 'premium_outbox_resent_after_timeout_total',
+      help: 'Events sent again after their XADD timed out: each may be on the stream twice (at-least-once)',
+      registers,
+    }),
     redisErrors: new Counter({
       name: 'premium_outbox_redis_errors_total',
       help: 'Relay rounds in which Redis dropped the connection, timed out or refused every entry',

@@ -77,6 +77,8 @@ interface Settled {
   ackedAt: number;
   failures: RowFailure[];
   unsent: number;
+  /** Unsent rows whose XADD timed out: their re-send may duplicate them on the stream. */
+  mayHaveLanded: number;
 }
 
 /**
@@ -236,10 +238,14 @@ export class OutboxRelay {
       const ackedAt = Date.now();
       const sent: ClaimedRow[] = [];
       let unsent = 0;
+      let mayHaveLanded = 0;
       for (const [row, delivery] of deliveries) {
         if (delivery.outcome === 'sent') sent.push(row);
         else if (delivery.outcome === 'refused') failures.push(this.failureOf(row, delivery.reason));
-        else unsent++;
+        else {
+          unsent++;
+          if (delivery.mayHaveLanded) mayHaveLanded++;
+        }
       }
       await settleClaimed(
         client,
@@ -247,7 +253,7 @@ export class OutboxRelay {
         failures,
       );
       client.release();
-      return { sent, ackedAt, failures, unsent };
+      return { sent, ackedAt, failures, unsent, mayHaveLanded };
     } catch (error) {
       await rollBack(client);
       throw error;
@@ -265,8 +271,9 @@ export class OutboxRelay {
     };
   }
 
-  private record({ sent, ackedAt, failures }: Settled): void {
+  private record({ sent, ackedAt, failures, mayHaveLanded }: Settled): void {
     this.metrics.relayed.inc(sent.length);
+    this.metrics.resentAfterTimeout.inc(mayHaveLanded);
     for (const row of sent) this.metrics.latency.observe(Math.max(0, ackedAt - row.createdAtMs) / 1000);
     for (const failure of failures) {
       this.metrics.rowFailures.inc();

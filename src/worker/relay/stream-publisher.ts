@@ -18,7 +18,14 @@ export interface StreamEntry {
  * What became of one entry: `sent` (Redis acknowledged it), `refused` (Redis rejected this entry: it
  * counts against the row) or `unsent` (Redis was unreachable, or in a state that refuses every entry).
  */
-export type Delivery = { outcome: 'sent' } | { outcome: 'refused' | 'unsent'; reason: string };
+export type Delivery =
+  | { outcome: 'sent' }
+  | {
+      outcome: 'refused' | 'unsent';
+      reason: string;
+      /** Its XADD timed out: it may still land, so its re-send may put it on the stream twice. */
+      mayHaveLanded?: true;
+    };
 
 /**
  * Error replies that describe Redis's state or configuration (the stream key's type, memory, a replica,
@@ -34,6 +41,8 @@ const REDIS_STATE_ERRORS =
  */
 export function judgeReply(error: Error | null): Delivery {
   if (!error) return { outcome: 'sent' };
+  if (error.message === COMMAND_TIMED_OUT)
+    return { outcome: 'unsent', reason: error.message, mayHaveLanded: true };
   const aboutTheEntry = error instanceof ReplyError && !REDIS_STATE_ERRORS.test(error.message);
   return { outcome: aboutTheEntry ? 'refused' : 'unsent', reason: error.message };
 }
@@ -78,7 +87,10 @@ export interface PublisherOptions {
   minReplicas: number;
   stream: string;
   streamMaxLen: number;
-  /** A timed-out XADD may still land: the row stays pending and its re-send is a duplicate consumers drop. */
+  /**
+   * A timed-out XADD may still land (it reached Redis, which answers it once it resumes): the row stays
+   * pending and is sent again, so delivery is at least once and consumers drop duplicates by eventId.
+   */
   commandTimeoutMs: number;
   reconnect: BackoffPolicy;
   logger: Logger;
@@ -104,6 +116,7 @@ export function relayRedisOptions(commandTimeoutMs: number, reconnect: BackoffPo
  * The relay's own Redis connection. After a timed-out XADD the connection is dropped and made anew:
  * on a hung Redis, commands written to the old one would all run once it wakes up, so resending on it
  * would multiply the duplicates; on a new one, nothing is sent until Redis answers its ready check.
+ * What was already written to the old one may still land: its rows are sent again (at least once).
  */
 export class StreamPublisher {
   private readonly redis: RedisClient;
@@ -211,7 +224,7 @@ export class StreamPublisher {
   private dropConnection(cause: Error): void {
     this.options.logger.warn(
       { err: cause, timeoutMs: this.options.commandTimeoutMs },
-      'Redis did not answer an XADD in time: dropping the connection so that nothing queued on it lands later',
+      'Redis did not answer an XADD in time: dropping the connection and sending its entries again; those that reached Redis may land twice (at-least-once, consumers drop duplicates by eventId)',
     );
     const connections = this.redis instanceof Cluster ? this.redis.nodes() : [this.redis];
     for (const connection of connections) connection.stream.destroy();

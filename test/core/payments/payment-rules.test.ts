@@ -65,21 +65,28 @@ describe('paying an order', () => {
 });
 
 describe('a full refund of an unpaid order', () => {
-  it('bars that payment only: the real payment still pays the order', async () => {
+  it('ends the order refunded with that payment recorded, never granted; no payment pays it later', async () => {
     const order = await unpaidOrder(await createUser());
     expect(await refund(order, 'pay_Refunded0000001')).toEqual({ result: 'refunded' });
-    expect(await refund(order, 'pay_Refunded0000001')).toEqual({ result: 'refunded' });
+    expect(await refund(order, 'pay_Refunded0000001')).toMatchObject({ result: 'ignored' });
     expect(await order.reload()).toMatchObject({
-      status: 'created',
-      refundedPaymentIds: ['pay_Refunded0000001'],
+      status: 'refunded',
+      paymentId: 'pay_Refunded0000001',
+      paidAt: expect.any(Date),
+      refundedAt: expect.any(Date),
+      nextCheckAt: null,
     });
 
+    await expect(pay(order, 'pay_Refunded0000001')).rejects.toMatchObject({ code: 'ORDER_REFUNDED' });
+    await expect(pay(order, 'pay_RealPayment0001')).rejects.toMatchObject({ code: 'ORDER_ALREADY_PAID' });
+    expect(await written()).toEqual([0, 0]);
+  });
+
+  it('still bars a payment an older row lists as refunded before it was applied', async () => {
+    const order = await unpaidOrder(await createUser());
+    await order.update({ refundedPaymentIds: ['pay_Refunded0000001'] });
     await expect(pay(order, 'pay_Refunded0000001')).rejects.toMatchObject({ code: 'PAYMENT_REFUNDED' });
     expect(await written()).toEqual([0, 0]);
-
-    const { change } = await pay(order, 'pay_RealPayment0001');
-    expect(change).toMatchObject({ kind: 'grant', days: 30, replayed: false });
-    expect(await order.reload()).toMatchObject({ status: 'paid', paymentId: 'pay_RealPayment0001' });
   });
 
   it('keeps premium on a partial refund of an unpaid order and bars nothing', async () => {
@@ -117,10 +124,13 @@ describe('disputes at the core', () => {
   it('refuses to apply a payment charged back before it was applied, and applies it once the dispute is won', async () => {
     const order = await unpaidOrder(await createUser());
     expect(await dispute(order, 'pay_EarlyDispute001', 'created')).toEqual({ result: 'applied' });
+    expect(await order.reload()).toMatchObject({ status: 'disputed', paymentId: 'pay_EarlyDispute001' });
     await expect(pay(order, 'pay_EarlyDispute001')).rejects.toMatchObject({ code: 'PAYMENT_DISPUTED' });
     expect(await written()).toEqual([0, 0]);
 
     await dispute(order, 'pay_EarlyDispute001', 'won');
-    expect((await pay(order, 'pay_EarlyDispute001')).change.replayed).toBe(false);
+    expect(await written()).toEqual([1, 1]);
+    expect(await order.reload()).toMatchObject({ status: 'paid', disputeStatus: 'won' });
+    expect((await pay(order, 'pay_EarlyDispute001')).change.replayed).toBe(true);
   });
 });

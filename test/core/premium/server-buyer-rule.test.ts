@@ -29,7 +29,7 @@ let revokeKey = 0;
 const revoke = (target: Parameters<typeof revokePremium>[1]['target']) =>
   revokePremium(db(), {
     target,
-    source: 'webhook',
+    source: 'manual',
     actor: 'test',
     reason: 'refund',
     idempotencyKey: `buyer-rule-revoke:${++revokeKey}`,

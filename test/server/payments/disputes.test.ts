@@ -124,7 +124,11 @@ describe('POST /api/payment/webhook: disputes (chargebacks)', () => {
     const verified = await verifyAs(app(), user, verifyBody(user, checkout));
     expect(verified.statusCode).toBe(409);
     expect(verified.json().error.code).toBe('PAYMENT_DISPUTED');
-    expect(await orderOf(order.id)).toMatchObject({ status: 'created', disputeStatus: 'open' });
+    expect(await orderOf(order.id)).toMatchObject({
+      status: 'disputed',
+      paymentId: checkout.razorpay_payment_id,
+      disputeStatus: 'open',
+    });
     expect(await PremiumGrant.count()).toBe(0);
     expect(await OutboxEvent.count()).toBe(0);
   });

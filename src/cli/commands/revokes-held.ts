@@ -1,0 +1,37 @@
+import type { Command } from 'commander';
+import { listHeldRevokes, type HeldRevokeRow } from '../../core/revocation-guard/held-revokes';
+import type { RevokeTarget } from '../../core/premium/revoke';
+import { isoTime, table } from '../format';
+import type { Session } from '../session';
+
+export function targetText(target: RevokeTarget): string {
+  if ('grantId' in target) return `grant ${target.grantId}`;
+  return target.category === 'USER' ? `user ${target.providerId}` : `guild ${target.guildId}`;
+}
+
+function render({ held }: { held: HeldRevokeRow[] }): string {
+  if (held.length === 0) return 'No revoke is held.';
+  return [
+    table(
+      ['ID', 'HELD', 'TAKES', 'SOURCE', 'REASON', 'KEY'],
+      held.map(({ id, heldAt, request }) => [
+        String(id),
+        isoTime(heldAt),
+        targetText(request.target),
+        request.source,
+        request.reason,
+        request.idempotencyKey,
+      ]),
+    ),
+    `${held.length} automatic revoke(s) held past MAX_REVOKES_PER_HOUR: check them, then \`premium revokes release\`.`,
+  ].join('\n');
+}
+
+export function registerRevokesHeld(revokes: Command, session: Session): void {
+  revokes
+    .command('held')
+    .description('automatic revokes the revocation guard holds for an operator to look at')
+    .action(async () => {
+      session.emit({ held: await listHeldRevokes(session.core().sequelize) }, render);
+    });
+}
