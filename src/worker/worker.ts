@@ -32,7 +32,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger: logger.child({ part: 'relay' }),
     registry,
   });
-  const server = await startHealthServer({ host: config.host, port: config.workerPort, registry });
+  const server = await startHealthServer({ host: config.metricsHost, port: config.workerPort, registry });
   scheduler.start();
   relay.start();
   return {
