@@ -19,6 +19,7 @@ const TokenAnswer = z.object({ access_token: z.string().min(1) });
 const DiscordUserAnswer = z.object({
   id: Snowflake,
   username: z.string().min(1),
+  global_name: z.string().nullish(),
   avatar: z.string().min(1).nullable(),
 });
 

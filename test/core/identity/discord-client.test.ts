@@ -55,6 +55,7 @@ describe('the Discord client, against the sandbox over HTTP', () => {
     expect(await discord.fetchUser(token)).toEqual({
       id: DEMO_USER.id,
       username: DEMO_USER.username,
+      global_name: DEMO_USER.global_name,
       avatar: null,
     });
     expect((await discord.fetchGuilds(token)).map((guild) => guild.id)).toEqual(
