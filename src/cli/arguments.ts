@@ -109,3 +109,8 @@ export function expiresIn(value: string): Date {
     throw new InvalidArgumentError('expected a lifetime like 72h, 90d or 2w.');
   return new Date(Date.now() + Number(duration[1]) * UNIT_MS[duration[2] as keyof typeof UNIT_MS]);
 }
+
+/** `premium codes create --expires-in`: a lifetime as `expiresIn` takes it, or `never` (commander turns null into ''). */
+export function codeLifetime(value: string): Date | 'never' {
+  return value === 'never' ? value : expiresIn(value);
+}

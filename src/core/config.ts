@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { DISCORD_CDN_URL } from './identity/cdn';
@@ -9,8 +10,9 @@ import { parsePlanIds, type ProcessorPlanIds } from './subscriptions/plan-ids';
 
 /**
  * Secrets used under NODE_ENV `development` or `test` when none is configured, so that `npm run dev` and
- * the tests work offline against the local sandbox. Anything else (NODE_ENV unset included) is production:
- * every one of them must be set.
+ * the tests work offline against the local sandbox. They are public (in this file), so they apply only
+ * while every listener is on a loopback address (see `publicListeners`). Anything else (NODE_ENV unset
+ * included) is production: every one of them must be set.
  */
 const DEVELOPMENT_SECRETS = {
   JWT_SECRET: 'development-only-jwt-secret-never-use-in-production',
@@ -29,6 +31,14 @@ function defaultDatabaseUrl(): string {
 }
 
 const IN_PRODUCTION = 'is required in production';
+
+/** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`; a name or a wildcard address counts as public. */
+export function isLoopback(host: string): boolean {
+  const address = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (address === 'localhost' || address === '::1') return true;
+  const v4 = address.replace(/^::ffff:/, '');
+  return net.isIPv4(v4) && v4.startsWith('127.');
+}
 
 const url = z.string().url();
 const port = z.coerce.number().int().min(0).max(65535);
@@ -85,6 +95,7 @@ const schema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
     PORT: port.default(3000),
     HOST: z.string().min(1).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
     TRUST_PROXY: z
       .string()
       .default('false')
@@ -121,6 +132,9 @@ const schema = z
     RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
     WORKER_PORT: port.default(9464),
     METRICS_PORT: port.default(9465),
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+    KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
+    DOCS_PUBLIC: flag('false'),
     REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
     CORS_ORIGINS: z
       .string()
@@ -198,7 +212,19 @@ const schema = z
         path: ['OUTBOX_LISTEN_URL'],
         message: 'is unused with OUTBOX_LISTEN=false',
       });
-    if (env.NODE_ENV !== 'production') return;
+    if (env.NODE_ENV !== 'production') {
+      const listeners = publicListeners(env);
+      if (listeners.length === 0) return;
+      for (const name of SECRET_NAMES) {
+        if (env[name] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is required while ${listeners.join(' and ')} (the development fallback is public: it serves this machine only)`,
+          });
+      }
+      return;
+    }
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
       if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
     }
@@ -211,6 +237,18 @@ function isTimeZone(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The listeners of a development or test process that others could reach, as `HOST=0.0.0.0 is not loopback`. */
+function publicListeners(env: { HOST?: string; METRICS_HOST: string }): string[] {
+  return (
+    [
+      ['HOST', env.HOST],
+      ['METRICS_HOST', env.METRICS_HOST],
+    ] as const
+  )
+    .filter(([, host]) => host !== undefined && !isLoopback(host))
+    .map(([name, host]) => `${name}=${host} is not a loopback address`);
 }
 
 export interface Config {
@@ -252,6 +290,14 @@ export interface Config {
   workerPort: number;
   /** The API's Prometheus metrics listen here, off the public port. */
   metricsPort: number;
+  /** Where the API's metrics and the worker's health server listen: loopback unless Prometheus scrapes from afar. */
+  metricsHost: string;
+  /** A request whose headers and body have not all arrived within this long is closed (slow clients). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Serve the OpenAPI page /docs under production too (always served in development and test). */
+  docsPublic: boolean;
   /** Starts every Redis key of the service's own (not the events stream), so deployments can share a Redis. */
   redisKeyPrefix: string;
   /** Browser origins allowed to call the API (CORS). */
@@ -375,6 +421,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     workerPort: e.WORKER_PORT,
     metricsPort: e.METRICS_PORT,
+    metricsHost: e.METRICS_HOST,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    docsPublic: e.DOCS_PUBLIC,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     corsOrigins: e.CORS_ORIGINS ?? [new URL(frontendUrl).origin],
     maxOpenOrders: e.MAX_OPEN_ORDERS,

@@ -45,7 +45,8 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
     // Not CORS-safelisted: the frontend's script may read them only when named here.
     exposedHeaders: ['Retry-After', 'Idempotent-Replayed'],
   });
-  await fastify.register(docs);
+  // The API's map is for its developers; production shows it only when asked to.
+  if (config.nodeEnv !== 'production' || config.docsPublic) await fastify.register(docs);
   await fastify.register(metrics);
   await fastify.register(authenticate, { jwtSecret: config.jwtSecret });
   await fastify.register(rateLimit, {
@@ -78,10 +79,22 @@ export const app = fp(premiumApi, { name: 'premium-api' });
 
 /** A Fastify instance with the app registered, ready for `inject` or `listen`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options.core;
   const fastify = Fastify({
-    logger: loggerOptions(options.core.config.logLevel),
-    trustProxy: options.core.config.trustProxy,
+    logger: loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
     bodyLimit: 64 * 1024,
+    // A client that trickles its request in holds a socket: it gets 408 and the socket is closed once
+    // the whole request has not arrived in time. Node takes the timeouts only when the server is created
+    // (Fastify sets requestTimeout afterwards, which Node 20 does not apply), and checks for them every
+    // connectionsCheckingInterval (30 s by default, which would double the wait): at least once a second.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(1000, config.requestTimeoutMs),
+    },
     ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   await fastify.register(app, options);

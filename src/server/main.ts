@@ -20,13 +20,13 @@ async function main(): Promise<void> {
     down: 'Redis unavailable: rate limits lapse and sign-ins fail until it is back',
     back: 'Redis available again',
   });
-  // Off the public port, as the worker's are: keep METRICS_PORT away from the load balancer.
+  // Off the public port and interface, as the worker's are: keep METRICS_PORT away from the load balancer.
   const metrics = await startHealthServer({
-    host: config.host,
+    host: config.metricsHost,
     port: config.metricsPort,
     registry: app.metrics,
   });
-  app.log.info({ port: metrics.port }, 'metrics listening');
+  app.log.info({ host: config.metricsHost, port: metrics.port }, 'metrics listening');
 
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

@@ -38,7 +38,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   const heldRevokes = new HeldRevokesWatch(core, logger.child({ part: 'revocation-guard' }), registry);
   const server = await startHealthServer({
-    host: config.host,
+    host: config.metricsHost,
     port: config.workerPort,
     registry,
     ready: async () => {

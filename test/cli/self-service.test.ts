@@ -62,6 +62,31 @@ describe('premium codes', () => {
     for (const { code } of batch.codes) expect(everything).not.toContain(code.replace(/-/g, ''));
   });
 
+  it('create makes codes that expire in 90 days unless --expires-in never is given', async () => {
+    const made = json<BatchJson>(
+      await premium(['codes', 'create', '--plan', 'Monthly', '--reason', 'giveaway', '--json']),
+    );
+    const expiresAt = new Date(made.expiresAt!).getTime();
+    expect(expiresAt).toBeGreaterThan(Date.now() + 90 * DAY_MS - 60_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 90 * DAY_MS);
+    expect(await rows('SELECT expires_at FROM premium_code_batches')).toEqual([
+      { expires_at: new Date(made.expiresAt!) },
+    ]);
+
+    const misspelt = await premium([
+      'codes',
+      'create',
+      '--plan',
+      'Monthly',
+      '--reason',
+      'x',
+      '--expires-in',
+      'nevr',
+    ]);
+    expect(misspelt.code).toBe(2);
+    expect(misspelt.stderr).toMatch(/--expires-in/);
+  });
+
   it('create prints the codes as text, and Custom needs --months', async () => {
     const text = await premium([
       'codes',
@@ -70,6 +95,8 @@ describe('premium codes', () => {
       'Custom',
       '--months',
       '2',
+      '--expires-in',
+      'never',
       '--reason',
       'giveaway',
     ]);

@@ -1,6 +1,11 @@
 import type { Command } from 'commander';
-import { createCodes, MAX_CODES_PER_BATCH, type CodeBatch } from '../../core/codes/create-codes';
-import { expiresIn, positiveInteger } from '../arguments';
+import {
+  createCodes,
+  DEFAULT_CODE_LIFETIME_DAYS,
+  MAX_CODES_PER_BATCH,
+  type CodeBatch,
+} from '../../core/codes/create-codes';
+import { codeLifetime, positiveInteger } from '../arguments';
 import { time } from '../format';
 import { actorOption, addPlanOptions, planOf, reasonOption, type PlanOptions } from '../options';
 import { planLabel } from '../render';
@@ -8,7 +13,7 @@ import type { Session } from '../session';
 
 interface CreateOptions extends PlanOptions {
   count: number;
-  expiresIn?: Date;
+  expiresIn?: Date | 'never';
   reason: string;
   actor: string;
 }
@@ -32,8 +37,8 @@ export function registerCodesCreate(codes: Command, session: Session): void {
     .option('--count <n>', `how many codes, at most ${MAX_CODES_PER_BATCH}`, positiveInteger, 1)
     .option(
       '--expires-in <lifetime>',
-      'refuse them after this long: 72h, 90d, 2w (default: never)',
-      expiresIn,
+      `refuse them after this long: 72h, 90d, 2w, or never (default: ${DEFAULT_CODE_LIFETIME_DAYS}d)`,
+      codeLifetime,
     )
     .addOption(reasonOption())
     .addOption(actorOption())
@@ -41,7 +46,7 @@ export function registerCodesCreate(codes: Command, session: Session): void {
       const batch = await createCodes(session.core().sequelize, {
         plan: planOf(options, command),
         count: options.count,
-        expiresAt: options.expiresIn ?? null,
+        expiresAt: options.expiresIn === 'never' ? null : options.expiresIn,
         actor: options.actor,
         reason: options.reason,
       });

@@ -5,12 +5,15 @@ import type { Plan } from '../plans';
 import { canonicalCode, codeSha256, generateCode } from './code-text';
 
 export const MAX_CODES_PER_BATCH = 1000;
+/** A code nobody redeemed stops working after this long, unless its batch is made never to expire. */
+export const DEFAULT_CODE_LIFETIME_DAYS = 90;
+const DAY_MS = 86_400_000;
 
 export interface CreateCodesRequest {
   plan: Plan;
   count: number;
-  /** After this instant the codes are refused; null: never. */
-  expiresAt: Date | null;
+  /** After this instant the codes are refused; null: never; omitted: DEFAULT_CODE_LIFETIME_DAYS from now. */
+  expiresAt?: Date | null;
   actor: string;
   reason: string;
 }
@@ -28,7 +31,11 @@ export interface CodeBatch {
 
 /** Creates a batch of single-use codes for one plan, all or none. */
 export async function createCodes(sequelize: Sequelize, request: CreateCodesRequest): Promise<CodeBatch> {
-  const { plan, count, expiresAt } = request;
+  const { plan, count } = request;
+  const expiresAt =
+    request.expiresAt === undefined
+      ? new Date(Date.now() + DEFAULT_CODE_LIFETIME_DAYS * DAY_MS)
+      : request.expiresAt;
   if (!Number.isInteger(count) || count < 1 || count > MAX_CODES_PER_BATCH) {
     throw AppError.validation('INVALID_COUNT', `a batch has 1 to ${MAX_CODES_PER_BATCH} codes`);
   }

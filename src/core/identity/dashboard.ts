@@ -13,6 +13,8 @@ export interface ManagedGuild extends PremiumStatus {
 export interface Dashboard extends PremiumStatus {
   providerId: string;
   username: string;
+  /** Discord's display name, null when the account has none (show `username` then). */
+  globalName: string | null;
   avatar: string | null;
   /** Expiry of the user's own (category USER) premium record; `premiumExpiresAt` also counts guilds bought. */
   userPremiumExpiresAt: string | null;
@@ -40,6 +42,7 @@ export async function getDashboard(providerId: string, now = new Date()): Promis
   return {
     providerId: user.providerId,
     username: user.username,
+    globalName: user.globalName,
     avatar: user.avatar,
     ...premiumStatusOf(user, now),
     userPremiumExpiresAt: userPremium?.expiresAt.toISOString() ?? null,

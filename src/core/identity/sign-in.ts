@@ -45,7 +45,8 @@ export async function signInWithDiscord(
 /**
  * Creates or updates the user and replaces their manageable guilds with what Discord says now, in one
  * transaction. `username` is Discord's unique handle, not the `global_name` display name: the handle
- * names one account (operators look users up by it), while anyone can take any display name.
+ * names one account (operators look users up by it), while anyone can take any display name, which is
+ * kept beside it for the dashboard to show.
  */
 export function recordSignIn(
   sequelize: Sequelize,
@@ -57,12 +58,18 @@ export function recordSignIn(
   return sequelize.transaction(async (transaction) => {
     const [user] = await selectRows<SignedInUser & { id: number }>(
       transaction,
-      `INSERT INTO users (provider_id, username, avatar, last_login_at)
-       VALUES ($1, $2, $3, now())
+      `INSERT INTO users (provider_id, username, avatar, global_name, last_login_at)
+       VALUES ($1, $2, $3, $4, now())
        ON CONFLICT (provider_id) DO UPDATE
-         SET username = EXCLUDED.username, avatar = EXCLUDED.avatar, last_login_at = now(), updated_at = now()
+         SET username = EXCLUDED.username, avatar = EXCLUDED.avatar, global_name = EXCLUDED.global_name,
+             last_login_at = now(), updated_at = now()
        RETURNING id, provider_id AS "providerId", username, avatar, premium_expires_at AS "premiumExpiresAt"`,
-      [account.id, account.username, avatarUrl(account.id, account.avatar, cdnUrl)],
+      [
+        account.id,
+        account.username,
+        avatarUrl(account.id, account.avatar, cdnUrl),
+        account.global_name || null,
+      ],
     );
     const { id, ...signedIn } = user!;
     await execute(transaction, 'DELETE FROM user_guilds WHERE user_id = $1 AND guild_id <> ALL($2::text[])', [

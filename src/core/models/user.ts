@@ -11,6 +11,8 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
   declare id: CreationOptional<number>;
   declare providerId: string;
   declare username: string;
+  /** Discord's display name, when the account has one (as of the last sign-in). */
+  declare globalName: CreationOptional<string | null>;
   declare avatar: string | null;
   declare premiumExpiresAt: CreationOptional<Date | null>;
   declare lastLoginAt: CreationOptional<Date | null>;
@@ -23,6 +25,7 @@ export class User extends Model<InferAttributes<User>, InferCreationAttributes<U
         id: { type: DataTypes.BIGINT, primaryKey: true, autoIncrement: true },
         providerId: { type: DataTypes.TEXT, allowNull: false, unique: true },
         username: { type: DataTypes.TEXT, allowNull: false },
+        globalName: { type: DataTypes.TEXT },
         avatar: { type: DataTypes.TEXT },
         premiumExpiresAt: { type: DataTypes.DATE },
         lastLoginAt: { type: DataTypes.DATE },

@@ -15,7 +15,7 @@ export interface Recheck extends OwnOrder {
  * "I paid, where is my premium?": asks the processor about one of the caller's unpaid orders and applies
  * a captured payment through the reconciler's path (`applyPayment`), so it grants at most once whoever
  * else applies it. A paid or refunded order is answered from the database without asking anyone.
- * Refusals: ORDER_NOT_FOUND (404), NOT_YOUR_ORDER (403), PROCESSOR_UNAVAILABLE (502).
+ * Refusals: ORDER_NOT_FOUND (404: unknown, or another user's), PROCESSOR_UNAVAILABLE (502).
  */
 export async function recheckOrder(
   core: Core,
@@ -23,8 +23,9 @@ export async function recheckOrder(
   request: { callerProviderId: string; orderId: string },
 ): Promise<Recheck> {
   const before = await describeOrder(core.sequelize, request.orderId);
+  // Answered as describeOrder answers an unknown id: no telling whose order ids exist.
   if (before.order.buyerProviderId !== request.callerProviderId) {
-    throw AppError.forbidden('NOT_YOUR_ORDER', `order ${request.orderId} belongs to another user`);
+    throw AppError.notFound('ORDER_NOT_FOUND', `no order ${request.orderId}`);
   }
   const report = await reconcileOrders(core, processor, { since: new Date(0), orderId: request.orderId });
   const [failed] = report.failed;

@@ -99,14 +99,16 @@ export function amountMismatch(
  * Every refusal is thrown before anything is written: ORDER_NOT_FOUND, NOT_YOUR_ORDER (when
  * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED,
  * PAYMENT_REFUNDED (this payment was refunded before it was applied, on orders from before refunds
- * recorded the payment), PAYMENT_DISPUTED (charged back, before or after it was applied, and not won back).
+ * recorded the payment), PAYMENT_DISPUTED (charged back
+ * before it was applied, or the order's payment is disputed now), PAYMENT_ALREADY_USED (the payment paid
+ * another order: orders.payment_id is unique, and this is the one refusal found by writing).
  */
 export async function applyPayment(
   sequelize: Sequelize,
   payment: CapturedPayment,
   context: { source: PaymentSource; buyerProviderId?: string; transaction?: Transaction },
 ): Promise<AppliedPayment> {
-  return withPlainTransaction(sequelize, context.transaction, async (transaction) => {
+  const applied = withPlainTransaction(sequelize, context.transaction, async (transaction) => {
     const [order] = await transaction.rows<PayableOrder>(lockPayableOrder(payment.processorOrderId));
     if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${payment.processorOrderId}`);
     if (context.buyerProviderId !== undefined && order.buyerProviderId !== context.buyerProviderId) {
@@ -125,6 +127,13 @@ export async function applyPayment(
     }
     if (order.status === 'refunded') {
       throw AppError.conflict('ORDER_REFUNDED', `order ${order.processorOrderId} was refunded`);
+    }
+    // Its grant would replay as if premium were on: it was taken back when the dispute opened.
+    if (order.status === 'disputed') {
+      throw AppError.conflict(
+        'PAYMENT_DISPUTED',
+        `payment ${payment.paymentId} is disputed: the premium it paid for is taken back until the dispute is won`,
+      );
     }
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
@@ -146,4 +155,17 @@ export async function applyPayment(
     );
     return { order, change };
   });
+  return applied.catch((error: unknown) => {
+    if (!paidAnotherOrder(error)) throw error;
+    throw AppError.conflict(
+      'PAYMENT_ALREADY_USED',
+      `payment ${payment.paymentId} already paid another order`,
+    );
+  });
+}
+
+/** Whether a statement failed on orders.payment_id's uniqueness: the payment is some other order's. */
+function paidAnotherOrder(error: unknown): boolean {
+  const { code, constraint } = error as { code?: string; constraint?: string };
+  return code === '23505' && constraint === 'orders_payment_id_key';
 }

@@ -27,7 +27,7 @@ export type WebhookOutcome =
  * Refusals that mean money moved without premium: a payment of the wrong amount, or a second payment
  * for a paid order. Retrying cannot fix them, so they are acknowledged, and an operator must refund.
  */
-const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID']);
+const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMENT_ALREADY_USED']);
 
 /**
  * POST /api/payment/webhook. Razorpay retries any non-2xx for 24 hours, so the answers are:

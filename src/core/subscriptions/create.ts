@@ -9,6 +9,7 @@ import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
+import { cancelSubscription } from './cancel';
 import { targetRecord } from './target-record';
 
 const PAISE_PER_RUPEE = 100;
@@ -43,8 +44,8 @@ export interface CreatedSubscription {
  * Creates a Razorpay subscription for a target the buyer may pay for (create-order's rules), one live
  * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits until the target's current
  * expiry, so nobody pays twice for days they already have. The same buyer asking again for the same
- * target and plan before authorising gets the same subscription back. Nothing is stored when the
- * processor fails.
+ * target and plan before authorising gets the same subscription back; any other request replaces one
+ * nobody has authorised yet. Nothing is stored when the processor fails.
  */
 export async function createSubscription(
   core: Core,
@@ -71,7 +72,7 @@ export async function createSubscription(
       existing.buyerUserId === buyer.id &&
       existing.planType === plan.planType;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
-    throw subscriptionExists(targetKey);
+    if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
 
   const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
@@ -107,6 +108,23 @@ export async function createSubscription(
     if (error instanceof UniqueConstraintError) throw subscriptionExists(targetKey);
     throw error;
   }
+}
+
+/**
+ * A subscription nobody has authorised holds its target for no one: another manager of the guild (or
+ * the buyer choosing another plan) replaces it, cancelled at Razorpay first. One Razorpay already has
+ * authorised, whose webhook is on its way, is kept.
+ */
+async function replacedUnauthorised(
+  core: Core,
+  processor: RazorpayClient,
+  existing: Subscription,
+): Promise<boolean> {
+  if (existing.status !== 'created') return false;
+  const subscriptionId = existing.processorSubscriptionId;
+  if ((await processor.fetchSubscription(subscriptionId)).status !== 'created') return false;
+  await cancelSubscription(core, processor, { subscriptionId });
+  return true;
 }
 
 /** The target's live subscription; one left `created` past its authorisation window no longer counts. */

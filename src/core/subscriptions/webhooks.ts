@@ -38,23 +38,31 @@ const paymentEntity = z.looseObject({
   invoice_id: z.string().nullable().optional(),
   amount_refunded: z.number().int(),
 });
-const body = z.object({
-  event: z.string().min(1),
-  /** Unix seconds; when the event happened at Razorpay. */
-  created_at: z.number().int().optional(),
-  payload: z.object({
-    subscription: entity(subscriptionEntity).optional(),
-    payment: entity(paymentEntity).optional(),
-    refund: entity(
-      z.looseObject({
-        id: z.string().min(1),
-        payment_id: z.string().min(1),
-        amount: z.number().int().positive(),
-        receipt: z.string().nullable().optional(),
-      }),
-    ).optional(),
-  }),
-});
+const body = z
+  .object({
+    event: z.string().min(1),
+    /** Unix seconds; when the event happened at Razorpay. */
+    created_at: z.number().int().optional(),
+    payload: z.object({
+      subscription: entity(subscriptionEntity).optional(),
+      payment: entity(paymentEntity).optional(),
+      refund: entity(
+        z.looseObject({
+          id: z.string().min(1),
+          payment_id: z.string().min(1),
+          amount: z.number().int().positive(),
+          receipt: z.string().nullable().optional(),
+        }),
+      ).optional(),
+    }),
+  })
+  .superRefine(({ event, payload }, ctx) => {
+    // Read before the delivery is recorded, so that a signed body without them is a 400, not "ignored".
+    if (event !== 'refund.processed' && !payload.subscription)
+      ctx.addIssue({ code: 'custom', message: 'no subscription entity', path: ['payload', 'subscription'] });
+    if (event === 'subscription.charged' && !payload.payment)
+      ctx.addIssue({ code: 'custom', message: 'no payment entity', path: ['payload', 'payment'] });
+  });
 /** A subscription webhook, read from its signed body. */
 export type SubscriptionWebhook = z.infer<typeof body>;
 
@@ -97,12 +105,11 @@ export async function applySubscriptionWebhook(
       : { status: 'ignored', event: name, reason: outcome.reason, needsOperator: false };
   }
 
-  const subscription = event.payload.subscription?.entity;
-  if (!subscription) throw unreadable(name, 'no subscription entity');
+  // Both checked when the body was read (readSubscriptionWebhook).
+  const subscription = event.payload.subscription!.entity;
   const locked = await lockSubscription(transaction, subscription.id);
   if (name === 'subscription.charged') {
-    const payment = event.payload.payment?.entity;
-    if (!payment) throw unreadable(name, 'no payment entity');
+    const payment = event.payload.payment!.entity;
     await applyCharge(
       core.sequelize,
       locked,

@@ -11,6 +11,7 @@ const DashboardReply = Type.Composite([
   Type.Object({
     providerId: ProviderId,
     username: Type.String(),
+    globalName: Type.Union([Type.String(), Type.Null()]),
     avatar: Type.Union([Type.String(), Type.Null()]),
     userPremiumExpiresAt: Timestamp,
     guilds: Type.Array(

@@ -86,7 +86,6 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
           200: Type.Composite([OrderView, Type.Object({ applied: Type.Boolean(), message: Type.String() })]),
           400: error,
           401: error,
-          403: error,
           404: error,
           429: error,
           502: error,

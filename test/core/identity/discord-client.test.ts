@@ -55,6 +55,7 @@ describe('the Discord client, against the sandbox over HTTP', () => {
     expect(await discord.fetchUser(token)).toEqual({
       id: DEMO_USER.id,
       username: DEMO_USER.username,
+      global_name: DEMO_USER.global_name,
       avatar: null,
     });
     expect((await discord.fetchGuilds(token)).map((guild) => guild.id)).toEqual(
@@ -90,5 +91,40 @@ describe('the Discord client, against the sandbox over HTTP', () => {
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ code });
     expect((error as AppError).message).not.toContain(token);
+  });
+
+  it('waits out a 429 asking for at most 2 s and sends the request once more', async () => {
+    const code = await authorizationCode();
+    sandbox.faults.set('discord.token', { status: 429, retryAfter: 0.3, times: 1 });
+    const token = await discord.exchangeCode(code);
+    expect(sandbox.discord.issuedTokens()).toContain(token);
+  });
+
+  it('does not wait out a 429 asking for longer: PROVIDER_UNAVAILABLE at once', async () => {
+    const code = await authorizationCode();
+    sandbox.faults.set('discord.token', { status: 429, retryAfter: 5, times: 1 });
+    await expect(discord.exchangeCode(code)).rejects.toMatchObject({ code: 'PROVIDER_UNAVAILABLE' });
+    // The one 429 was spent: a second attempt of the client's own would have succeeded.
+    const token = await discord.exchangeCode(code);
+    expect(sandbox.discord.issuedTokens()).toContain(token);
+  });
+
+  it('tells its own wrong client secret (naming the setting) from a user’s spent code', async () => {
+    const config = testConfig();
+    const misconfigured = createDiscordClient(
+      { ...config.discord, clientSecret: 'not-the-secret', redirectUri, apiUrl: sandbox.discordApiUrl },
+      { timeoutMs: 5000 },
+    );
+    const code = await authorizationCode();
+    await expect(misconfigured.exchangeCode(code)).rejects.toMatchObject({
+      code: 'PROVIDER_MISCONFIGURED',
+      message: expect.stringContaining('DISCORD_CLIENT_SECRET'),
+    });
+
+    await discord.exchangeCode(code);
+    await expect(discord.exchangeCode(code)).rejects.toMatchObject({
+      code: 'PROVIDER_REJECTED',
+      message: 'Discord refused the sign-in (400 invalid_grant)',
+    });
   });
 });

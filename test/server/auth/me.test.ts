@@ -42,6 +42,7 @@ describe('GET /api/auth/me', () => {
     expect(reply.json()).toEqual({
       providerId: user.providerId,
       username: 'fan',
+      globalName: null,
       avatar: user.avatar,
       isPremium: true,
       premiumExpiresAt: server.expiresAt.toISOString(),

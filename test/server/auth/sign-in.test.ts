@@ -101,6 +101,13 @@ describe('sign-in with Discord', () => {
       { providerId: account.id, username: 'nelly', avatar },
     ]);
     expect(users[0]!.lastLoginAt).not.toBeNull();
+    // The dashboard shows the display name, when the account has one.
+    const me = await app().app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${params.token}` },
+    });
+    expect(me.json()).toMatchObject({ username: 'nelly', globalName: 'Nelly' });
     const guilds = await UserGuild.findAll({ order: [['name', 'ASC']] });
     expect(
       guilds.map(({ userId, guildId, name, icon, owner, permissions }) => ({

@@ -116,21 +116,33 @@ describe('subscriptions refuse bad input and survive faults', () => {
     expect(listed.json()).toEqual({ subscriptions: [] });
   });
 
-  it('allows one live subscription per target, and hands the same buyer their unauthorised one back', async () => {
+  it('allows one live subscription per target: its buyer gets an unauthorised one back, anyone else replaces it', async () => {
     const app = getApp();
     const owner = await createUser();
     const admin = await createUser();
     const guildId = await manageGuild(owner);
     await manageGuild(admin, guildId);
     const body = { planType: 'Monthly', category: 'SERVER', guildId };
-    const first = await createSubscriptionAs(app, owner, body);
+    const first = (await createSubscriptionAs(app, owner, body)).json().subscriptionId;
     const again = await createSubscriptionAs(app, owner, body);
-    expect(again.json().subscriptionId).toBe(first.json().subscriptionId);
-    const yearly = await createSubscriptionAs(app, owner, { ...body, planType: 'Yearly' });
-    expect([yearly.statusCode, yearly.json().error.code]).toEqual([409, 'SUBSCRIPTION_EXISTS']);
-    const otherBuyer = await createSubscriptionAs(app, admin, body);
-    expect([otherBuyer.statusCode, otherBuyer.json().error.code]).toEqual([409, 'SUBSCRIPTION_EXISTS']);
-    expect(await count('subscriptions')).toBe(1);
+    expect(again.json().subscriptionId).toBe(first);
+
+    // Never authorised, it holds the guild for no one: another manager's request takes its place.
+    const admins = await createSubscriptionAs(app, admin, body);
+    expect(admins.statusCode).toBe(200);
+    expect(admins.json().subscriptionId).not.toBe(first);
+    expect(app.sandbox.razorpay.subscriptions.get(first)!.status).toBe('cancelled');
+    expect(await subscriptionRow(app, first)).toMatchObject({ status: 'cancelled' });
+    // So does its own buyer's request for another plan.
+    const yearly = (await createSubscriptionAs(app, admin, { ...body, planType: 'Yearly' })).json();
+    expect(app.sandbox.razorpay.subscriptions.get(admins.json().subscriptionId)!.status).toBe('cancelled');
+
+    // Authorised at Razorpay, though no webhook has said so yet: it holds the guild.
+    await app.sandbox.razorpay.subscriptions.authorize(yearly.subscriptionId);
+    const late = await createSubscriptionAs(app, owner, body);
+    expect([late.statusCode, late.json().error.code]).toEqual([409, 'SUBSCRIPTION_EXISTS']);
+    expect(app.sandbox.razorpay.subscriptions.get(yearly.subscriptionId)!.status).not.toBe('cancelled');
+    expect(await count('subscriptions')).toBe(3);
   });
 
   it('refuses plans, targets and guilds it cannot subscribe to, creating nothing', async () => {
@@ -204,6 +216,33 @@ describe('subscriptions refuse bad input and survive faults', () => {
     expect(JSON.parse(reply.body).error.code).toBe('INVALID_WEBHOOK');
     expect(await count('webhook_events')).toBe(0);
   });
+
+  it.each([
+    ['subscription.activated', 'no subscription entity', () => ({})],
+    [
+      'subscription.charged',
+      'no payment entity',
+      (subscription: object) => ({ subscription: { entity: subscription } }),
+    ],
+  ])(
+    'refuses a signed %s with %s: 400 INVALID_WEBHOOK, recorded nowhere',
+    async (event, detail, payloadOf) => {
+      const app = getApp();
+      const subscriptionId = await created(await createUser());
+      const subscription = app.sandbox.razorpay.subscriptions.get(subscriptionId)!;
+      const reply = await app.sandbox.razorpay.deliverWebhook(
+        event,
+        { entity: 'event', event, payload: payloadOf(subscription) },
+        { url: app.webhookUrl },
+      );
+      expect(reply.status).toBe(400);
+      expect(JSON.parse(reply.body).error).toMatchObject({
+        code: 'INVALID_WEBHOOK',
+        message: expect.stringContaining(detail),
+      });
+      expect(await count('webhook_events')).toBe(0);
+    },
+  );
 
   it('grants a charge once, replayed under new event ids, concurrently, and before activated', async () => {
     const app = getApp();

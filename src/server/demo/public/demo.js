@@ -134,7 +134,7 @@ function holderName(guildId) {
 }
 
 function renderDashboard() {
-  byId('username').textContent = me.username;
+  byId('username').textContent = me.globalName ?? me.username;
   // Set once: assigning `src` again would fetch the image again at every poll.
   if (me.avatar && byId('avatar').getAttribute('src') !== me.avatar) byId('avatar').src = me.avatar;
   byId('status').textContent = premiumText(me);
