@@ -1,9 +1,41 @@
-/** @type {import('jest').Config} */
-module.exports = {
+/**
+ * Two projects: `unit` runs in-process (core, routes through `inject`, the relay, bot-kit) and needs no
+ * build; `process` holds the tests that need `dist/` or start processes of their own (the CLI, the dev
+ * launcher, the browser, private Redis and PgBouncer servers, the compiled server and worker).
+ * `npm run test:fast` runs `unit`; `npm test` runs both after the build.
+ */
+const PROCESS_TESTS = [
+  '<rootDir>/test/cli/',
+  '<rootDir>/test/dev/',
+  '<rootDir>/test/e2e/',
+  '<rootDir>/test/redis/',
+  '<rootDir>/test/scaling/',
+  '<rootDir>/test/deploy.test.ts',
+  '<rootDir>/test/sandbox/main.test.ts',
+  '<rootDir>/test/server/fail-closed.test.ts',
+  '<rootDir>/test/server/process.test.ts',
+  '<rootDir>/test/server/redis-faults.test.ts',
+  '<rootDir>/test/worker/relay-private-redis.test.ts',
+  '<rootDir>/test/worker/worker-process.test.ts',
+];
+
+const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: { '^.+\\.ts$': 'ts-jest' },
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...project, displayName: 'unit', testPathIgnorePatterns: ['/node_modules/', ...PROCESS_TESTS] },
+    {
+      ...project,
+      displayName: 'process',
+      testMatch: PROCESS_TESTS.map((prefix) => (prefix.endsWith('/') ? `${prefix}**/*.test.ts` : prefix)),
+    },
+  ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
