@@ -73,12 +73,13 @@ export async function backfillInBatches(
   update: string,
   batchSize = 5_000,
 ): Promise<void> {
-  const [bounds] = await sequelize.query<{ low: number | null; high: number | null }>(
+  // bigint comes back as text unless the connection parses it.
+  const [bounds] = await sequelize.query<{ low: string | number | null; high: string | number | null }>(
     `SELECT min(id) AS low, max(id) AS high FROM ${table}`,
     { type: QueryTypes.SELECT },
   );
   if (bounds?.low == null || bounds.high == null) return;
-  for (let low = bounds.low; low <= bounds.high; low += batchSize) {
+  for (let low = Number(bounds.low); low <= Number(bounds.high); low += batchSize) {
     await sequelize.query(update, { bind: [low, low + batchSize - 1] });
   }
 }
