@@ -138,18 +138,22 @@ function pendingOrders({ since, dueOnly, pageSize = PAGE_SIZE }: ReconcileOption
     createdAt: { [Op.gte]: since },
     ...(dueOnly && { nextCheckAt: { [Op.lte]: startedAt } }),
   };
+  // The order's next check as PostgreSQL's text, to the microsecond: a Date's milliseconds would keep a
+  // row after itself, and a run would take an order it could not check again and again.
+  const keyTime = (order: Order) => order.get('keyTime') as string;
   const after = (last: Order): WhereOptions<Order> =>
     dueOnly
       ? Sequelize.where(
           Sequelize.literal('("Order"."next_check_at", "Order"."id")'),
           Op.gt,
-          Sequelize.literal(`(${Order.sequelize!.escape(last.nextCheckAt!)}::timestamptz, ${last.id})`),
+          Sequelize.literal(`(${Order.sequelize!.escape(keyTime(last))}::timestamptz, ${last.id})`),
         )
       : { id: { [Op.gt]: last.id } };
   return {
     where,
     nextPage: (last: Order | undefined) =>
       Order.findAll({
+        attributes: { include: [[Sequelize.literal('"Order"."next_check_at"::text'), 'keyTime']] },
         where: last ? { [Op.and]: [where, after(last)] } : where,
         order: dueOnly
           ? [

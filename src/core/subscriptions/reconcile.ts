@@ -20,7 +20,8 @@ import { applyProcessorView, fetchProcessorView } from './processor-view';
 interface LiveSubscription {
   id: number;
   processorSubscriptionId: string;
-  nextCheckAt: Date;
+  /** As PostgreSQL's text, to the microsecond: a Date's milliseconds would keep the row after itself. */
+  keyTime: string;
   checksMade: number;
 }
 
@@ -72,13 +73,13 @@ function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
       (await select<{ n: number }>(`SELECT count(*)::int AS n FROM subscriptions WHERE ${where}`, due))[0]!.n,
     nextPage: (last: LiveSubscription | undefined) =>
       select<LiveSubscription>(
-        `SELECT id, processor_subscription_id AS "processorSubscriptionId", next_check_at AS "nextCheckAt",
+        `SELECT id, processor_subscription_id AS "processorSubscriptionId", next_check_at::text AS "keyTime",
                 checks_made AS "checksMade"
          FROM subscriptions
-         WHERE ${where} AND ${dueOnly ? '(next_check_at, id) > ($2, $3)' : 'id > $1'}
+         WHERE ${where} AND ${dueOnly ? '(next_check_at, id) > ($2::timestamptz, $3)' : 'id > $1'}
          ORDER BY ${dueOnly ? 'next_check_at, id' : 'id'}
          LIMIT ${pageSize}`,
-        dueOnly ? [...due, last?.nextCheckAt ?? new Date(0), last?.id ?? 0] : [last?.id ?? 0],
+        dueOnly ? [...due, last?.keyTime ?? '-infinity', last?.id ?? 0] : [last?.id ?? 0],
       ),
   };
 }

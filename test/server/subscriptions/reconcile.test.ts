@@ -160,6 +160,21 @@ describe("the scheduled run's check schedule of live subscriptions", () => {
     // Every 6 hours from then on, for as long as it lives.
     expect(await schedule(subscriptionId)).toEqual({ minutesAhead: 360, checksMade: 4 });
   });
+
+  it('asks once per run about a due subscription it could not check, which stays due', async () => {
+    const app = getApp();
+    const subscriptionId = await subscribe(app, await createUser(), {
+      planType: 'Monthly',
+      category: 'USER',
+    });
+    // Due to the microsecond, as PostgreSQL writes it.
+    await comeDue(subscriptionId);
+    app.sandbox.faults.set('razorpay.invoices.all', { status: 502 });
+
+    expect(await scheduledRun(subscriptionId)).toEqual([expect.objectContaining({ paymentId: null })]);
+    expect(await scheduledRun(subscriptionId)).toHaveLength(1);
+    expect((await schedule(subscriptionId)).checksMade).toBe(0);
+  });
 });
 
 describe('plans sync', () => {
