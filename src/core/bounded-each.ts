@@ -22,3 +22,22 @@ export async function boundedEach<T>(
   };
   await Promise.all(Array.from({ length: Math.max(1, concurrency) }, lane));
 }
+
+/**
+ * Calls `handle` on every item `nextPage` returns, page after page (`nextPage` is given the last item of
+ * the page before, undefined at first, and returns an empty page at the end), each page through
+ * `boundedEach`: one page in memory at a time, and nothing more is read once `signal` aborted.
+ */
+export async function boundedPages<T>(
+  nextPage: (after: T | undefined) => Promise<readonly T[]>,
+  bounds: Bounds,
+  handle: (item: T) => Promise<void>,
+): Promise<void> {
+  let last: T | undefined;
+  while (!bounds.signal?.aborted) {
+    const page = await nextPage(last);
+    if (page.length === 0) return;
+    await boundedEach(page, bounds, handle);
+    last = page.at(-1);
+  }
+}

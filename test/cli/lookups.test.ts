@@ -91,6 +91,15 @@ describe('premium users', () => {
     expect(names(byName)).toEqual(['FanBoy', 'superfan']);
     expect(names(byId)).toEqual(['FanBoy']);
     expect(names(wildcard)).toEqual(['100%_real']);
+
+    const first = json<{ users: { username: string }[]; nextCursor: string }>(
+      await premium(['users', 'find', 'fan', '--limit', '1', '--json']),
+    );
+    const rest = json<{ users: { username: string }[]; nextCursor: string | null }>(
+      await premium(['users', 'find', 'fan', '--limit', '1', '--cursor', first.nextCursor, '--json']),
+    );
+    expect([first.users, rest.users].flat().map((user) => user.username)).toEqual(['FanBoy', 'superfan']);
+    expect(rest.nextCursor).toBeNull();
   });
 });
 
@@ -115,6 +124,38 @@ describe('premium orders list', () => {
     expect(await ids([])).toEqual([others.processorOrderId, paid.processorOrderId, old.processorOrderId]);
     expect(await ids(['--user', fan.providerId, '--since', '2d'])).toEqual([paid.processorOrderId]);
     expect(await ids(['--status', 'created', '--limit', '1'])).toEqual([others.processorOrderId]);
+  });
+
+  it('pages with --limit and --cursor, each page after the last one seen, and refuses a foreign cursor', async () => {
+    const fan = await createUser();
+    const placed = [];
+    for (let i = 0; i < 3; i++) placed.push((await createOrderRow(fan.id)).processorOrderId);
+    const page = async (args: string[]) => {
+      const run = await premium([
+        'orders',
+        'list',
+        '--user',
+        fan.providerId,
+        '--limit',
+        '2',
+        ...args,
+        '--json',
+      ]);
+      expect(run.code).toBe(0);
+      const { orders, nextCursor } = json<{ orders: { orderId: string }[]; nextCursor: string | null }>(run);
+      return { ids: orders.map((order) => order.orderId), nextCursor };
+    };
+
+    const first = await page([]);
+    const second = await page(['--cursor', first.nextCursor!]);
+
+    expect(first.ids).toEqual([placed[2], placed[1]]);
+    expect(second).toEqual({ ids: [placed[0]], nextCursor: null });
+    const text = await premium(['orders', 'list', '--user', fan.providerId, '--limit', '2']);
+    expect(text.stdout).toContain(`More: --cursor ${first.nextCursor}`);
+    const users = await premium(['users', 'find', 'x', '--cursor', first.nextCursor!]);
+    expect(users.code).toBe(1);
+    expect(users.stderr).toMatch(/BAD_CURSOR/);
   });
 
   it('fails for an unknown buyer rather than listing nothing', async () => {

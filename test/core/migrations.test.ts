@@ -124,4 +124,36 @@ describe('migrations', () => {
       expect(order).toEqual({ given_back: true });
     },
   );
+
+  it('marks as announced the expiry of a record a revoke ended before revokes marked it', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.up();
+    await migrator.down({ to: '016-expiry-due' });
+    await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
+    // Two records that ran out at version 2: one ended by a revoke, one by time.
+    await sequelize.query(
+      `WITH holders AS (
+         INSERT INTO users (provider_id, username) VALUES ('5001', 'revoked'), ('5002', 'expired') RETURNING id, username),
+       records AS (
+         INSERT INTO user_premiums (user_id, expires_at, version)
+         SELECT id, now() - interval '1 day', 2 FROM holders RETURNING user_id)
+       INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                   source, actor, version, created_at)
+       SELECT 'revoke-' || id, gen_random_uuid(), 'revoke', 'USER', id, 0, now() - interval '1 day',
+              'manual', 'operator', 2, now() - interval '1 day'
+       FROM holders WHERE username = 'revoked'`,
+    );
+
+    await migrator.up();
+
+    const rows = await sequelize.query<{ username: string; announced: number | null }>(
+      `SELECT u.username, r.expiry_announced_version AS announced
+       FROM user_premiums r JOIN users u ON u.id = r.user_id ORDER BY u.username`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { username: 'expired', announced: null },
+      { username: 'revoked', announced: 2 },
+    ]);
+  });
 });

@@ -134,4 +134,18 @@ describe('expiry job', () => {
       }),
     ]);
   });
+
+  it('gets through a backlog larger than a batch in one run', async () => {
+    const { sequelize } = core();
+    // 1,200 user premiums that all ran out a minute ago, as after a busy day's purchases.
+    await sequelize.query(
+      `WITH holders AS (
+         INSERT INTO users (provider_id, username)
+         SELECT (900000000000000000 + n)::text, 'holder' || n FROM generate_series(1, 1200) n RETURNING id)
+       INSERT INTO user_premiums (user_id, expires_at, version) SELECT id, now() - interval '1 minute', 1 FROM holders`,
+    );
+    expect(await runExpiry()).toBe('ran');
+
+    expect((await expiryEvents()).length).toBe(1200);
+  });
 });

@@ -9,6 +9,7 @@ import { orderId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, money, section, table, time, yesNo } from '../format';
 import { ledgerTable, planLabel } from '../render';
+import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
 
 type OrderView = BesideProcessor<OrderDetails, ProcessorOrderView>;
@@ -71,17 +72,20 @@ function render(view: OrderView): string {
       ['Next check', nextCheck(order)],
     ]),
     section('Razorpay says', renderProcessor(view)),
-    section('Grants and revokes for this order', ledgerTable(grants)),
+    section('Grants and revokes for this order', ledgerTable(grants) + nextPageLine(view.grantsNextCursor)),
   ].join('\n');
 }
 
 export function registerOrdersShow(orders: Command, session: Session): void {
-  orders
-    .command('show')
-    .description("one order: what this service recorded and Razorpay's view of it")
-    .argument('<orderId>', 'the Razorpay order id (order_…)', orderId)
-    .action(async (id: string) => {
-      const details = await describeOrder(session.core().sequelize, id);
-      await emitBesideProcessor(session, details, () => fetchProcessorOrder(session.processor(), id), render);
-    });
+  withPaging(
+    orders
+      .command('show')
+      .description("one order: what this service recorded and Razorpay's view of it")
+      .argument('<orderId>', 'the Razorpay order id (order_…)', orderId),
+    'ledger rows',
+    100,
+  ).action(async (id: string, options: PageOptions) => {
+    const details = await describeOrder(session.core().sequelize, id, options);
+    await emitBesideProcessor(session, details, () => fetchProcessorOrder(session.processor(), id), render);
+  });
 }

@@ -58,9 +58,9 @@ export async function describeGuild(
             version: record.version,
           }
         : null,
-    orders,
+    orders: orders.rows,
     subscriptions,
-    ledger,
+    ledger: ledger.rows,
     waitingEvents,
   };
 }

@@ -1,5 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { PremiumChange } from '../premium/types';
+import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
 import { Conditions } from './sql';
 
 /** One row of the premium ledger as an operator reads it. */
@@ -26,17 +27,22 @@ export interface LedgerEntry extends Pick<
   createdAt: Date;
 }
 
-/** The newest ledger rows of one user, one guild or one order. */
-export function listLedger(
+/**
+ * The newest ledger rows of one user, one guild or one order, a page at a time: keyset on (created_at, id), through
+ * `premium_grants_user` or `premium_grants_order`.
+ */
+export async function listLedger(
   sequelize: Sequelize,
-  filter: { userId?: number; guildId?: string; orderId?: number; limit: number },
-): Promise<LedgerEntry[]> {
+  filter: { userId?: number; guildId?: string; orderId?: number; limit: number; cursor?: string },
+): Promise<Page<LedgerEntry>> {
+  const after = filter.cursor === undefined ? undefined : decodeCursor('ledger', filter.cursor, 2);
   const where = new Conditions()
     .add('g.user_id = ?', filter.userId)
     .add('g.guild_id = ?', filter.guildId)
-    .add('g.order_id = ?', filter.orderId);
-  return sequelize.query<LedgerEntry>(
-    `SELECT g.id AS "grantId", g.kind, g.category, u.provider_id AS "providerId", g.guild_id AS "guildId",
+    .add('g.order_id = ?', filter.orderId)
+    .add('(g.created_at, g.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
+  const rows = await sequelize.query<LedgerEntry & PageKey>(
+    `SELECT g.id, g.created_at::text AS "keyTime", g.id AS "grantId", g.kind, g.category, u.provider_id AS "providerId", g.guild_id AS "guildId",
             g.plan_type AS "planType", g.days, g.expires_before AS "expiresBefore",
             g.expires_after AS "expiresAfter", g.source, g.actor, g.reason,
             o.processor_order_id AS "orderId", g.revokes_grant_id AS "revokesGrantId",
@@ -47,7 +53,12 @@ export function listLedger(
      LEFT JOIN premium_grants r ON r.revokes_grant_id = g.id
      ${where}
      ORDER BY g.created_at DESC, g.id DESC
-     LIMIT ${where.param(filter.limit)}`,
+     LIMIT ${where.param(filter.limit + 1)}`,
     { bind: where.bind, type: QueryTypes.SELECT },
   );
+  const page = toPage(rows, filter.limit, (row) => encodeCursor('ledger', [row.keyTime, row.id]));
+  return {
+    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => row),
+    nextCursor: page.nextCursor,
+  };
 }

@@ -6,6 +6,7 @@ import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder, RazorpayPayment } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
 import { listLedger, type LedgerEntry } from './ledger';
+import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
 import { Conditions } from './sql';
 
 export interface OrderSummary {
@@ -35,13 +36,17 @@ export interface OrderFilter {
   guildId?: string;
   since?: Date;
   limit: number;
+  /** The `nextCursor` of the page before. */
+  cursor?: string;
 }
 
 export interface OrderDetails {
   /** `nextCheckAt`: when the reconciler next asks Razorpay about it (unpaid orders only; null once it stopped). */
   order: OrderSummary & { receipt: string; nextCheckAt: Date | null; checksMade: number };
-  /** The ledger rows that cite this order: its grant, and the revoke of a refund. */
+  /** The ledger rows that cite this order: its grant, and the revoke of a refund (newest first, a page). */
   grants: LedgerEntry[];
+  /** The cursor of the next page of `grants`, or null. */
+  grantsNextCursor: string | null;
 }
 
 export interface ProcessorOrderView {
@@ -54,25 +59,39 @@ const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, 
   o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
   o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt"`;
 
-/** The newest orders first. */
-export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Promise<OrderSummary[]> {
+/**
+ * The newest orders first, a page at a time: keyset on (created_at, id), through `orders_created` (or the
+ * buyer's or status's own index), so a page costs what it shows at any number of orders.
+ */
+export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Promise<Page<OrderSummary>> {
   const buyer = filter.providerId === undefined ? undefined : await findUserByProviderId(filter.providerId);
+  const after = filter.cursor === undefined ? undefined : decodeCursor('orders', filter.cursor, 2);
   const where = new Conditions()
     .add('o.status = ?', filter.status)
     .add('o.buyer_user_id = ?', buyer?.id)
     .add('o.guild_id = ?', filter.guildId)
-    .add('o.created_at >= ?', filter.since);
-  return sequelize.query<OrderSummary>(
-    `SELECT ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
+    .add('o.created_at >= ?', filter.since)
+    .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
+  const rows = await sequelize.query<OrderSummary & PageKey>(
+    `SELECT o.id, o.created_at::text AS "keyTime", ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
      ${where}
      ORDER BY o.created_at DESC, o.id DESC
-     LIMIT ${where.param(filter.limit)}`,
+     LIMIT ${where.param(filter.limit + 1)}`,
     { bind: where.bind, type: QueryTypes.SELECT },
   );
+  const page = toPage(rows, filter.limit, (row) => encodeCursor('orders', [row.keyTime, row.id]));
+  return {
+    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => row),
+    nextCursor: page.nextCursor,
+  };
 }
 
-/** One order by its processor order id, with the ledger rows that cite it. */
-export async function describeOrder(sequelize: Sequelize, orderId: string): Promise<OrderDetails> {
+/** One order by its processor order id, with the ledger rows that cite it (a page of them). */
+export async function describeOrder(
+  sequelize: Sequelize,
+  orderId: string,
+  ledgerPage: { limit: number; cursor?: string } = { limit: 100 },
+): Promise<OrderDetails> {
   const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(
     `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS}
      FROM orders o JOIN users u ON u.id = o.buyer_user_id
@@ -81,7 +100,8 @@ export async function describeOrder(sequelize: Sequelize, orderId: string): Prom
   );
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
   const { id, ...shown } = order;
-  return { order: shown, grants: await listLedger(sequelize, { orderId: id, limit: 100 }) };
+  const grants = await listLedger(sequelize, { orderId: id, ...ledgerPage });
+  return { order: shown, grants: grants.rows, grantsNextCursor: grants.nextCursor };
 }
 
 /** What the processor says about an order: the order itself and every payment attempted on it. */

@@ -3,11 +3,18 @@ export class Conditions {
   readonly bind: unknown[] = [];
   private readonly clauses: string[] = [];
 
-  /** `clause` refers to its value as `?`. Nothing is added when `value` is undefined. */
-  add(clause: string, value: unknown): this {
+  /**
+   * `clause` refers to its values as `?`, in order. Nothing is added when `value` (the first) is
+   * undefined.
+   */
+  add(clause: string, value: unknown, ...more: unknown[]): this {
     if (value === undefined) return this;
-    this.bind.push(value);
-    this.clauses.push(clause.replace('?', `$${this.bind.length}`));
+    let text = clause;
+    for (const each of [value, ...more]) {
+      this.bind.push(each);
+      text = text.replace('?', `$${this.bind.length}`);
+    }
+    this.clauses.push(text);
     return this;
   }
 

@@ -1,7 +1,9 @@
 import { Op, QueryTypes, type Sequelize } from 'sequelize';
 import { UserGuild, UserPremium } from '../models';
 import { findUserByProviderId, premiumStatusOf } from '../users';
+import { decodeCursor, encodeCursor, toPage, type Page } from './cursor';
 import { listLedger, type LedgerEntry } from './ledger';
+import { Conditions } from './sql';
 import { listOrders, type OrderSummary } from './orders';
 
 export interface UserSummary {
@@ -42,32 +44,52 @@ export interface UserOverview {
 }
 
 const RECENT = 10;
-const FIND_LIMIT = 25;
 
-/** LIKE treats `%`, `_` and `\` specially; an operator's search text means them literally. */
+/** LIKE treats `%`, `_` and `\\` specially; an operator's search text means them literally. */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 /**
  * Users whose provider id is `text`, or whose username contains it (case-insensitive): exact id first,
- * then username prefixes, then other matches, each by username.
+ * then username prefixes, then other matches, each by username; a page at a time (keyset on that order).
+ * The username piece is found through `users_username_trigrams`, so a page costs what matches.
  */
 export async function findUsers(
   sequelize: Sequelize,
   text: string,
+  page: { limit: number; cursor?: string },
   now = new Date(),
-): Promise<UserSummary[]> {
-  const rows = await sequelize.query<Omit<UserSummary, 'isPremium'>>(
-    `SELECT provider_id AS "providerId", username, premium_expires_at AS "premiumExpiresAt",
-            last_login_at AS "lastLoginAt"
-     FROM users
-     WHERE provider_id = $1 OR lower(username) LIKE '%' || $2 || '%'
-     ORDER BY provider_id = $1 DESC, starts_with(lower(username), $3) DESC, username
-     LIMIT ${FIND_LIMIT}`,
-    { bind: [text, escapeLike(text.toLowerCase()), text.toLowerCase()], type: QueryTypes.SELECT },
+): Promise<Page<UserSummary>> {
+  const after = page.cursor === undefined ? undefined : decodeCursor('users', page.cursor, 3);
+  const where = new Conditions();
+  const [id, piece, prefix] = [text, escapeLike(text.toLowerCase()), text.toLowerCase()].map((value) =>
+    where.param(value),
   );
-  return rows.map((row) => ({ ...row, isPremium: premiumStatusOf(row, now).isPremium }));
+  where.add('(m.rank, m.username, m."providerId") > (?::int, ?, ?)', after?.[0], after?.[1], after?.[2]);
+  const rows = await sequelize.query<Omit<UserSummary, 'isPremium'> & { rank: number }>(
+    `SELECT * FROM (
+       SELECT provider_id AS "providerId", username, premium_expires_at AS "premiumExpiresAt",
+              last_login_at AS "lastLoginAt",
+              CASE WHEN provider_id = ${id} THEN 0 WHEN starts_with(lower(username), ${prefix}) THEN 1 ELSE 2 END
+                AS rank
+       FROM users
+       WHERE provider_id = ${id} OR lower(username) LIKE '%' || ${piece} || '%') m
+     ${where}
+     ORDER BY m.rank, m.username, m."providerId"
+     LIMIT ${where.param(page.limit + 1)}`,
+    { bind: where.bind, type: QueryTypes.SELECT },
+  );
+  const found = toPage(rows, page.limit, (row) =>
+    encodeCursor('users', [row.rank, row.username, row.providerId]),
+  );
+  return {
+    rows: found.rows.map(({ rank: _rank, ...row }) => ({
+      ...row,
+      isPremium: premiumStatusOf(row, now).isPremium,
+    })),
+    nextCursor: found.nextCursor,
+  };
 }
 
 /** Everything an operator needs to answer "I paid and the bot says no" about one user. */
@@ -107,8 +129,8 @@ export async function describeUser(
       owner: guild.owner,
       refreshedAt: guild.refreshedAt,
     })),
-    recentOrders,
-    recentGrants,
+    recentOrders: recentOrders.rows,
+    recentGrants: recentGrants.rows,
   };
 }
 

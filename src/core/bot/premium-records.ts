@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { EXPIRY_DUE } from '../premium/expiry';
 import type { Category } from '../premium/types';
 
 /** A guild's premium as the bot sees it: the record that `SERVER_PREMIUM_*` events describe. */
@@ -78,7 +79,12 @@ export async function findUserPremium(sequelize: Sequelize, providerId: string):
   return userAnswer(row, providerId);
 }
 
-/** Active records of `category` after record id `afterId`, in id order: one keyset page (+1 to see more). */
+/**
+ * Active records of `category` after record id `afterId`, in id order: one keyset page (+1 to see more).
+ * An active record's expiry is never announced (EXPIRY_DUE holds: only a record that ran out is marked,
+ * and a grant or revoke bumps the version), so the page is read through `*_live_by_id`, whose entries are
+ * the active records and the few just expired, not through every record that ever expired.
+ */
 export function activeRecordsAfter(
   sequelize: Sequelize,
   category: Category,
@@ -86,7 +92,7 @@ export function activeRecordsAfter(
   limit: number,
 ): Promise<RecordRow[]> {
   return sequelize.query<RecordRow>(
-    `${selectRecords(category, 'r.expires_at > now() AND r.id > $1')} ORDER BY r.id LIMIT $2`,
+    `${selectRecords(category, `${EXPIRY_DUE} AND r.expires_at > now() AND r.id > $1`)} ORDER BY r.id LIMIT $2`,
     { bind: [afterId, limit], type: QueryTypes.SELECT },
   );
 }

@@ -36,6 +36,11 @@ function listMigrations() {
     });
 }
 
+/**
+ * Runs the migrations in order, each without a transaction around it: a migration's every query is its
+ * own, so one made of the steps of online-migration.ts (CREATE INDEX CONCURRENTLY, batched backfills,
+ * NOT VALID then VALIDATE) never holds a lock for long (docs/migrations.md).
+ */
 export function createMigrator(
   sequelize: Sequelize,
   logger: Umzug<Sequelize>['options']['logger'] = undefined,

@@ -42,5 +42,5 @@ export async function listOwnOrders(
   providerId: string,
   limit: number = OWN_ORDERS_LIMIT.default,
 ): Promise<OwnOrder[]> {
-  return (await listOrders(sequelize, { providerId, limit })).map(ownOrderOf);
+  return (await listOrders(sequelize, { providerId, limit })).rows.map(ownOrderOf);
 }

@@ -1,6 +1,6 @@
-import { Op, type WhereOptions } from 'sequelize';
+import { Op, Sequelize, type WhereOptions } from 'sequelize';
 import type { Core } from '..';
-import { boundedEach } from '../bounded-each';
+import { boundedPages } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
@@ -28,8 +28,12 @@ export interface ReconcileOptions {
    */
   dueOnly?: boolean;
   onProgress?: (progress: ReconcileProgress) => void;
-  /** Orders checked at once (1 by default: in order). */
+  /** Orders checked at once (1 by default: in order), and as many subscriptions beside them. */
   concurrency?: number;
+  /** false: skipped orders are counted in the progress only, not listed (a scheduled run's memory). */
+  listSkipped?: boolean;
+  /** Rows read at once (PAGE_SIZE by default): a run holds one page, whatever the backlog. */
+  pageSize?: number;
   /** No order is checked once it aborts; the rest wait for the next run. */
   signal?: AbortSignal;
 }
@@ -44,6 +48,8 @@ export interface ReconcileEntry {
 }
 
 export interface ReconcileProgress {
+  /** Orders and subscriptions are counted apart. */
+  kind: 'order' | 'subscription';
   done: number;
   total: number;
   result: ReconcileResult;
@@ -63,49 +69,101 @@ export async function reconcileOrders(
   processor: RazorpayClient,
   options: ReconcileOptions,
 ): Promise<ReconcileReport> {
-  const orders = await pendingOrders(options);
-  const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
-  const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
-  // No transaction is open here: each order's processor call comes first, then applyPayment's own.
-  await boundedEach(orders, bounds, async (order) => {
-    const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
-    if (options.dueOnly && !options.dryRun && result !== 'failed') await checked(order);
-    report[result].push(entry);
-    options.onProgress?.({
-      done: report.applied.length + report.skipped.length + report.failed.length,
-      total: orders.length,
-      result,
-      entry,
-    });
-  });
-  // Live subscriptions too, unless one order was named.
-  if (options.orderId === undefined) {
-    const subscriptions = await reconcileSubscriptions(core, processor, {
-      dryRun: options.dryRun,
-      ...bounds,
-    });
-    for (const result of ['applied', 'skipped', 'failed'] as const)
-      report[result].push(...subscriptions[result]);
-  }
-  return report;
+  // Unpaid orders and live subscriptions side by side, so a backlog of one never starves the other.
+  const [orders, subscriptions] = await Promise.all([
+    reconcilePendingOrders(core, processor, options),
+    options.orderId === undefined
+      ? reconcileSubscriptions(core, processor, options)
+      : { applied: [], skipped: [], failed: [] },
+  ]);
+  for (const result of RESULTS) orders[result].push(...subscriptions[result]);
+  return orders;
 }
 
-async function pendingOrders({ since, orderId, dueOnly }: ReconcileOptions): Promise<Order[]> {
-  if (orderId === undefined) {
-    const due: WhereOptions<Order> = dueOnly
-      ? {
-          // An order stored without a schedule is due at once; one whose schedule ended, never.
-          [Op.or]: [{ nextCheckAt: { [Op.lte]: new Date() } }, { nextCheckAt: null, checksMade: 0 }],
-        }
-      : {};
-    return Order.findAll({
-      where: { status: 'created', createdAt: { [Op.gte]: since }, ...due },
-      order: [['id', 'ASC']],
-    });
-  }
+const RESULTS = ['applied', 'skipped', 'failed'] as const;
+export const PAGE_SIZE = 200;
+
+/** Collects a run's results, and reports each as progress. */
+export function reconcileTally(
+  kind: ReconcileProgress['kind'],
+  total: number,
+  options: Pick<ReconcileOptions, 'onProgress' | 'listSkipped'>,
+) {
+  const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
+  let done = 0;
+  return {
+    report,
+    add(result: ReconcileResult, entry: ReconcileEntry) {
+      if (result !== 'skipped' || options.listSkipped !== false) report[result].push(entry);
+      options.onProgress?.({ kind, done: ++done, total, result, entry });
+    },
+  };
+}
+
+async function reconcilePendingOrders(
+  core: Core,
+  processor: RazorpayClient,
+  options: ReconcileOptions,
+): Promise<ReconcileReport> {
+  const named = options.orderId === undefined ? null : await namedOrder(options.orderId);
+  const pending = pendingOrders(options);
+  const tally = reconcileTally('order', named ? 1 : await Order.count({ where: pending.where }), options);
+  const handle = async (order: Order) => {
+    const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
+    if (options.dueOnly && !options.dryRun && result !== 'failed') await checked(order);
+    tally.add(result, entry);
+  };
+  const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
+  if (named) await handle(named);
+  else await boundedPages(pending.nextPage, bounds, handle);
+  return tally.report;
+}
+
+async function namedOrder(orderId: string): Promise<Order> {
   const order = await Order.findOne({ where: { processorOrderId: orderId } });
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
-  return [order];
+  return order;
+}
+
+/**
+ * The unpaid orders of the window in keyset pages. The scheduled run takes those due by the time it
+ * started, the longest due first (so what one run could not reach is first in the next), through
+ * `orders_next_check_page`; a check moves an order's next check past the run's start, out of the run.
+ * An operator's run takes every unpaid order of the window by id.
+ */
+function pendingOrders({ since, dueOnly, pageSize = PAGE_SIZE }: ReconcileOptions) {
+  const startedAt = new Date();
+  const where: WhereOptions<Order> = {
+    status: 'created',
+    createdAt: { [Op.gte]: since },
+    ...(dueOnly && { nextCheckAt: { [Op.lte]: startedAt } }),
+  };
+  // The order's next check as PostgreSQL's text, to the microsecond: a Date's milliseconds would keep a
+  // row after itself, and a run would take an order it could not check again and again.
+  const keyTime = (order: Order) => order.get('keyTime') as string;
+  const after = (last: Order): WhereOptions<Order> =>
+    dueOnly
+      ? Sequelize.where(
+          Sequelize.literal('("Order"."next_check_at", "Order"."id")'),
+          Op.gt,
+          Sequelize.literal(`(${Order.sequelize!.escape(keyTime(last))}::timestamptz, ${last.id})`),
+        )
+      : { id: { [Op.gt]: last.id } };
+  return {
+    where,
+    nextPage: (last: Order | undefined) =>
+      Order.findAll({
+        attributes: { include: [[Sequelize.literal('"Order"."next_check_at"::text'), 'keyTime']] },
+        where: last ? { [Op.and]: [where, after(last)] } : where,
+        order: dueOnly
+          ? [
+              ['nextCheckAt', 'ASC'],
+              ['id', 'ASC'],
+            ]
+          : [['id', 'ASC']],
+        limit: pageSize,
+      }),
+  };
 }
 
 async function reconcileOrder(

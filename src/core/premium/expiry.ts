@@ -3,21 +3,17 @@ import { execute, selectRows } from '../db/database';
 import { aggregateKeyFor, appendEvent } from './outbox';
 import { CATEGORIES, eventTypeFor, type Category } from './types';
 
-/** Per category: the record table, the user the event names, and how a ledger row points at the record. */
+/** Per category: the record table, and the user the event names. */
 export const RECORDS = {
-  USER: {
-    table: 'user_premiums',
-    guildId: 'NULL::text',
-    holder: 'r.user_id',
-    ledgerRow: 'g.user_id = r.user_id',
-  },
-  SERVER: {
-    table: 'server_premiums',
-    guildId: 'r.guild_id',
-    holder: 'r.buyer_user_id',
-    ledgerRow: 'g.guild_id = r.guild_id',
-  },
+  USER: { table: 'user_premiums', guildId: 'NULL::text', holder: 'r.user_id' },
+  SERVER: { table: 'server_premiums', guildId: 'r.guild_id', holder: 'r.buyer_user_id' },
 } as const;
+
+/**
+ * A record whose expiry is still to be announced: the predicate of the `*_expiry_due` partial indexes,
+ * written the same way so that the planner matches them.
+ */
+export const EXPIRY_DUE = 'r.version > 0 AND r.expiry_announced_version IS DISTINCT FROM r.version';
 
 /** A record as the expiry jobs read it, with the user its events name. */
 export interface AnnouncedRecord {
@@ -27,10 +23,6 @@ export interface AnnouncedRecord {
   slots: number;
   expires_at: Date;
   version: number;
-}
-
-interface ExpiredRecord extends AnnouncedRecord {
-  ended_by_revoke: boolean;
 }
 
 /** Appends the event of something time did to a record (it ran out, or will soon), source `expiry`. */
@@ -58,13 +50,14 @@ export async function announceRecord(
 }
 
 /**
- * Announces every user and server premium that has passed its expiry since its last change: one
+ * Announces user and server premiums that have passed their expiry since their last change: one
  * `*_PREMIUM_REMOVE` event with reason `expired` per record version, appended in `transaction`. Running
  * out is a change of the record like any other: it bumps the version, so that every ADD and REMOVE a bot
- * receives is newer than the last. A record whose current version comes from a revoke that ended it
- * already announced its REMOVE, so it is only marked. Records locked by a concurrent grant or revoke
- * are left for the next run. At most `limit` records per category per call; returns the number of
- * events appended.
+ * receives is newer than the last. A revoke that ended a record already announced its REMOVE and marked
+ * it (records.ts), so it is not due here. Records locked by a concurrent grant or revoke are left for the
+ * next batch. At most `limit` records per category per call, the longest expired first, found through
+ * the `*_expiry_due` indexes (migration 016): a call costs what is due, whatever the history. Returns the
+ * number of events appended.
  */
 export async function announceExpiries(transaction: Transaction, limit: number): Promise<number> {
   let announced = 0;
@@ -77,26 +70,18 @@ async function announceCategory(
   category: Category,
   limit: number,
 ): Promise<number> {
-  const { table, guildId, holder, ledgerRow } = RECORDS[category];
-  // A revoke that ends a record sets its expiry to the revoke's own now(), which is also the ledger
-  // row's created_at; a revoke that only shortens it leaves a later expiry still to be announced.
-  const expired = await selectRows<ExpiredRecord>(
+  const { table, guildId, holder } = RECORDS[category];
+  const expired = await selectRows<AnnouncedRecord>(
     transaction,
-    `SELECT r.id, ${guildId} AS guild_id, u.provider_id, r.slots, r.expires_at, r.version,
-       EXISTS (SELECT 1 FROM premium_grants g
-               WHERE g.kind = 'revoke' AND g.category = $2 AND ${ledgerRow} AND g.version = r.version
-                 AND g.expires_after <= g.created_at) AS ended_by_revoke
+    `SELECT r.id, ${guildId} AS guild_id, u.provider_id, r.slots, r.expires_at, r.version
      FROM ${table} r JOIN users u ON u.id = ${holder}
-     WHERE r.version > 0 AND r.expires_at <= now() AND r.expiry_announced_version IS DISTINCT FROM r.version
+     WHERE ${EXPIRY_DUE} AND r.expires_at <= now()
      ORDER BY r.expires_at
      LIMIT $1
      FOR UPDATE OF r SKIP LOCKED`,
-    [limit, category],
+    [limit],
   );
-  if (expired.length === 0) return 0;
-
-  const toAnnounce = expired.filter((record) => !record.ended_by_revoke);
-  for (const record of toAnnounce) {
+  for (const record of expired) {
     await announceRecord(
       transaction,
       category,
@@ -105,15 +90,12 @@ async function announceCategory(
       'expired',
     );
   }
-  const ids = (records: ExpiredRecord[]) => records.map((record) => record.id);
-  await execute(transaction, `UPDATE ${table} SET expiry_announced_version = version WHERE id = ANY($1)`, [
-    ids(expired.filter((record) => record.ended_by_revoke)),
-  ]);
+  if (expired.length === 0) return 0;
   await execute(
     transaction,
     `UPDATE ${table} SET version = version + 1, expiry_announced_version = version + 1, updated_at = now()
      WHERE id = ANY($1)`,
-    [ids(toAnnounce)],
+    [expired.map((record) => record.id)],
   );
-  return toAnnounce.length;
+  return expired.length;
 }

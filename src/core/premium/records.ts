@@ -50,7 +50,11 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
 /** What a revoke does to a record: take (part of) a grant's time back, or end it now. */
 export type ExpiryChange = { shortenMs: number } | 'end';
 
-/** Shortens or ends a locked record and bumps its version (a grant extends it in grant-statement.ts). */
+/**
+ * Shortens or ends a locked record and bumps its version (a grant extends it in grant-statement.ts). A
+ * revoke that ends the record announces its own REMOVE, so it marks the record's expiry announced
+ * (`expiry_announced_version`): the expiry job then never looks at it, nor at the ledger.
+ */
 export async function setRecordExpiry(
   transaction: Transaction,
   target: RecordTarget,
@@ -67,7 +71,9 @@ export async function setRecordExpiry(
         ];
   const [row] = await selectRows<{ expires_at: Date; version: number }>(
     transaction,
-    `UPDATE ${table} SET expires_at = ${newExpiry}, version = version + 1, updated_at = now()
+    `UPDATE ${table} SET expires_at = ${newExpiry}, version = version + 1, updated_at = now(),
+       expiry_announced_version =
+         CASE WHEN ${newExpiry} <= now() THEN version + 1 ELSE expiry_announced_version END
      WHERE ${key} = $1 RETURNING expires_at, version`,
     bind,
   );

@@ -1,11 +1,29 @@
+import { QueryTypes } from 'sequelize';
 import type { Core } from '..';
+import { boundedPages } from '../bounded-each';
 import { isAppError } from '../errors';
-import { LIVE_STATUSES, Subscription } from '../models';
-import type { ReconcileEntry, ReconcileReport, ReconcileResult } from '../payments/reconcile';
+import { LIVE_STATUSES } from '../models';
+import { nextSubscriptionCheck } from '../payments/check-schedule';
+import {
+  PAGE_SIZE,
+  reconcileTally,
+  type ReconcileEntry,
+  type ReconcileOptions,
+  type ReconcileReport,
+  type ReconcileResult,
+} from '../payments/reconcile';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { lockSubscription } from './locked-subscription';
+import { fromUnix } from './processor-state';
 import { applyProcessorView, fetchProcessorView } from './processor-view';
-import { boundedEach, type Bounds } from '../bounded-each';
+
+interface LiveSubscription {
+  id: number;
+  processorSubscriptionId: string;
+  /** As PostgreSQL's text, to the microsecond: a Date's milliseconds would keep the row after itself. */
+  keyTime: string;
+  checksMade: number;
+}
 
 /**
  * The safety net of the subscription webhooks, run by the same reconcile as the orders (the worker's job
@@ -14,45 +32,91 @@ import { boundedEach, type Bounds } from '../bounded-each';
  * path as `subscription.charged` (a lost webhook costs minutes, not a month of premium), then takes the
  * status in (a lost `pending` still announces the failed renewal). Entries name the subscription in
  * `orderId`. `failed` lists subscriptions that could not be checked: a later run retries them.
+ *
+ * The scheduled run (`dueOnly`) takes only subscriptions whose next check is due, the longest due first,
+ * in keyset pages, and moves each one checked to its next check (check-schedule); an operator's run
+ * takes every live subscription by id.
  */
 export async function reconcileSubscriptions(
   core: Core,
   processor: RazorpayClient,
-  options: { dryRun?: boolean } & Partial<Bounds> = {},
+  options: Pick<
+    ReconcileOptions,
+    'dryRun' | 'dueOnly' | 'onProgress' | 'listSkipped' | 'pageSize' | 'concurrency' | 'signal'
+  >,
 ): Promise<ReconcileReport> {
-  const live = await Subscription.findAll({ where: { status: [...LIVE_STATUSES] }, order: [['id', 'ASC']] });
-  const report: ReconcileReport = { applied: [], skipped: [], failed: [] };
+  const live = liveSubscriptions(core, options.dueOnly ?? false, options.pageSize ?? PAGE_SIZE);
+  const tally = reconcileTally('subscription', await live.count(), options);
   const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
-  await boundedEach(live, bounds, async (subscription) => {
-    const [result, entry] = await reconcileOne(
+  await boundedPages(live.nextPage, bounds, async (subscription) => {
+    const [result, entry, chargeAt] = await reconcileOne(
       core,
       processor,
       subscription.processorSubscriptionId,
       options.dryRun ?? false,
     );
-    report[result].push(entry);
+    if (options.dueOnly && !options.dryRun && result !== 'failed')
+      await checked(core, subscription, chargeAt);
+    tally.add(result, entry);
   });
-  return report;
+  return tally.report;
 }
 
+function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
+  const live = `status IN (${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
+  const due = dueOnly ? [new Date()] : [];
+  const where = dueOnly ? `${live} AND next_check_at <= $1` : live;
+  const select = <T extends object>(sql: string, bind: unknown[]) =>
+    core.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  return {
+    count: async () =>
+      (await select<{ n: number }>(`SELECT count(*)::int AS n FROM subscriptions WHERE ${where}`, due))[0]!.n,
+    nextPage: (last: LiveSubscription | undefined) =>
+      select<LiveSubscription>(
+        `SELECT id, processor_subscription_id AS "processorSubscriptionId", next_check_at::text AS "keyTime",
+                checks_made AS "checksMade"
+         FROM subscriptions
+         WHERE ${where} AND ${dueOnly ? '(next_check_at, id) > ($2::timestamptz, $3)' : 'id > $1'}
+         ORDER BY ${dueOnly ? 'next_check_at, id' : 'id'}
+         LIMIT ${pageSize}`,
+        dueOnly ? [...due, last?.keyTime ?? '-infinity', last?.id ?? 0] : [last?.id ?? 0],
+      ),
+  };
+}
+
+/** Moves a checked subscription to its next check. */
+async function checked(core: Core, subscription: LiveSubscription, chargeAt: Date | null): Promise<void> {
+  const next = nextSubscriptionCheck(subscription.checksMade + 1, new Date(), chargeAt);
+  await core.sequelize.query('UPDATE subscriptions SET next_check_at = $2, checks_made = $3 WHERE id = $1', {
+    bind: [subscription.id, next.nextCheckAt, next.checksMade],
+  });
+}
+
+/** The result, and when the processor says the subscription's next charge is due (null when unknown). */
 async function reconcileOne(
   core: Core,
   processor: RazorpayClient,
   subscriptionId: string,
   dryRun: boolean,
-): Promise<[ReconcileResult, ReconcileEntry]> {
+): Promise<[ReconcileResult, ReconcileEntry, Date | null]> {
   const entry = (paymentId: string | null, reason: string): ReconcileEntry => ({
     orderId: subscriptionId,
     paymentId,
     reason,
   });
+  let chargeAt: Date | null = null;
   try {
     const view = await fetchProcessorView(processor, subscriptionId);
+    chargeAt = fromUnix(view.subscription.charge_at);
     const last = view.unrecordedCharges.at(-1)?.paymentId ?? null;
     if (dryRun) {
       return view.unrecordedCharges.length === 0
-        ? ['skipped', entry(null, `no unrecorded charge (${view.subscription.status})`)]
-        : ['applied', entry(last, `dry run: would grant ${view.unrecordedCharges.length} cycle(s)`)];
+        ? ['skipped', entry(null, `no unrecorded charge (${view.subscription.status})`), chargeAt]
+        : [
+            'applied',
+            entry(last, `dry run: would grant ${view.unrecordedCharges.length} cycle(s)`),
+            chargeAt,
+          ];
     }
     const changes = await core.sequelize.transaction(async (transaction) =>
       applyProcessorView(core.sequelize, await lockSubscription(transaction, subscriptionId), view, {
@@ -66,11 +130,12 @@ async function reconcileOne(
       ? [
           'applied',
           entry(last, `granted ${changes.length} cycle(s), until ${latest.expiresAt.toISOString()}`),
+          chargeAt,
         ]
-      : ['skipped', entry(null, `no unrecorded charge (${view.subscription.status})`)];
+      : ['skipped', entry(null, `no unrecorded charge (${view.subscription.status})`), chargeAt];
   } catch (error) {
     const refused = isAppError(error) && error.kind !== 'unavailable';
     const reason = isAppError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
-    return [refused ? 'skipped' : 'failed', entry(null, reason)];
+    return [refused ? 'skipped' : 'failed', entry(null, reason), chargeAt];
   }
 }

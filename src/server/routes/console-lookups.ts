@@ -52,7 +52,7 @@ const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     if (text.startsWith('sub_'))
       return { ...none, subscriptionIds: [(await describeSubscriptionWithCharges(text)).subscriptionId] };
     const [users, guild] = await Promise.all([
-      findUsers(sequelize, text),
+      findUsers(sequelize, text, { limit: RECENT }).then((page) => page.rows),
       SNOWFLAKE.test(text) ? describeGuild(sequelize, text) : null,
     ]);
     return { ...none, users, guilds: guild ? [{ guildId: guild.guildId, name: guild.name }] : [] };

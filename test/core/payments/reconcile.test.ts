@@ -252,3 +252,57 @@ describe("the scheduled run's growing intervals for unpaid orders", () => {
     expect(await stored(orderId)).toMatchObject({ status: 'paid', nextCheckAt: null });
   });
 });
+
+describe('the scheduled run in keyset pages', () => {
+  const scheduledRun = (options: { pageSize?: number; signal?: AbortSignal; onEach?: () => void } = {}) => {
+    const checked: string[] = [];
+    const run = reconcileOrders(getCore(), processor, {
+      since: anHourAgo(),
+      dueOnly: true,
+      pageSize: options.pageSize,
+      signal: options.signal,
+      onProgress: (step) => {
+        checked.push(step.entry.orderId);
+        options.onEach?.();
+      },
+    });
+    return run.then(() => checked);
+  };
+  /** Each order due since `minutesAgo[i]` minutes. */
+  async function dueSince(orderIds: string[], minutesAgo: number[]): Promise<void> {
+    for (const [i, orderId] of orderIds.entries()) {
+      await Order.update(
+        { nextCheckAt: new Date(Date.now() - minutesAgo[i]! * 60_000) },
+        { where: { processorOrderId: orderId } },
+      );
+    }
+  }
+
+  it('reaches every due order across pages, the longest due first', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await newOrder(await createUser()));
+    await dueSince(ids, [1, 5, 2, 4, 3]);
+
+    expect(await scheduledRun({ pageSize: 2 })).toEqual([ids[1], ids[3], ids[4], ids[2], ids[0]]);
+    // All moved to their next check: the next run finds nothing due.
+    expect(await scheduledRun({ pageSize: 2 })).toEqual([]);
+  });
+
+  it('checks first, in the next run, what a run stopped at its deadline did not reach', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push(await newOrder(await createUser()));
+    await dueSince(ids, [10, 9, 8, 7, 6]);
+    const deadline = new AbortController();
+    let checks = 0;
+    const first = await scheduledRun({
+      pageSize: 2,
+      signal: deadline.signal,
+      onEach: () => ++checks === 2 && deadline.abort(),
+    });
+    expect(first).toEqual([ids[0], ids[1]]);
+
+    // The two checked come due again, more recently than the three left over.
+    await dueSince([ids[0]!, ids[1]!], [1, 1]);
+    expect(await scheduledRun({ pageSize: 2 })).toEqual([ids[2], ids[3], ids[4], ids[0], ids[1]]);
+  });
+});

@@ -105,6 +105,78 @@ describe('the reconciler, the safety net of subscription webhooks', () => {
   });
 });
 
+describe("the scheduled run's check schedule of live subscriptions", () => {
+  const getApp = useSubscriptionsApp();
+  const MINUTE = 60_000;
+  const scheduledRun = async (subscriptionId: string) => {
+    const report = await reconcileOrders(getApp().core, razorpayClientFor(getApp().core.config), {
+      since: new Date(Date.now() - DAY_MS),
+      dueOnly: true,
+    });
+    return [...report.applied, ...report.skipped, ...report.failed].filter(
+      (entry) => entry.orderId === subscriptionId,
+    );
+  };
+  const schedule = async (subscriptionId: string) => {
+    const [row] = await getApp().core.sequelize.query<{ next_check_at: Date; checks_made: number }>(
+      'SELECT next_check_at, checks_made FROM subscriptions WHERE processor_subscription_id = $1',
+      { bind: [subscriptionId], type: QueryTypes.SELECT },
+    );
+    return {
+      minutesAhead: Math.round((row!.next_check_at.getTime() - Date.now()) / MINUTE),
+      checksMade: row!.checks_made,
+    };
+  };
+  const comeDue = (subscriptionId: string) =>
+    getApp().core.sequelize.query(
+      `UPDATE subscriptions SET next_check_at = now() - interval '1 second' WHERE processor_subscription_id = $1`,
+      { bind: [subscriptionId] },
+    );
+
+  it('checks a new subscription at once, then only when due, at growing intervals, applying a lost renewal', async () => {
+    const app = getApp();
+    const subscriptionId = await subscribe(app, await createUser(), {
+      planType: 'Monthly',
+      category: 'USER',
+    });
+
+    expect(await scheduledRun(subscriptionId)).toEqual([expect.objectContaining({ paymentId: null })]);
+    expect(await schedule(subscriptionId)).toEqual({ minutesAhead: 15, checksMade: 1 });
+
+    // A renewal whose webhook was lost waits for the subscription's next check, and no longer.
+    await app.sandbox.razorpay.subscriptions.runCycle(subscriptionId, 'charged');
+    expect(await scheduledRun(subscriptionId)).toEqual([]);
+    await comeDue(subscriptionId);
+    const lostPayment = app.sandbox.razorpay.subscriptions.invoices(subscriptionId)[0]!.payment_id;
+    expect(await scheduledRun(subscriptionId)).toEqual([
+      expect.objectContaining({ paymentId: lostPayment, reason: expect.stringMatching(/^granted 1 cycle/) }),
+    ]);
+    expect(await schedule(subscriptionId)).toEqual({ minutesAhead: 60, checksMade: 2 });
+
+    await comeDue(subscriptionId);
+    await scheduledRun(subscriptionId);
+    await comeDue(subscriptionId);
+    await scheduledRun(subscriptionId);
+    // Every 6 hours from then on, for as long as it lives.
+    expect(await schedule(subscriptionId)).toEqual({ minutesAhead: 360, checksMade: 4 });
+  });
+
+  it('asks once per run about a due subscription it could not check, which stays due', async () => {
+    const app = getApp();
+    const subscriptionId = await subscribe(app, await createUser(), {
+      planType: 'Monthly',
+      category: 'USER',
+    });
+    // Due to the microsecond, as PostgreSQL writes it.
+    await comeDue(subscriptionId);
+    app.sandbox.faults.set('razorpay.invoices.all', { status: 502 });
+
+    expect(await scheduledRun(subscriptionId)).toEqual([expect.objectContaining({ paymentId: null })]);
+    expect(await scheduledRun(subscriptionId)).toHaveLength(1);
+    expect((await schedule(subscriptionId)).checksMade).toBe(0);
+  });
+});
+
 describe('plans sync', () => {
   const getApp = useSubscriptionsApp();
 
