@@ -35,7 +35,7 @@ describe('a subscription charge announced four ways', () => {
       const held = razorpay.takeHeldWebhooks();
       expect(held.map(({ event }) => event).sort()).toEqual([...CHARGE_EVENTS].sort());
       const byName = new Map(held.map((webhook): [string, HeldWebhook] => [webhook.event, webhook]));
-      const paymentId = held[0]!.body.payload.payment!.entity.id;
+      const paymentId = held[0]!.body.payload.payment!.entity!.id;
 
       for (const [index, name] of order.entries()) {
         const answer = await razorpay.deliverWebhook(name, byName.get(name)!.body);
