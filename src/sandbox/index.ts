@@ -106,7 +106,7 @@ export interface Sandbox {
     /** Refunds all that is left of a payment, or `amountPaise`; with `webhooks`, delivers `refund.created` then `refund.processed`. */
     refund(
       paymentId: string,
-      opts?: { webhooks?: boolean; amountPaise?: number },
+      opts?: { webhooks?: Webhooks; amountPaise?: number },
     ): Promise<{ refundId: string }>;
     /**
      * A chargeback of a captured payment reaching `stage` (created, won, lost, closed); with `webhooks`,
@@ -219,7 +219,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       takeHeldWebhooks: () => razorpay.takeHeld(),
       refund: async (paymentId, opts) => {
         const input = refundInput(opts?.amountPaise === undefined ? {} : { amount: opts.amountPaise });
-        const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
+        const refund = await razorpay.refund(paymentId, input, modeOf(opts?.webhooks));
         return { refundId: refund.id };
       },
       dispute: (paymentId, stage, opts) =>
