@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
+import type { PlanType } from '../plans';
 import { User } from '../models';
 import { targetGuild } from '../payments/create-order';
 import { grantPremium } from '../premium/grant';
@@ -92,6 +93,7 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
     }
     const holder = manager ?? (await User.findByPk(source.buyerUserId, { transaction, rejectOnEmpty: true }));
     const days = source.daysLeft;
+    const planType = await movedPlan(transaction, fromGuildId);
     const removed = await revokePremium(
       sequelize,
       {
@@ -109,7 +111,7 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
         category: 'SERVER',
         providerId: holder.providerId,
         guildId: toGuildId,
-        plan: { planType: null, months: null, durationDays: days },
+        plan: { planType, months: null, durationDays: days },
         source: 'transfer',
         actor: request.actor,
         reason: request.reason,
@@ -213,4 +215,16 @@ async function loadTransfer(
     [idempotencyKey],
   );
   return transfer!;
+}
+
+/** The plan of the newest grant on the guild that named one: what the moved premium was bought as. */
+async function movedPlan(transaction: Transaction, guildId: string): Promise<PlanType | null> {
+  const [grant] = await selectRows<{ plan_type: PlanType }>(
+    transaction,
+    `SELECT plan_type FROM premium_grants
+     WHERE guild_id = $1 AND category = 'SERVER' AND kind = 'grant' AND plan_type IS NOT NULL
+     ORDER BY id DESC LIMIT 1`,
+    [guildId],
+  );
+  return grant?.plan_type ?? null;
 }
