@@ -20,7 +20,8 @@ import { printer } from './dev/output';
 import { startPrivatePostgres } from './dev/private-postgres';
 import { startPrivateRedis } from './dev/private-redis';
 import type { PrivateServer } from './dev/private-server';
-import { freePort, portIsFree, postgresProblem, redisProblem } from './dev/probe';
+import { busyPortsProblem } from './dev/ports';
+import { freePort, postgresProblem, redisProblem } from './dev/probe';
 import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
 import { DEMO_USER } from '../src/sandbox/discord/users';
 import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
@@ -41,16 +42,13 @@ function shown(url: string): string {
 }
 
 async function refuseBusyPorts(config: Config): Promise<void> {
-  const ports: [string, number, string][] = [
-    ['PORT', config.port, config.host],
-    ['SANDBOX_PORT', Number(SANDBOX_PORT), '0.0.0.0'],
-    ['WORKER_PORT', config.workerPort, '0.0.0.0'],
-    ['METRICS_PORT', Number(METRICS_PORT), '0.0.0.0'],
-  ];
-  for (const [setting, port, host] of ports) {
-    if (!(await portIsFree(port, host)))
-      throw new Error(`port ${port} is in use: set ${setting} to a free port (e.g. ${setting}=${port + 1})`);
-  }
+  const problem = await busyPortsProblem([
+    { setting: 'PORT', port: config.port, host: config.host },
+    { setting: 'SANDBOX_PORT', port: Number(SANDBOX_PORT), host: '0.0.0.0' },
+    { setting: 'WORKER_PORT', port: config.workerPort, host: '0.0.0.0' },
+    { setting: 'METRICS_PORT', port: Number(METRICS_PORT), host: '0.0.0.0' },
+  ]);
+  if (problem) throw new Error(problem);
 }
 
 interface Service {

@@ -19,6 +19,7 @@ export const FAULT_ROUTES = [
   'razorpay.subscriptions.fetch', // GET /razorpay/v1/subscriptions/:id
   'razorpay.subscriptions.cancel', // POST /razorpay/v1/subscriptions/:id/cancel
   'razorpay.invoices.all', // GET /razorpay/v1/invoices
+  'razorpay.invoices.fetch', // GET /razorpay/v1/invoices/:id
 ] as const;
 
 export type FaultRoute = (typeof FAULT_ROUTES)[number];

@@ -10,7 +10,13 @@ import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
 import { razorpayRoutes } from './razorpay/routes';
-import { RazorpaySandbox, type CheckoutResponse, type DisputeStage } from './razorpay/sandbox';
+import {
+  RazorpaySandbox,
+  type CheckoutResponse,
+  type DisputeStage,
+  type HeldWebhook,
+  type WebhookMode,
+} from './razorpay/sandbox';
 import {
   SubscriptionSandbox,
   type CycleOutcome,
@@ -30,7 +36,7 @@ import type {
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
-export type { CheckoutResponse, DisputeStage } from './razorpay/sandbox';
+export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
 export type {
   RazorpayDispute,
@@ -62,6 +68,14 @@ export interface SandboxOptions {
   subscriptionPlans?: { Monthly: number; Yearly: number };
 }
 
+/** Whether an action's webhooks are delivered before it returns, not sent, or held (`takeHeldWebhooks`). */
+export type Webhooks = boolean | 'hold';
+
+function modeOf(webhooks: Webhooks | undefined): WebhookMode {
+  if (webhooks === 'hold') return 'hold';
+  return webhooks ? 'await' : 'none';
+}
+
 export interface Sandbox {
   url: string;
   /** `${url}/discord/api/v10`: the service's DISCORD_API_URL. */
@@ -82,17 +96,20 @@ export interface Sandbox {
   };
   razorpay: {
     /**
-     * Pays an order as Checkout would (one captured payment of the full amount) and returns what Checkout
-     * hands the browser. With `webhooks`, delivers `payment.captured` then `order.paid` before returning.
+     * Pays an order as Checkout would (one captured payment of the full amount, by UPI unless `method`)
+     * and returns what Checkout hands the browser. With `webhooks`, delivers `payment.authorized`,
+     * `payment.captured` then `order.paid` before returning ('hold': see `takeHeldWebhooks`).
      */
-    pay(orderId: string, opts?: { webhooks?: boolean }): Promise<CheckoutResponse>;
+    pay(orderId: string, opts?: { webhooks?: Webhooks; method?: 'upi' | 'card' }): Promise<CheckoutResponse>;
+    /** The bank declines a Checkout payment of the order; with `webhooks`, delivers `payment.failed`. */
+    decline(orderId: string, opts?: { webhooks?: Webhooks }): Promise<SandboxPayment>;
     /**
      * Refunds all that is left of a payment, or `amountPaise`, with `receipt` when given; with `webhooks`,
      * delivers `refund.created` then `refund.processed`.
      */
     refund(
       paymentId: string,
-      opts?: { webhooks?: boolean; amountPaise?: number; receipt?: string },
+      opts?: { webhooks?: Webhooks; amountPaise?: number; receipt?: string },
     ): Promise<{ refundId: string }>;
     /**
      * A chargeback of a captured payment reaching `stage` (created, action_required, under_review, won,
@@ -115,6 +132,8 @@ export interface Sandbox {
     order(orderId: string): SandboxOrder | undefined;
     payments(orderId: string): SandboxPayment[];
     ordersCreated(): number;
+    /** The webhooks that actions with `webhooks: 'hold'` made and did not send, oldest first; cleared. */
+    takeHeldWebhooks(): HeldWebhook[];
     /** Every webhook delivery attempted so far, with the service's answer. */
     webhookDeliveries(): WebhookDelivery[];
     /** Points webhooks at the service once it listens (when its port was not known at start). */
@@ -127,12 +146,12 @@ export interface Sandbox {
     subscriptions: {
       authorize(
         subscriptionId: string,
-        opts?: { method?: MandateMethod; webhooks?: boolean },
+        opts?: { method?: MandateMethod; webhooks?: Webhooks },
       ): Promise<SubscriptionCheckoutResponse>;
       runCycle(
         subscriptionId: string,
         outcome: CycleOutcome,
-        opts?: { webhooks?: boolean },
+        opts?: { webhooks?: Webhooks },
       ): Promise<RazorpaySubscription>;
       get(subscriptionId: string): RazorpaySubscription | undefined;
       invoices(subscriptionId: string): RazorpayInvoice[];
@@ -199,10 +218,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       issuedTokens: () => oauth.issuedTokens(),
     },
     razorpay: {
-      pay: (orderId, opts) => razorpay.pay(orderId, opts?.webhooks ? 'await' : 'none'),
+      pay: (orderId, opts) => razorpay.pay(orderId, modeOf(opts?.webhooks), opts?.method),
+      decline: (orderId, opts) => razorpay.decline(orderId, modeOf(opts?.webhooks)),
+      takeHeldWebhooks: () => razorpay.takeHeld(),
       refund: async (paymentId, opts) => {
         const input = refundInput({ amount: opts?.amountPaise, receipt: opts?.receipt });
-        const refund = await razorpay.refund(paymentId, input, opts?.webhooks ? 'await' : 'none');
+        const refund = await razorpay.refund(paymentId, input, modeOf(opts?.webhooks));
         return { refundId: refund.id };
       },
       dispute: (paymentId, stage, opts) =>
@@ -224,9 +245,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       },
       subscriptions: {
         authorize: (subscriptionId, opts) =>
-          subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', opts?.webhooks ? 'await' : 'none'),
+          subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', modeOf(opts?.webhooks)),
         runCycle: (subscriptionId, outcome, opts) =>
-          subscriptions.runCycle(subscriptionId, outcome, opts?.webhooks ? 'await' : 'none'),
+          subscriptions.runCycle(subscriptionId, outcome, modeOf(opts?.webhooks)),
         get: (subscriptionId) => subscriptions.subscription(subscriptionId),
         invoices: (subscriptionId) => subscriptions.invoicesOf(subscriptionId),
       },

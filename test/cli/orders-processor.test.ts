@@ -1,7 +1,9 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
 import { createOrder } from '../../src/core/payments/create-order';
+import { handleWebhook } from '../../src/core/payments/webhooks';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
+import { webhookSignature } from '../../src/core/processor/signatures';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
@@ -81,6 +83,41 @@ describe('premium orders show', () => {
       processorError: { code: 'PROCESSOR_UNAVAILABLE' },
     });
     expect(run.stderr).toBe('error: The payment processor answered HTTP 503 (PROCESSOR_UNAVAILABLE)\n');
+  });
+});
+
+describe('an order whose payment was declined', () => {
+  it('is listed and shown as payment failed, with the reason', async () => {
+    const core = getCore();
+    const buyer = await createUser();
+    const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+    const order = await createOrder(core, processor, {
+      callerProviderId: buyer.providerId,
+      providerId: buyer.providerId,
+      amount: core.config.planPrices.Monthly,
+      planType: 'Monthly',
+      category: 'USER',
+    });
+    await sandbox.razorpay.decline(order.id, { webhooks: 'hold' });
+    const [failed] = sandbox.razorpay.takeHeldWebhooks();
+    const rawBody = Buffer.from(JSON.stringify(failed!.body));
+    await expect(
+      handleWebhook(core, {
+        rawBody,
+        signature: webhookSignature(rawBody, core.config.razorpay.webhookSecret),
+        eventId: `evt_failed_${order.id}`,
+      }),
+    ).resolves.toEqual({ status: 'processed', event: 'payment.failed' });
+
+    const listed = await cli(['orders', 'list', '--user', buyer.providerId]);
+    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^${order.id}\\s+payment failed\\s`));
+    const shown = await cli(['orders', 'show', order.id]);
+    expect(shown.stdout).toContain(`${order.id} (payment failed)`);
+    expect(shown.stdout).toMatch(/^Failed +.+: The payment was declined in the sandbox checkout$/m);
+    expect(json(await cli(['orders', 'show', order.id, '--json']))).toMatchObject({
+      order: { status: 'created', paymentFailure: 'The payment was declined in the sandbox checkout' },
+      processor: { order: { status: 'attempted' }, payments: [{ status: 'failed' }] },
+    });
   });
 });
 

@@ -101,7 +101,7 @@ describe('premium codes', () => {
       'giveaway',
     ]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/^Batch #1: 1 codes for Custom 2 mo \(60 days\), never expiring\./);
+    expect(text.stdout).toMatch(/^Batch #1: 1 code for Custom 2 mo \(60 days\), never expiring\./);
     expect(text.stdout).toMatch(/\n[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4} {2}#1\n$/);
 
     const usage = await premium(['codes', 'create', '--plan', 'Custom', '--reason', 'giveaway']);

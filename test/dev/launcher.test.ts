@@ -44,6 +44,11 @@ async function answers(port: number): Promise<boolean> {
   });
 }
 
+function listening(): Promise<net.Server> {
+  const server = net.createServer();
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
 describe('npm run dev on a machine where nothing runs', () => {
   let dev: Launch;
   let env: NodeJS.ProcessEnv;
@@ -163,17 +168,30 @@ describe('npm run dev says what to change, in one line, when it cannot start', (
     expect(lines.join('\n')).not.toMatch(/ready/);
   });
 
-  it('names the setting to change when a port is in use', async () => {
-    const busy = net.createServer();
-    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
-    const { port } = busy.address() as net.AddressInfo;
+  it('names every busy port at once, and suggests free ports no other setting uses', async () => {
+    const busy = await Promise.all([0, 1].map(() => listening()));
+    const [sandbox, worker] = busy.map((server) => (server.address() as net.AddressInfo).port);
+    // The naive suggestion for the worker (its port + 1) is the metrics port: it must not be offered.
+    const ports: NodeJS.ProcessEnv = {
+      ...(await servicePorts()),
+      SANDBOX_PORT: String(sandbox),
+      WORKER_PORT: String(worker),
+    };
+    ports.METRICS_PORT = String(worker! + 1);
     try {
-      const lines = await failedLaunch({ SANDBOX_PORT: String(port) });
-      expect(lines[0]).toBe(
-        `[dev    ] port ${port} is in use: set SANDBOX_PORT to a free port (e.g. SANDBOX_PORT=${port + 1})`,
-      );
+      const lines = await failedLaunch(ports);
+      const match = new RegExp(
+        `^\\[dev {4}\\] ports in use: ${sandbox} \\(SANDBOX_PORT\\), ${worker} \\(WORKER_PORT\\); ` +
+          'start with free ones, e\\.g\\. SANDBOX_PORT=(\\d+) WORKER_PORT=(\\d+) npm run dev$',
+      ).exec(lines[0]!);
+      expect({ line: lines[0], matched: match !== null }).toEqual({ line: lines[0], matched: true });
+      const suggested = [Number(match![1]), Number(match![2])];
+      const configured = [ports.PORT, ports.SANDBOX_PORT, ports.WORKER_PORT, ports.METRICS_PORT].map(Number);
+      expect(suggested.filter((port) => configured.includes(port))).toEqual([]);
+      expect(new Set(suggested).size).toBe(2);
+      expect(await Promise.all(suggested.map(answers))).toEqual([false, false]);
     } finally {
-      busy.close();
+      for (const server of busy) server.close();
     }
   });
 

@@ -101,7 +101,7 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
       await page.getByRole('heading', { name: 'Pay ₹1,999.00' }).waitFor();
       await page.getByRole('button', { name: 'Fail' }).click();
       await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe(
-        'Payment failed: The payment was declined in the sandbox checkout',
+        'Payment failed: The payment was declined in the sandbox checkout. Nothing was charged: pay again from Your orders.',
       );
 
       const forged = new URLSearchParams({
@@ -153,7 +153,9 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
       await expect(page.locator('#buy-reason').isHidden()).resolves.toBe(true);
 
       await page.goto(`${getProduct().api}/dashboard?error=BAD_REQUEST_ERROR&error_description=declined`);
-      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe('Payment failed: declined');
+      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe(
+        'Payment failed: declined. Nothing was charged: pay again from Your orders.',
+      );
       await page.getByLabel('Yearly, 365 days').check();
       await expect(page.locator('#error').isHidden()).resolves.toBe(true);
 
@@ -183,7 +185,7 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
       );
       await expect(textOf(page, '#guilds li', /Demo Managed Server/)).resolves.toMatch(/Not premium$/);
       await expect(textOf(page, '#status-source', /server/)).resolves.toBe(
-        'Your own premium, for the days you paid for a server.',
+        'Your own premium: buying premium for a server gives you, its buyer, the same days.',
       );
     },
     TEST_MS,
@@ -207,13 +209,13 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
       await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Redeem' }).click();
       await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(
-        /^Code redeemed: premium for server 613425648685547541 is active until /,
+        /^Code redeemed: premium for Demo Owned Server is active until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
       );
 
       await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
       await page.getByRole('button', { name: 'Move' }).click();
       await expect(textOf(page, '#notice', /Moved/)).resolves.toMatch(
-        /^Moved 30 days of premium to server 613425648685547542: it is active until /,
+        /^Moved 30 days of premium from Demo Owned Server to Demo Managed Server: it is active there until /,
       );
       await textOf(page, '#guilds li', /Demo Managed Server.*Premium until/);
       await textOf(page, '#guilds li', /Demo Owned Server.*Premium expired/);

@@ -43,20 +43,40 @@ it('Pay pays the order, redirects with the signed response and sends the webhook
   );
   expect(sandbox().razorpay.order(orderId)?.status).toBe('paid');
 
-  const events = (await receiver().waitFor(received + 2)).slice(received);
+  const events = (await receiver().waitFor(received + 3)).slice(received);
   expect(events.map((request) => JSON.parse(request.body.toString()).event)).toEqual([
+    'payment.authorized',
     'payment.captured',
     'order.paid',
   ]);
 });
 
-it('Fail redirects with error=payment_failed and leaves the order unpaid', async () => {
+it('Fail redirects with error=payment_failed, sends payment.failed and leaves the order payable', async () => {
   const orderId = await createOrder(sandbox());
+  const received = receiver().received.length;
   const response = await choose(orderId, 'fail');
   expect(response.status).toBe(302);
-  expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('payment_failed');
-  expect(sandbox().razorpay.order(orderId)).toMatchObject({ status: 'created', amount_paid: 0 });
-  expect(sandbox().razorpay.payments(orderId)).toEqual([]);
+  const location = new URL(response.headers.get('location')!);
+  expect(location.searchParams.get('error')).toBe('payment_failed');
+  expect(sandbox().razorpay.order(orderId)).toMatchObject({
+    status: 'attempted',
+    attempts: 1,
+    amount_paid: 0,
+  });
+  const [failed] = sandbox().razorpay.payments(orderId);
+  expect(failed).toMatchObject({
+    id: location.searchParams.get('razorpay_payment_id'),
+    status: 'failed',
+    captured: false,
+    error_reason: 'payment_failed',
+  });
+  const [event] = (await receiver().waitFor(received + 1)).slice(received);
+  expect(JSON.parse(event!.body.toString())).toMatchObject({
+    event: 'payment.failed',
+    payload: { payment: { entity: { id: failed!.id, status: 'failed' } } },
+  });
+  expect((await choose(orderId, 'pay')).status).toBe(302);
+  expect(sandbox().razorpay.order(orderId)).toMatchObject({ status: 'paid', attempts: 2 });
 });
 
 it.each([

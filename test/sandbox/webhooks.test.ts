@@ -22,19 +22,35 @@ function event(request: ReceivedRequest): RazorpayWebhook {
   return JSON.parse(request.body.toString('utf8')) as RazorpayWebhook;
 }
 
-it('pays with webhooks: payment.captured then order.paid, signed, delivered before pay returns', async () => {
+it('pays with webhooks: payment.authorized, payment.captured then order.paid, signed, delivered before pay returns', async () => {
   const orderId = await newOrder();
   const checkout = await sandbox().razorpay.pay(orderId, { webhooks: true });
 
-  expect(receiver().received).toHaveLength(2);
-  const [captured, paid] = receiver().received.map(event);
+  expect(receiver().received).toHaveLength(3);
+  const [authorized, captured, paid] = receiver().received.map(event);
+  expect(authorized).toMatchObject({
+    event: 'payment.authorized',
+    payload: {
+      payment: { entity: { id: checkout.razorpay_payment_id, status: 'authorized', captured: false } },
+    },
+  });
   expect(captured).toMatchObject({
     entity: 'event',
     account_id: expect.stringMatching(/^acc_[A-Za-z0-9]{14}$/),
     event: 'payment.captured',
     contains: ['payment'],
     payload: {
-      payment: { entity: { id: checkout.razorpay_payment_id, order_id: orderId, status: 'captured' } },
+      payment: {
+        entity: {
+          id: checkout.razorpay_payment_id,
+          order_id: orderId,
+          status: 'captured',
+          base_amount: 199_900,
+          method: 'upi',
+          upi: { payer_account_type: 'bank_account', vpa: 'success@razorpay', flow: 'collect' },
+          card: null,
+        },
+      },
     },
     created_at: expect.any(Number),
   });
@@ -48,7 +64,7 @@ it('pays with webhooks: payment.captured then order.paid, signed, delivered befo
   });
   const eventIds = receiver().received.map((request) => request.headers['x-razorpay-event-id']);
   expect(eventIds[0]).toMatch(/^[A-Za-z0-9]{14}$/);
-  expect(eventIds[0]).not.toBe(eventIds[1]);
+  expect(new Set(eventIds).size).toBe(3);
 });
 
 it('pays without webhooks unless asked', async () => {
@@ -130,10 +146,11 @@ it('still pays when the service refuses the webhooks, and records its answers', 
   try {
     await other.razorpay.pay(await createOrder(other), { webhooks: true });
     expect(other.razorpay.webhookDeliveries().map(({ event, status }) => [event, status])).toEqual([
+      ['payment.authorized', 500],
       ['payment.captured', 500],
       ['order.paid', 500],
     ]);
-    expect(logged).toHaveLength(2);
+    expect(logged).toHaveLength(3);
   } finally {
     await other.close();
     await failing.close();

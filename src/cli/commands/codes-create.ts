@@ -20,7 +20,7 @@ interface CreateOptions extends PlanOptions {
 
 function render(batch: CodeBatch): string {
   return [
-    `Batch #${batch.batchId}: ${batch.codes.length} codes for ${planLabel(batch.planType, batch.months)} (${batch.durationDays} days), ${
+    `Batch #${batch.batchId}: ${batch.codes.length} ${batch.codes.length === 1 ? 'code' : 'codes'} for ${planLabel(batch.planType, batch.months)} (${batch.durationDays} days), ${
       batch.expiresAt ? `redeemable until ${time(batch.expiresAt)}` : 'never expiring'
     }.`,
     'Keep them now: they are shown this once (only their SHA-256 is stored).',

@@ -2,13 +2,14 @@ import type { Command } from 'commander';
 import {
   describeOrder,
   fetchProcessorOrder,
+  paymentFailed,
   type OrderDetails,
   type ProcessorOrderView,
 } from '../../core/admin/orders';
 import { orderId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, money, section, table, time, yesNo } from '../format';
-import { ledgerTable, planLabel } from '../render';
+import { ledgerTable, orderStatusLabel, planLabel } from '../render';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
 
@@ -59,7 +60,7 @@ function render(view: OrderView): string {
   const { order, grants } = view;
   return [
     fields([
-      ['Order', `${order.orderId} (${order.status})`],
+      ['Order', `${order.orderId} (${orderStatusLabel(order)})`],
       ['Buyer', `${order.buyerUsername} (${order.buyerProviderId})`],
       ['For', order.guildId ? `SERVER premium of guild ${order.guildId}` : 'USER premium'],
       ['Plan', `${planLabel(order.planType, order.months)}, ${order.durationDays} days`],
@@ -68,6 +69,9 @@ function render(view: OrderView): string {
       ['Payment', order.paymentId ?? '-'],
       ['Created', time(order.createdAt)],
       ['Paid', time(order.paidAt)],
+      ...(paymentFailed(order)
+        ? [['Failed', `${time(order.paymentFailedAt)}: ${order.paymentFailure}`] as [string, string]]
+        : []),
       ['Refunded', time(order.refundedAt)],
       ['Next check', nextCheck(order)],
     ]),

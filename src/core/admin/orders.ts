@@ -26,6 +26,14 @@ export interface OrderSummary {
   createdAt: Date;
   paidAt: Date | null;
   refundedAt: Date | null;
+  /** The last declined attempt to pay it (`payment.failed`): the bank's reason, and when. */
+  paymentFailure: string | null;
+  paymentFailedAt: Date | null;
+}
+
+/** An unpaid order whose last attempt to pay it was declined: the buyer should pay again. */
+export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFailedAt'>): boolean {
+  return order.status === 'created' && order.paymentFailedAt !== null;
 }
 
 export interface OrderFilter {
@@ -57,7 +65,8 @@ export interface ProcessorOrderView {
 const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
   o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
   o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
-  o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt"`;
+  o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt",
+  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt"`;
 
 /**
  * The newest orders first, a page at a time: keyset on (created_at, id), through `orders_created` (or the

@@ -37,6 +37,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare disputeStatus: CreationOptional<DisputeStatus | null>;
   /** The grant a won dispute gave back, which a later refund or dispute takes. */
   declare givenBackGrantId: CreationOptional<number | null>;
+  /** The last declined attempt to pay the order (`payment.failed`), its bank's reason and when. */
+  declare failedPaymentId: CreationOptional<string | null>;
+  declare paymentFailure: CreationOptional<string | null>;
+  declare paymentFailedAt: CreationOptional<Date | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -64,6 +68,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         disputeId: { type: DataTypes.TEXT },
         disputeStatus: { type: DataTypes.TEXT },
         givenBackGrantId: { type: DataTypes.BIGINT },
+        failedPaymentId: { type: DataTypes.TEXT },
+        paymentFailure: { type: DataTypes.TEXT },
+        paymentFailedAt: { type: DataTypes.DATE },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { listOrders, type OrderSummary } from '../admin/orders';
+import { listOrders, paymentFailed, type OrderSummary } from '../admin/orders';
 import type { OrderStatus } from '../models';
 import type { PlanType } from '../plans';
 import type { Category } from '../premium/types';
@@ -17,6 +17,8 @@ export interface OwnOrder {
   currency: string;
   createdAt: Date;
   paidAt: Date | null;
+  /** An unpaid order's last attempt, declined: the bank's reason and when. Null otherwise. */
+  failedAttempt: { reason: string; at: Date } | null;
 }
 
 export const OWN_ORDERS_LIMIT = { default: 20, max: 100 } as const;
@@ -33,6 +35,9 @@ export function ownOrderOf(order: OrderSummary): OwnOrder {
     currency: order.currency,
     createdAt: order.createdAt,
     paidAt: order.paidAt,
+    failedAttempt: paymentFailed(order)
+      ? { reason: order.paymentFailure ?? 'The payment failed', at: order.paymentFailedAt! }
+      : null,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Core } from '..';
 import { describeOrder } from '../admin/orders';
 import { AppError } from '../errors';
-import { reconcileOrders } from '../payments/reconcile';
+import { PAYMENT_FAILED, reconcileOrders } from '../payments/reconcile';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { ownOrderOf, type OwnOrder } from './own-orders';
 
@@ -48,6 +48,9 @@ function messageFor(status: OwnOrder['status'], applied: boolean, skipped: strin
   if (status === 'refunded') return 'This order was refunded.';
   if (skipped?.startsWith('AMOUNT_MISMATCH')) {
     return 'Razorpay has a payment that does not match this order; support has to look at it.';
+  }
+  if (skipped?.startsWith(PAYMENT_FAILED)) {
+    return `Your last payment of this order failed (${skipped.slice(PAYMENT_FAILED.length + 2)}). Nothing was charged: pay again.`;
   }
   return 'Razorpay has no completed payment for this order yet. A payment is usually confirmed within minutes.';
 }

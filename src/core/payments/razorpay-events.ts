@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
+import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
 import type { CapturedPayment } from './apply-payment';
 import type { DisputeStage, PaymentDispute } from './disputes';
+import type { FailedPayment } from './failed-payment';
 import type { ProcessedRefund } from './refunds';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
@@ -9,6 +11,13 @@ export type RazorpayEvent =
   | { name: string; kind: 'payment'; payment: CapturedPayment }
   | { name: string; kind: 'refund'; refund: ProcessedRefund }
   | { name: string; kind: 'dispute'; dispute: PaymentDispute }
+  /** A subscription's charge as a payment of its invoice's order (`payment.captured`, `order.paid`). */
+  | { name: string; kind: 'invoice-payment'; payment: InvoicePayment }
+  /** `invoice.paid` of a subscription's invoice. */
+  | { name: string; kind: 'subscription-charge'; charge: InvoiceCharge }
+  | { name: string; kind: 'failed-payment'; failed: FailedPayment }
+  /** Events the service takes note of and that change nothing here (answered `processed`). */
+  | { name: string; kind: 'noted'; reason: string }
   | { name: string; kind: 'other'; reason: string };
 
 const PAYMENT_EVENTS = ['payment.captured', 'order.paid'];
@@ -23,16 +32,37 @@ const DISPUTE_STAGES: Record<string, DisputeStage> = {
   'payment.dispute.action_required': 'action_required',
 };
 
+const FAILED_EVENT = 'payment.failed';
+const INVOICE_EVENT = 'invoice.paid';
+/** What the other events Razorpay sends for our payments leave to the ones above. */
+const NOTED_EVENTS: Record<string, string> = {
+  'payment.authorized': 'orders are captured automatically: payment.captured grants',
+  'refund.created': 'refund.processed takes the premium back',
+};
+
 const envelope = z.object({ event: z.string().min(1), payload: z.record(z.string(), z.unknown()) });
 const paymentPayload = z.object({
   payment: z.object({
     entity: z.object({
       id: z.string().min(1),
       order_id: z.string().min(1).nullable(),
+      invoice_id: z.string().min(1).nullable().optional(),
       amount: z.number().int(),
       currency: z.string(),
       /** Everything refunded on the payment so far; in a refund event, that refund included. */
       amount_refunded: z.number().int(),
+      error_description: z.string().nullable().optional(),
+      created_at: z.number().int().optional(),
+    }),
+  }),
+});
+const invoicePayload = z.object({
+  invoice: z.object({
+    entity: z.object({
+      id: z.string().min(1),
+      subscription_id: z.string().min(1).nullable(),
+      billing_start: z.number().int().nullable(),
+      billing_end: z.number().int().nullable(),
     }),
   }),
 });
@@ -87,13 +117,40 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
       },
     };
   }
+  const noted = NOTED_EVENTS[name];
+  if (noted !== undefined) return { name, kind: 'noted', reason: noted };
   const isPayment = PAYMENT_EVENTS.includes(name);
-  if (!isPayment && name !== REFUND_EVENT)
+  if (!isPayment && ![REFUND_EVENT, FAILED_EVENT, INVOICE_EVENT].includes(name))
     return { name, kind: 'other', reason: `event ${name} is not handled` };
 
   const payment = readAs(paymentPayload, payload, name).payment.entity;
   // Payments made outside an order (payment links, another integration) are not ours.
   if (payment.order_id === null) return { name, kind: 'other', reason: `payment ${payment.id} has no order` };
+  const invoiceId = payment.invoice_id ?? null;
+  if (invoiceId !== null && name !== REFUND_EVENT) {
+    const charged = { paymentId: payment.id, invoiceId, amount: payment.amount, currency: payment.currency };
+    if (name === FAILED_EVENT) {
+      return { name, kind: 'noted', reason: 'subscription.pending or .halted tells of a failed charge' };
+    }
+    if (isPayment) return { name, kind: 'invoice-payment', payment: charged };
+    const charge = invoiceCharge(readAs(invoicePayload, payload, name).invoice.entity, charged);
+    return charge
+      ? { name, kind: 'subscription-charge', charge }
+      : { name, kind: 'other', reason: `invoice ${invoiceId} is no subscription's` };
+  }
+  if (name === INVOICE_EVENT) return { name, kind: 'other', reason: `payment ${payment.id} has no invoice` };
+  if (name === FAILED_EVENT) {
+    return {
+      name,
+      kind: 'failed-payment',
+      failed: {
+        processorOrderId: payment.order_id,
+        paymentId: payment.id,
+        reason: payment.error_description ?? 'The payment failed',
+        at: payment.created_at === undefined ? new Date() : new Date(payment.created_at * 1000),
+      },
+    };
+  }
   if (isPayment) {
     return {
       name,

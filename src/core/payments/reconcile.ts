@@ -38,6 +38,9 @@ export interface ReconcileOptions {
   signal?: AbortSignal;
 }
 
+/** The reason of an unpaid order whose newest payment failed. */
+export const PAYMENT_FAILED = 'PAYMENT_FAILED';
+
 export type ReconcileResult = 'applied' | 'skipped' | 'failed';
 
 export interface ReconcileEntry {
@@ -189,7 +192,16 @@ async function reconcileOrder(
   const captured = payments.find(
     (payment) => payment.status === 'captured' && !order.refundedPaymentIds.includes(payment.id),
   );
-  if (!captured) return ['skipped', entry(null, 'no captured payment')];
+  if (!captured) {
+    // Every attempt declined: the buyer has to pay again (one in flight may still be captured).
+    const newest = payments.reduce<RazorpayPayment | null>(
+      (latest, payment) => (latest === null || payment.created_at >= latest.created_at ? payment : latest),
+      null,
+    );
+    return newest && payments.every((payment) => payment.status === 'failed')
+      ? ['skipped', entry(newest.id, `${PAYMENT_FAILED}: ${newest.error_description ?? 'declined'}`)]
+      : ['skipped', entry(null, 'no captured payment')];
+  }
   const mismatch = amountMismatch(order, captured);
   if (mismatch) return ['skipped', entry(captured.id, `AMOUNT_MISMATCH: ${mismatch}`)];
   if (dryRun) return ['applied', entry(captured.id, `dry run: would grant ${order.durationDays} days`)];

@@ -1,4 +1,4 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { selectRows } from '../db/database';
 import { isAppError } from '../errors';
@@ -8,6 +8,10 @@ import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
 import { applyChargeDispute } from '../subscriptions/disputes';
 import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
+import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { applyFailedPayment } from './failed-payment';
+import { razorpayClientFor } from './processor';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
 
 export interface WebhookDelivery {
@@ -36,6 +40,10 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMEN
  * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
  *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`
  *   (`applyChargeDispute` when the payment is a subscription's charge);
+ * - a subscription's charge also comes as `payment.captured`, `order.paid` and `invoice.paid` of its
+ *   invoice: the first of these and `subscription.charged` grants the cycle (`applyInvoiceCharge`);
+ * - `payment.failed` of an order: the order shows the failed attempt (`applyFailedPayment`);
+ *   `payment.authorized`, `refund.created`: noted, nothing changes (docs/razorpay-events.md);
  * - an event that cannot apply (unknown order, which may belong to another integration on the same
  *   account; wrong amount; refunded order; other events): acknowledged and reported as `ignored`;
  * - anything else (the database is down): thrown, a 5xx, and Razorpay retries.
@@ -44,7 +52,7 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMEN
 export async function handleWebhook(core: Core, delivery: WebhookDelivery): Promise<WebhookOutcome> {
   const expected = webhookSignature(delivery.rawBody, core.config.razorpay.webhookSecret);
   assertSignature(expected, delivery.signature, 'the webhook signature does not match its body');
-  const event = parseRazorpayEvent(delivery.rawBody);
+  const event = await resolveEvent(core, parseRazorpayEvent(delivery.rawBody));
   const subscriptionEvent = readSubscriptionWebhook(delivery.rawBody);
   const { sequelize } = core;
   return sequelize.transaction(async (transaction) => {
@@ -57,7 +65,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
         { transaction },
         async (savepoint) =>
           (await applySubscriptionWebhook(core, subscriptionEvent, savepoint)) ??
-          applyEvent(sequelize, event, savepoint),
+          applyEvent(core, event, savepoint),
       );
     } catch (error) {
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
@@ -86,11 +94,35 @@ async function recordDelivery(
   return inserted.length === 1;
 }
 
+const processors = new WeakMap<Core, RazorpayClient>();
+
+/** An invoice's payment, made an `invoice.paid` by asking Razorpay for the invoice (outside any transaction). */
+async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayEvent> {
+  if (event.kind !== 'invoice-payment') return event;
+  let processor = processors.get(core);
+  if (processor === undefined) {
+    processor = razorpayClientFor(core.config);
+    processors.set(core, processor);
+  }
+  let charge;
+  try {
+    charge = await resolveInvoicePayment(processor, event.payment);
+  } catch (error) {
+    // Razorpay refusing to show the invoice (another account's, say) is not worth a day of retries.
+    if (!isAppError(error) || error.kind === 'unavailable') throw error;
+    return { name: event.name, kind: 'other', reason: `${error.code}: ${error.message}` };
+  }
+  return charge
+    ? { name: event.name, kind: 'subscription-charge', charge }
+    : { name: event.name, kind: 'noted', reason: `payment ${event.payment.paymentId} is applied already` };
+}
+
 async function applyEvent(
-  sequelize: Sequelize,
+  core: Core,
   event: RazorpayEvent,
   transaction: Transaction,
 ): Promise<WebhookOutcome> {
+  const { sequelize } = core;
   switch (event.kind) {
     case 'payment':
       await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
@@ -109,6 +141,18 @@ async function applyEvent(
         ? { status: 'processed', event: event.name }
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
     }
+    case 'subscription-charge':
+      await applyInvoiceCharge(core, event.charge, transaction);
+      return { status: 'processed', event: event.name };
+    case 'failed-payment': {
+      const outcome = await applyFailedPayment(event.failed, transaction);
+      return outcome.result === 'recorded'
+        ? { status: 'processed', event: event.name }
+        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
+    }
+    case 'noted':
+    case 'invoice-payment':
+      return { status: 'processed', event: event.name };
     case 'other':
       return { status: 'ignored', event: event.name, reason: event.reason, needsOperator: false };
   }

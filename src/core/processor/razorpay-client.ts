@@ -53,6 +53,7 @@ export interface RazorpayClient {
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<RazorpaySubscription>;
   /** The subscription's invoices (one per cycle), newest first (one page of up to 100). */
   fetchSubscriptionInvoices(subscriptionId: string): Promise<RazorpayInvoice[]>;
+  fetchInvoice(invoiceId: string): Promise<RazorpayInvoice>;
 }
 
 /** Razorpay's largest page. */
@@ -106,6 +107,7 @@ export function createRazorpayClient(
           rzp.invoices.all({ subscription_id: subscriptionId, count: PAGE }),
         )
       ).items,
+    fetchInvoice: (invoiceId) => call(() => rzp.invoices.fetch(invoiceId)),
   };
 }
 

@@ -21,10 +21,33 @@ export interface RazorpayOrder {
   created_at: number;
 }
 
+/** The card a card payment was made with (`card_id` names it too). */
+export interface RazorpayCard {
+  id: string;
+  entity: 'card';
+  name: string;
+  last4: string;
+  network: string;
+  type: 'credit' | 'debit' | 'prepaid';
+  issuer: string | null;
+  international: boolean;
+  emi: boolean;
+  sub_type: 'consumer' | 'business';
+}
+
+/** How a UPI payment was made. */
+export interface RazorpayUpi {
+  payer_account_type: 'bank_account' | 'credit_card' | 'wallet';
+  vpa: string;
+  flow: 'collect' | 'intent' | 'in_app';
+}
+
 export interface RazorpayPayment {
   id: string;
   entity: 'payment';
   amount: number;
+  /** The amount in INR paise (the same as `amount` for INR payments). */
+  base_amount: number;
   currency: string;
   status: 'created' | 'authorized' | 'captured' | 'refunded' | 'failed';
   order_id: string | null;
@@ -39,6 +62,8 @@ export interface RazorpayPayment {
   bank: string | null;
   wallet: string | null;
   vpa: string | null;
+  card: RazorpayCard | null;
+  upi: RazorpayUpi | null;
   email: string;
   contact: string;
   notes: RazorpayNotes;

@@ -1,7 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { User } from '../models';
+import type { PlanType } from '../plans';
+import { PremiumGrant, User } from '../models';
 import { targetGuild } from '../payments/create-order';
 import { grantPremium } from '../premium/grant';
 import { idempotencyLock } from '../premium/ledger';
@@ -160,6 +161,8 @@ async function moveGrant(
   );
   const days = Math.round((removed.expiresBefore!.getTime() - removed.expiresAt.getTime()) / DAY_MS);
   const owner = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
+  // What the moved premium was bought as, carried on so that the bot's event can name the plan.
+  const { planType } = await PremiumGrant.findByPk(grant.grantId, { transaction, rejectOnEmpty: true });
   const added = await grantPremium(
     sequelize,
     {
@@ -167,7 +170,7 @@ async function moveGrant(
       category: 'SERVER',
       providerId: owner.providerId,
       guildId: request.toGuildId,
-      plan: { planType: null, months: null, durationDays: days },
+      plan: { planType: planType as PlanType | null, months: null, durationDays: days },
       idempotencyKey: `${request.idempotencyKey}:to:${grant.grantId}`,
     },
     { transaction },
@@ -257,3 +260,4 @@ async function loadTransfer(
   );
   return transfer ?? null;
 }
+

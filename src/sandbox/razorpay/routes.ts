@@ -149,14 +149,17 @@ export function razorpayRoutes(
           return reply.redirect(
             withQuery(target.callbackUrl, { ...(await razorpay.pay(target.order.id, 'background')) }),
           );
-        case 'fail':
+        case 'fail': {
+          const payment = await razorpay.decline(target.order.id, 'background');
           return reply.redirect(
             withQuery(target.callbackUrl, {
               error: 'payment_failed',
-              error_description: 'The payment was declined in the sandbox checkout',
+              error_description: payment.error_description!,
               razorpay_order_id: target.order.id,
+              razorpay_payment_id: payment.id,
             }),
           );
+        }
         default:
           return sendHtml(reply, 400, checkoutErrorPage('Choose Pay or Fail'));
       }

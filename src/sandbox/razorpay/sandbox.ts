@@ -1,8 +1,8 @@
 import { paymentSignature } from '../../core/processor/signatures';
-import type { RazorpayRefund } from '../../core/processor/types';
+import type { RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
 import { razorpayId } from '../ids';
 import { unknownId } from './errors';
-import { RazorpayStore } from './store';
+import { RazorpayStore, type PaymentMethod } from './store';
 import type { RefundInput } from './validation';
 import {
   buildWebhook,
@@ -48,9 +48,16 @@ export interface CheckoutResponse {
 
 /**
  * Whether the webhooks a payment or refund causes are sent: not at all, before the action returns
- * (test helpers, so that tests stay deterministic), or after it, as Razorpay does.
+ * (test helpers, so that tests stay deterministic), after it, as Razorpay does, or not yet: held for a
+ * test to deliver in an order of its choosing (`takeHeld`).
  */
-export type WebhookMode = 'none' | 'await' | 'background';
+export type WebhookMode = 'none' | 'await' | 'background' | 'hold';
+
+/** A webhook built and signed-to-be, not sent: its event name and body. */
+export interface HeldWebhook {
+  event: string;
+  body: RazorpayWebhook;
+}
 
 /** The Razorpay account: its state, and the actions that change it and tell the service. */
 export class RazorpaySandbox {
@@ -59,6 +66,7 @@ export class RazorpaySandbox {
   private readonly accountId = razorpayId('acc');
   /** Disputes by id, so a later stage carries what the first said (amount, reason, dates). */
   private readonly disputes = new Map<string, RazorpayDispute>();
+  private held: HeldWebhook[] = [];
 
   constructor(
     readonly credentials: RazorpayCredentials,
@@ -74,10 +82,13 @@ export class RazorpaySandbox {
     return buildWebhook(event, entities, this.accountId, Math.floor(this.now() / 1000));
   }
 
-  async pay(orderId: string, webhooks: WebhookMode): Promise<CheckoutResponse> {
+  /** An authorised payment, captured at once (orders are created with automatic capture). */
+  async pay(orderId: string, webhooks: WebhookMode, method?: PaymentMethod): Promise<CheckoutResponse> {
     this.checkWebhookUrl(webhooks);
-    const { order, payment } = this.store.pay(orderId);
+    const { order, payment } = this.store.pay(orderId, method);
+    const authorized = { ...payment, status: 'authorized' as const, captured: false };
     await this.announce(webhooks, [
+      ['payment.authorized', { payment: authorized }],
       ['payment.captured', { payment }],
       ['order.paid', { payment, order }],
     ]);
@@ -86,6 +97,14 @@ export class RazorpaySandbox {
       razorpay_payment_id: payment.id,
       razorpay_signature: paymentSignature(order.id, payment.id, this.credentials.keySecret),
     };
+  }
+
+  /** The bank declines the buyer's payment: `payment.failed`; the order stays payable. */
+  async decline(orderId: string, webhooks: WebhookMode): Promise<RazorpayPayment> {
+    this.checkWebhookUrl(webhooks);
+    const { payment } = this.store.decline(orderId);
+    await this.announce(webhooks, [['payment.failed', { payment }]]);
+    return payment;
   }
 
   async refund(paymentId: string, input: RefundInput, webhooks: WebhookMode): Promise<RazorpayRefund> {
@@ -139,8 +158,20 @@ export class RazorpaySandbox {
     if (mode === 'await') this.webhooks.url();
   }
 
+  /** The webhooks held so far, in the order they were made; none are held after. */
+  takeHeld(): HeldWebhook[] {
+    const held = this.held;
+    this.held = [];
+    return held;
+  }
+
   async announce(mode: WebhookMode, events: [string, WebhookEntities][]): Promise<void> {
     if (mode === 'none') return;
+    if (mode === 'hold') {
+      for (const [event, entities] of events)
+        this.held.push({ event, body: this.buildWebhook(event, entities) });
+      return;
+    }
     const sending = this.sendInTurn(events);
     if (mode === 'await') await sending;
   }

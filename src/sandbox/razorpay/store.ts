@@ -1,9 +1,27 @@
-import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
+import type {
+  RazorpayCard,
+  RazorpayOrder,
+  RazorpayPayment,
+  RazorpayRefund,
+} from '../../core/processor/types';
 import { randomDigits, razorpayId } from '../ids';
 import { RazorpayApiError, unknownId } from './errors';
 import type { OrderInput, RefundInput } from './validation';
 
 const BUYER = { email: 'sandbox.buyer@example.com', contact: '+919876543210', vpa: 'success@razorpay' };
+const BUYER_CARD: Omit<RazorpayCard, 'id'> = {
+  entity: 'card',
+  name: 'Sandbox Buyer',
+  last4: '1111',
+  network: 'Visa',
+  type: 'credit',
+  issuer: 'HDFC',
+  international: false,
+  emi: false,
+  sub_type: 'consumer',
+};
+
+export type PaymentMethod = 'upi' | 'card';
 /** Razorpay's standard 2% fee plus 18% GST on it. */
 const FEE_RATE = 0.02;
 const GST_RATE = 0.18;
@@ -53,12 +71,10 @@ export class RazorpayStore {
     return copy(this.payments.get(paymentId));
   }
 
-  /** What a successful Checkout does: one UPI payment of the full amount, captured at once. */
-  pay(orderId: string): { order: RazorpayOrder; payment: RazorpayPayment } {
-    const order = this.orders.get(orderId);
-    if (order === undefined) throw unknownId();
-    if (order.status === 'paid') throw new RazorpayApiError(400, 'Order has already been paid');
-    const payment = this.newPayment(order.amount, order.currency, { orderId: order.id });
+  /** What a successful Checkout does: one payment of the full amount, captured at once. */
+  pay(orderId: string, method: PaymentMethod = 'upi'): { order: RazorpayOrder; payment: RazorpayPayment } {
+    const order = this.payableOrder(orderId);
+    const payment = this.newPayment(order.amount, order.currency, { orderId: order.id, method });
     Object.assign(order, {
       status: 'paid',
       attempts: order.attempts + 1,
@@ -68,9 +84,28 @@ export class RazorpayStore {
     return { order: structuredClone(order), payment: structuredClone(payment) };
   }
 
+  /** What a declined Checkout does: a failed payment, and the order `attempted`, still payable. */
+  decline(orderId: string): { order: RazorpayOrder; payment: RazorpayPayment } {
+    const order = this.payableOrder(orderId);
+    const payment = this.newPayment(order.amount, order.currency, {
+      orderId: order.id,
+      failure: 'The payment was declined in the sandbox checkout',
+    });
+    Object.assign(order, { status: 'attempted', attempts: order.attempts + 1 });
+    return { order: structuredClone(order), payment };
+  }
+
+  /** A subscription's invoice order, paid by its charge. */
+  markPaid(orderId: string): RazorpayOrder {
+    const order = this.orders.get(orderId);
+    if (order === undefined) throw unknownId();
+    Object.assign(order, { status: 'paid', amount_paid: order.amount, amount_due: 0 });
+    return structuredClone(order);
+  }
+
   /**
-   * Records a new UPI payment: captured, or failed (a declined mandate debit). A subscription's charges
-   * belong to its invoice's order.
+   * Records a new payment by UPI or card: captured, or failed with `failure` as the bank's reason. A
+   * subscription's charges belong to its invoice's order.
    */
   newPayment(
     amount: number,
@@ -78,37 +113,43 @@ export class RazorpayStore {
     {
       orderId,
       invoiceId = null,
-      failed = false,
-    }: { orderId: string; invoiceId?: string | null; failed?: boolean },
+      failure,
+      method = 'upi',
+    }: { orderId: string; invoiceId?: string | null; failure?: string; method?: PaymentMethod },
   ): RazorpayPayment {
+    const failed = failure !== undefined;
     const tax = failed ? 0 : Math.round(amount * FEE_RATE * GST_RATE);
+    const card = method === 'card' ? { ...BUYER_CARD, id: razorpayId('card') } : null;
     const payment: RazorpayPayment = {
       id: razorpayId('pay'),
       entity: 'payment',
       amount,
+      base_amount: amount,
       currency,
       status: failed ? 'failed' : 'captured',
       order_id: orderId,
       invoice_id: invoiceId,
       international: false,
-      method: 'upi',
+      method,
       amount_refunded: 0,
       refund_status: null,
       captured: !failed,
       description: null,
-      card_id: null,
+      card_id: card?.id ?? null,
       bank: null,
       wallet: null,
-      vpa: BUYER.vpa,
+      vpa: method === 'upi' ? BUYER.vpa : null,
+      card,
+      upi: method === 'upi' ? { payer_account_type: 'bank_account', vpa: BUYER.vpa, flow: 'collect' } : null,
       email: BUYER.email,
       contact: BUYER.contact,
       notes: [],
       fee: failed ? null : Math.round(amount * FEE_RATE) + tax,
       tax: failed ? null : tax,
       error_code: failed ? 'BAD_REQUEST_ERROR' : null,
-      error_description: failed ? 'The UPI AutoPay debit was declined by the bank' : null,
+      error_description: failure ?? null,
       error_source: failed ? 'bank' : null,
-      error_step: failed ? 'payment_debit_request' : null,
+      error_step: failed ? 'payment_authorization' : null,
       error_reason: failed ? 'payment_failed' : null,
       acquirer_data: { rrn: randomDigits(12) },
       created_at: this.seconds(),
@@ -143,7 +184,8 @@ export class RazorpayStore {
       batch_id: null,
       status: 'processed',
       speed_processed: 'normal',
-      speed_requested: 'normal',
+      // What the Dashboard and the API ask for by default: instant when the bank can, else normal.
+      speed_requested: 'optimum',
     };
     this.refunds.set(paymentId, [refund, ...(this.refunds.get(paymentId) ?? [])]);
     return { refund: structuredClone(refund), payment: structuredClone(payment) };
@@ -153,6 +195,13 @@ export class RazorpayStore {
   paymentRefunds(paymentId: string): RazorpayRefund[] {
     if (!this.payments.has(paymentId)) throw unknownId();
     return structuredClone(this.refunds.get(paymentId) ?? []);
+  }
+
+  private payableOrder(orderId: string): RazorpayOrder {
+    const order = this.orders.get(orderId);
+    if (order === undefined) throw unknownId();
+    if (order.status === 'paid') throw new RazorpayApiError(400, 'Order has already been paid');
+    return order;
   }
 
   private seconds(): number {

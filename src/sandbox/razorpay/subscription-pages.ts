@@ -1,12 +1,8 @@
 import type { RazorpayPlan, RazorpaySubscription } from '../../core/processor/subscription-types';
-import { escapeHtml, htmlPage } from '../html';
+import { escapeHtml, friendlyTime as time, htmlPage } from '../html';
 
 function rupees(paise: number): string {
   return `₹${(paise / 100).toLocaleString('en-IN', { minimumFractionDigits: 2 })}`;
-}
-
-function time(seconds: number | null): string {
-  return seconds === null ? '-' : new Date(seconds * 1000).toISOString();
 }
 
 /** Stands in for Checkout's subscription flow: the buyer sets up a UPI AutoPay or card mandate, or declines. */

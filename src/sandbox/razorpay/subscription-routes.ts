@@ -69,6 +69,12 @@ export function subscriptionRoutes(
       return collection(subscriptions.invoicesOf(subscriptionId).slice(skip, skip + count));
     });
 
+    app.get<ById>('/v1/invoices/:id', api('razorpay.invoices.fetch'), async (request) => {
+      const invoice = subscriptions.invoice(request.params.id);
+      if (!invoice) throw unknownId();
+      return invoice;
+    });
+
     app.get('/subscription-checkout', async (request, reply) => {
       const target = checkoutTarget(request.query);
       if ('error' in target) return sendHtml(reply, 400, checkoutErrorPage(target.error));

@@ -37,6 +37,8 @@ export class SubscriptionSandbox {
   private readonly invoices = new Map<string, RazorpayInvoice>();
   /** Subscriptions whose buyer or merchant asked to cancel at the end of the paid cycle. */
   private readonly cancelAtCycleEnd = new Set<string>();
+  /** How each authorised subscription's mandate pays: its charges are made that way. */
+  private readonly mandates = new Map<string, MandateMethod>();
 
   constructor(
     private readonly razorpay: RazorpaySandbox,
@@ -112,6 +114,10 @@ export class SubscriptionSandbox {
     return structuredClone(this.plans.get(this.live(subscriptionId).plan_id)!);
   }
 
+  invoice(invoiceId: string): RazorpayInvoice | undefined {
+    return copy(this.invoices.get(invoiceId));
+  }
+
   /** Newest first. */
   invoicesOf(subscriptionId: string): RazorpayInvoice[] {
     return [...this.invoices.values()]
@@ -153,6 +159,7 @@ export class SubscriptionSandbox {
       );
     }
     subscription.auth_attempts += 1;
+    this.mandates.set(subscription.id, method);
     const startsNow = subscription.start_at === null || subscription.start_at <= this.seconds();
     let events: [string, WebhookEntities][];
     let paymentId: string;
@@ -166,6 +173,7 @@ export class SubscriptionSandbox {
       ];
     } else {
       const authorization = this.razorpay.store.newPayment(AUTHORIZATION_AMOUNT, 'INR', {
+        method,
         orderId: this.razorpay.store.createOrder({
           amount: AUTHORIZATION_AMOUNT,
           currency: 'INR',
@@ -257,7 +265,8 @@ export class SubscriptionSandbox {
     const payment = this.razorpay.store.newPayment(invoice.amount, invoice.currency, {
       orderId: invoice.order_id!,
       invoiceId: invoice.id,
-      failed: outcome === 'failed',
+      method: this.mandates.get(subscription.id),
+      ...(outcome === 'failed' && { failure: 'The mandate debit was declined by the bank' }),
     });
     if (outcome === 'failed') {
       subscription.status =
@@ -265,6 +274,7 @@ export class SubscriptionSandbox {
       return {
         payment,
         events: [
+          ['payment.failed', { payment }],
           [`subscription.${subscription.status}`, { subscription: this.copyOf(subscription), payment }],
         ],
       };
@@ -285,6 +295,13 @@ export class SubscriptionSandbox {
       paid_count: subscription.paid_count + 1,
       remaining_count: subscription.remaining_count - 1,
     });
+    // Razorpay also announces the charge as a payment of the invoice's order.
+    const order = this.razorpay.store.markPaid(invoice.order_id!);
+    events.push(
+      ['payment.captured', { payment }],
+      ['order.paid', { payment, order }],
+      ['invoice.paid', { payment, order, invoice: structuredClone(invoice) }],
+    );
     if (!wasActive)
       events.push(['subscription.activated', { subscription: this.copyOf(subscription), payment }]);
     events.push(['subscription.charged', { subscription: this.copyOf(subscription), payment }]);

@@ -1,4 +1,4 @@
-import type { RazorpaySubscription } from '../../core/processor/subscription-types';
+import type { RazorpayInvoice, RazorpaySubscription } from '../../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../core/processor/types';
 import { webhookSignature } from '../../core/processor/signatures';
 import { randomAlphanumeric } from '../ids';
@@ -30,6 +30,7 @@ export interface WebhookEntities {
   refund?: RazorpayRefund;
   dispute?: RazorpayDispute;
   subscription?: RazorpaySubscription;
+  invoice?: RazorpayInvoice;
 }
 
 export interface RazorpayWebhook {

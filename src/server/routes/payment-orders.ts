@@ -23,12 +23,24 @@ const OrderView = Type.Object({
   currency: Type.String(),
   createdAt: Timestamp,
   paidAt: Type.Union([Timestamp, Type.Null()]),
+  failedAttempt: Type.Union([
+    Type.Object({ reason: Type.String(), at: Timestamp }),
+    Type.Null({ description: 'the last attempt to pay an unpaid order, when Razorpay declined it' }),
+  ]),
 });
 
 const error = { $ref: 'ErrorReply#' };
 
 function view(order: OwnOrder) {
-  return { ...order, createdAt: order.createdAt.toISOString(), paidAt: order.paidAt?.toISOString() ?? null };
+  return {
+    ...order,
+    createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
+    failedAttempt: order.failedAttempt && {
+      reason: order.failedAttempt.reason,
+      at: order.failedAttempt.at.toISOString(),
+    },
+  };
 }
 
 /** GET /api/payment/orders and POST /api/payment/orders/:orderId/recheck: "I paid, where is my premium?" */

@@ -40,7 +40,7 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
       config: perIpRateLimit(core.config.webhookRateLimitPerMinute),
       schema: {
         tags: ['payments'],
-        summary: 'Razorpay webhooks: payment.captured, order.paid, refund.processed',
+        summary: 'Razorpay webhooks (docs/razorpay-events.md says what each event does)',
         headers: WebhookHeaders,
         response: {
           200: WebhookReply,

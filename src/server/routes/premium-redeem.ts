@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
+import { friendlyTime, holderName } from '../notices';
 import { redeemCode } from '../../core/codes/redeem-code';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
@@ -60,7 +61,7 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
       });
       if (change.replayed) reply.header('idempotent-replayed', 'true');
       const expiresAt = change.expiresAt.toISOString();
-      const holder = change.guildId === null ? 'your account' : `server ${change.guildId}`;
+      const holder = await holderName(core.sequelize, request.caller!.providerId, change.guildId);
       return {
         codeId,
         category: change.category,
@@ -68,7 +69,7 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         planType: change.planType as (typeof PLAN_TYPES)[number],
         days: change.days,
         expiresAt,
-        message: `Code redeemed: premium for ${holder} is active until ${expiresAt}.`,
+        message: `Code redeemed: premium for ${holder} is active until ${friendlyTime(change.expiresAt)}.`,
       };
     },
   );

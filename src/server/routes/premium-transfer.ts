@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
+import { friendlyTime, holderName } from '../notices';
 import { transferPremium } from '../../core/transfers/transfer';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { GuildId } from '../schemas';
@@ -70,12 +71,14 @@ const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (
         idempotencyKey: `transfer:user:${providerId}:${key ?? randomUUID()}`,
       });
       if (transfer.replayed) reply.header('idempotent-replayed', 'true');
-      const toExpiresAt = transfer.toExpiresAt.toISOString();
+      const [from, to] = await Promise.all(
+        [fromGuildId, toGuildId].map((guildId) => holderName(core.sequelize, providerId, guildId)),
+      );
       return {
         ...transfer,
         fromExpiresAt: transfer.fromExpiresAt.toISOString(),
-        toExpiresAt,
-        message: `Moved ${transfer.days} days of premium to server ${toGuildId}: it is active until ${toExpiresAt}.`,
+        toExpiresAt: transfer.toExpiresAt.toISOString(),
+        message: `Moved ${transfer.days} days of premium from ${from} to ${to}: it is active there until ${friendlyTime(transfer.toExpiresAt)}.`,
       };
     },
   );

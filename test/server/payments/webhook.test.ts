@@ -130,8 +130,8 @@ describe('POST /api/payment/webhook: payments', () => {
     const replies = [
       await deliver(app(), 'payment.captured', { payment: { ...payment, order_id: 'order_OtherIntegr01' } }),
       await deliver(app(), 'payment.captured', { payment: { ...payment, order_id: null } }),
-      await deliver(app(), 'payment.authorized', { payment }),
-      await deliver(app(), 'payment.failed', { payment }),
+      await deliver(app(), 'payment.failed', { payment: { ...payment, order_id: 'order_OtherIntegr01' } }),
+      await deliver(app(), 'virtual_account.credited', { payment }),
     ];
 
     for (const reply of replies) {
@@ -139,6 +139,8 @@ describe('POST /api/payment/webhook: payments', () => {
       expect(JSON.parse(reply.body)).toMatchObject({ status: 'ignored' });
     }
     expect(JSON.parse(replies[0]!.body).reason).toMatch(/^ORDER_NOT_FOUND/);
+    // An authorised payment waits for its capture: noted, and nothing changes.
+    expect(await deliver(app(), 'payment.authorized', { payment })).toEqual(processed);
     await expectNothingGranted();
   });
 

@@ -47,6 +47,7 @@ describe('GET /api/payment/orders', () => {
         currency: 'INR',
         createdAt: expect.any(String),
         paidAt: expect.any(String),
+        failedAttempt: null,
       },
       {
         orderId: unpaid.id,
@@ -59,6 +60,7 @@ describe('GET /api/payment/orders', () => {
         currency: 'INR',
         createdAt: expect.any(String),
         paidAt: null,
+        failedAttempt: null,
       },
     ]);
     expect(new Date(orders[0].createdAt) >= new Date(orders[1].createdAt)).toBe(true);

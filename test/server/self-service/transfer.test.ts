@@ -60,6 +60,10 @@ describe('POST /api/premium/transfer', () => {
     expect(reply.statusCode).toBe(200);
     const body = reply.json();
     expect(body).toMatchObject({ fromGuildId: from, toGuildId: to, days: 30 });
+    // Named as the buyer knows them (manageGuild's name), at the page's one time format.
+    expect(body.message).toBe(
+      `Moved 30 days of premium from Guild to Guild: it is active there until ${body.toExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
+    );
     expect(new Date(body.fromExpiresAt).getTime()).toBeLessThanOrEqual(Date.now());
     // The new guild's month runs from the transfer, a moment after the purchase.
     expect(new Date(body.toExpiresAt).getTime()).toBeGreaterThanOrEqual(boughtUntil.getTime());
@@ -71,7 +75,7 @@ describe('POST /api/premium/transfer', () => {
     expect(ledger.map((row) => [row.kind, row.guildId, row.source, row.days, row.planType])).toEqual([
       ['grant', from, 'checkout', 30, 'Monthly'],
       ['revoke', from, 'transfer', -30, 'Monthly'],
-      ['grant', to, 'transfer', 30, null],
+      ['grant', to, 'transfer', 30, 'Monthly'],
     ]);
     expect(ledger[1]!.actor).toBe(`user:${buyer.providerId}`);
     expect(ledger[2]!.userId).toBe(buyer.id);
@@ -89,7 +93,11 @@ describe('POST /api/premium/transfer', () => {
         ['SERVER_PREMIUM_REMOVE', from, 'transfer'],
         ['SERVER_PREMIUM_ADD', to, 'transfer'],
       ]);
-      expect(stream[2]!.payload).toMatchObject({ expiresAt: body.toExpiresAt, durationDays: 30 });
+      expect(stream[2]!.payload).toMatchObject({
+        expiresAt: body.toExpiresAt,
+        durationDays: 30,
+        planType: 'Monthly',
+      });
     } finally {
       redis.disconnect();
     }

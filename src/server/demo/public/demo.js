@@ -124,7 +124,7 @@ function premiumSource(dashboard) {
   if (!dashboard.isPremium) return '';
   const own = dashboard.userPremiumExpiresAt;
   if (own && own >= dashboard.premiumExpiresAt) return 'Your own premium, bought for your account.';
-  return 'Your own premium, for the days you paid for a server.';
+  return 'Your own premium: buying premium for a server gives you, its buyer, the same days.';
 }
 
 function holderName(guildId) {
@@ -225,6 +225,7 @@ window.PremiumDemo = {
   api,
   element,
   formatTime,
+  openCheckout,
   premiumText,
   holderName,
   rupees,
@@ -269,6 +270,14 @@ function updatePrice() {
     refusal === null ? `Buy for ${rupees.format(planPrice(planType, months))}` : 'Buy';
 }
 
+/** Off to the checkout page for an unpaid order, which comes back to /dashboard with the payment. */
+function openCheckout(orderId) {
+  const checkout = new URL(settings.checkoutUrl);
+  checkout.searchParams.set('order_id', orderId);
+  checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
+  location.assign(checkout);
+}
+
 /** create-order, then off to the checkout page, which comes back to /dashboard with the payment. */
 async function buy(event) {
   event.preventDefault();
@@ -292,10 +301,7 @@ async function buy(event) {
       category: guildId ? 'SERVER' : 'USER',
       guildId,
     });
-    const checkout = new URL(settings.checkoutUrl);
-    checkout.searchParams.set('order_id', order.id);
-    checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
-    location.assign(checkout);
+    openCheckout(order.id);
   } catch (error) {
     showError(error, 'The order could not be created');
     byId('pay').disabled = false;
@@ -305,7 +311,9 @@ async function buy(event) {
 /** Back from the checkout page: the payment is verified by the API, never trusted from the URL. */
 async function finishCheckout(params) {
   if (params.get('error')) {
-    showError(`Payment failed: ${params.get('error_description') ?? params.get('error')}`);
+    showError(
+      `Payment failed: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: pay again from Your orders.`,
+    );
     return;
   }
   // A subscription's return is subscriptions.js's to verify.

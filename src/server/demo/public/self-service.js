@@ -1,4 +1,4 @@
-/* global document, confirm, PremiumDemo, api, element, byId, formatTime, showNotice, showError, clearMessages, holderName, refresh, me */
+/* global document, confirm, PremiumDemo, api, element, byId, formatTime, openCheckout, settings, showNotice, showError, clearMessages, holderName, refresh, me */
 'use strict';
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
@@ -62,21 +62,39 @@ function renderTargets() {
   );
 }
 
+function orderState(order) {
+  if (order.failedAttempt) return element('span', 'failed', 'payment failed');
+  return order.status === 'created' ? 'unpaid' : order.status;
+}
+
+function button(text, className, onClick) {
+  const node = element('button', className, text);
+  node.type = 'button';
+  node.addEventListener('click', () => onClick(node));
+  return node;
+}
+
 function orderRow(order) {
   const plan = order.months ? `${order.planType} ${order.months} mo` : order.planType;
   const row = element(
     'li',
     '',
     element('span', '', `${plan} for ${holderName(order.guildId)}`, ' ', element('small', '', order.orderId)),
-    element('span', '', `₹${order.amount} · ${order.status === 'created' ? 'unpaid' : order.status}`),
+    element('span', '', `₹${order.amount} · `, orderState(order)),
   );
   if (order.status === 'created') {
-    const button = element('button', '', 'Check again');
-    button.type = 'button';
-    button.addEventListener('click', () => recheck(order.orderId, button));
-    row.append(button);
+    const actions = element('span', 'actions');
+    // A declined attempt charged nothing: the same order can be paid again.
+    if (order.failedAttempt && settings.checkoutUrl) {
+      actions.append(button('Pay again', 'primary', () => openCheckout(order.orderId)));
+    }
+    actions.append(button('Check again', '', (node) => recheck(order.orderId, node)));
+    row.append(actions);
   }
-  row.title = `ordered ${formatTime(order.createdAt)}${order.paidAt ? `, paid ${formatTime(order.paidAt)}` : ''}`;
+  const failed = order.failedAttempt
+    ? `, payment failed ${formatTime(order.failedAttempt.at)}: ${order.failedAttempt.reason}`
+    : '';
+  row.title = `ordered ${formatTime(order.createdAt)}${order.paidAt ? `, paid ${formatTime(order.paidAt)}` : ''}${failed}`;
   return row;
 }
 

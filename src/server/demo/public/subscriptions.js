@@ -78,9 +78,11 @@
       `${subscription.planType}, ₹${subscription.amount} a cycle`,
       `paid ${subscription.paidCount}`,
       subscription.cancelAtCycleEnd
-        ? `ends ${when(subscription.currentEnd)}`
+        ? `last paid cycle ends ${when(subscription.currentEnd)}`
         : `next charge ${when(subscription.nextChargeAt)}`,
-      `premium until ${when(subscription.premiumExpiresAt)}`,
+      subscription.cancelAtCycleEnd
+        ? `premium until ${when(subscription.premiumExpiresAt)} (the days after the cycle are the renewal grace)`
+        : `premium until ${when(subscription.premiumExpiresAt)}`,
     ];
     const actions = element('span', 'actions');
     const live = ['created', 'authenticated', 'active', 'pending', 'halted', 'paused'].includes(
@@ -105,7 +107,7 @@
         'span',
         '',
         element('strong', 'subscription-status', subscription.status),
-        ` for ${targetName(subscription.guildId)}`,
+        ` for ${targetName(subscription.guildId)} `,
         element('small', '', details.join(' · ')),
       ),
       actions,

@@ -1,0 +1,24 @@
+import { QueryTypes, type Sequelize } from 'sequelize';
+
+/** `2026-12-24 21:21 UTC`: the one way the demo page and the notices write a time. */
+export function friendlyTime(date: Date): string {
+  return `${date.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * Who holds a premium, as its user knows it: "your account", or the server's name from their last
+ * sign-in ("server <id>" only for a server they no longer see).
+ */
+export async function holderName(
+  sequelize: Sequelize,
+  providerId: string,
+  guildId: string | null,
+): Promise<string> {
+  if (guildId === null) return 'your account';
+  const [guild] = await sequelize.query<{ name: string }>(
+    `SELECT g.name FROM user_guilds g JOIN users u ON u.id = g.user_id
+     WHERE u.provider_id = $1 AND g.guild_id = $2`,
+    { bind: [providerId, guildId], type: QueryTypes.SELECT },
+  );
+  return guild ? guild.name : `server ${guildId}`;
+}

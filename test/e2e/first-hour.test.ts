@@ -1,0 +1,121 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { createCodes } from '../../src/core/codes/create-codes';
+import { resolvePlan } from '../../src/core/plans';
+import { describeNeeding } from '../support/requirements';
+import { BROWSER } from './support/browser';
+import { ARTIFACTS } from './support/processes';
+import { useProduct } from './support/product';
+
+const TEST_MS = 90_000;
+const WIDTHS = [1280, 390] as const;
+
+/** The first hour of a newcomer, at a desktop's and a phone's width, with a screenshot of each. */
+describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
+  const getProduct = useProduct(browserPath);
+
+  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
+    const element = page.locator(selector, { hasText: pattern });
+    await element.waitFor();
+    return (await element.textContent()) ?? '';
+  }
+
+  async function signIn(page: Page): Promise<void> {
+    await page.goto(`${getProduct().api}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await textOf(page, '#status', /premium/i);
+  }
+
+  const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
+
+  it.each(WIDTHS)(
+    'at %i px: a declined payment shows failed and is paid again; the bot event is in view after the purchase',
+    async (width) => {
+      const page = await getProduct().newPage({ width, height: 844 });
+      await signIn(page);
+      await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+      await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
+      // The sandbox's checkout: a margin around its card, its buttons of one width.
+      const [card, pay, fail] = await Promise.all(
+        ['main', 'button[value=pay]', 'button[value=fail]'].map((selector) => box(page, selector)),
+      );
+      expect(card!.x).toBeGreaterThan(0);
+      expect(card!.x + card!.width).toBeLessThan(width);
+      expect(Math.round(pay!.width)).toBe(Math.round(fail!.width));
+      await page.screenshot({ path: path.join(ARTIFACTS, `checkout-${width}.png`) });
+      await page.getByRole('button', { name: 'Fail' }).click();
+
+      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe(
+        'Payment failed: The payment was declined in the sandbox checkout. Nothing was charged: pay again from Your orders.',
+      );
+      const order = page.locator('#orders li', { hasText: 'payment failed' });
+      await order.waitFor();
+      await page.screenshot({ path: path.join(ARTIFACTS, `declined-${width}.png`), fullPage: true });
+      await order.getByRole('button', { name: 'Check again' }).click();
+      await expect(textOf(page, '#notice', /failed/)).resolves.toMatch(
+        /^Your last payment of this order failed \(The payment was declined in the sandbox checkout\)\. Nothing was charged: pay again\.$/,
+      );
+      await page
+        .locator('#orders li', { hasText: 'payment failed' })
+        .getByRole('button', { name: 'Pay again' })
+        .click();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await textOf(page, '#status', /^Premium until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+
+      // Back from the checkout at the top of the page: the bot's event shows without scrolling.
+      const event = page.locator('#events li', { hasText: 'USER_PREMIUM_ADD' });
+      await event.waitFor();
+      const shown = (await event.boundingBox())!;
+      expect(shown.y + shown.height).toBeLessThanOrEqual(844);
+      await textOf(page, '#orders li', /Monthly for your account.*paid/);
+      expect(await page.locator('#orders li', { hasText: 'payment failed' }).count()).toBe(0);
+      await page.screenshot({ path: path.join(ARTIFACTS, `purchase-${width}.png`) });
+    },
+    TEST_MS,
+  );
+
+  it.each(WIDTHS)(
+    'at %i px: the Custom price stays on its line, the code input is as wide as the select, notices name servers',
+    async (width) => {
+      const { codes } = await createCodes(getProduct().core.sequelize, {
+        plan: resolvePlan('Monthly'),
+        count: 1,
+        expiresAt: null,
+        actor: 'e2e',
+        reason: 'giveaway',
+      });
+      const page = await getProduct().newPage({ width, height: 844 });
+      page.on('dialog', (dialog) => void dialog.accept());
+      await signIn(page);
+
+      // The price shares one line with the words before it, never a line of its own.
+      const [words, price] = await Promise.all(
+        ['.price[data-plan=Custom]', '.price[data-plan=Custom]'].map((selector, index) =>
+          box(page, index === 0 ? `label:has(${selector}) .nowrap` : selector),
+        ),
+      );
+      expect(words!.height).toBeLessThan(1.5 * price!.height);
+      expect(words!.x).toBeLessThan(price!.x);
+      const [code, who] = await Promise.all(
+        ['#redeem input[name=code]', '#redeem select'].map((selector) => box(page, selector)),
+      );
+      expect(Math.round(code!.width)).toBe(Math.round(who!.width));
+      expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
+
+      await page.getByLabel('Code').fill(codes[0]!.code);
+      await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByRole('button', { name: 'Redeem' }).click();
+      await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(
+        /^Code redeemed: premium for Demo Owned Server is active until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
+      );
+      await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
+      await page.getByRole('button', { name: 'Move' }).click();
+      await expect(textOf(page, '#notice', /Moved/)).resolves.toMatch(
+        /^Moved \d+ days of premium from Demo Owned Server to Demo Managed Server: it is active there until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
+      );
+      await page.screenshot({ path: path.join(ARTIFACTS, `self-service-${width}.png`), fullPage: true });
+    },
+    TEST_MS,
+  );
+});
