@@ -65,13 +65,18 @@ export async function applyRefund(
       if (!recorded || order.status !== 'paid') {
         return ignored(`partial refund (${refundedTotal} of ${order.amountPaise} paise): premium kept`);
       }
-      await takeRefundedShare(sequelize, transaction, disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction), {
-        paymentId: refund.paymentId,
-        amountPaise: order.amountPaise,
-        recorded,
-        actor,
-        reason,
-      });
+      await takeRefundedShare(
+        sequelize,
+        transaction,
+        disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction),
+        {
+          paymentId: refund.paymentId,
+          amountPaise: order.amountPaise,
+          recorded,
+          actor,
+          reason,
+        },
+      );
       return { result: 'refunded' };
     }
     const grant = await standingGrant(grantsOfOrder(order), transaction);

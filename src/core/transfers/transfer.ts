@@ -260,4 +260,3 @@ async function loadTransfer(
   );
   return transfer ?? null;
 }
-
