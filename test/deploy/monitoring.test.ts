@@ -4,24 +4,15 @@ import path from 'node:path';
 import { Registry } from 'prom-client';
 import { registerBusinessMetrics } from '../../src/worker/business-metrics';
 import { useTestCore } from '../support/context';
+import { describeNeeding, PROMTOOL } from '../support/requirements';
 
 const ROOT = path.resolve(__dirname, '../..');
-const PROMTOOL = '/usr/bin/promtool';
 const ALERTS = path.join(ROOT, 'deploy/prometheus-alerts.yml');
 const DASHBOARD = JSON.parse(fs.readFileSync(path.join(ROOT, 'deploy/grafana-dashboard.json'), 'utf8')) as {
   panels: { title: string; targets: { expr: string }[] }[];
 };
 
 const core = useTestCore();
-
-/** `promtool <args>`, or null (with one line saying so) on a machine without it. */
-function promtool(args: string[], input?: string): string | null {
-  if (!fs.existsSync(PROMTOOL)) {
-    process.stderr.write(`monitoring: promtool is not installed (apt-get install prometheus): not checked\n`);
-    return null;
-  }
-  return execFileSync(PROMTOOL, args, { input, encoding: 'utf8' });
-}
 
 /** The premium_* metric names an expression reads. */
 function premiumMetricsIn(expr: string): string[] {
@@ -34,10 +25,11 @@ async function workerMetricsText(): Promise<string> {
   return registry.metrics();
 }
 
-describe('deploy/: alert rules and the Grafana dashboard', () => {
+describeNeeding(PROMTOOL, 'deploy/: alert rules and business metrics, as promtool reads them', (promtool) => {
   it('passes promtool check rules', () => {
-    const output = promtool(['check', 'rules', ALERTS]);
-    if (output !== null) expect(output).toContain('SUCCESS: 6 rules found');
+    expect(execFileSync(promtool, ['check', 'rules', ALERTS], { encoding: 'utf8' })).toContain(
+      'SUCCESS: 6 rules found',
+    );
   });
 
   it('exposes business metrics that pass promtool check metrics', async () => {
@@ -46,10 +38,11 @@ describe('deploy/: alert rules and the Grafana dashboard', () => {
     expect(text).toMatch(/^premium_active\{category="USER"\} 0$/m);
     expect(text).toMatch(/^premium_revenue_paise_total\{kind="paid"\} 0$/m);
     expect(text).toMatch(/^premium_subscriptions\{status="halted"\} 0$/m);
-    const output = promtool(['check', 'metrics'], text);
-    if (output !== null) expect(output).toBe('');
+    expect(execFileSync(promtool, ['check', 'metrics'], { input: text, encoding: 'utf8' })).toBe('');
   });
+});
 
+describe('deploy/: the Grafana dashboard and the alert rules', () => {
   it('reads in every panel and alert only metrics that the worker, its relay or the API expose', async () => {
     const exposed = new Set([
       ...premiumMetricsIn(await workerMetricsText()),

@@ -33,7 +33,8 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
     expect(await textOf(page, '#status', /Not premium/)).toBe('Not premium');
     // The session token came in the URL; it is kept in the tab, and out of the address bar.
     expect(page.url()).toBe(`${getProduct().api}/dashboard`);
-    await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.username);
+    // Discord's display name (global_name) where the account has one, as the sandbox's demo user does.
+    await expect(page.locator('#username').textContent()).resolves.toBe(DEMO_USER.global_name);
     // The avatar the sandbox handed out, served by the sandbox.
     await page.waitForFunction("document.getElementById('avatar').naturalWidth > 0");
   }

@@ -3,9 +3,7 @@ import type { Migration } from '../src/core/db/migrator';
 /**
  * The seller's desk (reports and refunds from our side).
  *
- * - `payment_disputes` gains Razorpay's `respond_by` (the evidence deadline) and the disputed `amount_paise`
- *   (a dispute may be of part of the payment), both read from the dispute webhooks; null for disputes seen
- *   before. `IF NOT EXISTS`: another change may add the same nullable columns.
+ * - (`payment_disputes`' `respond_by` and `amount_paise`, which the reports read, come from 012.)
  * - `payment_refunds`: one row per refund of an order's or a subscription charge's payment, whoever
  *   started it (our `requestRefund`, or Razorpay's dashboard seen through `refund.processed`). A row we
  *   start is written before Razorpay is asked (`requested`, with its receipt), so a retry after a lost
@@ -18,10 +16,6 @@ import type { Migration } from '../src/core/db/migrator';
  */
 export const up: Migration = async ({ context: sequelize }) => {
   await sequelize.query(`
-    ALTER TABLE payment_disputes
-      ADD COLUMN IF NOT EXISTS respond_by timestamptz,
-      ADD COLUMN IF NOT EXISTS amount_paise integer;
-
     CREATE TABLE payment_refunds (
       id            bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       refund_id     text UNIQUE,
@@ -85,6 +79,5 @@ export const down: Migration = async ({ context: sequelize }) => {
     DROP TRIGGER subscriptions_status_insert ON subscriptions;
     DROP FUNCTION record_subscription_status();
     DROP TABLE subscription_status_changes, payment_refunds;
-    ALTER TABLE payment_disputes DROP COLUMN respond_by, DROP COLUMN amount_paise;
   `);
 };
