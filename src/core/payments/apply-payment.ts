@@ -122,18 +122,18 @@ export async function applyPayment(
         `order ${order.processorOrderId} is already paid by another payment`,
       );
     }
-    if (order.status !== 'paid' && order.disputeId !== null && (await chargedBack(transaction, order.id))) {
-      throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
-    }
-    if (order.status === 'refunded') {
-      throw AppError.conflict('ORDER_REFUNDED', `order ${order.processorOrderId} was refunded`);
-    }
     // Its grant would replay as if premium were on: it was taken back when the dispute opened.
     if (order.status === 'disputed') {
       throw AppError.conflict(
         'PAYMENT_DISPUTED',
         `payment ${payment.paymentId} is disputed: the premium it paid for is taken back until the dispute is won`,
       );
+    }
+    if (order.status !== 'paid' && order.disputeId !== null && (await chargedBack(transaction, order.id))) {
+      throw AppError.conflict('PAYMENT_DISPUTED', `payment ${payment.paymentId} is charged back`);
+    }
+    if (order.status === 'refunded') {
+      throw AppError.conflict('ORDER_REFUNDED', `order ${order.processorOrderId} was refunded`);
     }
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
