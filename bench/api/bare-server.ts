@@ -23,7 +23,7 @@ app.get<{ Params: { providerId: string } }>('/api/auth/user/:providerId', async 
 });
 
 process.once('SIGTERM', () => {
-  app
+  void app
     .close()
     .then(() => pool.end())
     .then(() => process.exit(0));

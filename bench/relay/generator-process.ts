@@ -83,5 +83,5 @@ process.on('message', (request: LoadRequest) => {
   );
 });
 process.once('SIGTERM', () => {
-  sequelize.close().then(() => process.exit(0));
+  void sequelize.close().then(() => process.exit(0));
 });

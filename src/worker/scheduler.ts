@@ -109,7 +109,7 @@ export class Scheduler {
 
   /** Stops scheduling, tells the runs in progress to wrap up, and waits for them for up to RUN_GRACE_MS. */
   async stop(): Promise<void> {
-    await Promise.all(this.tasks.splice(0).map((task) => task.destroy()));
+    await Promise.all(this.tasks.splice(0).map(async (task) => task.destroy()));
     this.stopping.abort();
     await Promise.race([Promise.all(this.running), delay(RUN_GRACE_MS, undefined, { ref: false })]);
   }

@@ -1,5 +1,5 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, isAppError } from '../../core/errors';
 import type { RedisClient } from '../../redis/connection';
@@ -84,7 +84,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: RateLimitPluginOpt
   });
 
   const limit = app.createRateLimit();
-  const limitUser: preHandlerHookHandler = async (request, reply) => {
+  const limitUser: preHandlerAsyncHookHandler = async (request, reply) => {
     // A route whose authentication failed never gets here.
     if (!request.caller || request.redisLapsed) return;
     let counted;
