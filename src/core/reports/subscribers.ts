@@ -1,6 +1,7 @@
 import type { Core } from '..';
 import type { Category } from '../premium/types';
 import { AppError } from '../errors';
+import { SUBSCRIPTION_STATUSES } from '../models/subscription';
 import { today } from './dates';
 import { inr, select } from './select';
 import {
@@ -12,18 +13,6 @@ import {
   MRR_SQL,
 } from './subscribers-sql';
 import type { FailingCharge, SubscriberMovements, SubscribersReport, SubscriptionStatus } from './types';
-
-const STATUSES: SubscriptionStatus[] = [
-  'created',
-  'authenticated',
-  'active',
-  'pending',
-  'halted',
-  'cancelled',
-  'completed',
-  'paused',
-  'expired',
-];
 
 type MovementRow = Omit<SubscriberMovements, 'churn'> & { ended: number };
 type FailingRow = Omit<FailingCharge, 'amount' | 'currentEnd' | 'graceUntil' | 'since'> & {
@@ -53,7 +42,7 @@ export async function subscribersReport(
     select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
     select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
   ]);
-  const byStatus = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<
+  const byStatus = Object.fromEntries(SUBSCRIPTION_STATUSES.map((status) => [status, 0])) as Record<
     SubscriptionStatus,
     number
   >;

@@ -1,3 +1,4 @@
+import type { SubscriptionStatus } from '../models/subscription';
 import type { Category } from '../premium/types';
 
 export type RevenueGrouping = 'day' | 'month';
@@ -38,16 +39,7 @@ export interface RevenueReport {
   totals: Omit<RevenuePeriod, 'period'>;
 }
 
-export type SubscriptionStatus =
-  | 'created'
-  | 'authenticated'
-  | 'active'
-  | 'pending'
-  | 'halted'
-  | 'cancelled'
-  | 'completed'
-  | 'paused'
-  | 'expired';
+export type { SubscriptionStatus };
 
 /** Subscriber movements of one calendar month in the report's time zone. */
 export interface SubscriberMovements {
