@@ -43,6 +43,8 @@ async function startServer(sandbox: Sandbox, env: NodeJS.ProcessEnv) {
     });
     void exited.then(() => reject(new Error('server exited before listening')));
   });
+  // Listening comes before Redis is connected; sign-in needs Redis, as a load balancer's /readyz knows.
+  await pollUntil('the API ready', async () => (await fetch(`${address}/readyz`)).ok);
   return {
     lines,
     /** A sign-in whose callback brings `code`, in a browser that holds the state it was given. */
