@@ -7,6 +7,7 @@ import { DEMO_USER } from '../../src/sandbox';
 import { DAY_MS } from '../support/fixtures';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from './support/browser';
+import { textOf } from './support/page-text';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
@@ -18,12 +19,6 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
   const getCore = () => getProduct().core;
   const newPage = (viewport?: { width: number; height: number }) => getProduct().newPage(viewport);
   const untilRows = (sql: string, done: (rows: unknown[]) => boolean) => getProduct().untilRows(sql, done);
-
-  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
-    const element = page.locator(selector, { hasText: pattern });
-    await element.waitFor();
-    return (await element.textContent()) ?? '';
-  }
 
   /** Through the sandbox's Discord consent page, back to the dashboard. */
   async function signIn(page: Page): Promise<void> {

@@ -1,9 +1,9 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from './support/browser';
+import { textOf } from './support/page-text';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
@@ -11,12 +11,6 @@ const TEST_MS = 90_000;
 
 describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browserPath) => {
   const getProduct = useProduct(browserPath);
-
-  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
-    const element = page.locator(selector, { hasText: pattern });
-    await element.waitFor();
-    return (await element.textContent()) ?? '';
-  }
 
   it(
     'subscribes Monthly by UPI AutoPay, runs one renewal in the sandbox, and cancels at cycle end',

@@ -4,6 +4,7 @@ import { createCodes } from '../../src/core/codes/create-codes';
 import { resolvePlan } from '../../src/core/plans';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from './support/browser';
+import { textOf } from './support/page-text';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
@@ -13,12 +14,6 @@ const WIDTHS = [1280, 390] as const;
 /** The first hour of a newcomer, at a desktop's and a phone's width, with a screenshot of each. */
 describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
   const getProduct = useProduct(browserPath);
-
-  async function textOf(page: Page, selector: string, pattern: RegExp): Promise<string> {
-    const element = page.locator(selector, { hasText: pattern });
-    await element.waitFor();
-    return (await element.textContent()) ?? '';
-  }
 
   async function signIn(page: Page): Promise<void> {
     await page.goto(`${getProduct().api}/`);
