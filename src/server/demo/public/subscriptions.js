@@ -190,12 +190,15 @@
     const button = element('button', '', 'Subscribe');
     button.id = 'subscribe';
     button.type = 'button';
+    // Usable once the caller is known: a click before that had no one to subscribe for.
+    button.disabled = true;
     button.addEventListener('click', () => subscribe(button));
     document.getElementById('pay').after(' ', button);
     container.hidden = false;
 
     settings = await (await fetch('/demo/config.json')).json();
     me = await api('/api/auth/me');
+    button.disabled = false;
     await finishCheckout();
     await poll();
   }
