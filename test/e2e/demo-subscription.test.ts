@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
@@ -69,4 +70,26 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     },
     TEST_MS,
   );
+
+  it('loads the subscriptions section when demo.js arrives after its first request', async () => {
+    const { api, newPage } = getProduct();
+    const page = await newPage();
+    // demo.js also keeps the token from the address bar; subscriptions.js may need it first.
+    await page.route('**/demo/demo.js', async (route) => {
+      await sleep(1500);
+      await route.continue();
+    });
+    await page.goto(`${api}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.waitForFunction(
+      `document.querySelector('#subscribe') &&
+        (!document.querySelector('#subscribe').disabled ||
+          !document.querySelector('#subscriptions .message').hidden)`,
+    );
+
+    await expect(page.locator('#subscriptions .message').isHidden()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Subscribe' }).isEnabled()).resolves.toBe(true);
+    await textOf(page, '#status', /premium/i);
+  });
 });

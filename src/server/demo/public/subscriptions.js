@@ -177,9 +177,10 @@
   }
 
   async function start() {
-    // Right after sign-in the token is still in the address bar; demo.js stores it before our first call.
-    const signedIn = returned.get('token') || sessionStorage.getItem(TOKEN_KEY);
-    if (!container || !signedIn || location.pathname === '/login') return;
+    // Right after sign-in the token is still in the address bar. Store it here as demo.js does: while
+    // this script waits for the network, the browser may run our next step before demo.js has run.
+    if (returned.get('token')) sessionStorage.setItem(TOKEN_KEY, returned.get('token'));
+    if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/login') return;
     container.append(
       element('h2', '', 'Subscriptions'),
       element('p', 'hint', 'Monthly and Yearly can renew themselves by UPI AutoPay or a card mandate.'),
