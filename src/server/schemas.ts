@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_CATEGORY } from '../core/payments/create-order';
+import { DEFAULT_CATEGORY } from '../core/orders/create-order';
 import { CATEGORIES } from '../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../core/users';
 

@@ -1,6 +1,6 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
-import { createOrder } from '../../src/core/payments/create-order';
+import { createOrder } from '../../src/core/orders/create-order';
 import { handleWebhook } from '../../src/core/payments/webhooks';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { webhookSignature } from '../../src/core/processor/signatures';

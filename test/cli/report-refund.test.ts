@@ -1,7 +1,7 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { createOrder } from '../../src/core/payments/create-order';
+import { createOrder } from '../../src/core/orders/create-order';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { revenueReport, subscribersReport } from '../../src/core/reports';
 import type { Sandbox } from '../../src/sandbox';

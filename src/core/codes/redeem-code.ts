@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { DEFAULT_CATEGORY, targetGuild } from '../payments/create-order';
+import { DEFAULT_CATEGORY, targetGuild } from '../orders/create-order';
 import { resolvePlan, type PlanType } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { Category, PremiumChange } from '../premium/types';

@@ -14,7 +14,7 @@ import {
 } from './dispute-history';
 import { applyPayment } from './apply-payment';
 import { learnedPayment } from './learned-payment';
-import { lockOrder } from './locked-order';
+import { lockOrder } from '../orders/locked-order';
 import {
   DISPUTE_ACTOR,
   grantsOfOrder,

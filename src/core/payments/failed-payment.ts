@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { lockOrder } from './locked-order';
+import { lockOrder } from '../orders/locked-order';
 
 export interface FailedPayment {
   processorOrderId: string;

@@ -1,11 +1,11 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
+import { lockOrder } from '../orders/locked-order';
 import { revokePremium } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
 import { takeRefundedShare } from '../refunds/refunded-share';
 import { disputedOrder } from './disputes';
 import { learnedPayment } from './learned-payment';
-import { lockOrder } from './locked-order';
 import { grantsOfOrder, standingGrant } from './standing-grant';
 
 export interface ProcessedRefund {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { createOrder, DEFAULT_PLAN_TYPE } from '../../core/payments/create-order';
+import { createOrder, DEFAULT_PLAN_TYPE } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CUSTOM_MONTHS, PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { SUBSCRIPTION_STATUSES } from '../../core/models';
-import { DEFAULT_CATEGORY } from '../../core/payments/create-order';
+import { DEFAULT_CATEGORY } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CATEGORIES } from '../../core/premium/types';
 import { cancelSubscription } from '../../core/subscriptions/cancel';

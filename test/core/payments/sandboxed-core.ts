@@ -1,5 +1,5 @@
 import type { Core } from '../../../src/core';
-import { createOrder } from '../../../src/core/payments/create-order';
+import { createOrder } from '../../../src/core/orders/create-order';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { verifyPayment } from '../../../src/core/payments/verify-payment';
 import type { User } from '../../../src/core/models';

@@ -3,13 +3,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { Order, UserGuild, type User } from '../models';
+import { assertActingForSelf } from '../payments/access';
+import { firstCheckAt } from '../payments/check-schedule';
 import { planPrice, resolvePlan } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
-import { assertActingForSelf } from './access';
-import { firstCheckAt } from './check-schedule';
 import {
   assertBelowOpenOrderLimit,
   findReusableOrder,
