@@ -2,7 +2,7 @@ import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Core } from '../core';
+import type { AppOptions } from './app-options';
 import consolePlugin from './console/plugin';
 import demoPage from './demo/plugin';
 import { registerErrorHandling } from './errors';
@@ -25,13 +25,6 @@ import premiumRedeemRoutes from './routes/premium-redeem';
 import premiumTransferRoutes from './routes/premium-transfer';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
-import type { RedisClient } from '../redis/connection';
-
-export interface AppOptions {
-  core: Core;
-  /** For sign-in state and rate limits: the API never touches the events stream. */
-  redis: RedisClient;
-}
 
 async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promise<void> {
   const { config } = options.core;

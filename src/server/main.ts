@@ -2,9 +2,9 @@ import closeWithGrace from 'close-with-grace';
 import { createCore } from '../core';
 import { ConfigError, loadConfig } from '../core/config';
 import { loadLocalEnv } from '../core/dev-env';
+import { startHealthServer } from '../metrics/health-server';
 import { connectRedis } from '../redis/connection';
 import { logRedisOutages } from '../redis/outages';
-import { startHealthServer } from '../worker/health-server';
 import { buildApp } from './app';
 import { apiRedisOptions } from './redis-options';
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import pino from 'pino';
-import { startHealthServer } from '../../src/worker/health-server';
+import { startHealthServer } from '../../src/metrics/health-server';
 import { startWorker } from '../../src/worker/worker';
 import { useTestApp } from '../support/app';
 import { describeNeeding, PROMTOOL } from '../support/requirements';

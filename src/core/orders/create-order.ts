@@ -10,13 +10,9 @@ import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
-import {
-  assertBelowOpenOrderLimit,
-  findReusableOrder,
-  lockBuyerOrders,
-  type OrderTarget,
-} from './open-orders';
+import { assertBelowOpenOrderLimit, findReusableOrder, lockBuyerOrders } from './open-orders';
 import { isReserved, releaseReservation, reservationLeaseMs, reserveOrder } from './order-reservations';
+import type { OrderTarget } from './types';
 
 export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';

@@ -2,9 +2,8 @@ import { Op, type Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { Order } from '../models';
-import type { Plan } from '../plans';
-import type { Category } from '../premium/types';
 import { reservationsOf } from './order-reservations';
+import type { OrderTarget } from './types';
 
 /** An unpaid order this young is handed out again rather than a new one created. */
 export const REUSE_WITHIN_MS = 3_600_000;
@@ -13,13 +12,6 @@ export const OPEN_ORDERS_WINDOW_MS = 24 * 3_600_000;
 
 /** The two-key advisory-lock space of per-buyer order creation (idempotency keys use class 1). */
 const ORDER_CREATION_LOCK_CLASS = 2;
-
-export interface OrderTarget {
-  buyerUserId: number;
-  category: Category;
-  guildId: string | null;
-  plan: Plan;
-}
 
 /**
  * Makes one buyer's create-order steps (reuse, limit, reservation) run one after another until

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { OrderTarget } from './open-orders';
+import type { OrderTarget } from './types';
 
 /** Past the processor's own timeout, a reservation is left by a server that died mid-call. */
 const LEASE_MARGIN_MS = 60_000;

@@ -4,7 +4,8 @@ import type { Bounds } from '../bounded-each';
 import { boundedEach } from '../bounded-each';
 import { Order } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { reasonOf, type ReconcileEntry } from './reconcile';
+import { reasonOf } from './reconcile';
+import type { ReconcileEntry } from './reconcile-report';
 import { applyRefund } from './refunds';
 
 /** Refunds of payments older than this are left to the webhook and to operators. */

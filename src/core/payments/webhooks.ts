@@ -13,6 +13,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyFailedPayment } from './failed-payment';
 import { razorpayClientFor } from './processor';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
+import type { WebhookOutcome } from './webhook-outcome';
 
 export interface WebhookDelivery {
   /** The exact bytes Razorpay signed. */
@@ -22,10 +23,6 @@ export interface WebhookDelivery {
   /** `x-razorpay-event-id`: the same for every retry of one event. */
   eventId: string;
 }
-
-export type WebhookOutcome =
-  | { status: 'processed' | 'duplicate'; event: string }
-  | { status: 'ignored'; event: string; reason: string; needsOperator: boolean };
 
 /**
  * Refusals that mean money moved without premium: a payment of the wrong amount, or a second payment

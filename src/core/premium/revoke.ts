@@ -14,27 +14,10 @@ import {
   type ExpiryChange,
   type RecordTarget,
 } from './records';
-import type { GrantSource, PremiumChange } from './types';
+import type { GrantSource, PremiumChange, RevokeRequest, RevokeTarget } from './types';
 
-/**
- * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or that
- * `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
- * payment); or everything a user or guild has left.
- */
-export type RevokeTarget =
-  | { grantId: number; share?: number }
-  | { category: 'USER'; providerId: string }
-  | { category: 'SERVER'; guildId: string };
-
-export interface RevokeRequest {
-  target: RevokeTarget;
-  source: GrantSource;
-  actor: string;
-  reason: string;
-  idempotencyKey: string;
-  /** The Razorpay subscription whose charge is taken back; its event names it. */
-  subscriptionId?: string | null;
-}
+/** Named with revokePremium by its callers; they live in types.ts, which the revocation guard reads too. */
+export type { RevokeRequest, RevokeTarget } from './types';
 
 const DAY_MS = 86_400_000;
 

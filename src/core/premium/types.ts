@@ -58,3 +58,23 @@ export interface PremiumChange {
   source: GrantSource;
   replayed: boolean;
 }
+
+/**
+ * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or that
+ * `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
+ * payment); or everything a user or guild has left.
+ */
+export type RevokeTarget =
+  | { grantId: number; share?: number }
+  | { category: 'USER'; providerId: string }
+  | { category: 'SERVER'; guildId: string };
+
+export interface RevokeRequest {
+  target: RevokeTarget;
+  source: GrantSource;
+  actor: string;
+  reason: string;
+  idempotencyKey: string;
+  /** The Razorpay subscription whose charge is taken back; its event names it. */
+  subscriptionId?: string | null;
+}

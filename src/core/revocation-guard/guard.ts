@@ -1,7 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
-import type { GrantSource } from '../premium/types';
-import type { RevokeRequest } from '../premium/revoke';
+import type { GrantSource, RevokeRequest } from '../premium/types';
 import { configuredRevokeLimit, defaultRevokeLimit } from './limit';
 
 /**

@@ -11,7 +11,7 @@ import {
   type ReconcileOptions,
   type ReconcileReport,
   type ReconcileResult,
-} from '../payments/reconcile';
+} from '../payments/reconcile-report';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { lockSubscription } from './locked-subscription';
 import { fromUnix } from './processor-state';

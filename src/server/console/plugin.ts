@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../core/errors';
-import type { AppOptions } from '../app';
+import type { AppOptions } from '../app-options';
 import consoleActionRoutes from '../routes/console-actions';
 import consoleLookupRoutes from '../routes/console-lookups';
 import { sourceDirectory } from '../source-directory';

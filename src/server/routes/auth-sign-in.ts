@@ -6,7 +6,7 @@ import { AppError, isAppError } from '../../core/errors';
 import { createDiscordClient } from '../../core/identity/discord-client';
 import { signInOperator } from '../../core/identity/operator-sign-in';
 import { signInWithDiscord } from '../../core/identity/sign-in';
-import type { AppOptions } from '../app';
+import type { AppOptions } from '../app-options';
 import { CONSOLE_COOKIE, CONSOLE_PATH, consoleCookieOptions } from '../console/cookie';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { Redirect } from '../schemas';

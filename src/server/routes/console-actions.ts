@@ -9,7 +9,7 @@ import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
 import { requestRefund } from '../../core/refunds';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { transferPremium } from '../../core/transfers/transfer';
-import type { AppOptions } from '../app';
+import type { AppOptions } from '../app-options';
 import { CONSOLE_COOKIE } from '../console/cookie';
 import { actorOf, operatorOf } from '../console/guard';
 import { GuildId, ProviderId } from '../schemas';

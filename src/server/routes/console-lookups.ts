@@ -9,7 +9,7 @@ import { openDisputes, revenueReport, subscribersReport } from '../../core/repor
 import { mrrByMonth } from '../../core/reports/mrr-history';
 import { describeSubscriptionWithCharges, findSubscriptions } from '../../core/subscriptions/list';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
-import type { AppOptions } from '../app';
+import type { AppOptions } from '../app-options';
 import { operatorOf } from '../console/guard';
 import { GuildId, ProviderId } from '../schemas';
 

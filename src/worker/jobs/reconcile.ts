@@ -1,11 +1,7 @@
 import type { Logger } from 'pino';
 import { razorpayClientFor } from '../../core/payments/processor';
-import {
-  RECONCILE_LOOKBACK_MS,
-  reconcileOrders,
-  type ReconcileProgress,
-  type ReconcileResult,
-} from '../../core/payments/reconcile';
+import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../core/payments/reconcile';
+import type { ReconcileProgress, ReconcileResult } from '../../core/payments/reconcile-report';
 import { recheckPaidOrders } from '../../core/payments/refund-check';
 import type { JobDefinition } from './job';
 
