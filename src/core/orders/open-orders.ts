@@ -3,6 +3,7 @@ import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { Order } from '../models';
 import { reservationsOf } from './order-reservations';
+import { ADVISORY_XACT_LOCK, OPEN_ORDERS_SINCE } from './sql';
 import type { OrderTarget } from './types';
 
 /** An unpaid order this young is handed out again rather than a new one created. */
@@ -19,10 +20,7 @@ const ORDER_CREATION_LOCK_CLASS = 2;
  * past the limit together. The transaction is short: Razorpay is asked after it ends.
  */
 export async function lockBuyerOrders(transaction: Transaction, buyerUserId: number): Promise<void> {
-  await execute(transaction, 'SELECT pg_advisory_xact_lock($1, $2)', [
-    ORDER_CREATION_LOCK_CLASS,
-    buyerUserId,
-  ]);
+  await execute(transaction, ADVISORY_XACT_LOCK, [ORDER_CREATION_LOCK_CLASS, buyerUserId]);
 }
 
 /**
@@ -59,12 +57,10 @@ export async function assertBelowOpenOrderLimit(
   buyerUserId: number,
   max: number,
 ): Promise<void> {
-  const [stored] = await selectRows<{ count: number; oldest: Date | null }>(
-    transaction,
-    `SELECT count(*)::int AS count, min(created_at) AS oldest FROM orders
-     WHERE buyer_user_id = $1 AND status = 'created' AND created_at > $2`,
-    [buyerUserId, new Date(Date.now() - OPEN_ORDERS_WINDOW_MS)],
-  );
+  const [stored] = await selectRows<{ count: number; oldest: Date | null }>(transaction, OPEN_ORDERS_SINCE, [
+    buyerUserId,
+    new Date(Date.now() - OPEN_ORDERS_WINDOW_MS),
+  ]);
   const reserved = await reservationsOf(transaction, buyerUserId);
   const open = stored!.count + reserved.count;
   if (open >= max) {

@@ -1,5 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
+import {
+  DELETE_LAPSED_RESERVATIONS,
+  DELETE_RESERVATION,
+  INSERT_RESERVATION,
+  LIVE_RESERVATIONS,
+  TARGET_RESERVED,
+} from './sql';
 import type { OrderTarget } from './types';
 
 /** Past the processor's own timeout, a reservation is left by a server that died mid-call. */
@@ -23,27 +30,13 @@ export async function reserveOrder(
   receipt: string,
   leaseMs: number,
 ): Promise<void> {
-  await execute(
-    transaction,
-    'DELETE FROM order_reservations WHERE buyer_user_id = $1 AND lease_until <= now()',
-    [target.buyerUserId],
-  );
-  await execute(
-    transaction,
-    `INSERT INTO order_reservations (receipt, buyer_user_id, target, lease_until)
-     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`,
-    [receipt, target.buyerUserId, targetKey(target), leaseMs],
-  );
+  await execute(transaction, DELETE_LAPSED_RESERVATIONS, [target.buyerUserId]);
+  await execute(transaction, INSERT_RESERVATION, [receipt, target.buyerUserId, targetKey(target), leaseMs]);
 }
 
 /** Whether another request is asking Razorpay for an order for the same target right now. */
 export async function isReserved(transaction: Transaction, target: OrderTarget): Promise<boolean> {
-  const rows = await selectRows(
-    transaction,
-    `SELECT 1 FROM order_reservations
-     WHERE buyer_user_id = $1 AND target = $2 AND lease_until > now() LIMIT 1`,
-    [target.buyerUserId, targetKey(target)],
-  );
+  const rows = await selectRows(transaction, TARGET_RESERVED, [target.buyerUserId, targetKey(target)]);
   return rows.length > 0;
 }
 
@@ -52,12 +45,9 @@ export async function reservationsOf(
   transaction: Transaction,
   buyerUserId: number,
 ): Promise<{ count: number; firstEnds: Date | null }> {
-  const [row] = await selectRows<{ count: number; firstEnds: Date | null }>(
-    transaction,
-    `SELECT count(*)::int AS count, min(lease_until) AS "firstEnds"
-     FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()`,
-    [buyerUserId],
-  );
+  const [row] = await selectRows<{ count: number; firstEnds: Date | null }>(transaction, LIVE_RESERVATIONS, [
+    buyerUserId,
+  ]);
   return row!;
 }
 
@@ -66,7 +56,7 @@ export async function releaseReservation(
   receipt: string,
   transaction?: Transaction,
 ): Promise<void> {
-  await sequelize.query('DELETE FROM order_reservations WHERE receipt = $1', {
+  await sequelize.query(DELETE_RESERVATION, {
     bind: [receipt],
     transaction,
   });

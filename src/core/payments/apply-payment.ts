@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import type { Order } from '../models';
 import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
-import { HOLDS_PREMIUM } from './dispute-history';
+import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 
 export type PaymentSource = Extract<GrantSource, 'checkout' | 'webhook' | 'reconcile'>;
 
@@ -53,13 +53,7 @@ const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
 /** Locks the order for the rest of the transaction, as `lockOrder` does for refunds and disputes. */
 const lockPayableOrder = (processorOrderId: string) => ({
   name: 'lock-payable-order',
-  text: `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
-           o.plan_type AS "planType", o.months, o.duration_days AS "durationDays",
-           o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
-           o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
-           u.provider_id AS "buyerProviderId"
-         FROM orders o JOIN users u ON u.id = o.buyer_user_id
-         WHERE o.processor_order_id = $1 FOR UPDATE OF o`,
+  text: LOCK_PAYABLE_ORDER,
   values: [processorOrderId],
 });
 
@@ -72,7 +66,7 @@ const lockPayableOrder = (processorOrderId: string) => ({
 async function chargedBack(transaction: PlainTransaction, orderId: number): Promise<boolean> {
   const disputes = await transaction.rows({
     name: 'order-charged-back',
-    text: `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${HOLDS_PREMIUM}) LIMIT 1`,
+    text: ORDER_CHARGED_BACK,
     values: [orderId],
   });
   return disputes.length > 0;

@@ -15,6 +15,7 @@ import {
   type ReconcileReport,
   type ReconcileResult,
 } from './reconcile-report';
+import { ORDER_CHECK_KEY, ORDER_CHECK_KEY_TIME, orderCheckKeyOf } from './sql';
 
 /**
  * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
@@ -86,22 +87,20 @@ function pendingOrders({ since, dueOnly, pageSize = PAGE_SIZE }: ReconcileOption
     createdAt: { [Op.gte]: since },
     ...(dueOnly && { nextCheckAt: { [Op.lte]: startedAt } }),
   };
-  // The order's next check as PostgreSQL's text, to the microsecond: a Date's milliseconds would keep a
-  // row after itself, and a run would take an order it could not check again and again.
   const keyTime = (order: Order) => order.get('keyTime') as string;
   const after = (last: Order): WhereOptions<Order> =>
     dueOnly
       ? Sequelize.where(
-          Sequelize.literal('("Order"."next_check_at", "Order"."id")'),
+          Sequelize.literal(ORDER_CHECK_KEY),
           Op.gt,
-          Sequelize.literal(`(${Order.sequelize!.escape(keyTime(last))}::timestamptz, ${last.id})`),
+          Sequelize.literal(orderCheckKeyOf(Order.sequelize!.escape(keyTime(last)), last.id)),
         )
       : { id: { [Op.gt]: last.id } };
   return {
     where,
     nextPage: (last: Order | undefined) =>
       Order.findAll({
-        attributes: { include: [[Sequelize.literal('"Order"."next_check_at"::text'), 'keyTime']] },
+        attributes: { include: [[Sequelize.literal(ORDER_CHECK_KEY_TIME), 'keyTime']] },
         where: last ? { [Op.and]: [where, after(last)] } : where,
         order: dueOnly
           ? [

@@ -7,9 +7,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { reasonOf } from './reconcile';
 import type { ReconcileEntry } from './reconcile-report';
 import { applyRefund } from './refunds';
-
-/** Refunds of payments older than this are left to the webhook and to operators. */
-export const REFUND_CHECK_WINDOW = '30 days';
+import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from './sql';
 
 export interface RefundCheckReport {
   /** Orders found fully refunded at Razorpay and marked refunded here (premium revoked). */
@@ -19,19 +17,6 @@ export interface RefundCheckReport {
   /** Orders checked and still paid (or only partly refunded). */
   unchanged: number;
 }
-
-/**
- * Recently paid orders due for a check, those never checked first. An order is checked again once the
- * time since its last check is half its age at that check (at least an hour): often while it is new,
- * rarely once old: under twenty calls per order over the whole window.
- */
-const DUE_PAID_ORDERS = `
-  SELECT id FROM orders
-  WHERE status = 'paid' AND paid_at >= now() - interval '${REFUND_CHECK_WINDOW}'
-    AND (refund_checked_at IS NULL
-         OR refund_checked_at < now() - GREATEST(interval '1 hour', (refund_checked_at - paid_at) / 2))
-  ORDER BY refund_checked_at NULLS FIRST, paid_at
-  LIMIT $1`;
 
 /**
  * The safety net for refund webhooks that never arrived (they failed for 24 hours, or were never sent):
@@ -69,9 +54,7 @@ export async function recheckPaidOrders(
               { source: 'reconcile' },
             )
           : null;
-      await core.sequelize.query('UPDATE orders SET refund_checked_at = now() WHERE id = $1', {
-        bind: [order.id],
-      });
+      await core.sequelize.query(MARK_REFUND_CHECKED, { bind: [order.id] });
       if (outcome?.result === 'refunded')
         report.refunded.push(entry('refunded at Razorpay; premium revoked'));
       else report.unchanged++;

@@ -13,6 +13,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyFailedPayment } from './failed-payment';
 import { razorpayClientFor } from './processor';
 import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
+import { RECORD_WEBHOOK_DELIVERY } from './sql';
 import type { WebhookOutcome } from './webhook-outcome';
 
 export interface WebhookDelivery {
@@ -82,12 +83,7 @@ async function recordDelivery(
   eventId: string,
   eventType: string,
 ): Promise<boolean> {
-  const inserted = await selectRows(
-    transaction,
-    `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)
-     ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-    [eventId, eventType],
-  );
+  const inserted = await selectRows(transaction, RECORD_WEBHOOK_DELIVERY, [eventId, eventType]);
   return inserted.length === 1;
 }
 

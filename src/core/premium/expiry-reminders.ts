@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { announceRecord, RECORDS, type AnnouncedRecord } from './expiry';
 import { CATEGORIES, type Category } from './types';
-import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../subscriptions/renewal';
+import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../subscriptions/sql';
 
 /**
  * THE selection of records to remind, in one place: active, expiring within `days`, not yet reminded

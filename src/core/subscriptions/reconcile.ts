@@ -2,7 +2,6 @@ import { QueryTypes } from 'sequelize';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
 import { isAppError } from '../errors';
-import { LIVE_STATUSES } from '../models';
 import { nextSubscriptionCheck } from '../payments/check-schedule';
 import {
   PAGE_SIZE,
@@ -16,6 +15,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { lockSubscription } from './locked-subscription';
 import { fromUnix } from './processor-state';
 import { applyProcessorView, fetchProcessorView } from './processor-view';
+import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from './sql';
 
 interface LiveSubscription {
   id: number;
@@ -63,22 +63,14 @@ export async function reconcileSubscriptions(
 }
 
 function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
-  const live = `status IN (${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
   const due = dueOnly ? [new Date()] : [];
-  const where = dueOnly ? `${live} AND next_check_at <= $1` : live;
   const select = <T extends object>(sql: string, bind: unknown[]) =>
     core.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
   return {
-    count: async () =>
-      (await select<{ n: number }>(`SELECT count(*)::int AS n FROM subscriptions WHERE ${where}`, due))[0]!.n,
+    count: async () => (await select<{ n: number }>(countLiveSubscriptions(dueOnly), due))[0]!.n,
     nextPage: (last: LiveSubscription | undefined) =>
       select<LiveSubscription>(
-        `SELECT id, processor_subscription_id AS "processorSubscriptionId", next_check_at::text AS "keyTime",
-                checks_made AS "checksMade"
-         FROM subscriptions
-         WHERE ${where} AND ${dueOnly ? '(next_check_at, id) > ($2::timestamptz, $3)' : 'id > $1'}
-         ORDER BY ${dueOnly ? 'next_check_at, id' : 'id'}
-         LIMIT ${pageSize}`,
+        liveSubscriptionsPage(dueOnly, pageSize),
         dueOnly ? [...due, last?.keyTime ?? '-infinity', last?.id ?? 0] : [last?.id ?? 0],
       ),
   };
@@ -87,7 +79,7 @@ function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
 /** Moves a checked subscription to its next check. */
 async function checked(core: Core, subscription: LiveSubscription, chargeAt: Date | null): Promise<void> {
   const next = nextSubscriptionCheck(subscription.checksMade + 1, new Date(), chargeAt);
-  await core.sequelize.query('UPDATE subscriptions SET next_check_at = $2, checks_made = $3 WHERE id = $1', {
+  await core.sequelize.query(MOVE_SUBSCRIPTION_CHECK, {
     bind: [subscription.id, next.nextCheckAt, next.checksMade],
   });
 }

@@ -1,0 +1,28 @@
+/**
+ * The raw SQL of core/orders, in one place (issue 23: Sequelize models for plain reads and writes,
+ * every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
+ */
+
+/** The two-key advisory lock `($1, $2)`, held until the transaction ends. */
+export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, $2)';
+
+/** Buyer `$1`'s unpaid orders created after `$2`: how many, and the oldest's creation. */
+export const OPEN_ORDERS_SINCE = `SELECT count(*)::int AS count, min(created_at) AS oldest FROM orders
+     WHERE buyer_user_id = $1 AND status = 'created' AND created_at > $2`;
+
+export const DELETE_LAPSED_RESERVATIONS =
+  'DELETE FROM order_reservations WHERE buyer_user_id = $1 AND lease_until <= now()';
+
+/** Reservation `$1` of buyer `$2` for target `$3`, for `$4` milliseconds. */
+export const INSERT_RESERVATION = `INSERT INTO order_reservations (receipt, buyer_user_id, target, lease_until)
+     VALUES ($1, $2, $3, now() + $4 * interval '1 millisecond')`;
+
+/** A row when buyer `$1` holds a live reservation for target `$2`. */
+export const TARGET_RESERVED = `SELECT 1 FROM order_reservations
+     WHERE buyer_user_id = $1 AND target = $2 AND lease_until > now() LIMIT 1`;
+
+/** Buyer `$1`'s live reservations: how many, and when the first lease ends. */
+export const LIVE_RESERVATIONS = `SELECT count(*)::int AS count, min(lease_until) AS "firstEnds"
+     FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()`;
+
+export const DELETE_RESERVATION = 'DELETE FROM order_reservations WHERE receipt = $1';

@@ -1,0 +1,50 @@
+import { HOLDS_PREMIUM } from './dispute-history';
+
+/**
+ * The raw SQL of core/payments, in one place (issue 23: Sequelize models for plain reads and writes,
+ * every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
+ */
+
+/** Locks the order for the rest of the transaction, with its buyer's provider id (apply-payment). */
+export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
+           o.plan_type AS "planType", o.months, o.duration_days AS "durationDays",
+           o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
+           o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
+           u.provider_id AS "buyerProviderId"
+         FROM orders o JOIN users u ON u.id = o.buyer_user_id
+         WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
+
+/** A row when a dispute of order `$1` was lost or holds its premium taken. */
+export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${HOLDS_PREMIUM}) LIMIT 1`;
+
+/** Records webhook event `$1` of type `$2`; returns a row only when it was not recorded yet. */
+export const RECORD_WEBHOOK_DELIVERY = `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)
+     ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
+
+/** Refunds of payments older than this are left to the webhook and to operators. */
+const REFUND_CHECK_WINDOW = '30 days';
+
+/**
+ * Recently paid orders due for a refund check, at most `$1`, those never checked first. An order is
+ * checked again once the time since its last check is half its age at that check (at least an hour):
+ * often while it is new, rarely once old: under twenty calls per order over the whole window.
+ */
+export const DUE_PAID_ORDERS = `
+  SELECT id FROM orders
+  WHERE status = 'paid' AND paid_at >= now() - interval '${REFUND_CHECK_WINDOW}'
+    AND (refund_checked_at IS NULL
+         OR refund_checked_at < now() - GREATEST(interval '1 hour', (refund_checked_at - paid_at) / 2))
+  ORDER BY refund_checked_at NULLS FIRST, paid_at
+  LIMIT $1`;
+
+export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';
+
+/**
+ * The reconciler's keyset over unpaid orders (Sequelize literals on the `Order` model): the next check
+ * as PostgreSQL's text, to the microsecond (a Date's milliseconds would keep a row after itself, and a
+ * run would take an order it could not check again and again), and the key compared with the last row's.
+ */
+export const ORDER_CHECK_KEY_TIME = '"Order"."next_check_at"::text';
+export const ORDER_CHECK_KEY = '("Order"."next_check_at", "Order"."id")';
+export const orderCheckKeyOf = (escapedKeyTime: string, id: number) =>
+  `(${escapedKeyTime}::timestamptz, ${id})`;
