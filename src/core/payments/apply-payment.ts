@@ -1,10 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
+import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../disputes/sql';
 import { AppError } from '../errors';
 import type { Order } from '../models';
 import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
-import { HOLDS_PREMIUM } from './dispute-history';
 
 export type PaymentSource = Extract<GrantSource, 'checkout' | 'webhook' | 'reconcile'>;
 
@@ -64,7 +64,7 @@ const lockPayableOrder = (processorOrderId: string) => ({
 });
 
 /**
- * Whether a dispute of the order was lost, or holds its premium taken (HOLDS_PREMIUM), whatever a later
+ * Whether a dispute of the order was lost, or keeps its premium revoked (DISPUTE_KEEPS_PREMIUM_REVOKED), whatever a later
  * one says: its payment must not be applied. Asked only of an order that has seen a dispute, so the
  * paid-and-grant path's statement touches no other table (a subquery there cost it a tenth of
  * PostgreSQL's time per verification).
@@ -72,7 +72,7 @@ const lockPayableOrder = (processorOrderId: string) => ({
 async function chargedBack(transaction: PlainTransaction, orderId: number): Promise<boolean> {
   const disputes = await transaction.rows({
     name: 'order-charged-back',
-    text: `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${HOLDS_PREMIUM}) LIMIT 1`,
+    text: `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`,
     values: [orderId],
   });
   return disputes.length > 0;
