@@ -38,39 +38,6 @@ export async function grantPaidFor(
 }
 
 /**
- * The revoke of a dispute of the payment that no grant restored yet (its days are what it took), or null.
- * A dispute revokes only while the payment's grant is not revoked, so there is at most one.
- */
-export async function unrestoredDisputeRevoke(
-  payment: PaymentGrants,
-  transaction: Transaction,
-): Promise<PremiumGrant | null> {
-  const grants = await grantsOf(payment, transaction);
-  const revokes = await PremiumGrant.findAll({
-    where: {
-      kind: 'revoke',
-      revokesGrantId: grants.map((grant) => grant.id),
-      actor: DISPUTE_ACTOR,
-      idempotencyKey: { [Op.like]: 'dispute:%' },
-      days: { [Op.lt]: 0 },
-    },
-    order: [['id', 'DESC']],
-    transaction,
-  });
-  for (const revoke of revokes) {
-    const restored = await PremiumGrant.count({
-      where: { idempotencyKey: `${revoke.idempotencyKey}:won` },
-      transaction,
-    });
-    if (restored === 0) return revoke;
-  }
-  return null;
-}
-
-/** Who revokes and restores premium for a chargeback. */
-export const DISPUTE_ACTOR = 'razorpay-webhook';
-
-/**
  * The payment's grants, newest first: its own, its given-back grant, and the grants that carry their days
  * on another guild since a transfer moved them (src/core/transfers).
  */

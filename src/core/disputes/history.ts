@@ -4,14 +4,17 @@ import type { DisputeStatus } from '../models';
 import {
   ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
   DISPUTE_PROGRESS_SQL,
+  LINK_RELEASED_REVOKES_SQL,
   RECORD_DISPUTE_PROGRESS_SQL,
+  RECORD_RESTORE_SQL,
+  UNRESTORED_REVOKE_SQL,
 } from './sql';
 
 /** What a dispute is about: an order's payment, or a subscription charge's. */
 export type DisputeOwner = { orderId: number } | { chargeId: number };
 
 /** The owner as `payment_disputes` columns: order_id, charge_id. */
-export function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
+function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
   return 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
 }
 
@@ -42,12 +45,14 @@ export interface DisputeDetails {
   respondBy: Date | null;
 }
 
+/** `revokeLedgerId`: the ledger row of the revoke this delivery made, if it made one. */
 export async function recordDisputeProgress(
   transaction: Transaction,
   owner: DisputeOwner,
   disputeId: string,
   { status, opened }: DisputeProgress,
   details: DisputeDetails,
+  revokeLedgerId: number | null,
 ): Promise<void> {
   await execute(transaction, RECORD_DISPUTE_PROGRESS_SQL, [
     disputeId,
@@ -59,6 +64,7 @@ export async function recordDisputeProgress(
     details.reasonCode,
     details.phase,
     details.respondBy,
+    revokeLedgerId,
   ]);
 }
 
@@ -76,4 +82,41 @@ export async function anotherDisputeKeepsPremiumRevoked(
     disputeId,
   ]);
   return row !== undefined;
+}
+
+/** A dispute's revoke is keyed `dispute:<dispute id>`: the key keeps it from being written twice. */
+const REVOKE_KEY_PREFIX = 'dispute:';
+
+export function disputeRevokeKey(disputeId: string): string {
+  return `${REVOKE_KEY_PREFIX}${disputeId}`;
+}
+
+/** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */
+export interface UnrestoredRevoke {
+  disputeId: string;
+  /** Negative: the days taken. */
+  days: number;
+  guildId: string | null;
+  idempotencyKey: string;
+}
+
+/**
+ * The revoke of a dispute of the payment that took days and that no grant restored yet, or null. A dispute
+ * revokes only while the payment's grant is not revoked, so there is at most one.
+ */
+export async function unrestoredDisputeRevoke(
+  transaction: Transaction,
+  owner: DisputeOwner,
+): Promise<UnrestoredRevoke | null> {
+  await execute(transaction, LINK_RELEASED_REVOKES_SQL, [...ownerColumns(owner), REVOKE_KEY_PREFIX]);
+  const [row] = await selectRows<UnrestoredRevoke>(transaction, UNRESTORED_REVOKE_SQL, ownerColumns(owner));
+  return row ?? null;
+}
+
+export async function recordRestore(
+  transaction: Transaction,
+  disputeId: string,
+  restoreLedgerId: number,
+): Promise<void> {
+  await execute(transaction, RECORD_RESTORE_SQL, [disputeId, restoreLedgerId]);
 }

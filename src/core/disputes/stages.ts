@@ -2,14 +2,20 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputeStatus } from '../models';
 import { grantPremium } from '../premium/grant';
 import { revokePremium } from '../premium/revoke';
-import { DISPUTE_ACTOR, grantPaidFor, unrestoredDisputeRevoke } from './grant-paid-for';
+import { grantPaidFor } from './grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
+  disputeRevokeKey,
   recordDisputeProgress,
+  recordRestore,
+  unrestoredDisputeRevoke,
   type DisputeProgress,
 } from './history';
 import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
+
+/** Who revokes and restores premium for a chargeback. */
+const DISPUTE_ACTOR = 'razorpay-webhook';
 
 /**
  * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
@@ -60,6 +66,9 @@ export async function applyDisputeStage(
 
 /** The changes one dispute makes to its locked payment and the payment's premium. */
 class DisputeChange {
+  /** The ledger row of the revoke this delivery made, recorded with its stage. */
+  private revokeLedgerId: number | null = null;
+
   constructor(
     private readonly sequelize: Sequelize,
     private readonly transaction: Transaction,
@@ -86,6 +95,7 @@ class DisputeChange {
         phase: details.phase ?? null,
         respondBy: details.respondBy ?? null,
       },
+      this.revokeLedgerId,
     );
     await this.payment.recordDispute(this.disputeId, status);
   }
@@ -101,17 +111,19 @@ class DisputeChange {
     const disputed = this.dispute.amountPaise ?? payment.amountPaise;
     const share = Math.min(1, disputed / payment.amountPaise);
     if (grant) {
-      await revokePremium(
+      const revoked = await revokePremium(
         this.sequelize,
         {
           ...payment.premium,
           target: { grantId: grant.id, share },
           actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId}`,
-          idempotencyKey: `dispute:${this.disputeId}`,
+          idempotencyKey: disputeRevokeKey(this.disputeId),
         },
         { transaction },
       );
+      // A revoke the revocation guard holds has no ledger row until it is released.
+      if ('grantId' in revoked) this.revokeLedgerId = revoked.grantId;
     }
     await payment.setStanding(standing);
   }
@@ -126,7 +138,7 @@ class DisputeChange {
   async restore(): Promise<void> {
     const { payment, transaction } = this;
     if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
-    const taken = await unrestoredDisputeRevoke(payment, transaction);
+    const taken = await unrestoredDisputeRevoke(transaction, payment.owner);
     if (taken) {
       const restoring = await grantPremium(
         this.sequelize,
@@ -141,6 +153,7 @@ class DisputeChange {
         },
         { transaction },
       );
+      await recordRestore(transaction, taken.disputeId, restoring.grantId);
       await payment.recordGivenBack(restoring.grantId);
     }
     await payment.setStanding('paid');
