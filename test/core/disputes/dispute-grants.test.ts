@@ -31,6 +31,17 @@ async function ledgerOf(disputeId: string) {
   return row;
 }
 
+/** The dispute's revoke restored: the grant keyed `…:won` gave back its 30 days and is the order's. */
+async function expectRestored(order: Order, disputeId: string): Promise<void> {
+  expect(await ledgerOf(disputeId)).toEqual({
+    revoke: `dispute:${disputeId}`,
+    restore: `dispute:${disputeId}:won`,
+  });
+  const restored = await PremiumGrant.findOne({ where: { idempotencyKey: `dispute:${disputeId}:won` } });
+  expect(restored).toMatchObject({ kind: 'grant', days: 30 });
+  expect(await order.reload()).toMatchObject({ status: 'paid', givenBackGrantId: restored!.id });
+}
+
 describe('the ledger rows a dispute names', () => {
   it('names its revoke when opened and the grant that restored it when won', async () => {
     const order = await paidOrder(await createUser(), 'pay_Named00000001');
@@ -42,14 +53,7 @@ describe('the ledger rows a dispute names', () => {
     });
 
     await dispute(order, 'pay_Named00000001', 'disp_Named0000001', 'won');
-    expect(await ledgerOf('disp_Named0000001')).toEqual({
-      revoke: 'dispute:disp_Named0000001',
-      restore: 'dispute:disp_Named0000001:won',
-    });
-    const restored = await PremiumGrant.findOne({
-      where: { idempotencyKey: 'dispute:disp_Named0000001:won' },
-    });
-    expect((await order.reload()).givenBackGrantId).toBe(restored!.id);
+    await expectRestored(order, 'disp_Named0000001');
   });
 
   it('restores a revoke the guard held and an operator released, and names it then', async () => {
@@ -68,15 +72,6 @@ describe('the ledger rows a dispute names', () => {
     const [released] = await releaseHeldRevokes(db(), 'all', 'operator');
     expect(released).toMatchObject({ idempotencyKey: 'dispute:disp_Held00000001', result: 'revoked' });
     await dispute(order, 'pay_Held000000001', 'disp_Held00000001', 'won');
-
-    expect(await ledgerOf('disp_Held00000001')).toEqual({
-      revoke: 'dispute:disp_Held00000001',
-      restore: 'dispute:disp_Held00000001:won',
-    });
-    const restored = await PremiumGrant.findOne({
-      where: { idempotencyKey: 'dispute:disp_Held00000001:won' },
-    });
-    expect(restored).toMatchObject({ kind: 'grant', days: 30 });
-    expect(await order.reload()).toMatchObject({ status: 'paid', givenBackGrantId: restored!.id });
+    await expectRestored(order, 'disp_Held00000001');
   });
 });
