@@ -125,6 +125,62 @@ describe('migrations', () => {
     },
   );
 
+  it('links each dispute to the ledger rows of its revoke and restore, found by their keys', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.up();
+    await migrator.down({ to: '020-sellers-desk' });
+    await sequelize.query('TRUNCATE users, orders, premium_grants, payment_disputes, held_revokes CASCADE');
+    // One order, disputed three times as the code wrote it before 021: disp_A revoked its grant and was
+    // won (restored), disp_B revoked the restoring grant and is open, disp_C was closed without a revoke,
+    // and disp_D's revoke is held by the revocation guard (no ledger row yet).
+    await sequelize.query(
+      `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('6001', 'disputed') RETURNING id)
+      INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
+                          amount_paise, status, payment_id, dispute_id, dispute_status)
+      SELECT 'order_Disputed01', 'receipt-disputed-1', id, 'USER', 'Monthly', 30, 19900, 'disputed',
+             'pay_Disputed01', 'disp_D', 'open'
+      FROM buyer`,
+    );
+    const ledgerRow = (key: string, kind: 'grant' | 'revoke', revokes: string | null, orderId: boolean) =>
+      sequelize.query(
+        `INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                    source, actor, order_id, revokes_grant_id, version)
+        SELECT $1, gen_random_uuid(), $2, 'USER', o.buyer_user_id, CASE WHEN $2 = 'grant' THEN 30 ELSE -30 END,
+               now(), 'webhook', 'razorpay-webhook', CASE WHEN $4 THEN o.id END,
+               (SELECT id FROM premium_grants WHERE idempotency_key = $3), 1
+        FROM orders o`,
+        { bind: [key, kind, revokes, orderId] },
+      );
+    await ledgerRow('order:order_Disputed01', 'grant', null, true);
+    await ledgerRow('dispute:disp_A', 'revoke', 'order:order_Disputed01', true);
+    await ledgerRow('dispute:disp_A:won', 'grant', null, false);
+    await ledgerRow('dispute:disp_B', 'revoke', 'dispute:disp_A:won', false);
+    await sequelize.query(
+      `INSERT INTO held_revokes (idempotency_key, request) VALUES ('dispute:disp_D', '{}');
+      INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
+      SELECT d.dispute_id, o.id, d.status, d.opened FROM orders o,
+        (VALUES ('disp_A', 'won', true), ('disp_B', 'open', true), ('disp_C', 'closed', false),
+                ('disp_D', 'open', true)) AS d (dispute_id, status, opened)`,
+    );
+
+    await migrator.up();
+
+    const rows = await sequelize.query(
+      `SELECT d.dispute_id AS "disputeId", r.idempotency_key AS "revoke", s.idempotency_key AS "restore"
+       FROM payment_disputes d
+       LEFT JOIN premium_grants r ON r.id = d.revoke_ledger_id
+       LEFT JOIN premium_grants s ON s.id = d.restore_ledger_id
+       ORDER BY d.dispute_id`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { disputeId: 'disp_A', revoke: 'dispute:disp_A', restore: 'dispute:disp_A:won' },
+      { disputeId: 'disp_B', revoke: 'dispute:disp_B', restore: null },
+      { disputeId: 'disp_C', revoke: null, restore: null },
+      { disputeId: 'disp_D', revoke: null, restore: null },
+    ]);
+  });
+
   it('marks as announced the expiry of a record a revoke ended before revokes marked it', async () => {
     const migrator = createMigrator(sequelize);
     await migrator.up();

@@ -58,7 +58,7 @@ const lockPayableOrder = (processorOrderId: string) => ({
 });
 
 /**
- * Whether a dispute of the order was lost, or holds its premium taken (HOLDS_PREMIUM), whatever a later
+ * Whether a dispute of the order was lost, or keeps its premium revoked, whatever a later
  * one says: its payment must not be applied. Asked only of an order that has seen a dispute, so the
  * paid-and-grant path's statement touches no other table (a subquery there cost it a tenth of
  * PostgreSQL's time per verification).

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError } from '../errors';
 import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
 import type { CapturedPayment } from './apply-payment';
-import type { DisputeStage, PaymentDispute } from './disputes';
+import type { DisputeStage, PaymentDispute } from '../disputes/types';
 import type { FailedPayment } from './failed-payment';
 import type { ProcessedRefund } from './refunds';
 

@@ -1,12 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
+import { grantPaidFor, grantsOfOrder } from '../disputes/grant-paid-for';
+import { disputedOrder } from '../disputes/order-dispute';
 import { lockOrder } from '../orders/locked-order';
 import { revokePremium } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
 import { takeRefundedShare } from '../refunds/refunded-share';
-import { disputedOrder } from './disputes';
 import { learnedPayment } from './learned-payment';
-import { grantsOfOrder, standingGrant } from './standing-grant';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -79,7 +79,7 @@ export async function applyRefund(
       );
       return { result: 'refunded' };
     }
-    const grant = await standingGrant(grantsOfOrder(order), transaction);
+    const grant = await grantPaidFor(grantsOfOrder(order), transaction);
     await order.update(
       {
         status: 'refunded',

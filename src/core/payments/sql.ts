@@ -1,4 +1,4 @@
-import { HOLDS_PREMIUM } from './dispute-history';
+import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../disputes/sql';
 
 /**
  * The raw SQL of core/payments, in one place (issue 23: Sequelize models for plain reads and writes,
@@ -15,7 +15,7 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
 
 /** A row when a dispute of order `$1` was lost or holds its premium taken. */
-export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${HOLDS_PREMIUM}) LIMIT 1`;
+export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
 
 /** Records webhook event `$1` of type `$2`; returns a row only when it was not recorded yet. */
 export const RECORD_WEBHOOK_DELIVERY = `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)

@@ -1,12 +1,12 @@
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { selectRows } from '../db/database';
+import { applyChargeDispute } from '../disputes/charge-dispute';
+import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
 import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyPayment } from './apply-payment';
-import { applyDispute } from './disputes';
 import { applyRefund } from './refunds';
-import { applyChargeDispute } from '../subscriptions/disputes';
 import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import type { RazorpayClient } from '../processor/razorpay-client';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { DisputeOwner } from '../payments/dispute-history';
+import type { DisputeOwner } from '../disputes/history';
 
 /** A refund Razorpay says it processed (its webhook, or its answer to our request). */
 export interface ProcessedRefundEntity {

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
-import type { DisputedPayment } from '../payments/disputes';
-import { standingGrant } from '../payments/standing-grant';
+import { grantPaidFor } from '../disputes/grant-paid-for';
+import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
 import { revokePremium } from '../premium/revoke';
 import { daysTakenByRefunds, recordDaysTaken, type RecordedRefund } from './refund-records';
@@ -17,9 +17,9 @@ export interface RefundedShare {
 
 /**
  * A partial refund takes back the same share of the purchase's days, rounded up to whole days, less what
- * the payment's earlier partial refunds took. The purchase's standing grant is revoked and what is left of
- * it given back as a new grant that stands for the payment from then on (as a won dispute's give-back
- * does), so a later refund or dispute of the payment takes exactly the rest. Returns the days taken.
+ * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md) is revoked and what is left of
+ * it given back as a new grant that the payment pays for from then on (as a won dispute's restoring
+ * grant does), so a later refund or dispute of the payment takes exactly the rest. Returns the days taken.
  */
 export async function takeRefundedShare(
   sequelize: Sequelize,
@@ -32,7 +32,7 @@ export async function takeRefundedShare(
     order: [['id', 'ASC']],
     transaction,
   });
-  const grant = await standingGrant(payment, transaction);
+  const grant = await grantPaidFor(payment, transaction);
   if (!purchase || !grant) return 0;
   const owed = Math.ceil((purchase.days * share.recorded.refundedTotal) / share.amountPaise);
   const days = owed - (await daysTakenByRefunds(transaction, share.paymentId));

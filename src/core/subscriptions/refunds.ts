@@ -1,10 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { disputedCharge } from '../disputes/charge-dispute';
+import { grantPaidFor, grantsOfCharge } from '../disputes/grant-paid-for';
 import type { RefundOutcome } from '../payments/refunds';
-import { grantsOfCharge, standingGrant } from '../payments/standing-grant';
 import { revokePremium } from '../premium/revoke';
 import { recordProcessedRefund } from '../refunds/refund-records';
 import { takeRefundedShare } from '../refunds/refunded-share';
-import { disputedCharge } from './disputes';
 import { lockChargeOfPayment } from './locked-charge';
 
 export interface ChargeRefund {
@@ -55,7 +55,7 @@ export async function applyChargeRefund(
     return { result: 'refunded' };
   }
   await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
-  const grant = await standingGrant(grantsOfCharge(charge), transaction);
+  const grant = await grantPaidFor(grantsOfCharge(charge), transaction);
   if (grant) {
     await revokePremium(
       sequelize,

@@ -1,6 +1,7 @@
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyDispute, type DisputeStage } from '../../../src/core/payments/disputes';
+import { applyDispute } from '../../../src/core/disputes/order-dispute';
+import type { DisputeStage } from '../../../src/core/disputes/types';
 import { applyRefund } from '../../../src/core/payments/refunds';
 import { useTestCore } from '../../support/context';
 import { grantPremium } from '../../../src/core/premium/grant';

@@ -1,19 +1,15 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { SubscriptionCharge } from '../models';
-import {
-  applyDisputeStage,
-  type DisputedPayment,
-  type DisputeOutcome,
-  type PaymentDispute,
-} from '../payments/disputes';
-import { grantsOfCharge } from '../payments/standing-grant';
 import { resolvePlan } from '../plans';
-import { lockChargeOfPayment } from './locked-charge';
-import type { LockedSubscription } from './locked-subscription';
+import { lockChargeOfPayment } from '../subscriptions/locked-charge';
+import type { LockedSubscription } from '../subscriptions/locked-subscription';
+import { grantsOfCharge } from './grant-paid-for';
+import { applyDisputeStage } from './stages';
+import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 
 /**
  * A chargeback of a subscription's charge, under the order's stage rules (`applyDispute`): `created`
- * takes the cycle's grant back, `won` grants the cycle again, `lost` keeps it taken (the charge
+ * revokes the cycle's grant, `won` restores the cycle, `lost` keeps it revoked (the charge
  * `refunded`), `closed` changes no premium; both name the subscription. Returns null when the payment is
  * no charge of ours, so the order path can look at it.
  */

@@ -1,0 +1,122 @@
+import type { Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import type { DisputeStatus } from '../models';
+import {
+  ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
+  DISPUTE_PROGRESS_SQL,
+  LINK_RELEASED_REVOKES_SQL,
+  RECORD_DISPUTE_PROGRESS_SQL,
+  RECORD_RESTORE_SQL,
+  UNRESTORED_REVOKE_SQL,
+} from './sql';
+
+/** What a dispute is about: an order's payment, or a subscription charge's. */
+export type DisputeOwner = { orderId: number } | { chargeId: number };
+
+/** The owner as `payment_disputes` columns: order_id, charge_id. */
+function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
+  return 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
+}
+
+export interface DisputeProgress {
+  /** The stage its deliveries so far reached. */
+  status: DisputeStatus;
+  /** Whether its `created` was applied (a `closed` one may or may not have been). */
+  opened: boolean;
+}
+
+/** How far a dispute has come; null before its first delivery. */
+export async function disputeProgressOf(
+  transaction: Transaction,
+  disputeId: string,
+): Promise<DisputeProgress | null> {
+  const [row] = await selectRows<DisputeProgress>(transaction, DISPUTE_PROGRESS_SQL, [disputeId]);
+  return row ?? null;
+}
+
+/** What Razorpay's dispute entity says besides its stage; a field a delivery lacks keeps what is known. */
+export interface DisputeDetails {
+  /** Paise disputed (the whole payment, or part of it). */
+  amountPaise: number | null;
+  amountDeductedPaise: number | null;
+  reasonCode: string | null;
+  phase: string | null;
+  /** The last moment to answer it (the seller's desk lists open disputes by it). */
+  respondBy: Date | null;
+}
+
+/** `revokeLedgerId`: the ledger row of the revoke this delivery made, if it made one. */
+export async function recordDisputeProgress(
+  transaction: Transaction,
+  owner: DisputeOwner,
+  disputeId: string,
+  { status, opened }: DisputeProgress,
+  details: DisputeDetails,
+  revokeLedgerId: number | null,
+): Promise<void> {
+  await execute(transaction, RECORD_DISPUTE_PROGRESS_SQL, [
+    disputeId,
+    ...ownerColumns(owner),
+    status,
+    opened,
+    details.amountPaise,
+    details.amountDeductedPaise,
+    details.reasonCode,
+    details.phase,
+    details.respondBy,
+    revokeLedgerId,
+  ]);
+}
+
+/**
+ * Whether a dispute of the payment other than `disputeId` keeps its premium revoked
+ * (DISPUTE_KEEPS_PREMIUM_REVOKED).
+ */
+export async function anotherDisputeKeepsPremiumRevoked(
+  transaction: Transaction,
+  owner: DisputeOwner,
+  disputeId: string,
+): Promise<boolean> {
+  const [row] = await selectRows(transaction, ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL, [
+    ...ownerColumns(owner),
+    disputeId,
+  ]);
+  return row !== undefined;
+}
+
+/** A dispute's revoke is keyed `dispute:<dispute id>`: the key keeps it from being written twice. */
+const REVOKE_KEY_PREFIX = 'dispute:';
+
+export function disputeRevokeKey(disputeId: string): string {
+  return `${REVOKE_KEY_PREFIX}${disputeId}`;
+}
+
+/** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */
+export interface UnrestoredRevoke {
+  disputeId: string;
+  /** Negative: the days taken. */
+  days: number;
+  guildId: string | null;
+  idempotencyKey: string;
+}
+
+/**
+ * The revoke of a dispute of the payment that took days and that no grant restored yet, or null. A dispute
+ * revokes only while the payment's grant is not revoked, so there is at most one.
+ */
+export async function unrestoredDisputeRevoke(
+  transaction: Transaction,
+  owner: DisputeOwner,
+): Promise<UnrestoredRevoke | null> {
+  await execute(transaction, LINK_RELEASED_REVOKES_SQL, [...ownerColumns(owner), REVOKE_KEY_PREFIX]);
+  const [row] = await selectRows<UnrestoredRevoke>(transaction, UNRESTORED_REVOKE_SQL, ownerColumns(owner));
+  return row ?? null;
+}
+
+export async function recordRestore(
+  transaction: Transaction,
+  disputeId: string,
+  restoreLedgerId: number,
+): Promise<void> {
+  await execute(transaction, RECORD_RESTORE_SQL, [disputeId, restoreLedgerId]);
+}

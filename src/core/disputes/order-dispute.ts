@@ -1,0 +1,108 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { withTransaction } from '../db/database';
+import { AppError } from '../errors';
+import { Order, PremiumGrant, type User } from '../models';
+import { applyPayment } from '../payments/apply-payment';
+import { learnedPayment } from '../payments/learned-payment';
+import { lockOrder } from '../orders/locked-order';
+import { grantsOfOrder } from './grant-paid-for';
+import { applyDisputeStage, ignored } from './stages';
+import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
+
+/**
+ * A chargeback (docs/design.md, Money rules): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
+ * `disputed`, reason `dispute <id>`), `won` restores what it took (order `paid`), `lost` leaves premium
+ * revoked (order `refunded`) and `closed` changes no premium.
+ *
+ * Razorpay delivers these at least once and in any order, so each applies once and the end state does not
+ * depend on their order: each dispute's stage is kept (`payment_disputes`), a stage already passed is
+ * ignored, and a late `created` after `won` or `lost` changes nothing (those settled the premium already).
+ * `lost` arriving before `created` therefore revokes itself: the money is gone either way. Of several
+ * disputes of one payment, only one revokes its premium: one that finds it revoked takes nothing, and a
+ * `won` restores nothing while another dispute of the payment keeps it revoked (README.md).
+ *
+ * A dispute that comes before its payment was applied finds the order unpaid: it records the payment
+ * with the order's standing (`disputed`, or `refunded` when lost) and revokes nothing, as nothing was
+ * granted; the late payment is then refused (PAYMENT_DISPUTED), and a won dispute grants it.
+ */
+export async function applyDispute(
+  sequelize: Sequelize,
+  dispute: PaymentDispute,
+  options: { transaction?: Transaction } = {},
+): Promise<DisputeOutcome> {
+  return withTransaction(sequelize, options.transaction, async (transaction) => {
+    const processorOrderId =
+      dispute.processorOrderId ?? (await orderOfPayment(dispute.paymentId, transaction));
+    const { order, buyer } = await lockOrder(transaction, processorOrderId);
+    if (order.paymentId !== null && order.paymentId !== dispute.paymentId) {
+      return ignored(
+        `dispute ${dispute.disputeId} is for payment ${dispute.paymentId}, which did not pay the order`,
+      );
+    }
+    return applyDisputeStage(
+      sequelize,
+      transaction,
+      disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction),
+      dispute,
+    );
+  });
+}
+
+/**
+ * The order as the stage rules see it. A dispute that comes before its payment was applied records the
+ * payment (learnedPayment) with the order's standing, and grants nothing until the dispute is won.
+ */
+export function disputedOrder(
+  sequelize: Sequelize,
+  { order, buyer }: { order: Order; buyer: User },
+  paymentId: string,
+  transaction: Transaction,
+): DisputedPayment {
+  return {
+    name: `order ${order.processorOrderId}`,
+    amountPaise: order.amountPaise,
+    standing: order.status,
+    owner: { orderId: order.id },
+    ...grantsOfOrder(order),
+    premium: { source: 'webhook' },
+    // Not linked to the order: an order has one grant (the database says so), and the first one stays
+    // in the ledger, revoked.
+    plan: {
+      category: order.category,
+      providerId: buyer.providerId,
+      guildId: order.guildId,
+      plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
+    },
+    setStanding: async (status) => {
+      await order.update(
+        {
+          status,
+          ...(status === 'refunded' && { refundedAt: new Date() }),
+          ...(order.status === 'created' && learnedPayment(paymentId)),
+        },
+        { transaction },
+      );
+    },
+    recordDispute: async (disputeId, disputeStatus) => {
+      await order.update({ disputeId, disputeStatus }, { transaction });
+    },
+    recordGivenBack: async (givenBackGrantId) => {
+      await order.update({ givenBackGrantId }, { transaction });
+    },
+    applyIfNeverGranted: async () => {
+      if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
+        return;
+      await applyPayment(
+        sequelize,
+        { processorOrderId: order.processorOrderId, paymentId },
+        { source: 'webhook', transaction },
+      );
+    },
+  };
+}
+
+async function orderOfPayment(paymentId: string, transaction: Transaction): Promise<string> {
+  const order = await Order.findOne({ where: { paymentId }, attributes: ['processorOrderId'], transaction });
+  if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order paid by ${paymentId}`);
+  return order.processorOrderId;
+}

@@ -1,0 +1,167 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import type { DisputeStatus } from '../models';
+import { grantPremium } from '../premium/grant';
+import { revokePremium } from '../premium/revoke';
+import { grantPaidFor } from './grant-paid-for';
+import {
+  anotherDisputeKeepsPremiumRevoked,
+  disputeProgressOf,
+  disputeRevokeKey,
+  recordDisputeProgress,
+  recordRestore,
+  unrestoredDisputeRevoke,
+  type DisputeProgress,
+} from './history';
+import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
+
+/** Who revokes and restores premium for a chargeback. */
+const DISPUTE_ACTOR = 'razorpay-webhook';
+
+/**
+ * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
+ * is locked by the caller. A dispute of part of the payment revokes that share of its premium
+ * (`DisputeChange.revoke`). `under_review` and `action_required` change no premium: they are recorded
+ * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery.
+ */
+export async function applyDisputeStage(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  payment: DisputedPayment,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'stage' | 'amountPaise' | 'details'>,
+): Promise<DisputeOutcome> {
+  const progress = await disputeProgressOf(transaction, dispute.disputeId);
+  const seen = progress?.status ?? null;
+  if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
+
+  const change = new DisputeChange(sequelize, transaction, payment, dispute, progress);
+  const { standing } = payment;
+  switch (dispute.stage) {
+    case 'created':
+      if (progress?.opened) return ignored(`dispute ${dispute.disputeId} is already open`);
+      if (standing === 'paid') await change.revoke('disputed');
+      else if (standing === 'created') await payment.setStanding('disputed');
+      await change.record(seen ?? 'open', { opened: true });
+      break;
+    case 'won':
+      if (standing === 'disputed') await change.restore();
+      await change.record('won');
+      break;
+    case 'lost':
+      if (standing === 'paid') await change.revoke('refunded');
+      else if (standing !== 'refunded') await payment.setStanding('refunded');
+      await change.record('lost');
+      break;
+    case 'closed':
+      if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
+      await change.record('closed');
+      break;
+    case 'under_review':
+    case 'action_required':
+      if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
+      await change.record(dispute.stage === 'under_review' ? 'under_review' : (seen ?? 'open'));
+      break;
+  }
+  return { result: 'applied' };
+}
+
+/** The changes one dispute makes to its locked payment and the payment's premium. */
+class DisputeChange {
+  /** The ledger row of the revoke this delivery made, recorded with its stage. */
+  private revokeLedgerId: number | null = null;
+
+  constructor(
+    private readonly sequelize: Sequelize,
+    private readonly transaction: Transaction,
+    private readonly payment: DisputedPayment,
+    private readonly dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise' | 'details'>,
+    private readonly progress: DisputeProgress | null,
+  ) {}
+
+  private get disputeId(): string {
+    return this.dispute.disputeId;
+  }
+
+  async record(status: DisputeStatus, { opened = this.progress?.opened ?? false } = {}): Promise<void> {
+    const { amountPaise = null, details = {} } = this.dispute;
+    await recordDisputeProgress(
+      this.transaction,
+      this.payment.owner,
+      this.disputeId,
+      { status, opened },
+      {
+        amountPaise,
+        amountDeductedPaise: details.amountDeductedPaise ?? null,
+        reasonCode: details.reasonCode ?? null,
+        phase: details.phase ?? null,
+        respondBy: details.respondBy ?? null,
+      },
+      this.revokeLedgerId,
+    );
+    await this.payment.recordDispute(this.disputeId, status);
+  }
+
+  /**
+   * Revokes the grant the payment pays for, if any (an operator or a refund may have revoked it already):
+   * all that is left of it, or for a dispute of part of the payment that share of what the grant added,
+   * rounded up to whole days (revokePremium).
+   */
+  async revoke(standing: 'disputed' | 'refunded'): Promise<void> {
+    const { transaction, payment } = this;
+    const grant = await grantPaidFor(payment, transaction);
+    const disputed = this.dispute.amountPaise ?? payment.amountPaise;
+    const share = Math.min(1, disputed / payment.amountPaise);
+    if (grant) {
+      const revoked = await revokePremium(
+        this.sequelize,
+        {
+          ...payment.premium,
+          target: { grantId: grant.id, share },
+          actor: DISPUTE_ACTOR,
+          reason: `dispute ${this.disputeId}`,
+          idempotencyKey: disputeRevokeKey(this.disputeId),
+        },
+        { transaction },
+      );
+      // A revoke the revocation guard holds has no ledger row until it is released.
+      if ('grantId' in revoked) this.revokeLedgerId = revoked.grantId;
+    }
+    await payment.setStanding(standing);
+  }
+
+  /**
+   * Restores, once, what a dispute of the payment revoked: the days it took, to the guild or user it took
+   * them from (a transfer may have moved them since the purchase). While another dispute of the payment
+   * keeps the premium revoked, the payment stays `disputed`, as that dispute alone would leave it. Nothing
+   * is granted when nothing was taken (the premium had run out, or an operator had revoked or ended it
+   * before).
+   */
+  async restore(): Promise<void> {
+    const { payment, transaction } = this;
+    if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
+    const taken = await unrestoredDisputeRevoke(transaction, payment.owner);
+    if (taken) {
+      const restoring = await grantPremium(
+        this.sequelize,
+        {
+          ...payment.plan,
+          guildId: taken.guildId,
+          plan: { ...payment.plan.plan, durationDays: -taken.days },
+          ...payment.premium,
+          actor: DISPUTE_ACTOR,
+          reason: `dispute ${this.disputeId} won (${payment.name})`,
+          idempotencyKey: `${taken.idempotencyKey}:won`,
+        },
+        { transaction },
+      );
+      await recordRestore(transaction, taken.disputeId, restoring.grantId);
+      await payment.recordGivenBack(restoring.grantId);
+    }
+    await payment.setStanding('paid');
+    // Once paid, the payment is no longer refused as charged back.
+    if (!taken) await payment.applyIfNeverGranted?.();
+  }
+}
+
+export function ignored(reason: string): DisputeOutcome {
+  return { result: 'ignored', reason };
+}
