@@ -1,5 +1,5 @@
 /** The bot's raw SQL: premium records as the bot sees them. */
-import { EXPIRY_DUE } from '../premium/expiry';
+import { EXPIRY_DUE } from '../premium/sql';
 import type { Category } from '../premium/types';
 
 /** Per category: the record table, the key the bot knows it by, and how to reach that key. */

@@ -5,7 +5,7 @@ import type { PlanType } from '../plans';
 import { PremiumGrant, User } from '../models';
 import { targetGuild } from '../payments/create-order';
 import { grantPremium } from '../premium/grant';
-import { idempotencyLock } from '../premium/ledger';
+import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
