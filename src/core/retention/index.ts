@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { selectRows } from './db/database';
+import { selectRows } from '../db/database';
 
 /** Razorpay retries a webhook for 24 hours; a week of ids still catches every replay. */
 const WEBHOOK_IDS_KEPT = '7 days';

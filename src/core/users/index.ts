@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
-import { plainRows } from './db/plain-query';
-import { AppError } from './errors';
-import { User } from './models';
+import { plainRows } from '../db/plain-query';
+import { AppError } from '../errors';
+import { User } from '../models';
 
 export const PROVIDER_ID_PATTERN = '^[0-9]{1,20}$';
 
