@@ -101,6 +101,7 @@ const schema = z
       .default('false')
       .transform((value) => (/^(true|false)$/.test(value) ? value === 'true' : value)),
     DATABASE_URL: url.default(defaultDatabaseUrl),
+    DATABASE_PREPARED_STATEMENTS: flag('true'),
     REDIS_URL: url.default('redis://127.0.0.1:6379'),
     REDIS_SENTINELS: parsedWith(parseHostPorts),
     REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
@@ -261,6 +262,11 @@ export interface Config {
    */
   trustProxy: boolean | string;
   databaseUrl: string;
+  /**
+   * Whether the hot statements go out prepared (parsed and planned once per connection); false behind a
+   * pooler in transaction mode that does not carry them across transactions (PgBouncer before 1.21).
+   */
+  databasePreparedStatements: boolean;
   redisUrl: string;
   /** Where Redis is: the server at `redisUrl`, or a Sentinel set or a Cluster (REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
   redis: RedisTopology;
@@ -392,6 +398,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     trustProxy: e.TRUST_PROXY,
     databaseUrl: e.DATABASE_URL,
+    databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,
     redis: redisTopology(e),
     outbox: {

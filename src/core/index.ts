@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from './config';
-import { connectDatabase } from './db/database';
+import { connectDatabase, type DatabaseOptions } from './db/database';
 import { setRevokeLimit } from './revocation-guard/limit';
 
 /** What every entry point (server, worker, CLI) holds: the configuration and the database. */
@@ -10,8 +10,11 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export function createCore(config: Config, options: { poolMax?: number } = {}): Core {
-  const sequelize = connectDatabase(config.databaseUrl, options);
+export function createCore(config: Config, options: Pick<DatabaseOptions, 'poolMax' | 'warn'> = {}): Core {
+  const sequelize = connectDatabase(config.databaseUrl, {
+    ...options,
+    preparedStatements: config.databasePreparedStatements,
+  });
   setRevokeLimit(sequelize, config.maxRevokesPerHour);
   return { config, sequelize, close: () => sequelize.close() };
 }

@@ -1,4 +1,5 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { GUILD_NAME_SEEN_BY } from './sql';
 
 /** `2026-12-24 21:21 UTC`: the one way the demo page and the notices write a time. */
 export function friendlyTime(date: Date): string {
@@ -15,10 +16,9 @@ export async function holderName(
   guildId: string | null,
 ): Promise<string> {
   if (guildId === null) return 'your account';
-  const [guild] = await sequelize.query<{ name: string }>(
-    `SELECT g.name FROM user_guilds g JOIN users u ON u.id = g.user_id
-     WHERE u.provider_id = $1 AND g.guild_id = $2`,
-    { bind: [providerId, guildId], type: QueryTypes.SELECT },
-  );
+  const [guild] = await sequelize.query<{ name: string }>(GUILD_NAME_SEEN_BY, {
+    bind: [providerId, guildId],
+    type: QueryTypes.SELECT,
+  });
   return guild ? guild.name : `server ${guildId}`;
 }

@@ -1,6 +1,14 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Core } from '../core';
 import { select } from '../core/reports/select';
+import {
+  ACTIVE_PREMIUM,
+  LAST_WEBHOOK_AGE,
+  OPEN_DISPUTES,
+  REVENUE_TOTALS,
+  SOONEST_RESPOND_BY,
+  SUBSCRIPTIONS_BY_STATUS,
+} from './sql';
 
 /**
  * The seller's figures as Prometheus metrics, read from PostgreSQL at each scrape (deploy/ holds the
@@ -16,12 +24,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     labelNames: ['category'],
     registers,
     async collect() {
-      const [row] = await select<{ user: number; server: number }>(
-        sequelize,
-        `SELECT (SELECT count(*) FROM user_premiums WHERE expires_at > now() AND version > 0)::float8 AS user,
-                (SELECT count(*) FROM server_premiums WHERE expires_at > now() AND version > 0)::float8 AS server`,
-        [],
-      );
+      const [row] = await select<{ user: number; server: number }>(sequelize, ACTIVE_PREMIUM, []);
       this.set({ category: 'USER' }, row!.user);
       this.set({ category: 'SERVER' }, row!.server);
     },
@@ -32,11 +35,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     labelNames: ['status'],
     registers,
     async collect() {
-      const rows = await select<{ status: string; count: number }>(
-        sequelize,
-        'SELECT status, count(*)::float8 AS count FROM subscriptions GROUP BY status',
-        [],
-      );
+      const rows = await select<{ status: string; count: number }>(sequelize, SUBSCRIPTIONS_BY_STATUS, []);
       this.reset();
       for (const status of ['authenticated', 'active', 'pending', 'halted', 'cancelled', 'completed']) {
         this.set({ status }, 0);
@@ -52,16 +51,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     async collect() {
       const [row] = await select<{ paid: number; refunded: number; disputed: number }>(
         sequelize,
-        `SELECT
-           (SELECT COALESCE(sum(amount_paise), 0) FROM orders WHERE paid_at IS NOT NULL)::float8
-             + (SELECT COALESCE(sum(amount_paise), 0) FROM subscription_charges)::float8 AS paid,
-           (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds WHERE status = 'processed')::float8
-             AS refunded,
-           (SELECT COALESCE(sum(COALESCE(d.amount_paise, o.amount_paise, c.amount_paise)), 0)
-            FROM payment_disputes d
-            LEFT JOIN orders o ON o.id = d.order_id
-            LEFT JOIN subscription_charges c ON c.id = d.charge_id
-            WHERE d.status = 'lost')::float8 AS disputed`,
+        REVENUE_TOTALS,
         [],
       );
       this.reset();
@@ -73,11 +63,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     help: 'Seconds since the last Razorpay webhook was accepted (0 before the first)',
     registers,
     async collect() {
-      const [row] = await select<{ age: number | null }>(
-        sequelize,
-        'SELECT extract(epoch FROM now() - max(received_at))::float8 AS age FROM webhook_events',
-        [],
-      );
+      const [row] = await select<{ age: number | null }>(sequelize, LAST_WEBHOOK_AGE, []);
       this.set(row!.age ?? 0);
     },
   });
@@ -86,11 +72,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     help: 'Open disputes (evidence may be due)',
     registers,
     async collect() {
-      const [row] = await select<{ count: number }>(
-        sequelize,
-        "SELECT count(*)::float8 AS count FROM payment_disputes WHERE status = 'open'",
-        [],
-      );
+      const [row] = await select<{ count: number }>(sequelize, OPEN_DISPUTES, []);
       this.set(row!.count);
     },
   });
@@ -99,12 +81,7 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     help: 'Seconds until the soonest respond_by of an open dispute (negative: past; absent: none known)',
     registers,
     async collect() {
-      const [row] = await select<{ left: number | null }>(
-        sequelize,
-        `SELECT extract(epoch FROM min(respond_by) - now())::float8 AS left
-         FROM payment_disputes WHERE status = 'open'`,
-        [],
-      );
+      const [row] = await select<{ left: number | null }>(sequelize, SOONEST_RESPOND_BY, []);
       this.reset();
       if (row!.left !== null) this.set(row!.left);
     },

@@ -1,5 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { execute, selectRows } from '../core/db/database';
+import { CLAIM_TICK, FINISH_TICK, JOB_LOCK } from './sql';
 
 /**
  * Claims `tick` of `job` for `worker` in one short transaction: true when this worker is to run it,
@@ -12,19 +13,13 @@ export async function claimTick(
   claim: { job: string; tick: Date; worker: string; leaseMs: number },
 ): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
-    await execute(transaction, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `premium-worker:job:${claim.job}`,
+    await execute(transaction, JOB_LOCK, [`premium-worker:job:${claim.job}`]);
+    const claimed = await selectRows(transaction, CLAIM_TICK, [
+      claim.job,
+      claim.tick,
+      claim.worker,
+      claim.leaseMs,
     ]);
-    const claimed = await selectRows(
-      transaction,
-      `INSERT INTO job_runs (job, tick, worker, lease_until)
-       SELECT $1, $2, $3, now() + $4 * interval '1 millisecond'
-       WHERE NOT EXISTS (
-         SELECT 1 FROM job_runs WHERE job = $1 AND finished_at IS NULL AND lease_until > now())
-       ON CONFLICT (job, tick) DO NOTHING
-       RETURNING 1`,
-      [claim.job, claim.tick, claim.worker, claim.leaseMs],
-    );
     return claimed.length === 1;
   });
 }
@@ -35,8 +30,5 @@ export async function finishTick(
   run: { job: string; tick: Date },
   outcome: 'ran' | 'failed',
 ): Promise<void> {
-  await sequelize.query(
-    'UPDATE job_runs SET finished_at = now(), outcome = $3 WHERE job = $1 AND tick = $2',
-    { bind: [run.job, run.tick, outcome] },
-  );
+  await sequelize.query(FINISH_TICK, { bind: [run.job, run.tick, outcome] });
 }

@@ -19,7 +19,7 @@ export interface RunningWorker {
 
 /** The worker process's parts: the outbox relay, the scheduled jobs and the health/metrics server. */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
-  const core = createCore(config);
+  const core = createCore(config, { warn: (message) => logger.warn(message) });
   const registry = new Registry();
   collectProcessMetrics(registry);
   registerBusinessMetrics(registry, core);

@@ -53,6 +53,8 @@ describeNeeding(
         // Three replicas on one host: each metrics server on a port of its own.
         METRICS_PORT: '0',
         DATABASE_URL: bouncer.url(directUrl),
+        // PgBouncer 1.18 in transaction mode keeps no prepared statement from one transaction to the next.
+        DATABASE_PREPARED_STATEMENTS: 'false',
         REDIS_URL: config.redisUrl,
         // Rate-limit counters of this run only (a run a minute earlier used the same client addresses).
         REDIS_KEY_PREFIX: config.redisKeyPrefix,

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { PremiumChange } from '../premium/types';
 import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
-import { Conditions } from './sql';
+import { Conditions, listLedger as listLedgerSql } from './sql';
 
 /** One row of the premium ledger as an operator reads it. */
 export interface LedgerEntry extends Pick<
@@ -42,18 +42,7 @@ export async function listLedger(
     .add('g.order_id = ?', filter.orderId)
     .add('(g.created_at, g.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
   const rows = await sequelize.query<LedgerEntry & PageKey>(
-    `SELECT g.id, g.created_at::text AS "keyTime", g.id AS "grantId", g.kind, g.category, u.provider_id AS "providerId", g.guild_id AS "guildId",
-            g.plan_type AS "planType", g.days, g.expires_before AS "expiresBefore",
-            g.expires_after AS "expiresAfter", g.source, g.actor, g.reason,
-            o.processor_order_id AS "orderId", g.revokes_grant_id AS "revokesGrantId",
-            r.id AS "revokedByGrantId", g.created_at AS "createdAt"
-     FROM premium_grants g
-     JOIN users u ON u.id = g.user_id
-     LEFT JOIN orders o ON o.id = g.order_id
-     LEFT JOIN premium_grants r ON r.revokes_grant_id = g.id
-     ${where}
-     ORDER BY g.created_at DESC, g.id DESC
-     LIMIT ${where.param(filter.limit + 1)}`,
+    listLedgerSql(where, where.param(filter.limit + 1)),
     { bind: where.bind, type: QueryTypes.SELECT },
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('ledger', [row.keyTime, row.id]));

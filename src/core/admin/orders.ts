@@ -7,7 +7,7 @@ import type { RazorpayClient, RazorpayOrder, RazorpayPayment } from '../processo
 import { findUserByProviderId } from '../users';
 import { listLedger, type LedgerEntry } from './ledger';
 import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
-import { Conditions } from './sql';
+import { Conditions, DESCRIBE_ORDER, listOrders as listOrdersSql } from './sql';
 
 export interface OrderSummary {
   /** The processor's order id: what the buyer, Razorpay's dashboard and the webhook all quote. */
@@ -62,12 +62,6 @@ export interface ProcessorOrderView {
   payments: RazorpayPayment[];
 }
 
-const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
-  o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
-  o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
-  o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt",
-  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt"`;
-
 /**
  * The newest orders first, a page at a time: keyset on (created_at, id), through `orders_created` (or the
  * buyer's or status's own index), so a page costs what it shows at any number of orders.
@@ -82,10 +76,7 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
     .add('o.created_at >= ?', filter.since)
     .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
   const rows = await sequelize.query<OrderSummary & PageKey>(
-    `SELECT o.id, o.created_at::text AS "keyTime", ${ORDER_COLUMNS} FROM orders o JOIN users u ON u.id = o.buyer_user_id
-     ${where}
-     ORDER BY o.created_at DESC, o.id DESC
-     LIMIT ${where.param(filter.limit + 1)}`,
+    listOrdersSql(where, where.param(filter.limit + 1)),
     { bind: where.bind, type: QueryTypes.SELECT },
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('orders', [row.keyTime, row.id]));
@@ -101,12 +92,10 @@ export async function describeOrder(
   orderId: string,
   ledgerPage: { limit: number; cursor?: string } = { limit: 100 },
 ): Promise<OrderDetails> {
-  const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(
-    `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS}
-     FROM orders o JOIN users u ON u.id = o.buyer_user_id
-     WHERE o.processor_order_id = $1`,
-    { bind: [orderId], type: QueryTypes.SELECT },
-  );
+  const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(DESCRIBE_ORDER, {
+    bind: [orderId],
+    type: QueryTypes.SELECT,
+  });
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
   const { id, ...shown } = order;
   const grants = await listLedger(sequelize, { orderId: id, ...ledgerPage });

@@ -3,6 +3,7 @@ import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { PremiumEventType } from '../premium/types';
+import { DEAD_EVENTS, NOTIFY_RELAY, OUTBOX_STATS, REVIVE_ALL_DEAD, REVIVE_DEAD, WAITING_EVENTS } from './sql';
 
 export interface OutboxStats {
   /** Waiting for the relay, including those backing off after a failed attempt. */
@@ -25,26 +26,13 @@ export interface DeadEvent {
 }
 
 export async function outboxStats(sequelize: Sequelize): Promise<OutboxStats> {
-  const [row] = await sequelize.query<OutboxStats>(
-    `SELECT count(*) FILTER (WHERE dead_at IS NULL)::int AS pending,
-            count(*) FILTER (WHERE dead_at IS NOT NULL)::int AS dead,
-            min(created_at) FILTER (WHERE dead_at IS NULL) AS "oldestPendingAt",
-            floor(extract(epoch FROM now() - min(created_at) FILTER (WHERE dead_at IS NULL)))::int
-              AS "oldestPendingAgeSeconds"
-     FROM outbox`,
-    { type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize.query<OutboxStats>(OUTBOX_STATS, { type: QueryTypes.SELECT });
   return row!;
 }
 
 /** Dead events, oldest first: the order in which the bot missed them. */
 export function listDeadEvents(sequelize: Sequelize): Promise<DeadEvent[]> {
-  return sequelize.query<DeadEvent>(
-    `SELECT id, event_id AS "eventId", type, aggregate_key AS "aggregateKey", attempts,
-            last_error AS "lastError", created_at AS "createdAt", dead_at AS "deadAt"
-     FROM outbox WHERE dead_at IS NOT NULL ORDER BY id`,
-    { type: QueryTypes.SELECT },
-  );
+  return sequelize.query<DeadEvent>(DEAD_EVENTS, { type: QueryTypes.SELECT });
 }
 
 /**
@@ -70,9 +58,7 @@ function reviveDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promis
   return sequelize.transaction(async (transaction) => {
     const rows = await selectRows<{ id: number }>(
       transaction,
-      `UPDATE outbox SET dead_at = NULL, attempts = 0, available_at = now()
-       WHERE dead_at IS NOT NULL ${which === 'all' ? '' : 'AND id = ANY($1::bigint[])'}
-       RETURNING id`,
+      which === 'all' ? REVIVE_ALL_DEAD : REVIVE_DEAD,
       which === 'all' ? [] : [which],
     );
     const retried = rows.map((row) => row.id).sort((a, b) => a - b);
@@ -83,7 +69,7 @@ function reviveDeadEvents(sequelize: Sequelize, which: number[] | 'all'): Promis
       }
     }
     // The insert trigger wakes the relay only for new rows; revived ones need the same nudge.
-    if (retried.length > 0) await selectRows(transaction, `SELECT pg_notify('premium_outbox', '')`);
+    if (retried.length > 0) await selectRows(transaction, NOTIFY_RELAY);
     return retried;
   });
 }
@@ -109,10 +95,5 @@ export function listWaitingEvents(
     'guildId' in owner ? owner.guildId : null,
     'providerId' in owner ? owner.providerId : '',
   );
-  return sequelize.query<WaitingEvent>(
-    `SELECT event_id AS "eventId", type, attempts, last_error AS "lastError", created_at AS "createdAt",
-            dead_at AS "deadAt"
-     FROM outbox WHERE aggregate_key = $1 ORDER BY id LIMIT 100`,
-    { bind: [key], type: QueryTypes.SELECT },
-  );
+  return sequelize.query<WaitingEvent>(WAITING_EVENTS, { bind: [key], type: QueryTypes.SELECT });
 }

@@ -3,7 +3,7 @@ import { UserGuild, UserPremium } from '../models';
 import { findUserByProviderId, premiumStatusOf } from '../users';
 import { decodeCursor, encodeCursor, toPage, type Page } from './cursor';
 import { listLedger, type LedgerEntry } from './ledger';
-import { Conditions } from './sql';
+import { Conditions, findUsers as findUsersSql, SERVER_PREMIUMS_BOUGHT_BY } from './sql';
 import { listOrders, type OrderSummary } from './orders';
 
 export interface UserSummary {
@@ -63,21 +63,14 @@ export async function findUsers(
 ): Promise<Page<UserSummary>> {
   const after = page.cursor === undefined ? undefined : decodeCursor('users', page.cursor, 3);
   const where = new Conditions();
-  const [id, piece, prefix] = [text, escapeLike(text.toLowerCase()), text.toLowerCase()].map((value) =>
-    where.param(value),
-  );
+  const placeholders = {
+    id: where.param(text),
+    piece: where.param(escapeLike(text.toLowerCase())),
+    prefix: where.param(text.toLowerCase()),
+  };
   where.add('(m.rank, m.username, m."providerId") > (?::int, ?, ?)', after?.[0], after?.[1], after?.[2]);
   const rows = await sequelize.query<Omit<UserSummary, 'isPremium'> & { rank: number }>(
-    `SELECT * FROM (
-       SELECT provider_id AS "providerId", username, premium_expires_at AS "premiumExpiresAt",
-              last_login_at AS "lastLoginAt",
-              CASE WHEN provider_id = ${id} THEN 0 WHEN starts_with(lower(username), ${prefix}) THEN 1 ELSE 2 END
-                AS rank
-       FROM users
-       WHERE provider_id = ${id} OR lower(username) LIKE '%' || ${piece} || '%') m
-     ${where}
-     ORDER BY m.rank, m.username, m."providerId"
-     LIMIT ${where.param(page.limit + 1)}`,
+    findUsersSql(placeholders, where, where.param(page.limit + 1)),
     { bind: where.bind, type: QueryTypes.SELECT },
   );
   const found = toPage(rows, page.limit, (row) =>
@@ -140,15 +133,9 @@ async function serverPremiumsBoughtBy(
   userId: number,
   now: Date,
 ): Promise<ServerPremiumView[]> {
-  const rows = await sequelize.query<Omit<ServerPremiumView, 'isActive'>>(
-    `SELECT sp.guild_id AS "guildId", sp.expires_at AS "expiresAt", sp.slots, sp.version,
-            (SELECT ug.name FROM user_guilds ug WHERE ug.guild_id = sp.guild_id
-             ORDER BY ug.refreshed_at DESC LIMIT 1) AS "guildName"
-     FROM server_premiums sp
-     WHERE sp.version > 0 AND sp.guild_id IN (
-       SELECT guild_id FROM premium_grants WHERE user_id = $1 AND category = 'SERVER' AND kind = 'grant')
-     ORDER BY sp.expires_at DESC`,
-    { bind: [userId], type: QueryTypes.SELECT },
-  );
+  const rows = await sequelize.query<Omit<ServerPremiumView, 'isActive'>>(SERVER_PREMIUMS_BOUGHT_BY, {
+    bind: [userId],
+    type: QueryTypes.SELECT,
+  });
   return rows.map((row) => ({ ...row, isActive: row.expiresAt > now }));
 }

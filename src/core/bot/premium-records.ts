@@ -1,6 +1,6 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { EXPIRY_DUE } from '../premium/expiry';
 import type { Category } from '../premium/types';
+import { ACTIVE_RECORDS_AFTER, GUILD_RECORD, USER_RECORD } from './sql';
 
 /** A guild's premium as the bot sees it: the record that `SERVER_PREMIUM_*` events describe. */
 export interface GuildPremium {
@@ -31,19 +31,6 @@ interface RecordRow {
   version: number;
 }
 
-/** Per category: the record table, the key the bot knows it by, and how to reach that key. */
-const SOURCES = {
-  SERVER: { from: 'server_premiums r', key: 'r.guild_id' },
-  USER: { from: 'user_premiums r JOIN users u ON u.id = r.user_id', key: 'u.provider_id' },
-} as const;
-
-/** `version > 0`: a record locked by its first grant, not yet committed, is not a record. */
-function selectRecords(category: Category, where: string): string {
-  const { from, key } = SOURCES[category];
-  return `SELECT r.id, ${key} AS key, r.expires_at, r.expires_at > now() AS is_premium, r.slots, r.version
-          FROM ${from} WHERE r.version > 0 AND ${where}`;
-}
-
 /** What both answers say of a record; a record that does not exist is not premium, at version 0. */
 function recordAnswer(row: RecordRow | undefined) {
   return {
@@ -63,7 +50,7 @@ export function userAnswer(row: RecordRow | undefined, providerId: string): User
 
 /** One guild's record; an unknown guild is not premium, at version 0. */
 export async function findGuildPremium(sequelize: Sequelize, guildId: string): Promise<GuildPremium> {
-  const [row] = await sequelize.query<RecordRow>(selectRecords('SERVER', 'r.guild_id = $1'), {
+  const [row] = await sequelize.query<RecordRow>(GUILD_RECORD, {
     bind: [guildId],
     type: QueryTypes.SELECT,
   });
@@ -72,7 +59,7 @@ export async function findGuildPremium(sequelize: Sequelize, guildId: string): P
 
 /** One user's own record; an unknown user, or one who never had USER premium, is version 0. */
 export async function findUserPremium(sequelize: Sequelize, providerId: string): Promise<UserPremium> {
-  const [row] = await sequelize.query<RecordRow>(selectRecords('USER', 'u.provider_id = $1'), {
+  const [row] = await sequelize.query<RecordRow>(USER_RECORD, {
     bind: [providerId],
     type: QueryTypes.SELECT,
   });
@@ -91,8 +78,8 @@ export function activeRecordsAfter(
   afterId: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return sequelize.query<RecordRow>(
-    `${selectRecords(category, `${EXPIRY_DUE} AND r.expires_at > now() AND r.id > $1`)} ORDER BY r.id LIMIT $2`,
-    { bind: [afterId, limit], type: QueryTypes.SELECT },
-  );
+  return sequelize.query<RecordRow>(ACTIVE_RECORDS_AFTER[category], {
+    bind: [afterId, limit],
+    type: QueryTypes.SELECT,
+  });
 }

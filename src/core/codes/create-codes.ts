@@ -3,6 +3,7 @@ import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { Plan } from '../plans';
 import { canonicalCode, codeSha256, generateCode } from './code-text';
+import { INSERT_BATCH, INSERT_CODES } from './sql';
 
 export const MAX_CODES_PER_BATCH = 1000;
 /** A code nobody redeemed stops working after this long, unless its batch is made never to expire. */
@@ -45,18 +46,18 @@ export async function createCodes(sequelize: Sequelize, request: CreateCodesRequ
   const codes = Array.from({ length: count }, generateCode);
   const bySha256 = new Map(codes.map((code) => [codeSha256(canonicalCode(code)!), code]));
   return sequelize.transaction(async (transaction) => {
-    const [batch] = await selectRows<{ id: number }>(
-      transaction,
-      `INSERT INTO premium_code_batches (plan_type, months, duration_days, expires_at, actor, reason)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-      [plan.planType, plan.months, plan.durationDays, expiresAt, request.actor, request.reason],
-    );
-    const rows = await selectRows<{ id: number; code_sha256: string }>(
-      transaction,
-      `INSERT INTO premium_codes (batch_id, code_sha256) SELECT $1, unnest($2::text[])
-       RETURNING id, code_sha256`,
-      [batch!.id, [...bySha256.keys()]],
-    );
+    const [batch] = await selectRows<{ id: number }>(transaction, INSERT_BATCH, [
+      plan.planType,
+      plan.months,
+      plan.durationDays,
+      expiresAt,
+      request.actor,
+      request.reason,
+    ]);
+    const rows = await selectRows<{ id: number; code_sha256: string }>(transaction, INSERT_CODES, [
+      batch!.id,
+      [...bySha256.keys()],
+    ]);
     return {
       batchId: batch!.id,
       planType: plan.planType,

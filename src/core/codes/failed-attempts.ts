@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { ADVISORY_XACT_LOCK, countFailedAttempts, INSERT_FAILED_ATTEMPT } from './sql';
 
 /**
  * Refused redemptions of well-formed codes allowed per user and per client IP within the window; past
@@ -9,6 +10,8 @@ import { AppError } from '../errors';
  * in about 4 million years.
  */
 export const ATTEMPT_LIMITS = { perUser: 10, perIp: 30, windowHours: 1 } as const;
+
+const COUNT_FAILED_ATTEMPTS = countFailedAttempts(ATTEMPT_LIMITS.windowHours);
 
 /** Advisory-lock space of the attempt counters (the ledger's idempotency keys use 1, transfers 2). */
 const ATTEMPT_LOCK_CLASS = 3;
@@ -23,19 +26,11 @@ export async function assertAttemptsLeft(
   ip: string,
 ): Promise<void> {
   for (const key of [`user:${userId}`, `ip:${ip}`]) {
-    await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-      ATTEMPT_LOCK_CLASS,
-      key,
-    ]);
+    await selectRows(transaction, ADVISORY_XACT_LOCK, [ATTEMPT_LOCK_CLASS, key]);
   }
-  const window = `make_interval(hours => ${ATTEMPT_LIMITS.windowHours})`;
   const [counts] = await selectRows<{ byUser: number; byIp: number; userFreeAt: Date; ipFreeAt: Date }>(
     transaction,
-    `SELECT count(*) FILTER (WHERE user_id = $1)::int AS "byUser", count(*) FILTER (WHERE ip = $2)::int AS "byIp",
-            min(created_at) FILTER (WHERE user_id = $1) + ${window} AS "userFreeAt",
-            min(created_at) FILTER (WHERE ip = $2) + ${window} AS "ipFreeAt"
-     FROM code_attempt_failures
-     WHERE created_at > now() - ${window} AND (user_id = $1 OR ip = $2)`,
+    COUNT_FAILED_ATTEMPTS,
     [userId, ip],
   );
   const { byUser, byIp, userFreeAt, ipFreeAt } = counts!;
@@ -59,5 +54,5 @@ export async function recordFailedAttempt(
   userId: number,
   ip: string,
 ): Promise<void> {
-  await execute(transaction, 'INSERT INTO code_attempt_failures (user_id, ip) VALUES ($1, $2)', [userId, ip]);
+  await execute(transaction, INSERT_FAILED_ATTEMPT, [userId, ip]);
 }

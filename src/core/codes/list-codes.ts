@@ -1,6 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
 import { Conditions } from '../admin/sql';
 import type { PlanType } from '../plans';
+import { listCodes as listCodesSql } from './sql';
 
 export const CODE_STATUSES = ['unused', 'redeemed', 'revoked', 'expired'] as const;
 export type CodeStatus = (typeof CODE_STATUSES)[number];
@@ -31,21 +32,8 @@ export function listCodes(
   filter: { batchId?: number; status?: CodeStatus; limit: number },
 ): Promise<CodeSummary[]> {
   const where = new Conditions().add('"batchId" = ?', filter.batchId).add('status = ?', filter.status);
-  return sequelize.query<CodeSummary>(
-    `SELECT * FROM (
-       SELECT c.id AS "codeId", c.batch_id AS "batchId",
-              CASE WHEN c.redeemed_at IS NOT NULL THEN 'redeemed' WHEN c.revoked_at IS NOT NULL THEN 'revoked'
-                   WHEN b.expires_at <= now() THEN 'expired' ELSE 'unused' END AS status,
-              b.plan_type AS "planType", b.months, b.duration_days AS "durationDays",
-              b.expires_at AS "expiresAt", b.created_at AS "createdAt", b.reason,
-              c.redeemed_at AS "redeemedAt", u.provider_id AS "redeemedBy", c.grant_id AS "grantId",
-              c.revoked_at AS "revokedAt", c.revoke_reason AS "revokeReason"
-       FROM premium_codes c
-       JOIN premium_code_batches b ON b.id = c.batch_id
-       LEFT JOIN users u ON u.id = c.redeemed_by_user_id) codes
-     ${where}
-     ORDER BY "codeId" DESC
-     LIMIT ${where.param(filter.limit)}`,
-    { bind: where.bind, type: QueryTypes.SELECT },
-  );
+  return sequelize.query<CodeSummary>(listCodesSql(where.toString(), where.param(filter.limit)), {
+    bind: where.bind,
+    type: QueryTypes.SELECT,
+  });
 }

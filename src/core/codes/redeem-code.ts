@@ -8,6 +8,7 @@ import type { Category, PremiumChange } from '../premium/types';
 import { findUserByProviderId } from '../users';
 import { canonicalCode, codeSha256 } from './code-text';
 import { assertAttemptsLeft, recordFailedAttempt } from './failed-attempts';
+import { lockCode, MARK_REDEEMED } from './sql';
 
 export interface RedeemRequest {
   /** The signed-in user: the code is for them (USER) or for a guild they manage (SERVER). */
@@ -26,6 +27,7 @@ export interface Redemption {
 
 /** How long a redemption is answered again to its caller rather than refused as used. */
 const REPLAY_MINUTES = 10;
+const LOCK_CODE = lockCode(REPLAY_MINUTES);
 
 interface LockedCode {
   id: number;
@@ -65,7 +67,7 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
 
   const outcome = await sequelize.transaction(async (transaction) => {
     await assertAttemptsLeft(transaction, user.id, request.ip);
-    const code = await lockCode(transaction, codeSha256(canonical));
+    const code = await lockedCode(transaction, codeSha256(canonical));
     const again = code?.redeemedJustNowBy === user.id && code.redeemedForGuildId === guildId;
     const refusal = again ? null : refusalOf(code);
     if (refusal) {
@@ -87,11 +89,7 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
       { transaction },
     );
     if (!change.replayed) {
-      await execute(
-        transaction,
-        'UPDATE premium_codes SET redeemed_at = now(), redeemed_by_user_id = $2, grant_id = $3 WHERE id = $1',
-        [code!.id, user.id, change.grantId],
-      );
+      await execute(transaction, MARK_REDEEMED, [code!.id, user.id, change.grantId]);
     }
     return { redemption: { codeId: code!.id, change } };
   });
@@ -99,20 +97,8 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
   return outcome.redemption;
 }
 
-async function lockCode(transaction: Transaction, sha256: string): Promise<LockedCode | null> {
-  const [code] = await selectRows<LockedCode>(
-    transaction,
-    `SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
-            CASE WHEN c.redeemed_at > now() - make_interval(mins => ${REPLAY_MINUTES})
-              THEN c.redeemed_by_user_id END AS "redeemedJustNowBy",
-            g.guild_id AS "redeemedForGuildId",
-            c.revoked_at IS NOT NULL AS revoked, coalesce(b.expires_at <= now(), false) AS expired
-     FROM premium_codes c JOIN premium_code_batches b ON b.id = c.batch_id
-       LEFT JOIN premium_grants g ON g.id = c.grant_id
-     WHERE c.code_sha256 = $1
-     FOR UPDATE OF c`,
-    [sha256],
-  );
+async function lockedCode(transaction: Transaction, sha256: string): Promise<LockedCode | null> {
+  const [code] = await selectRows<LockedCode>(transaction, LOCK_CODE, [sha256]);
   return code ?? null;
 }
 

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { LOCK_CODES_TO_REVOKE, REVOKE_CODES } from './sql';
 
 export interface RevokeCodesRequest {
   /** The codes, by id; or `batchId` for all of a batch. */
@@ -24,9 +25,7 @@ export function revokeCodes(sequelize: Sequelize, request: RevokeCodesRequest): 
   return sequelize.transaction(async (transaction) => {
     const codes = await selectRows<{ id: number; redeemed: boolean; revoked: boolean }>(
       transaction,
-      `SELECT id, redeemed_at IS NOT NULL AS redeemed, revoked_at IS NOT NULL AS revoked
-       FROM premium_codes WHERE id = ANY($1::bigint[]) OR batch_id = $2
-       ORDER BY id FOR UPDATE`,
+      LOCK_CODES_TO_REVOKE,
       [request.codeIds ?? [], request.batchId ?? null],
     );
     const missing = (request.codeIds ?? []).filter((id) => !codes.some((code) => code.id === id));
@@ -41,11 +40,7 @@ export function revokeCodes(sequelize: Sequelize, request: RevokeCodesRequest): 
       else if (code.revoked) result.skipped.push({ codeId: code.id, reason: 'already revoked' });
       else result.revoked.push(code.id);
     }
-    await execute(
-      transaction,
-      `UPDATE premium_codes SET revoked_at = now(), revoked_by = $2, revoke_reason = $3 WHERE id = ANY($1::bigint[])`,
-      [result.revoked, request.actor, request.reason],
-    );
+    await execute(transaction, REVOKE_CODES, [result.revoked, request.actor, request.reason]);
     return result;
   });
 }

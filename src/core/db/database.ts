@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
 import { initModels } from '../models';
+import { setPreparedStatements } from './prepared-statements';
 
 // BIGINT identities fit comfortably in a JS number for this service's lifetime; keep them numeric.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
@@ -8,6 +9,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 export interface DatabaseOptions {
   poolMax?: number;
   logging?: false | ((sql: string) => void);
+  /** DATABASE_PREPARED_STATEMENTS: whether the plain queries go out as prepared statements (default true). */
+  preparedStatements?: boolean;
+  /** Where the one warning goes when the server loses a prepared statement anyway (stderr by default). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -24,6 +29,7 @@ export function connectDatabase(databaseUrl: string, options: DatabaseOptions = 
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 15_000 },
   });
   initModels(sequelize);
+  setPreparedStatements(sequelize, options.preparedStatements ?? true, options.warn);
   return sequelize;
 }
 

@@ -64,11 +64,11 @@ export async function plainRows<T>(sequelize: Sequelize, query: PlainQuery): Pro
   const batch = joinBatch(sequelize);
   try {
     const client = await batch.client;
-    if (preparedStatementsWork()) {
+    if (preparedStatementsWork(sequelize)) {
       try {
         return (await client.query<T & object>(query)).rows;
       } catch (error) {
-        if (!givesUpPreparedStatements(error)) throw error;
+        if (!givesUpPreparedStatements(sequelize, error)) throw error;
       }
     }
     return (await client.query<T & object>(asSent(query, false))).rows;

@@ -74,8 +74,9 @@ export class PlainTransaction {
 /**
  * Runs `work` in the caller's transaction (a Sequelize one, or a PlainTransaction already open) or in one
  * of its own on a connection of Sequelize's pool. Its own transaction pipelines BEGIN with the first
- * statements and COMMIT with the last (see endsHere), and uses prepared statements; when a pooler turns out to lose them
- * (see prepared-statements.ts) the whole transaction, rolled back, runs again unnamed. In a caller's
+ * statements and COMMIT with the last (see endsHere), and uses prepared statements unless
+ * DATABASE_PREPARED_STATEMENTS is false; when a pooler turns out to lose them anyway (see
+ * prepared-statements.ts) the whole transaction, rolled back, runs again unnamed. In a caller's
  * transaction a failed statement could not be retried, so statements there are sent unnamed.
  */
 export async function withPlainTransaction<T>(
@@ -85,11 +86,11 @@ export async function withPlainTransaction<T>(
 ): Promise<T> {
   if (outer instanceof PlainTransaction) return work(outer);
   if (outer) return onConnection(connectionOf(outer), { named: false, own: false }, work);
-  const named = preparedStatementsWork();
+  const named = preparedStatementsWork(sequelize);
   try {
     return await ownTransaction(sequelize, named, work);
   } catch (error) {
-    if (!named || !givesUpPreparedStatements(error)) throw error;
+    if (!named || !givesUpPreparedStatements(sequelize, error)) throw error;
     return ownTransaction(sequelize, false, work);
   }
 }

@@ -6,6 +6,7 @@ import { premiumStatusOf, type PremiumStatus } from '../users';
 import { avatarUrl } from './cdn';
 import type { DiscordClient, DiscordGuild, DiscordUser } from './discord-client';
 import { canManageGuild } from './guild-permissions';
+import { DROP_GUILDS_NOT_IN, UPSERT_GUILDS, UPSERT_USER } from './sql';
 
 export interface SignedInUser {
   providerId: string;
@@ -56,42 +57,22 @@ export function recordSignIn(
 ): Promise<SignedInUser> {
   const manageable = guilds.filter(canManageGuild);
   return sequelize.transaction(async (transaction) => {
-    const [user] = await selectRows<SignedInUser & { id: number }>(
-      transaction,
-      `INSERT INTO users (provider_id, username, avatar, global_name, last_login_at)
-       VALUES ($1, $2, $3, $4, now())
-       ON CONFLICT (provider_id) DO UPDATE
-         SET username = EXCLUDED.username, avatar = EXCLUDED.avatar, global_name = EXCLUDED.global_name,
-             last_login_at = now(), updated_at = now()
-       RETURNING id, provider_id AS "providerId", username, avatar, premium_expires_at AS "premiumExpiresAt"`,
-      [
-        account.id,
-        account.username,
-        avatarUrl(account.id, account.avatar, cdnUrl),
-        account.global_name || null,
-      ],
-    );
+    const [user] = await selectRows<SignedInUser & { id: number }>(transaction, UPSERT_USER, [
+      account.id,
+      account.username,
+      avatarUrl(account.id, account.avatar, cdnUrl),
+      account.global_name || null,
+    ]);
     const { id, ...signedIn } = user!;
-    await execute(transaction, 'DELETE FROM user_guilds WHERE user_id = $1 AND guild_id <> ALL($2::text[])', [
+    await execute(transaction, DROP_GUILDS_NOT_IN, [id, manageable.map((guild) => guild.id)]);
+    await execute(transaction, UPSERT_GUILDS, [
       id,
       manageable.map((guild) => guild.id),
+      manageable.map((guild) => guild.name),
+      manageable.map((guild) => guild.icon),
+      manageable.map((guild) => guild.owner),
+      manageable.map((guild) => guild.permissions),
     ]);
-    await execute(
-      transaction,
-      `INSERT INTO user_guilds (user_id, guild_id, name, icon, owner, permissions, refreshed_at)
-       SELECT $1, guild.*, now() FROM unnest($2::text[], $3::text[], $4::text[], $5::boolean[], $6::text[]) AS guild
-       ON CONFLICT (user_id, guild_id) DO UPDATE
-         SET name = EXCLUDED.name, icon = EXCLUDED.icon, owner = EXCLUDED.owner,
-             permissions = EXCLUDED.permissions, refreshed_at = EXCLUDED.refreshed_at`,
-      [
-        id,
-        manageable.map((guild) => guild.id),
-        manageable.map((guild) => guild.name),
-        manageable.map((guild) => guild.icon),
-        manageable.map((guild) => guild.owner),
-        manageable.map((guild) => guild.permissions),
-      ],
-    );
     return signedIn;
   });
 }

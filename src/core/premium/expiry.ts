@@ -1,19 +1,8 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { aggregateKeyFor, appendEvent } from './outbox';
+import { DUE_EXPIRIES, MARK_EXPIRED } from './sql';
 import { CATEGORIES, eventTypeFor, type Category } from './types';
-
-/** Per category: the record table, and the user the event names. */
-export const RECORDS = {
-  USER: { table: 'user_premiums', guildId: 'NULL::text', holder: 'r.user_id' },
-  SERVER: { table: 'server_premiums', guildId: 'r.guild_id', holder: 'r.buyer_user_id' },
-} as const;
-
-/**
- * A record whose expiry is still to be announced: the predicate of the `*_expiry_due` partial indexes,
- * written the same way so that the planner matches them.
- */
-export const EXPIRY_DUE = 'r.version > 0 AND r.expiry_announced_version IS DISTINCT FROM r.version';
 
 /** A record as the expiry jobs read it, with the user its events name. */
 export interface AnnouncedRecord {
@@ -70,17 +59,7 @@ async function announceCategory(
   category: Category,
   limit: number,
 ): Promise<number> {
-  const { table, guildId, holder } = RECORDS[category];
-  const expired = await selectRows<AnnouncedRecord>(
-    transaction,
-    `SELECT r.id, ${guildId} AS guild_id, u.provider_id, r.slots, r.expires_at, r.version
-     FROM ${table} r JOIN users u ON u.id = ${holder}
-     WHERE ${EXPIRY_DUE} AND r.expires_at <= now()
-     ORDER BY r.expires_at
-     LIMIT $1
-     FOR UPDATE OF r SKIP LOCKED`,
-    [limit],
-  );
+  const expired = await selectRows<AnnouncedRecord>(transaction, DUE_EXPIRIES[category], [limit]);
   for (const record of expired) {
     await announceRecord(
       transaction,
@@ -91,11 +70,6 @@ async function announceCategory(
     );
   }
   if (expired.length === 0) return 0;
-  await execute(
-    transaction,
-    `UPDATE ${table} SET version = version + 1, expiry_announced_version = version + 1, updated_at = now()
-     WHERE id = ANY($1)`,
-    [expired.map((record) => record.id)],
-  );
+  await execute(transaction, MARK_EXPIRED[category], [expired.map((record) => record.id)]);
   return expired.length;
 }

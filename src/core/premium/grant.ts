@@ -5,9 +5,10 @@ import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import type { Plan } from '../plans';
 import { grantStatement, type GrantRow } from './grant-statement';
-import { changeEvent, changeFromLedger, idempotencyLock, keyReused } from './ledger';
+import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
-import { claimRecord, raiseBuyerExpiry, type RecordOwner } from './records';
+import type { RecordOwner } from './records';
+import { claimRecord, idempotencyLock, raiseBuyerExpiry } from './sql';
 import type { Category, GrantSource, PremiumChange } from './types';
 
 export interface GrantRequest {

@@ -5,21 +5,9 @@ import { AppError } from '../errors';
 import { PremiumGrant, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from './outbox';
+import { idempotencyLock } from './sql';
 import type { RecordTarget } from './records';
 import { eventTypeFor, type GrantSource, type PremiumChange, type PremiumEventPayload } from './types';
-
-/**
- * The two-key advisory-lock space, apart from the scheduler's one-key job locks, so that no idempotency
- * key can ever contend with a job's lock.
- */
-const IDEMPOTENCY_LOCK_CLASS = 1;
-
-/** Holds every other change with the same idempotency key off until this transaction ends. */
-export const idempotencyLock = (idempotencyKey: string) => ({
-  name: 'idempotency-lock',
-  text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
-  values: [IDEMPOTENCY_LOCK_CLASS, idempotencyKey],
-});
 
 /**
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
@@ -49,7 +37,7 @@ export function keyReused(idempotencyKey: string, prior: Pick<LedgerRow, 'kind' 
   );
 }
 
-/** What a change is told from: a ledger model, or a row read with plain SQL (`ledgerRowColumns`). */
+/** What a change is told from: a ledger model, or a row read with plain SQL (`ledgerRowColumns` in sql.ts). */
 export type LedgerRow = Pick<
   PremiumGrant,
   | 'id'
@@ -64,12 +52,6 @@ export type LedgerRow = Pick<
   | 'eventId'
   | 'source'
 >;
-
-/** The SELECT list of a `premium_grants` row, aliased `alias`, as a LedgerRow. */
-export const ledgerRowColumns = (alias: string) =>
-  `${alias}.id, ${alias}.kind, ${alias}.category, ${alias}.guild_id AS "guildId", ${alias}.plan_type AS "planType",
-   ${alias}.days, ${alias}.expires_before AS "expiresBefore", ${alias}.expires_after AS "expiresAfter",
-   ${alias}.version, ${alias}.event_id AS "eventId", ${alias}.source`;
 
 export function changeFromLedger(row: LedgerRow, providerId: string): PremiumChange {
   return {

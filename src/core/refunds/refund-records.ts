@@ -1,6 +1,14 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { DisputeOwner } from '../disputes/history';
+import {
+  DAYS_TAKEN,
+  INSERT_PROCESSED,
+  MARK_PROCESSED,
+  PROCESSED_TOTAL,
+  REFUND_ROW_OF,
+  SET_DAYS_TAKEN,
+} from './sql';
 
 /** A refund Razorpay says it processed (its webhook, or its answer to our request). */
 export interface ProcessedRefundEntity {
@@ -38,38 +46,25 @@ export async function recordProcessedRefund(
     status: string;
     actor: string | null;
     reason: string | null;
-  }>(
-    transaction,
-    `SELECT id, status, actor, reason FROM payment_refunds
-     WHERE refund_id = $1 OR (receipt IS NOT NULL AND receipt = $2) ORDER BY id LIMIT 1`,
-    [refund.refundId, refund.receipt],
-  );
+  }>(transaction, REFUND_ROW_OF, [refund.refundId, refund.receipt]);
   const [orderId, chargeId] = 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
   let rowId: number;
   if (existing) {
     rowId = Number(existing.id);
     if (existing.status !== 'processed') {
-      await execute(
-        transaction,
-        `UPDATE payment_refunds SET refund_id = $2, status = 'processed', processed_at = now() WHERE id = $1`,
-        [rowId, refund.refundId],
-      );
+      await execute(transaction, MARK_PROCESSED, [rowId, refund.refundId]);
     }
   } else {
-    const [inserted] = await selectRows<{ id: number }>(
-      transaction,
-      `INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, processed_at)
-       VALUES ($1, $2, $3, $4, $5, 'processed', now()) RETURNING id`,
-      [refund.refundId, orderId, chargeId, refund.paymentId, refund.amountPaise],
-    );
+    const [inserted] = await selectRows<{ id: number }>(transaction, INSERT_PROCESSED, [
+      refund.refundId,
+      orderId,
+      chargeId,
+      refund.paymentId,
+      refund.amountPaise,
+    ]);
     rowId = Number(inserted!.id);
   }
-  const [total] = await selectRows<{ paise: string }>(
-    transaction,
-    `SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
-     WHERE payment_id = $1 AND status = 'processed'`,
-    [refund.paymentId],
-  );
+  const [total] = await selectRows<{ paise: string }>(transaction, PROCESSED_TOTAL, [refund.paymentId]);
   return {
     rowId,
     alreadyApplied: existing?.status === 'processed',
@@ -80,14 +75,10 @@ export async function recordProcessedRefund(
 
 /** Premium days the payment's earlier refunds took back (a partial refund's share). */
 export async function daysTakenByRefunds(transaction: Transaction, paymentId: string): Promise<number> {
-  const [row] = await selectRows<{ days: string }>(
-    transaction,
-    `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`,
-    [paymentId],
-  );
+  const [row] = await selectRows<{ days: string }>(transaction, DAYS_TAKEN, [paymentId]);
   return Number(row!.days);
 }
 
 export async function recordDaysTaken(transaction: Transaction, rowId: number, days: number): Promise<void> {
-  await execute(transaction, 'UPDATE payment_refunds SET days_taken = $2 WHERE id = $1', [rowId, days]);
+  await execute(transaction, SET_DAYS_TAKEN, [rowId, days]);
 }

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { LOCK_CHARGE_PAID_BY, LOCK_ORDER_BY_ID, LOCK_ORDER_PAID_BY } from './sql';
 
 /** A payment of ours that can be refunded: an order's, or a subscription charge's. */
 export interface RefundablePayment {
@@ -25,12 +26,9 @@ export async function lockRefundablePayment(
     payment_id: string | null;
     amount_paise: number;
     status: string;
-  }>(
-    transaction,
-    `SELECT id, processor_order_id, payment_id, amount_paise, status FROM orders
-     WHERE ${named.orderId !== undefined ? 'processor_order_id' : 'payment_id'} = $1 FOR UPDATE`,
-    [named.orderId ?? named.paymentId],
-  );
+  }>(transaction, named.orderId !== undefined ? LOCK_ORDER_BY_ID : LOCK_ORDER_PAID_BY, [
+    named.orderId ?? named.paymentId,
+  ]);
   if (order) {
     if (order.payment_id === null || order.status === 'created') {
       throw AppError.conflict(
@@ -59,13 +57,7 @@ export async function lockRefundablePayment(
     amount_paise: number;
     status: string;
     processor_subscription_id: string;
-  }>(
-    transaction,
-    `SELECT c.id, c.payment_id, c.amount_paise, c.status, s.processor_subscription_id
-     FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
-     WHERE c.payment_id = $1 FOR UPDATE OF s, c`,
-    [named.paymentId],
-  );
+  }>(transaction, LOCK_CHARGE_PAID_BY, [named.paymentId]);
   if (!charge) {
     throw AppError.notFound(
       'PAYMENT_NOT_FOUND',

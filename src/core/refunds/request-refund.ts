@@ -7,6 +7,15 @@ import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-clien
 import { applyChargeRefund } from '../subscriptions/refunds';
 import { lockRefundablePayment, type RefundablePayment } from './refundable-payment';
 import type { RefundRequest, RefundResult, RefundStatus } from './types';
+import {
+  INSERT_REQUESTED,
+  MARK_FAILED,
+  PROCESSED_TOTAL_WITH,
+  RECORD_ANSWER,
+  REFUND_RESULT,
+  REFUNDED_SO_FAR,
+  UNCONFIRMED_REFUND,
+} from './sql';
 
 interface RefundRow {
   id: number;
@@ -42,7 +51,7 @@ export async function requestRefund(
   const refund = await askRazorpay(processor, payment, row, request).catch(async (error: unknown) => {
     // A refusal is final; anything else may have refunded, so the row stays for the retry to find.
     if (isAppError(error) && error.kind === 'validation') {
-      await sequelize.query(`UPDATE payment_refunds SET status = 'failed' WHERE id = $1`, { bind: [row.id] });
+      await sequelize.query(MARK_FAILED, { bind: [row.id] });
       throw error;
     }
     throw AppError.unavailable(
@@ -54,11 +63,11 @@ export async function requestRefund(
 
   await sequelize.transaction(async (transaction) => {
     await lockRefundablePayment(transaction, { paymentId: payment.paymentId });
-    await execute(
-      transaction,
-      `UPDATE payment_refunds SET refund_id = $2, status = $3 WHERE id = $1 AND status = 'requested'`,
-      [row.id, refund.id, refund.status === 'processed' ? 'pending' : refund.status],
-    );
+    await execute(transaction, RECORD_ANSWER, [
+      row.id,
+      refund.id,
+      refund.status === 'processed' ? 'pending' : refund.status,
+    ]);
     if (refund.status === 'processed') await applyProcessed(core, payment, refund, transaction);
   });
   return result(core, payment, refund);
@@ -87,11 +96,9 @@ async function reserve(
   payment: RefundablePayment,
   request: RefundRequest,
 ): Promise<RefundRow> {
-  const [unconfirmed] = await selectRows<Omit<RefundRow, 'resumed'>>(
-    transaction,
-    `SELECT id, receipt, amount_paise FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`,
-    [payment.paymentId],
-  );
+  const [unconfirmed] = await selectRows<Omit<RefundRow, 'resumed'>>(transaction, UNCONFIRMED_REFUND, [
+    payment.paymentId,
+  ]);
   if (unconfirmed) {
     if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
       throw AppError.conflict(
@@ -102,12 +109,9 @@ async function reserve(
     }
     return { ...unconfirmed, id: Number(unconfirmed.id), resumed: true };
   }
-  const [refunded] = await selectRows<{ paise: string; count: string }>(
-    transaction,
-    `SELECT COALESCE(sum(amount_paise) FILTER (WHERE status <> 'failed'), 0) AS paise, count(*) AS count
-     FROM payment_refunds WHERE payment_id = $1`,
-    [payment.paymentId],
-  );
+  const [refunded] = await selectRows<{ paise: string; count: string }>(transaction, REFUNDED_SO_FAR, [
+    payment.paymentId,
+  ]);
   const left = payment.amountPaise - Number(refunded!.paise);
   if (left <= 0) {
     throw AppError.conflict('ALREADY_REFUNDED', `payment ${payment.paymentId} is already refunded in full`);
@@ -120,20 +124,15 @@ async function reserve(
     );
   }
   const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
-  const [row] = await selectRows<{ id: number }>(
-    transaction,
-    `INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor)
-     VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7) RETURNING id`,
-    [
-      'orderId' in payment.owner ? payment.owner.orderId : null,
-      'chargeId' in payment.owner ? payment.owner.chargeId : null,
-      payment.paymentId,
-      amount,
-      receipt,
-      request.reason,
-      request.actor,
-    ],
-  );
+  const [row] = await selectRows<{ id: number }>(transaction, INSERT_REQUESTED, [
+    'orderId' in payment.owner ? payment.owner.orderId : null,
+    'chargeId' in payment.owner ? payment.owner.chargeId : null,
+    payment.paymentId,
+    amount,
+    receipt,
+    request.reason,
+    request.actor,
+  ]);
   return { id: Number(row!.id), receipt, amount_paise: amount, resumed: false };
 }
 
@@ -164,12 +163,10 @@ async function applyProcessed(
   refund: RazorpayRefund,
   transaction: Transaction,
 ): Promise<void> {
-  const [refunded] = await selectRows<{ paise: string }>(
-    transaction,
-    `SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
-     WHERE payment_id = $1 AND (status = 'processed' OR refund_id = $2)`,
-    [payment.paymentId, refund.id],
-  );
+  const [refunded] = await selectRows<{ paise: string }>(transaction, PROCESSED_TOTAL_WITH, [
+    payment.paymentId,
+    refund.id,
+  ]);
   const entity = {
     refundId: refund.id,
     paymentId: payment.paymentId,
@@ -190,10 +187,7 @@ async function result(
   refund: RazorpayRefund,
 ): Promise<RefundResult> {
   const [row] = await core.sequelize.query<{ status: RefundStatus; days_taken: number; total: string }>(
-    `SELECT r.status, r.days_taken,
-       (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds
-        WHERE payment_id = r.payment_id AND status IN ('pending', 'processed')) AS total
-     FROM payment_refunds r WHERE r.refund_id = $1`,
+    REFUND_RESULT,
     { bind: [refund.id], type: QueryTypes.SELECT },
   );
   return {

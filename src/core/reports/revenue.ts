@@ -2,7 +2,7 @@ import type { Core } from '..';
 import { AppError } from '../errors';
 import type { Category } from '../premium/types';
 import { calendarDay, defaultFrom, today } from './dates';
-import { PERIODS_SQL, REVENUE_SQL } from './revenue-sql';
+import { PERIODS_SQL, REVENUE_SQL } from './sql';
 import { inr, select } from './select';
 import type { MoneyFigures, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
 

@@ -11,7 +11,7 @@ import {
   LIVE_STATUSES,
   MOVEMENTS_SQL,
   MRR_SQL,
-} from './subscribers-sql';
+} from './sql';
 import type { FailingCharge, SubscriberMovements, SubscribersReport, SubscriptionStatus } from './types';
 
 type MovementRow = Omit<SubscriberMovements, 'churn'> & { ended: number };

@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { GrantSource, RevokeRequest } from '../premium/types';
 import { configuredRevokeLimit, defaultRevokeLimit } from './limit';
+import { GUARD_LOCK, guardState, INSERT_HELD_REVOKE } from './sql';
 
 /**
  * Revokes no person asked for: refund and dispute webhooks, the reconciler, a subscription's refunds
@@ -20,10 +21,7 @@ export interface HeldRevoke {
   heldId: number;
 }
 
-const AUTOMATIC_IN_SQL = AUTOMATIC_SOURCES.map((source) => `'${source}'`).join(', ');
-
-/** Its own advisory-lock class (the ledger's idempotency keys use 1): one guard check at a time. */
-const GUARD_LOCK = 'SELECT pg_advisory_xact_lock(2, 0)';
+const GUARD_STATE = guardState(AUTOMATIC_SOURCES);
 
 /**
  * The revocation guard: an automatic revoke is held (queued in `held_revokes`, not lost) while revokes
@@ -41,24 +39,14 @@ export async function holdIfOverLimit(
   const configured = configuredRevokeLimit(sequelize);
   const [state] = await selectRows<{ pending: number; lastHour: number; active: number }>(
     transaction,
-    `SELECT (SELECT count(*) FROM held_revokes WHERE released_at IS NULL)::int AS pending,
-            (SELECT count(*) FROM premium_grants
-             WHERE kind = 'revoke' AND source IN (${AUTOMATIC_IN_SQL})
-               AND created_at > now() - interval '1 hour')::int AS "lastHour",
-            CASE WHEN $1::int IS NULL
-              THEN (SELECT count(*) FROM user_premiums WHERE expires_at > now())
-                 + (SELECT count(*) FROM server_premiums WHERE expires_at > now())
-              ELSE 0 END::int AS active`,
+    GUARD_STATE,
     [configured],
   );
   const limit = configured ?? defaultRevokeLimit(state!.active);
   if (state!.pending === 0 && state!.lastHour < limit) return null;
-  const [held] = await selectRows<{ id: number }>(
-    transaction,
-    `INSERT INTO held_revokes (idempotency_key, request) VALUES ($1, $2)
-     ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-     RETURNING id`,
-    [request.idempotencyKey, JSON.stringify(request)],
-  );
+  const [held] = await selectRows<{ id: number }>(transaction, INSERT_HELD_REVOKE, [
+    request.idempotencyKey,
+    JSON.stringify(request),
+  ]);
   return { kind: 'held', heldId: Number(held!.id) };
 }

@@ -3,6 +3,7 @@ import { selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
+import { COUNT_HELD, LIST_HELD, LOCK_HELD, MARK_RELEASED } from './sql';
 
 export interface HeldRevokeRow {
   id: number;
@@ -21,18 +22,12 @@ export interface ReleasedRevoke {
 
 /** Revokes the guard holds, oldest first. */
 export async function listHeldRevokes(sequelize: Sequelize): Promise<HeldRevokeRow[]> {
-  const rows = await sequelize.query<HeldRevokeRow>(
-    `SELECT id, held_at AS "heldAt", request FROM held_revokes WHERE released_at IS NULL ORDER BY id`,
-    { type: QueryTypes.SELECT },
-  );
+  const rows = await sequelize.query<HeldRevokeRow>(LIST_HELD, { type: QueryTypes.SELECT });
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 export async function countHeldRevokes(sequelize: Sequelize): Promise<number> {
-  const [row] = await sequelize.query<{ held: number }>(
-    'SELECT count(*)::int AS held FROM held_revokes WHERE released_at IS NULL',
-    { type: QueryTypes.SELECT },
-  );
+  const [row] = await sequelize.query<{ held: number }>(COUNT_HELD, { type: QueryTypes.SELECT });
   return row!.held;
 }
 
@@ -67,11 +62,7 @@ async function releaseOne(
   releasedBy: string,
 ): Promise<ReleasedRevoke> {
   return sequelize.transaction(async (transaction) => {
-    const [locked] = await selectRows(
-      transaction,
-      'SELECT id FROM held_revokes WHERE id = $1 AND released_at IS NULL FOR UPDATE',
-      [row.id],
-    );
+    const [locked] = await selectRows(transaction, LOCK_HELD, [row.id]);
     if (!locked)
       throw AppError.conflict('HELD_REVOKE_RELEASED', `held revoke ${row.id} was released meanwhile`);
     let outcome: Omit<ReleasedRevoke, 'id' | 'idempotencyKey'>;
@@ -85,11 +76,11 @@ async function releaseOne(
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
       outcome = { result: 'nothing taken', detail: `${error.code}: ${error.message}`, change: null };
     }
-    await selectRows(
-      transaction,
-      `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3 WHERE id = $1 RETURNING id`,
-      [row.id, releasedBy, `${outcome.result}: ${outcome.detail}`],
-    );
+    await selectRows(transaction, MARK_RELEASED, [
+      row.id,
+      releasedBy,
+      `${outcome.result}: ${outcome.detail}`,
+    ]);
     return { id: row.id, idempotencyKey: row.request.idempotencyKey, ...outcome };
   });
 }

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
+import { ADVISORY_XACT_LOCK, NEXT_TRANSFER_FROM } from './sql';
 
 /** Transfers chained further than this are a loop or a bug; the trail stops there. */
 const MAX_HOPS = 100;
@@ -12,10 +13,7 @@ const TRANSFER_LOCK_CLASS = 2;
  * following days through it. Transfers lock both guilds in id order, so no two of them deadlock.
  */
 export async function lockGuildForTransfers(transaction: Transaction, guildId: string): Promise<void> {
-  await selectRows(transaction, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [
-    TRANSFER_LOCK_CLASS,
-    guildId,
-  ]);
+  await selectRows(transaction, ADVISORY_XACT_LOCK, [TRANSFER_LOCK_CLASS, guildId]);
 }
 
 /**
@@ -36,9 +34,7 @@ export async function guildHoldingDaysOf(
     await lockGuildForTransfers(transaction, guildId);
     const [next] = await selectRows<{ to_guild_id: string; add_grant_id: number }>(
       transaction,
-      `SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
-       JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
-       WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`,
+      NEXT_TRANSFER_FROM,
       [guildId, afterGrantId],
     );
     if (!next) break;

@@ -5,11 +5,19 @@ import type { PlanType } from '../plans';
 import { PremiumGrant, User } from '../models';
 import { targetGuild } from '../orders/create-order';
 import { grantPremium } from '../premium/grant';
-import { idempotencyLock } from '../premium/ledger';
+import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
 import { lockGuildForTransfers } from './days-trail';
+import {
+  COOLDOWN_OF,
+  INSERT_MOVES,
+  INSERT_TRANSFER,
+  LOCK_SOURCE_RECORD,
+  STANDING_GRANT_OF,
+  TRANSFER_BY_KEY,
+} from './sql';
 
 const DAY_MS = 86_400_000;
 
@@ -108,29 +116,22 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
     const moves: Move[] = [];
     for (const grant of movable) moves.push(await moveGrant(sequelize, transaction, request, grant));
     const holder = manager ?? (await User.findByPk(source.buyerUserId, { transaction, rejectOnEmpty: true }));
-    const [transfer] = await selectRows<{ id: number }>(
-      transaction,
-      `INSERT INTO premium_transfers
-         (idempotency_key, from_guild_id, to_guild_id, user_id, actor, reason, days, remove_grant_id, add_grant_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-      [
-        request.idempotencyKey,
-        fromGuildId,
-        toGuildId,
-        holder.id,
-        request.actor,
-        request.reason,
-        moves.reduce((days, move) => days + move.days, 0),
-        moves.at(-1)!.removeGrantId,
-        moves.at(-1)!.addGrantId,
-      ],
-    );
-    await execute(
-      transaction,
-      `INSERT INTO premium_transfer_moves (transfer_id, from_grant_id, to_grant_id)
-       SELECT $1, unnest($2::bigint[]), unnest($3::bigint[])`,
-      [transfer!.id, moves.map((move) => move.fromGrantId), moves.map((move) => move.addGrantId)],
-    );
+    const [transfer] = await selectRows<{ id: number }>(transaction, INSERT_TRANSFER, [
+      request.idempotencyKey,
+      fromGuildId,
+      toGuildId,
+      holder.id,
+      request.actor,
+      request.reason,
+      moves.reduce((days, move) => days + move.days, 0),
+      moves.at(-1)!.removeGrantId,
+      moves.at(-1)!.addGrantId,
+    ]);
+    await execute(transaction, INSERT_MOVES, [
+      transfer!.id,
+      moves.map((move) => move.fromGrantId),
+      moves.map((move) => move.addGrantId),
+    ]);
     return { ...(await loadTransfer(transaction, request.idempotencyKey))!, replayed: false };
   });
 }
@@ -193,27 +194,14 @@ interface SourceRecord {
 }
 
 async function sourceRecord(transaction: Transaction, guildId: string): Promise<SourceRecord> {
-  const [record] = await selectRows<SourceRecord>(
-    transaction,
-    `SELECT expires_at AS "expiresAt", buyer_user_id AS "buyerUserId"
-     FROM server_premiums WHERE guild_id = $1 AND version > 0 AND expires_at > now()
-     FOR UPDATE`,
-    [guildId],
-  );
+  const [record] = await selectRows<SourceRecord>(transaction, LOCK_SOURCE_RECORD, [guildId]);
   if (!record) throw AppError.notFound('NO_PREMIUM', `guild ${guildId} has no premium`);
   return record;
 }
 
 /** Bought, redeemed or transferred in by this user, and not revoked since. */
 async function assertBoughtBy(transaction: Transaction, user: User, guildId: string): Promise<void> {
-  const [standing] = await selectRows(
-    transaction,
-    `SELECT 1 FROM premium_grants g
-     WHERE g.user_id = $1 AND g.guild_id = $2 AND g.kind = 'grant'
-       AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id)
-     LIMIT 1`,
-    [user.id, guildId],
-  );
+  const [standing] = await selectRows(transaction, STANDING_GRANT_OF, [user.id, guildId]);
   if (!standing) {
     throw AppError.forbidden(
       'NOT_YOUR_PREMIUM',
@@ -223,13 +211,10 @@ async function assertBoughtBy(transaction: Transaction, user: User, guildId: str
 }
 
 async function assertCooledDown(transaction: Transaction, guildId: string, cooldownDays: number) {
-  const [row] = await selectRows<{ endsAt: Date | null; cooling: boolean | null }>(
-    transaction,
-    `SELECT max(created_at) + make_interval(days => $2) AS "endsAt",
-            max(created_at) + make_interval(days => $2) > now() AS cooling
-     FROM premium_transfers WHERE from_guild_id = $1 OR to_guild_id = $1`,
-    [guildId, cooldownDays],
-  );
+  const [row] = await selectRows<{ endsAt: Date | null; cooling: boolean | null }>(transaction, COOLDOWN_OF, [
+    guildId,
+    cooldownDays,
+  ]);
   if (row?.cooling) {
     const endsAt = row.endsAt!;
     throw AppError.rateLimited(
@@ -245,18 +230,8 @@ async function loadTransfer(
   transaction: Transaction,
   idempotencyKey: string,
 ): Promise<Omit<Transfer, 'replayed'> | null> {
-  const [transfer] = await selectRows<Omit<Transfer, 'replayed'>>(
-    transaction,
-    `SELECT t.id AS "transferId", t.from_guild_id AS "fromGuildId", t.to_guild_id AS "toGuildId", t.days,
-            removed.expires_after AS "fromExpiresAt", added.expires_after AS "toExpiresAt",
-            t.remove_grant_id AS "removeGrantId", t.add_grant_id AS "addGrantId",
-            u.provider_id AS "providerId", t.created_at AS "createdAt"
-     FROM premium_transfers t
-     JOIN premium_grants removed ON removed.id = t.remove_grant_id
-     JOIN premium_grants added ON added.id = t.add_grant_id
-     JOIN users u ON u.id = t.user_id
-     WHERE t.idempotency_key = $1`,
-    [idempotencyKey],
-  );
+  const [transfer] = await selectRows<Omit<Transfer, 'replayed'>>(transaction, TRANSFER_BY_KEY, [
+    idempotencyKey,
+  ]);
   return transfer ?? null;
 }

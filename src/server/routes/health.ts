@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
 import { noRateLimit, perIpRateLimit } from '../plugins/rate-limit';
+import { PROBE } from '../sql';
 
 const PROBE_TIMEOUT_MS = 2000;
 
@@ -65,7 +66,7 @@ export default async function healthRoutes(
   };
   app.get('/readyz', { config: perIpRateLimit(), schema: readyzSchema }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([
-      probe('postgres', () => options.core.sequelize.query('SELECT 1'), request.log),
+      probe('postgres', () => options.core.sequelize.query(PROBE), request.log),
       probe('redis', () => options.redis.ping(), request.log),
     ]);
     const ready = postgres === 'ok' && redis === 'ok';

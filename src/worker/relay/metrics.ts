@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { StreamPublisher } from './stream-publisher';
+import { OLDEST_PENDING_AGE, OUTBOX_ROWS } from './sql';
 
 export type RelayMetrics = ReturnType<typeof createRelayMetrics>;
 
@@ -13,11 +14,7 @@ export function createRelayMetrics(registry: Registry, pool: Pool, publisher: St
     labelNames: ['state'],
     registers,
     async collect() {
-      const { rows } = await pool.query<{ pending: number; dead: number }>(
-        `SELECT count(*) FILTER (WHERE dead_at IS NULL)::float8 AS pending,
-                count(*) FILTER (WHERE dead_at IS NOT NULL)::float8 AS dead
-         FROM outbox`,
-      );
+      const { rows } = await pool.query<{ pending: number; dead: number }>(OUTBOX_ROWS);
       this.set({ state: 'pending' }, rows[0]?.pending ?? 0);
       this.set({ state: 'dead' }, rows[0]?.dead ?? 0);
     },
@@ -27,10 +24,7 @@ export function createRelayMetrics(registry: Registry, pool: Pool, publisher: St
     help: 'Age of the oldest pending outbox row (0 when there is none)',
     registers,
     async collect() {
-      const { rows } = await pool.query<{ age: number }>(
-        `SELECT extract(epoch FROM now() - created_at)::float8 AS age
-         FROM outbox WHERE dead_at IS NULL ORDER BY id LIMIT 1`,
-      );
+      const { rows } = await pool.query<{ age: number }>(OLDEST_PENDING_AGE);
       this.set(rows[0]?.age ?? 0);
     },
   });

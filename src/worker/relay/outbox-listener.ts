@@ -2,9 +2,8 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { Backoff } from './backoff';
 import { sleep } from './sleep';
+import { LISTEN_OUTBOX } from './sql';
 
-/** The channel the `outbox_notify` trigger (migration 001) notifies when an insert commits. */
-const CHANNEL = 'premium_outbox';
 const RECONNECT = { baseMs: 200, maxMs: 10_000 };
 
 /**
@@ -61,7 +60,7 @@ export class OutboxListener {
     await client.connect();
     const ended = new Promise<void>((resolve) => client.once('end', resolve));
     client.on('notification', () => this.onNotify());
-    await client.query(`LISTEN ${CHANNEL}`);
+    await client.query(LISTEN_OUTBOX);
     this.backoff.reset();
     this.onNotify();
     await ended;

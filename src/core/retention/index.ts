@@ -1,5 +1,11 @@
 import type { Transaction } from 'sequelize';
-import { selectRows } from './db/database';
+import { selectRows } from '../db/database';
+import {
+  deleteCodeAttemptFailuresBefore,
+  deleteDeadOutboxRowsBefore,
+  deleteJobRunsBefore,
+  deleteWebhookIdsBefore,
+} from './sql';
 
 /** Razorpay retries a webhook for 24 hours; a week of ids still catches every replay. */
 const WEBHOOK_IDS_KEPT = '7 days';
@@ -10,11 +16,8 @@ const JOB_RUNS_KEPT = '30 days';
 /** Failed code attempts count for an hour (ATTEMPT_LIMITS); a day of them still helps support. */
 const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
 
-async function countDeleted(transaction: Transaction, deleteStatement: string): Promise<number> {
-  const [row] = await selectRows<{ count: number }>(
-    transaction,
-    `WITH removed AS (${deleteStatement} RETURNING 1) SELECT count(*)::int AS count FROM removed`,
-  );
+async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
+  const [row] = await selectRows<{ count: number }>(transaction, statement);
   return row?.count ?? 0;
 }
 
@@ -26,21 +29,12 @@ export async function removeExpiredBookkeeping(
   transaction: Transaction,
 ): Promise<{ webhookIds: number; deadRows: number; jobRuns: number; codeAttemptFailures: number }> {
   return {
-    webhookIds: await countDeleted(
-      transaction,
-      `DELETE FROM webhook_events WHERE received_at < now() - interval '${WEBHOOK_IDS_KEPT}'`,
-    ),
-    deadRows: await countDeleted(
-      transaction,
-      `DELETE FROM outbox WHERE dead_at < now() - interval '${DEAD_OUTBOX_ROWS_KEPT}'`,
-    ),
-    jobRuns: await countDeleted(
-      transaction,
-      `DELETE FROM job_runs WHERE tick < now() - interval '${JOB_RUNS_KEPT}'`,
-    ),
+    webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
+    deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
+    jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),
     codeAttemptFailures: await countDeleted(
       transaction,
-      `DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${CODE_ATTEMPT_FAILURES_KEPT}'`,
+      deleteCodeAttemptFailuresBefore(CODE_ATTEMPT_FAILURES_KEPT),
     ),
   };
 }

@@ -1,7 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import { plainRows } from './db/plain-query';
-import { AppError } from './errors';
-import { User } from './models';
+import { plainRows } from '../db/plain-query';
+import { AppError } from '../errors';
+import { User } from '../models';
+import { premiumStatus } from './sql';
 
 export const PROVIDER_ID_PATTERN = '^[0-9]{1,20}$';
 
@@ -34,11 +35,7 @@ export async function findUserByProviderId(providerId: string): Promise<User> {
  * Sequelize's pool rather than a model `findOne`, whose machinery cost more than the query (docs/performance.md).
  */
 export async function getPremiumStatus(sequelize: Sequelize, providerId: string): Promise<PremiumStatus> {
-  const [row] = await plainRows<{ premium_expires_at: Date | null }>(sequelize, {
-    name: 'premium-status',
-    text: 'SELECT premium_expires_at FROM users WHERE provider_id = $1',
-    values: [providerId],
-  });
+  const [row] = await plainRows<{ premium_expires_at: Date | null }>(sequelize, premiumStatus(providerId));
   if (!row) throw unknownUser(providerId);
   return premiumStatusOf({ premiumExpiresAt: row.premium_expires_at });
 }

@@ -1,0 +1,72 @@
+/** The codes' raw SQL. Plain reads and writes of one row go through the models instead. */
+
+export const INSERT_BATCH = `
+  INSERT INTO premium_code_batches (plan_type, months, duration_days, expires_at, actor, reason)
+  VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`;
+
+/** $1: the batch, $2: the codes' SHA-256s. */
+export const INSERT_CODES = `
+  INSERT INTO premium_codes (batch_id, code_sha256) SELECT $1, unnest($2::text[])
+  RETURNING id, code_sha256`;
+
+/** $1: the advisory-lock class, $2: the key hashed into it. */
+export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+
+/** Failures of user $1 and of IP $2 within the last `windowHours`, and when the oldest leaves it. */
+export function countFailedAttempts(windowHours: number): string {
+  const window = `make_interval(hours => ${windowHours})`;
+  return `
+  SELECT count(*) FILTER (WHERE user_id = $1)::int AS "byUser", count(*) FILTER (WHERE ip = $2)::int AS "byIp",
+         min(created_at) FILTER (WHERE user_id = $1) + ${window} AS "userFreeAt",
+         min(created_at) FILTER (WHERE ip = $2) + ${window} AS "ipFreeAt"
+  FROM code_attempt_failures
+  WHERE created_at > now() - ${window} AND (user_id = $1 OR ip = $2)`;
+}
+
+export const INSERT_FAILED_ATTEMPT = 'INSERT INTO code_attempt_failures (user_id, ip) VALUES ($1, $2)';
+
+/** Every code with its status as an operator sees it, to be filtered by `where` and limited. */
+export function listCodes(where: string, limit: string): string {
+  return `
+  SELECT * FROM (
+    SELECT c.id AS "codeId", c.batch_id AS "batchId",
+           CASE WHEN c.redeemed_at IS NOT NULL THEN 'redeemed' WHEN c.revoked_at IS NOT NULL THEN 'revoked'
+                WHEN b.expires_at <= now() THEN 'expired' ELSE 'unused' END AS status,
+           b.plan_type AS "planType", b.months, b.duration_days AS "durationDays",
+           b.expires_at AS "expiresAt", b.created_at AS "createdAt", b.reason,
+           c.redeemed_at AS "redeemedAt", u.provider_id AS "redeemedBy", c.grant_id AS "grantId",
+           c.revoked_at AS "revokedAt", c.revoke_reason AS "revokeReason"
+    FROM premium_codes c
+    JOIN premium_code_batches b ON b.id = c.batch_id
+    LEFT JOIN users u ON u.id = c.redeemed_by_user_id) codes
+  ${where}
+  ORDER BY "codeId" DESC
+  LIMIT ${limit}`;
+}
+
+/** $1: the code's SHA-256. Who redeemed it counts as "just now" within `replayMinutes`. */
+export function lockCode(replayMinutes: number): string {
+  return `
+  SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
+         CASE WHEN c.redeemed_at > now() - make_interval(mins => ${replayMinutes})
+           THEN c.redeemed_by_user_id END AS "redeemedJustNowBy",
+         g.guild_id AS "redeemedForGuildId",
+         c.revoked_at IS NOT NULL AS revoked, coalesce(b.expires_at <= now(), false) AS expired
+  FROM premium_codes c JOIN premium_code_batches b ON b.id = c.batch_id
+    LEFT JOIN premium_grants g ON g.id = c.grant_id
+  WHERE c.code_sha256 = $1
+  FOR UPDATE OF c`;
+}
+
+/** $1: the code, $2: the user who redeemed it, $3: the ledger row of the grant. */
+export const MARK_REDEEMED =
+  'UPDATE premium_codes SET redeemed_at = now(), redeemed_by_user_id = $2, grant_id = $3 WHERE id = $1';
+
+/** $1: code ids, $2: a batch id: the codes of either, locked. */
+export const LOCK_CODES_TO_REVOKE = `
+  SELECT id, redeemed_at IS NOT NULL AS redeemed, revoked_at IS NOT NULL AS revoked
+  FROM premium_codes WHERE id = ANY($1::bigint[]) OR batch_id = $2
+  ORDER BY id FOR UPDATE`;
+
+export const REVOKE_CODES =
+  'UPDATE premium_codes SET revoked_at = now(), revoked_by = $2, revoke_reason = $3 WHERE id = ANY($1::bigint[])';

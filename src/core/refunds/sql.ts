@@ -1,0 +1,68 @@
+/** The refunds' raw SQL: rows of `payment_refunds`, and the payment a refund is for. */
+
+/** The row of refund $1, or of the refund we asked for with receipt $2. */
+export const REFUND_ROW_OF = `
+  SELECT id, status, actor, reason FROM payment_refunds
+  WHERE refund_id = $1 OR (receipt IS NOT NULL AND receipt = $2) ORDER BY id LIMIT 1`;
+
+export const MARK_PROCESSED = `UPDATE payment_refunds SET refund_id = $2, status = 'processed', processed_at = now() WHERE id = $1`;
+
+/** A processed refund made elsewhere (the dashboard), first seen processed. */
+export const INSERT_PROCESSED = `
+  INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, processed_at)
+  VALUES ($1, $2, $3, $4, $5, 'processed', now()) RETURNING id`;
+
+/** Everything processed of payment $1, in paise. */
+export const PROCESSED_TOTAL = `
+  SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
+  WHERE payment_id = $1 AND status = 'processed'`;
+
+export const DAYS_TAKEN = `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`;
+
+export const SET_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = $2 WHERE id = $1';
+
+const lockOrderBy = (column: string) => `
+  SELECT id, processor_order_id, payment_id, amount_paise, status FROM orders
+  WHERE ${column} = $1 FOR UPDATE`;
+
+/** The order with Razorpay order id $1, locked. */
+export const LOCK_ORDER_BY_ID = lockOrderBy('processor_order_id');
+
+/** The order payment $1 paid, locked. */
+export const LOCK_ORDER_PAID_BY = lockOrderBy('payment_id');
+
+/** The subscription charge payment $1 paid, locked with its subscription. */
+export const LOCK_CHARGE_PAID_BY = `
+  SELECT c.id, c.payment_id, c.amount_paise, c.status, s.processor_subscription_id
+  FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+  WHERE c.payment_id = $1 FOR UPDATE OF s, c`;
+
+export const MARK_FAILED = `UPDATE payment_refunds SET status = 'failed' WHERE id = $1`;
+
+/** Razorpay's answer to refund row $1, unless the webhook recorded it first. */
+export const RECORD_ANSWER = `UPDATE payment_refunds SET refund_id = $2, status = $3 WHERE id = $1 AND status = 'requested'`;
+
+/** The refund of payment $1 we asked for whose answer never came. */
+export const UNCONFIRMED_REFUND = `SELECT id, receipt, amount_paise FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`;
+
+/** What of payment $1 is refunded or asked for, and how many refunds it had. */
+export const REFUNDED_SO_FAR = `
+  SELECT COALESCE(sum(amount_paise) FILTER (WHERE status <> 'failed'), 0) AS paise, count(*) AS count
+  FROM payment_refunds WHERE payment_id = $1`;
+
+/** A refund written down before Razorpay is asked. */
+export const INSERT_REQUESTED = `
+  INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor)
+  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7) RETURNING id`;
+
+/** Everything processed of payment $1, with refund $2, in paise. */
+export const PROCESSED_TOTAL_WITH = `
+  SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
+  WHERE payment_id = $1 AND (status = 'processed' OR refund_id = $2)`;
+
+/** Refund $1's status and the days it took, and what its payment has refunded in all. */
+export const REFUND_RESULT = `
+  SELECT r.status, r.days_taken,
+    (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds
+     WHERE payment_id = r.payment_id AND status IN ('pending', 'processed')) AS total
+  FROM payment_refunds r WHERE r.refund_id = $1`;

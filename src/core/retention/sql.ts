@@ -1,0 +1,18 @@
+/** Retention's raw SQL: deletions of bookkeeping past its use, each counted. */
+
+/** Runs `deleteStatement` and answers how many rows it removed. */
+const counted = (deleteStatement: string) =>
+  `WITH removed AS (${deleteStatement} RETURNING 1) SELECT count(*)::int AS count FROM removed`;
+
+/** Each deletes the rows older than `kept`, an interval. */
+export const deleteWebhookIdsBefore = (kept: string) =>
+  counted(`DELETE FROM webhook_events WHERE received_at < now() - interval '${kept}'`);
+
+export const deleteDeadOutboxRowsBefore = (kept: string) =>
+  counted(`DELETE FROM outbox WHERE dead_at < now() - interval '${kept}'`);
+
+export const deleteJobRunsBefore = (kept: string) =>
+  counted(`DELETE FROM job_runs WHERE tick < now() - interval '${kept}'`);
+
+export const deleteCodeAttemptFailuresBefore = (kept: string) =>
+  counted(`DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${kept}'`);

@@ -1,0 +1,35 @@
+/** The revocation guard's raw SQL. */
+
+/** Its own advisory-lock class (the ledger's idempotency keys use 1): one guard check at a time. */
+export const GUARD_LOCK = 'SELECT pg_advisory_xact_lock(2, 0)';
+
+/**
+ * Revokes held and not released, automatic revokes (by `sources`) of the last hour, and, when $1 (the
+ * configured limit) is null, the records with premium now, which the default limit follows.
+ */
+export function guardState(sources: readonly string[]): string {
+  const automatic = sources.map((source) => `'${source}'`).join(', ');
+  return `
+  SELECT (SELECT count(*) FROM held_revokes WHERE released_at IS NULL)::int AS pending,
+         (SELECT count(*) FROM premium_grants
+          WHERE kind = 'revoke' AND source IN (${automatic})
+            AND created_at > now() - interval '1 hour')::int AS "lastHour",
+         CASE WHEN $1::int IS NULL
+           THEN (SELECT count(*) FROM user_premiums WHERE expires_at > now())
+              + (SELECT count(*) FROM server_premiums WHERE expires_at > now())
+           ELSE 0 END::int AS active`;
+}
+
+/** Holds request $2 under its idempotency key $1; the same key again answers the row held before. */
+export const INSERT_HELD_REVOKE = `
+  INSERT INTO held_revokes (idempotency_key, request) VALUES ($1, $2)
+  ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
+  RETURNING id`;
+
+export const LIST_HELD = `SELECT id, held_at AS "heldAt", request FROM held_revokes WHERE released_at IS NULL ORDER BY id`;
+
+export const COUNT_HELD = 'SELECT count(*)::int AS held FROM held_revokes WHERE released_at IS NULL';
+
+export const LOCK_HELD = 'SELECT id FROM held_revokes WHERE id = $1 AND released_at IS NULL FOR UPDATE';
+
+export const MARK_RELEASED = `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3 WHERE id = $1 RETURNING id`;
