@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from '../../core';
 import { handleWebhook, type WebhookOutcome } from '../../core/payments/webhooks';
 import { perIpRateLimit } from '../plugins/rate-limit';
+import { errorReplies } from '../schemas';
 
 const WebhookHeaders = Type.Object({
   'x-razorpay-signature': Type.String({ minLength: 1 }),
@@ -44,10 +45,8 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
         headers: WebhookHeaders,
         response: {
           200: WebhookReply,
-          400: { $ref: 'ErrorReply#' },
-          429: { $ref: 'ErrorReply#' },
-          // A failure of ours (the database down): Razorpay delivers the event again later.
-          500: { $ref: 'ErrorReply#' },
+          // 500 is a failure of ours (the database down): Razorpay delivers the event again later.
+          ...errorReplies(400, 429, 500),
         },
       },
     },
