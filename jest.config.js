@@ -1,9 +1,10 @@
 /**
  * Three projects: `unit` runs in-process (core, routes through `inject`, the relay, bot-kit) and needs no
- * build; `slow` is in-process too but each file takes a quarter of a minute or more (thousands of changes,
- * a processor that answers in seconds); `process` holds the tests that need `dist/` or start processes of
- * their own (the CLI, the dev launcher, the browser, private Redis and PgBouncer servers, the compiled
- * server and worker). `npm run test:fast` runs `unit`; `npm test` runs all three after the build.
+ * build; `slow` is in-process too, but each file takes many seconds (thousands of changes, a processor
+ * that answers in seconds, a database of its own migrated up and down); `process` holds the tests that
+ * need `dist/` or start processes of their own (the CLI, the dev launcher, the browser, private Redis and
+ * PgBouncer servers, the compiled server and worker). `npm run test:fast` runs `unit`; `npm test` runs
+ * all three after the build.
  */
 const PROCESS_TESTS = [
   '<rootDir>/test/cli/',
@@ -26,6 +27,8 @@ const PROCESS_TESTS = [
 
 const SLOW_TESTS = [
   '<rootDir>/test/bot-kit/convergence.test.ts',
+  '<rootDir>/test/core/migrations.test.ts',
+  '<rootDir>/test/core/online-migrations.test.ts',
   '<rootDir>/test/server/payments/create-order-slow-processor.test.ts',
   '<rootDir>/test/worker/reconcile-slow-processor.test.ts',
 ];
