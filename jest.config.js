@@ -1,8 +1,10 @@
 /**
- * Two projects: `unit` runs in-process (core, routes through `inject`, the relay, bot-kit) and needs no
- * build; `process` holds the tests that need `dist/` or start processes of their own (the CLI, the dev
- * launcher, the browser, private Redis and PgBouncer servers, the compiled server and worker).
- * `npm run test:fast` runs `unit`; `npm test` runs both after the build.
+ * Three projects: `unit` runs in-process (core, routes through `inject`, the relay, bot-kit) and needs no
+ * build; `slow` is in-process too, but each file takes many seconds (thousands of changes, a processor
+ * that answers in seconds, a database of its own migrated up and down); `process` holds the tests that
+ * need `dist/` or start processes of their own (the CLI, the dev launcher, the browser, private Redis and
+ * PgBouncer servers, the compiled server and worker). `npm run test:fast` runs `unit`; `npm test` runs
+ * all three after the build.
  */
 const PROCESS_TESTS = [
   '<rootDir>/test/cli/',
@@ -23,6 +25,17 @@ const PROCESS_TESTS = [
   '<rootDir>/test/worker/worker-process.test.ts',
 ];
 
+const SLOW_TESTS = [
+  '<rootDir>/test/bot-kit/convergence.test.ts',
+  '<rootDir>/test/core/migrations.test.ts',
+  '<rootDir>/test/core/online-migrations.test.ts',
+  '<rootDir>/test/server/payments/create-order-slow-processor.test.ts',
+  '<rootDir>/test/worker/reconcile-slow-processor.test.ts',
+];
+
+/** The testMatch globs of a list of folders (ending in `/`) and files. */
+const matching = (paths) => paths.map((prefix) => (prefix.endsWith('/') ? `${prefix}**/*.test.ts` : prefix));
+
 const project = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
@@ -33,16 +46,18 @@ const project = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...project, displayName: 'unit', testPathIgnorePatterns: ['/node_modules/', ...PROCESS_TESTS] },
     {
       ...project,
-      displayName: 'process',
-      testMatch: PROCESS_TESTS.map((prefix) => (prefix.endsWith('/') ? `${prefix}**/*.test.ts` : prefix)),
+      displayName: 'unit',
+      testPathIgnorePatterns: ['/node_modules/', ...PROCESS_TESTS, ...SLOW_TESTS],
     },
+    { ...project, displayName: 'slow', testMatch: matching(SLOW_TESTS) },
+    { ...project, displayName: 'process', testMatch: matching(PROCESS_TESTS) },
   ],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   maxWorkers: 2,
-  testTimeout: 60000,
+  // A test that hangs fails in 10 s; the files that need longer raise it at the top or per test, saying why.
+  testTimeout: 10_000,
 };

@@ -7,6 +7,8 @@ export interface BotOptions {
   redis: RedisSettings;
   /** The service's EVENTS_STREAM. */
   stream: string;
+  /** How long a read of the stream waits for entries, and so how long closing can take; the kit's default if unset. */
+  blockMs?: number;
   log: (message: string) => void;
 }
 
@@ -45,6 +47,7 @@ export function botRoutes(options: BotOptions): FastifyPluginAsync {
       group: 'sandbox-bot',
       // One fixed name, so that a restarted bot finds the entries it was given but never acknowledged.
       consumer: 'sandbox-bot-1',
+      ...(options.blockMs !== undefined && { blockMs: options.blockMs }),
       log: (message) => options.log(`bot: ${message}`),
       handler: (payload) => {
         events.unshift({ receivedAt: new Date().toISOString(), type: payload.type, payload });

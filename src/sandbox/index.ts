@@ -63,7 +63,7 @@ export interface SandboxOptions {
   /** Reports webhooks the service refused or could not take; silent by default. */
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
-  bot?: { redis: RedisSettings; stream: string };
+  bot?: { redis: RedisSettings; stream: string; blockMs?: number };
   /** Prices in whole INR (PLAN_PRICES): the Monthly and Yearly plans exist from the start, as SANDBOX_PLAN_IDS. */
   subscriptionPlans?: { Monthly: number; Yearly: number };
 }

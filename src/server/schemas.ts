@@ -37,6 +37,16 @@ export const ErrorReply = Type.Object(
   { $id: 'ErrorReply' },
 );
 
+/**
+ * The `response` entries of a route's error answers: every status listed answers in the one error shape
+ * the error handler (src/server/errors.ts) sends.
+ */
+export function errorReplies<Status extends number>(...statuses: Status[]) {
+  const replies = {} as Record<Status, { $ref: string }>;
+  for (const status of statuses) replies[status] = { $ref: 'ErrorReply#' };
+  return replies;
+}
+
 export const PremiumStatusReply = Type.Object({
   isPremium: Type.Boolean(),
   premiumExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

@@ -3,6 +3,9 @@ import { useTestCore } from '../support/context';
 import { createUser, snowflake } from '../support/fixtures';
 import { json, premium } from './support';
 
+// Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 useTestCore();
 
 const grantGuild = (providerId: string, guildId: string, ...more: string[]) =>

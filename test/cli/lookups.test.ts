@@ -7,6 +7,9 @@ import { dropDatabase, databaseUrl } from '../support/databases';
 import { createOrderRow, createUser, grantRequest, snowflake } from '../support/fixtures';
 import { json, premium, premiumAtTerminal } from './support';
 
+// Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
 

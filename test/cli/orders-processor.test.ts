@@ -10,6 +10,9 @@ import { createUser } from '../support/fixtures';
 import { CREDENTIALS, useCliSandbox } from './sandbox';
 import { json } from './support';
 
+// Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const getCore = useTestCore();
 const { sandbox: getSandbox, cli } = useCliSandbox();
 let sandbox: Sandbox;

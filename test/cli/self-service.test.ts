@@ -7,6 +7,9 @@ import { useTestCore } from '../support/context';
 import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
 import { json, premium } from './support';
 
+// Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const getCore = useTestCore();
 
 interface BatchJson {

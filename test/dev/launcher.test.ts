@@ -12,6 +12,9 @@ import { databaseUrl } from '../support/databases';
 import { pollUntil } from '../support/wait';
 import { launch, launcherLines, ROOT, type Launch } from './launcher';
 
+// The launcher's API, worker and sandbox run under tsx: each test and the stop take seconds.
+jest.setTimeout(60_000);
+
 const START_MS = 120_000;
 
 /** Ports of the test's own, so that nothing collides with another run or a developer's `npm run dev`. */

@@ -8,6 +8,9 @@ import { BROWSER } from './support/browser';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
+// The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
+jest.setTimeout(60_000);
+
 const TEST_MS = 90_000;
 
 /** The seller's console as an operator meets it: the compiled sandbox, API and worker, a real browser. */

@@ -11,6 +11,9 @@ import { textOf } from './support/page-text';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
+// The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
+jest.setTimeout(60_000);
+
 const TEST_MS = 60_000;
 
 /** The whole product as a person meets it: the compiled sandbox, API and worker, and a real browser. */

@@ -8,6 +8,9 @@ import { textOf } from './support/page-text';
 import { ARTIFACTS } from './support/processes';
 import { useProduct } from './support/product';
 
+// The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
+jest.setTimeout(60_000);
+
 const TEST_MS = 90_000;
 
 describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browserPath) => {

@@ -9,6 +9,9 @@ import { insertOutboxRows, pendingRows, streamIds } from '../worker/support/outb
 import { useRelays } from '../worker/support/relays';
 import { PrivateCluster, PrivateSentinelSet, type TopologyOptions } from './support/private-topologies';
 
+// Sentinel and Cluster servers of its own: stopping them, and each test against them, take seconds.
+jest.setTimeout(60_000);
+
 const FRONTEND_URL = 'http://frontend.test';
 let lastIp = 0;
 /** Rate limits count per IP (3 a minute here): each check comes from addresses of its own. */

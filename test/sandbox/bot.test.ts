@@ -36,7 +36,8 @@ describe('the bot stand-in', () => {
 
   beforeAll(async () => {
     redis = new Redis(testConfig().redisUrl);
-    sandbox = await startSandbox({ ...CREDENTIALS, bot: { redis: testConfig(), stream } });
+    // Closing waits for the bot's read in progress: a short one keeps afterAll from waiting 5 s.
+    sandbox = await startSandbox({ ...CREDENTIALS, bot: { redis: testConfig(), stream, blockMs: 100 } });
   });
   afterAll(async () => {
     await sandbox?.close();

@@ -3,6 +3,9 @@ import { once } from 'node:events';
 import os from 'node:os';
 import path from 'node:path';
 
+// Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const ROOT = path.resolve(__dirname, '../..');
 
 /** Runs the entry point from an empty directory, so that no developer's `.env` is read. */

@@ -14,6 +14,9 @@ import { readStream } from '../worker/support/outbox';
 import { describeNeeding, PGBOUNCER } from '../support/requirements';
 import { PrivatePgBouncer } from './support/private-pgbouncer';
 
+// Six processes of the API behind PgBouncer: each test and their stop take seconds.
+jest.setTimeout(60_000);
+
 const REPLICAS = 3;
 const RATE_LIMIT = 5;
 /** Six Node processes starting at once on a busy machine take their time. */

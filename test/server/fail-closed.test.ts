@@ -6,6 +6,9 @@ import { testConfig, workerDatabaseUrl } from '../support/context';
 import { pollUntil } from '../support/wait';
 import { freePort } from '../worker/support/ports';
 
+// Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const DIST = path.resolve(__dirname, '../../dist/src');
 const SECRETS = [
   'JWT_SECRET',

@@ -3,6 +3,9 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { testConfig, workerDatabaseUrl } from '../support/context';
 
+// Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const SERVER = path.resolve(__dirname, '../../dist/src/server/main.js');
 
 /** The compiled API as a supervisor runs it (`npm test` builds before jest runs). */

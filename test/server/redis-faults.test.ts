@@ -16,6 +16,9 @@ import { PrivateRedis } from '../worker/support/private-redis';
 import { useRelays } from '../worker/support/relays';
 import { bearer, MONTHLY_USER, post, verifyBody } from './payments/harness';
 
+// A redis-server of its own, shut down, hung and restarted under the API and relay: 10 s a test measured.
+jest.setTimeout(60_000);
+
 /** The acceptance: whatever Redis does, every request is answered within this. */
 const ANSWER_WITHIN_MS = 2000;
 const RELAY_BATCH = 20;

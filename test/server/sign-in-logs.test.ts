@@ -5,6 +5,9 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { testConfig, workerDatabaseUrl } from '../support/context';
 import { pollUntil } from '../support/wait';
 
+// Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const SERVER = path.resolve(__dirname, '../../dist/src/server/main.js');
 
 interface LogLine {

@@ -27,37 +27,36 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
   });
 }
 
-export const ALL_TABLES = [
-  'held_revokes',
-  'job_runs',
-  'code_attempt_failures',
-  'premium_codes',
-  'premium_code_batches',
-  'premium_transfers',
-  'payment_refunds',
-  'subscription_status_changes',
-  'subscription_charges',
-  'subscriptions',
-  'order_reservations',
-  'outbox',
-  'webhook_events',
-  'premium_grants',
-  'server_premiums',
-  'user_premiums',
-  'orders',
-  'user_guilds',
-  'users',
-];
+/**
+ * Empties every table but the migrations' record and restarts their sequences, in one statement: a
+ * DELETE of a test's few rows takes a millisecond where a TRUNCATE of the twenty tables took ~180 ms
+ * (new files for every table and index), which was most of a short test's time. One statement, so that
+ * the foreign keys (orders and grants point at each other) are checked once, after every table is
+ * empty; the tables are read from the catalog, so a table a migration adds is emptied too.
+ */
+const EMPTY_EVERY_TABLE = `DO $$
+DECLARE
+  statement text;
+BEGIN
+  SELECT 'WITH ' || string_agg(format('%I AS (DELETE FROM %I)', 'emptied_' || relname, relname), ', ') || ' SELECT 1'
+    INTO statement
+    FROM pg_class
+   WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relname <> 'schema_migrations';
+  EXECUTE statement;
+  PERFORM setval(sequence.seqrelid, sequence.seqstart, false)
+     FROM pg_sequence sequence JOIN pg_class class ON class.oid = sequence.seqrelid
+    WHERE class.relnamespace = 'public'::regnamespace;
+END $$`;
 
 const DEADLOCK_DETECTED = '40P01';
 
 /** Empties every table of this worker's database: each test starts from nothing. */
 export async function resetDatabase(core: Core): Promise<void> {
-  // Processes a test started (the browser tests' API and worker) may still be writing: TRUNCATE's locks
-  // can then deadlock with one of their transactions, and PostgreSQL may pick the TRUNCATE to cancel.
+  // Processes a test started (the browser tests' API and worker) may still be writing: the DELETEs can
+  // then deadlock with one of their transactions, and PostgreSQL may pick this one to cancel.
   for (let attempt = 1; ; attempt++) {
     try {
-      await core.sequelize.query(`TRUNCATE ${ALL_TABLES.join(', ')} RESTART IDENTITY CASCADE`);
+      await core.sequelize.query(EMPTY_EVERY_TABLE);
       return;
     } catch (error) {
       const code = (error as { parent?: { code?: string } }).parent?.code;

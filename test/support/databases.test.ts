@@ -7,6 +7,9 @@ import {
   withAdminClient,
 } from './databases';
 
+// CREATE DATABASE and DROP DATABASE, three of each: seconds on the shared 2-core machine.
+jest.setTimeout(30_000);
+
 const DAY_MS = 86_400_000;
 
 /** A run database name as global-setup makes them, as if created `ageMs` ago. */

@@ -11,6 +11,9 @@ import { PrivateRedis } from './support/private-redis';
 import { counterValue, recordingLogger, useRelays } from './support/relays';
 import { pollUntil } from '../support/wait';
 
+// A redis-server of its own, stopped and restarted under the relay: seconds a test.
+jest.setTimeout(60_000);
+
 describe('outbox relay against a redis-server of its own', () => {
   const core = useTestCore();
   const startRelay = useRelays();

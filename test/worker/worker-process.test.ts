@@ -10,6 +10,9 @@ import { freePort } from './support/ports';
 import { useRelays } from './support/relays';
 import { pollUntil } from '../support/wait';
 
+// Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
+jest.setTimeout(60_000);
+
 const REPO_ROOT = path.resolve(__dirname, '../..');
 /** Enough that the worker is still relaying when the test signals it. */
 const BACKLOG = 20_000;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { getDashboard } from '../../core/identity/dashboard';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { PremiumStatusReply, ProviderId } from '../schemas';
+import { errorReplies, PremiumStatusReply, ProviderId } from '../schemas';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -41,9 +41,7 @@ const authMeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ bearerAuth: [] }],
         response: {
           200: DashboardReply,
-          401: { $ref: 'ErrorReply#' },
-          404: { $ref: 'ErrorReply#' },
-          429: { $ref: 'ErrorReply#' },
+          ...errorReplies(401, 404, 429),
         },
       },
     },

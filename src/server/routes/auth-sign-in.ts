@@ -9,7 +9,7 @@ import { signInWithDiscord } from '../../core/identity/sign-in';
 import type { AppOptions } from '../app-options';
 import { CONSOLE_COOKIE, CONSOLE_PATH, consoleCookieOptions } from '../console/cookie';
 import { perIpRateLimit } from '../plugins/rate-limit';
-import { Redirect } from '../schemas';
+import { errorReplies, Redirect } from '../schemas';
 import { createSignInStateStore, sameState, type SignInPurpose } from '../sign-in-state';
 
 /** The `error` the frontend's login page receives when a sign-in fails. */
@@ -152,8 +152,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         querystring: LoginQuery,
         response: {
           302: Redirect("Discord's consent page; or the frontend's /login?error=server_error"),
-          404: { $ref: 'ErrorReply#' },
-          429: { $ref: 'ErrorReply#' },
+          ...errorReplies(404, 429),
         },
       },
     },
@@ -181,7 +180,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
         querystring: CallbackQuery,
         response: {
           302: Redirect("The frontend's /dashboard?token=… when signed in, else its /login?error=<reason>"),
-          429: { $ref: 'ErrorReply#' },
+          ...errorReplies(429),
         },
       },
     },

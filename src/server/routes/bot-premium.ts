@@ -8,7 +8,7 @@ import { SNAPSHOT_PAGE, snapshotPage } from '../../core/bot/snapshot';
 import { CATEGORIES } from '../../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perClientRateLimit } from '../plugins/rate-limit';
-import { ProviderId } from '../schemas';
+import { errorReplies, ProviderId } from '../schemas';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const Version = Type.Integer({ minimum: 0, description: "the record's version; 0 when it never existed" });
@@ -39,8 +39,7 @@ const SnapshotQuery = Type.Object({
   ),
 });
 
-const error = { $ref: 'ErrorReply#' };
-const errors = { 400: error, 401: error, 429: error };
+const errors = errorReplies(400, 401, 429);
 
 /**
  * The bot's pull side (docs/design.md, Events): one guild, one user, or every active record in

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
 import { noRateLimit, perIpRateLimit } from '../plugins/rate-limit';
+import { errorReplies } from '../schemas';
 import { PROBE } from '../sql';
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -62,7 +63,7 @@ export default async function healthRoutes(
   const readyzSchema = {
     tags: ['operations'],
     summary: 'PostgreSQL and Redis answer too (503 names which does not)',
-    response: { 200: Readiness, 503: Readiness, 429: { $ref: 'ErrorReply#' } },
+    response: { 200: Readiness, 503: Readiness, ...errorReplies(429) },
   };
   app.get('/readyz', { config: perIpRateLimit(), schema: readyzSchema }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([

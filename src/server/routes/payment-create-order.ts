@@ -5,7 +5,7 @@ import { createOrder, DEFAULT_PLAN_TYPE } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CUSTOM_MONTHS, PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { ProviderId, TargetFields } from '../schemas';
+import { errorReplies, ProviderId, TargetFields } from '../schemas';
 
 const CreateOrderBody = Type.Object({
   amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
@@ -27,8 +27,6 @@ const ProcessorOrder = Type.Object(
   { additionalProperties: true, description: "Razorpay's order object, unchanged" },
 );
 
-const error = { $ref: 'ErrorReply#' };
-
 /** POST /api/payment/create-order (docs/interface.md). */
 const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const processor = razorpayClientFor(core.config);
@@ -45,12 +43,7 @@ const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asyn
         body: CreateOrderBody,
         response: {
           200: ProcessorOrder,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          429: error,
-          502: error,
+          ...errorReplies(400, 401, 403, 404, 429, 502),
         },
       },
     },

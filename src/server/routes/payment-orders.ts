@@ -7,6 +7,7 @@ import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
+import { errorReplies } from '../schemas';
 
 /** Each recheck asks Razorpay: a user gets a few a minute, far below the other routes' limit. */
 export const RECHECKS_PER_MINUTE = 6;
@@ -28,8 +29,6 @@ const OrderView = Type.Object({
     Type.Null({ description: 'the last attempt to pay an unpaid order, when Razorpay declined it' }),
   ]),
 });
-
-const error = { $ref: 'ErrorReply#' };
 
 function view(order: OwnOrder) {
   return {
@@ -66,10 +65,7 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         }),
         response: {
           200: Type.Object({ orders: Type.Array(OrderView) }),
-          400: error,
-          401: error,
-          404: error,
-          429: error,
+          ...errorReplies(400, 401, 404, 429),
         },
       },
     },
@@ -96,11 +92,7 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: {
           200: Type.Composite([OrderView, Type.Object({ applied: Type.Boolean(), message: Type.String() })]),
-          400: error,
-          401: error,
-          404: error,
-          429: error,
-          502: error,
+          ...errorReplies(400, 401, 404, 429, 502),
         },
       },
     },

@@ -11,7 +11,7 @@ import { listOwnSubscriptions } from '../../core/subscriptions/list';
 import { SUBSCRIPTION_PLAN_TYPES } from '../../core/subscriptions/plan-ids';
 import { verifySubscription } from '../../core/subscriptions/verify';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { ProviderId, TargetFields } from '../schemas';
+import { errorReplies, ProviderId, TargetFields } from '../schemas';
 
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const SubscriptionId = Type.String({
@@ -63,10 +63,6 @@ const SubscriptionReply = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
 });
 
-/** The error answers of a route, all in the one error shape. */
-function errors(...statuses: number[]) {
-  return Object.fromEntries(statuses.map((status) => [status, { $ref: 'ErrorReply#' }]));
-}
 const bearer = [{ bearerAuth: [] }];
 
 /** Auto-renewal (docs/design.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
@@ -83,7 +79,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: 'Creates a Razorpay subscription that renews Monthly or Yearly premium',
         security: bearer,
         body: CreateSubscriptionBody,
-        response: { 200: CreatedSubscription, ...errors(400, 401, 403, 404, 409, 429, 502) },
+        response: { 200: CreatedSubscription, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },
       },
     },
     async (request) =>
@@ -104,7 +100,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: "Confirms Checkout's authorisation of a subscription",
         security: bearer,
         body: VerifySubscriptionBody,
-        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429) },
+        response: { 200: SubscriptionReply, ...errorReplies(400, 401, 403, 404, 409, 429) },
       },
     },
     async (request) =>
@@ -128,7 +124,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         security: bearer,
         response: {
           200: Type.Object({ subscriptions: Type.Array(SubscriptionReply) }),
-          ...errors(401, 404, 429),
+          ...errorReplies(401, 404, 429),
         },
       },
     },
@@ -145,7 +141,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
         summary: 'Stops renewing: premium runs to the end of the paid cycle',
         security: bearer,
         params: Type.Object({ subscriptionId: SubscriptionId }),
-        response: { 200: SubscriptionReply, ...errors(400, 401, 403, 404, 409, 429, 502) },
+        response: { 200: SubscriptionReply, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },
       },
     },
     async (request) =>

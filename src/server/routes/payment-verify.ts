@@ -6,7 +6,7 @@ import { verifyPayment } from '../../core/payments/verify-payment';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { ProviderId } from '../schemas';
+import { errorReplies, ProviderId } from '../schemas';
 
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const Signature = Type.String({ minLength: 1, maxLength: 128, description: 'HMAC-SHA256, hex' });
@@ -48,8 +48,6 @@ const VerifyPaymentReply = Type.Object({
   planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
   expiresAt: Type.String({ format: 'date-time' }),
 });
-
-const error = { $ref: 'ErrorReply#' };
 
 function checkoutResponse(body: VerifyPaymentBody) {
   return body.processor_order_id !== undefined
@@ -94,12 +92,7 @@ const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         body: VerifyPaymentBody,
         response: {
           200: VerifyPaymentReply,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          429: error,
+          ...errorReplies(400, 401, 403, 404, 409, 429),
         },
       },
     },

@@ -5,6 +5,7 @@ import type { Core } from '../../core';
 import type { WebhookOutcome } from '../../core/payments/webhook-outcome';
 import { handleWebhook } from '../../core/payments/webhooks';
 import { perIpRateLimit } from '../plugins/rate-limit';
+import { errorReplies } from '../schemas';
 
 const WebhookHeaders = Type.Object({
   'x-razorpay-signature': Type.String({ minLength: 1 }),
@@ -45,10 +46,8 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
         headers: WebhookHeaders,
         response: {
           200: WebhookReply,
-          400: { $ref: 'ErrorReply#' },
-          429: { $ref: 'ErrorReply#' },
-          // A failure of ours (the database down): Razorpay delivers the event again later.
-          500: { $ref: 'ErrorReply#' },
+          // 500 is a failure of ours (the database down): Razorpay delivers the event again later.
+          ...errorReplies(400, 429, 500),
         },
       },
     },

@@ -6,7 +6,7 @@ import { redeemCode } from '../../core/codes/redeem-code';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { TargetFields } from '../schemas';
+import { errorReplies, TargetFields } from '../schemas';
 
 const RedeemBody = Type.Object({
   code: Type.String({
@@ -27,8 +27,6 @@ const RedeemReply = Type.Object({
   message: Type.String(),
 });
 
-const error = { $ref: 'ErrorReply#' };
-
 /** POST /api/premium/redeem: a gift code's premium for the caller or a guild they manage. */
 const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   app.post(
@@ -43,13 +41,7 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         body: RedeemBody,
         response: {
           200: RedeemReply,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          410: error,
-          429: error,
+          ...errorReplies(400, 401, 403, 404, 409, 410, 429),
         },
       },
     },

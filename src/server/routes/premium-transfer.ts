@@ -5,7 +5,7 @@ import type { Core } from '../../core';
 import { friendlyTime, holderName } from '../notices';
 import { transferPremium } from '../../core/transfers/transfer';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { GuildId } from '../schemas';
+import { errorReplies, GuildId } from '../schemas';
 
 const Timestamp = Type.String({ format: 'date-time' });
 
@@ -31,8 +31,6 @@ const TransferHeaders = Type.Object({
   ),
 });
 
-const error = { $ref: 'ErrorReply#' };
-
 /** POST /api/premium/transfer: a manager moves the premium they bought to another guild they manage. */
 const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   app.post(
@@ -48,12 +46,7 @@ const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (
         body: Type.Object({ fromGuildId: GuildId, toGuildId: GuildId }),
         response: {
           200: TransferReply,
-          400: error,
-          401: error,
-          403: error,
-          404: error,
-          409: error,
-          429: error,
+          ...errorReplies(400, 401, 403, 404, 409, 429),
         },
       },
     },

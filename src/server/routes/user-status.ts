@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { getPremiumStatus } from '../../core/users';
 import { perIpRateLimit } from '../plugins/rate-limit';
-import { PremiumStatusReply, ProviderId } from '../schemas';
+import { errorReplies, PremiumStatusReply, ProviderId } from '../schemas';
 
 /** GET /api/auth/user/:providerId (docs/interface.md): live premium status, public. */
 const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
@@ -17,9 +17,7 @@ const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, 
         params: Type.Object({ providerId: ProviderId }),
         response: {
           200: PremiumStatusReply,
-          400: { $ref: 'ErrorReply#' },
-          404: { $ref: 'ErrorReply#' },
-          429: { $ref: 'ErrorReply#' },
+          ...errorReplies(400, 404, 429),
         },
       },
     },

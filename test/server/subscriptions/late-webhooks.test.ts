@@ -70,6 +70,7 @@ describe('subscription webhooks delivered late, replayed or out of order', () =>
     });
   });
 
+  // A property: a subscription for each of many orders of delivery, 2 s measured on the shared machine.
   it('ends in the same state whatever order the events of a subscription arrive in', async () => {
     const app = getApp();
     await fc.assert(
@@ -141,5 +142,5 @@ describe('subscription webhooks delivered late, replayed or out of order', () =>
       ),
       { numRuns: 12 },
     );
-  });
+  }, 30_000);
 });
