@@ -7,6 +7,7 @@ import { Sequelize } from 'sequelize';
 import { PremiumMemory } from '../../src/bot-kit/memory';
 import { createCore } from '../../src/core';
 import { createMigrator } from '../../src/core/db/migrator';
+import { initModels } from '../../src/core/models';
 import { razorpayClientFor } from '../../src/core/payments/processor';
 import { startSandbox } from '../../src/sandbox';
 import { createDatabase, databaseUrl, dropDatabase } from '../../test/support/databases';
@@ -112,6 +113,8 @@ async function openSize(users: number): Promise<Size> {
     measures,
     loadAverage,
     async run(part) {
+      // Sequelize's models belong to the last connection they were bound to, whichever size that was.
+      initModels(core.sequelize);
       await parts[part]();
       loadAverage[part] = os.loadavg();
       console.error(`  ${users}: ${part} done, load average ${load()}`);

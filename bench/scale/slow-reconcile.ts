@@ -122,6 +122,7 @@ export async function measureSlowReconcile(
         checked[step.kind]++;
         lastCheckAt[step.kind] = performance.now();
         const key = `${step.kind} ${step.result}`;
+        if (!results.has(key)) console.error(`  first ${key}: ${step.entry.reason}`);
         results.set(key, (results.get(key) ?? 0) + 1);
         peakRss = Math.max(peakRss, process.memoryUsage().rss);
       },
