@@ -25,7 +25,7 @@ export interface BenchEnvironment {
   key(purpose: string): string;
 }
 
-async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
+export async function deleteKeys(redis: Redis, pattern: string): Promise<void> {
   for await (const keys of redis.scanStream({ match: pattern, count: 1000 })) {
     if ((keys as string[]).length > 0) await redis.del(...(keys as string[]));
   }

@@ -8,6 +8,7 @@ import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/payments/
 import { announceExpiries } from '../../src/core/premium/expiry';
 import { announceExpiringSoon } from '../../src/core/premium/expiry-reminders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
+import { removeExpiredBookkeeping } from '../../src/core/retention';
 
 export interface Measure {
   name: string;
@@ -40,16 +41,23 @@ async function timed(run: () => Promise<number>): Promise<[number, number]> {
 const silentProcessor = { fetchOrderPayments: async () => [] } as unknown as RazorpayClient;
 
 /** The measures of one seeded database (`users` users); each leaves the database as it found it or says so. */
-export async function measureDatabase(core: Core, users: number): Promise<Measure[]> {
+export async function measureDatabase(
+  core: Core,
+  users: number,
+  add: (measure: Measure) => void,
+): Promise<void> {
   const sequelize: Sequelize = core.sequelize;
-  const measures: Measure[] = [];
-  const add = (measure: Measure) => {
-    measures.push(measure);
-    console.error(`  ${measure.name}: ${measure.value.toFixed(3)} ${measure.unit}`);
-  };
 
+  // Each batch from its first statement to its COMMIT's answer: the longest transaction of the run.
+  let longestBatchMs = 0;
   const [expiryMs, expired] = await timed(() =>
-    untilDone(sequelize, undefined, (transaction) => announceExpiries(transaction, 500)),
+    untilDone(sequelize, undefined, async (transaction) => {
+      const started = performance.now();
+      transaction.afterCommit(() => {
+        longestBatchMs = Math.max(longestBatchMs, performance.now() - started);
+      });
+      return announceExpiries(transaction, 500);
+    }),
   );
   add({
     name: `expiry run, ${expired} due`,
@@ -57,6 +65,13 @@ export async function measureDatabase(core: Core, users: number): Promise<Measur
     perItem: true,
     value: expiryMs / expired,
     target: 2.4,
+  });
+  add({
+    name: 'expiry run, longest batch transaction',
+    unit: 'ms',
+    perItem: false,
+    target: 1000,
+    value: longestBatchMs,
   });
   add({
     name: 'expiry run, nothing due',
@@ -114,6 +129,25 @@ export async function measureDatabase(core: Core, users: number): Promise<Measur
     value: await median(() => describeOrder(sequelize, `order_S${users}`)),
   });
 
+  await seedBookkeeping(sequelize, users);
+  const [housekeepingMs, removed] = await timed(async () => {
+    const counts = await sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction));
+    return Object.values(counts).reduce((sum, n) => sum + n, 0);
+  });
+  add({
+    name: `housekeeping, a day's rows past retention`,
+    unit: 'ms per row',
+    perItem: true,
+    value: housekeepingMs / removed,
+  });
+  add({
+    name: 'housekeeping, nothing due',
+    unit: 'ms',
+    perItem: true,
+    target: 20,
+    value: await median(() => sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction))),
+  });
+
   const rssBefore = process.memoryUsage().rss;
   const deadline = new AbortController();
   let checked = 0;
@@ -144,5 +178,33 @@ export async function measureDatabase(core: Core, users: number): Promise<Measur
     target: 50,
     value: (process.memoryUsage().rss - rssBefore) / 1e6,
   });
-  return measures;
+}
+
+/**
+ * What the housekeeping job finds on a day of a big bot, in proportion to its users: the webhook ids of
+ * the last 8 days (0.02 per user and day; the oldest day past its 7), dead outbox rows of the last 31
+ * days and failed code attempts of the last 2 (each's oldest day past retention), and a month and a day
+ * of job runs (every minute's expiry and reminder runs, every 5 minutes' reconcile: not per user).
+ */
+async function seedBookkeeping(sequelize: Sequelize, users: number): Promise<void> {
+  const perDay = (share: number) => Math.max(1, Math.round(users * share));
+  await sequelize.query(`
+    INSERT INTO webhook_events (event_id, event_type, received_at)
+    SELECT 'evt_S' || i, 'payment.captured', now() - (i % 8) * interval '1 day' - interval '1 hour'
+    FROM generate_series(1, ${perDay(0.02) * 8}) i;
+    INSERT INTO outbox (event_id, type, aggregate_key, payload, dead_at, attempts, last_error)
+    SELECT md5('dead' || i)::uuid, 'premium.granted', 'user:' || i,
+           jsonb_build_object('eventId', md5('dead' || i)::uuid, 'type', 'premium.granted'),
+           now() - (i % 31) * interval '1 day' - interval '1 hour', 10, 'seeded'
+    FROM generate_series(1, ${perDay(0.0001) * 31}) i;
+    INSERT INTO code_attempt_failures (user_id, ip, created_at)
+    SELECT 1 + i % ${users}, '10.0.' || (i % 250) || '.1', now() - (i % 2) * interval '1 day' - interval '1 hour'
+    FROM generate_series(1, ${perDay(0.001) * 2}) i;
+    INSERT INTO job_runs (job, tick, worker, started_at, lease_until, finished_at, outcome)
+    SELECT job, tick, 'seed', tick, tick + interval '1 minute', tick + interval '1 second', 'ran'
+    FROM (VALUES ('expiry', 1), ('expiry-reminders', 1), ('reconcile', 5)) AS jobs(job, every),
+         generate_series(date_trunc('minute', now()) - interval '31 days', now(), interval '1 minute') AS tick
+    WHERE extract(minute FROM tick)::int % every = 0;
+    ANALYZE webhook_events, outbox, code_attempt_failures, job_runs;
+  `);
 }
