@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { PremiumMemory } from '../../src/bot-kit/memory';
 import { loadSnapshot } from '../../src/bot-kit/snapshot';
 import type { Core } from '../../src/core';
-import { createOrder } from '../../src/core/payments/create-order';
+import { createOrder } from '../../src/core/orders/create-order';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
 import { issueSessionToken } from '../../src/core/session';
 import type { Sandbox } from '../../src/sandbox';
