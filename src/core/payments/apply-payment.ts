@@ -58,10 +58,10 @@ const lockPayableOrder = (processorOrderId: string) => ({
 });
 
 /**
- * Whether a dispute of the order was lost, or keeps its premium revoked, whatever a later
- * one says: its payment must not be applied. Asked only of an order that has seen a dispute, so the
- * paid-and-grant path's statement touches no other table (a subquery there cost it a tenth of
- * PostgreSQL's time per verification).
+ * Whether a dispute of the order was lost, or keeps its premium revoked (DISPUTE_KEEPS_PREMIUM_REVOKED),
+ * whatever a later one says: its payment must not be applied. Asked only of an order that has seen a
+ * dispute, so the paid-and-grant path's statement touches no other table (a subquery there cost it a
+ * tenth of PostgreSQL's time per verification).
  */
 async function chargedBack(transaction: PlainTransaction, orderId: number): Promise<boolean> {
   const disputes = await transaction.rows({

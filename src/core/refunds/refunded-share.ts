@@ -17,9 +17,10 @@ export interface RefundedShare {
 
 /**
  * A partial refund takes back the same share of the purchase's days, rounded up to whole days, less what
- * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md) is revoked and what is left of
- * it given back as a new grant that the payment pays for from then on (as a won dispute's restoring
- * grant does), so a later refund or dispute of the payment takes exactly the rest. Returns the days taken.
+ * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md)
+ * is revoked and what is left of it given back as a new grant that the payment pays for from then on (as
+ * a won dispute's restoring grant does), so a later refund or dispute of the payment takes exactly the
+ * rest. Returns the days taken.
  */
 export async function takeRefundedShare(
   sequelize: Sequelize,
