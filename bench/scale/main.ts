@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
+import * as prettier from 'prettier';
 import { Sequelize } from 'sequelize';
 import { PremiumMemory } from '../../src/bot-kit/memory';
 import { createCore } from '../../src/core';
@@ -230,10 +231,17 @@ async function main(): Promise<void> {
   console.log(`${table}\n${footer}`);
   // A partial run (SCALE_ONLY) is printed only: results.json keeps the whole table of one run.
   if (process.env.SCALE_ONLY !== undefined) return;
-  fs.writeFileSync(
-    RESULTS_FILE,
-    `${JSON.stringify({ at: new Date(), sizes: [SMALL, LARGE], small, large, botKit, loadAverage: os.loadavg() }, null, 2)}\n`,
-  );
+  const results = JSON.stringify({
+    at: new Date(),
+    sizes: [SMALL, LARGE],
+    small,
+    large,
+    botKit,
+    loadAverage: os.loadavg(),
+  });
+  // Formatted as `npm run lint` checks it.
+  const options = await prettier.resolveConfig(RESULTS_FILE);
+  fs.writeFileSync(RESULTS_FILE, await prettier.format(results, { ...options, parser: 'json' }));
 }
 
 void main().catch((error: unknown) => {

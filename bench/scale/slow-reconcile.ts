@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import type { Core } from '../../src/core';
+import { LIVE_STATUSES } from '../../src/core/models';
 import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/payments/reconcile';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
 import { SANDBOX_PLAN_IDS, type FaultRoute, type Sandbox } from '../../src/sandbox';
@@ -24,6 +25,7 @@ const MEASURED_MS = Number(process.env.SCALE_RECONCILE_SECONDS ?? 60) * 1000;
  * takes longer is still growing when the next checks of its first rows fall due.
  */
 const WINDOW_HOURS = 6;
+const LIVE = `status IN (${LIVE_STATUSES.map((status) => `'${status}'`).join(', ')})`;
 
 /**
  * Gives the first `count` rows a run will take (in its order) processor ids the sandbox knows: orders
@@ -36,8 +38,7 @@ async function knownToTheSandbox(core: Core, processor: RazorpayClient, count: n
     `SELECT id FROM orders WHERE status = 'created' ORDER BY next_check_at, id LIMIT ${count}`,
   );
   const subscriptions = await select(
-    `SELECT id FROM subscriptions WHERE status IN ('active', 'pending', 'authenticated')
-     ORDER BY next_check_at, id LIMIT ${count}`,
+    `SELECT id FROM subscriptions WHERE ${LIVE} ORDER BY next_check_at, id LIMIT ${count}`,
   );
   const orderIds: string[] = [];
   for (const { id } of orders) {
@@ -96,7 +97,7 @@ export async function measureSlowReconcile(
   const [due] = await core.sequelize.query<{ orders: number; subscriptions: number }>(
     `SELECT (SELECT count(*)::int FROM orders WHERE status = 'created' AND next_check_at <= now()
                AND created_at >= now() - interval '${RECONCILE_LOOKBACK_MS / 1000} seconds') AS orders,
-            (SELECT count(*)::int FROM subscriptions WHERE status = 'active' AND next_check_at <= now()) AS subscriptions`,
+            (SELECT count(*)::int FROM subscriptions WHERE ${LIVE} AND next_check_at <= now()) AS subscriptions`,
     { type: QueryTypes.SELECT },
   );
   // At most CONCURRENCY / delay per second of each kind, with room.
