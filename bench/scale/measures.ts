@@ -5,7 +5,7 @@ import { activeRecordsAfter } from '../../src/core/bot/premium-records';
 import type { Core } from '../../src/core';
 import { untilDone } from '../../src/core/db/until-done';
 import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/payments/reconcile';
-import { announceExpiries } from '../../src/core/premium/expiry';
+import { announceExpiries, RECORDS_PER_BATCH } from '../../src/core/premium/expiry';
 import { announceExpiringSoon } from '../../src/core/premium/expiry-reminders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
 import { removeExpiredBookkeeping } from '../../src/core/retention';
@@ -56,7 +56,7 @@ export async function measureDatabase(
       transaction.afterCommit(() => {
         longestBatchMs = Math.max(longestBatchMs, performance.now() - started);
       });
-      return announceExpiries(transaction, 500);
+      return announceExpiries(transaction, RECORDS_PER_BATCH);
     }),
   );
   add({
@@ -78,10 +78,12 @@ export async function measureDatabase(
     unit: 'ms',
     perItem: true,
     target: 20,
-    value: await median(() => sequelize.transaction((transaction) => announceExpiries(transaction, 500))),
+    value: await median(() =>
+      sequelize.transaction((transaction) => announceExpiries(transaction, RECORDS_PER_BATCH)),
+    ),
   });
   const [remindMs, reminded] = await timed(() =>
-    untilDone(sequelize, undefined, (transaction) => announceExpiringSoon(transaction, 3, 500)),
+    untilDone(sequelize, undefined, (transaction) => announceExpiringSoon(transaction, 3, RECORDS_PER_BATCH)),
   );
   add({
     name: `reminder run, ${reminded} due`,

@@ -39,6 +39,13 @@ export async function announceRecord(
 }
 
 /**
+ * Records per category in one batch of the expiry and reminder jobs. Each batch is a transaction of its
+ * own and must stay under a second: `npm run bench:scale` saw 500 take up to 2.7 s on a loaded 2-core
+ * machine (docs/performance.md).
+ */
+export const RECORDS_PER_BATCH = 250;
+
+/**
  * Announces user and server premiums that have passed their expiry since their last change: one
  * `*_PREMIUM_REMOVE` event with reason `expired` per record version, appended in `transaction`. Running
  * out is a change of the record like any other: it bumps the version, so that every ADD and REMOVE a bot

@@ -1,9 +1,7 @@
 import { untilDone } from '../../core/db/until-done';
+import { RECORDS_PER_BATCH } from '../../core/premium/expiry';
 import { announceExpiringSoon } from '../../core/premium/expiry-reminders';
 import type { JobDefinition } from './job';
-
-/** Records reminded per category and batch: each batch is a short transaction of its own. */
-const RECORDS_PER_BATCH = 500;
 
 /**
  * `*_PREMIUM_EXPIRING`, EXPIRY_REMINDER_DAYS before an expiry, so the bot can remind: batch after batch,
