@@ -1,13 +1,10 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
-import { createOrder } from '../../src/core/orders/create-order';
 import { handleWebhook } from '../../src/core/payments/webhooks';
-import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { webhookSignature } from '../../src/core/processor/signatures';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
-import { createUser } from '../support/fixtures';
-import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { monthlyOrderAtSandbox, useCliSandbox } from './sandbox';
 import { json } from './support';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
@@ -22,17 +19,9 @@ beforeAll(() => {
 
 /** A USER Monthly order created as the API creates it, paid at Razorpay, never verified here. */
 async function paidButUnverifiedOrder(core: Core): Promise<string> {
-  const buyer = await createUser();
-  const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
-  const order = await createOrder(core, processor, {
-    callerProviderId: buyer.providerId,
-    providerId: buyer.providerId,
-    amount: core.config.planPrices.Monthly,
-    planType: 'Monthly',
-    category: 'USER',
-  });
-  await sandbox.razorpay.pay(order.id);
-  return order.id;
+  const { orderId } = await monthlyOrderAtSandbox(core, sandbox);
+  await sandbox.razorpay.pay(orderId);
+  return orderId;
 }
 
 describe('premium orders show', () => {
@@ -92,32 +81,24 @@ describe('premium orders show', () => {
 describe('an order whose payment was declined', () => {
   it('is listed and shown as payment failed, with the reason', async () => {
     const core = getCore();
-    const buyer = await createUser();
-    const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
-    const order = await createOrder(core, processor, {
-      callerProviderId: buyer.providerId,
-      providerId: buyer.providerId,
-      amount: core.config.planPrices.Monthly,
-      planType: 'Monthly',
-      category: 'USER',
-    });
-    await sandbox.razorpay.decline(order.id, { webhooks: 'hold' });
+    const { orderId, buyerProviderId } = await monthlyOrderAtSandbox(core, sandbox);
+    await sandbox.razorpay.decline(orderId, { webhooks: 'hold' });
     const [failed] = sandbox.razorpay.takeHeldWebhooks();
     const rawBody = Buffer.from(JSON.stringify(failed!.body));
     await expect(
       handleWebhook(core, {
         rawBody,
         signature: webhookSignature(rawBody, core.config.razorpay.webhookSecret),
-        eventId: `evt_failed_${order.id}`,
+        eventId: `evt_failed_${orderId}`,
       }),
     ).resolves.toEqual({ status: 'processed', event: 'payment.failed' });
 
-    const listed = await cli(['orders', 'list', '--user', buyer.providerId]);
-    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^${order.id}\\s+payment failed\\s`));
-    const shown = await cli(['orders', 'show', order.id]);
-    expect(shown.stdout).toContain(`${order.id} (payment failed)`);
+    const listed = await cli(['orders', 'list', '--user', buyerProviderId]);
+    expect(listed.stdout.split('\n')[1]).toMatch(new RegExp(`^${orderId}\\s+payment failed\\s`));
+    const shown = await cli(['orders', 'show', orderId]);
+    expect(shown.stdout).toContain(`${orderId} (payment failed)`);
     expect(shown.stdout).toMatch(/^Failed +.+: The payment was declined in the sandbox checkout$/m);
-    expect(json(await cli(['orders', 'show', order.id, '--json']))).toMatchObject({
+    expect(json(await cli(['orders', 'show', orderId, '--json']))).toMatchObject({
       order: { status: 'created', paymentFailure: 'The payment was declined in the sandbox checkout' },
       processor: { order: { status: 'attempted' }, payments: [{ status: 'failed' }] },
     });

@@ -1,13 +1,10 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { createOrder } from '../../src/core/orders/create-order';
-import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { revenueReport, subscribersReport } from '../../src/core/reports';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
-import { createUser } from '../support/fixtures';
-import { CREDENTIALS, useCliSandbox } from './sandbox';
+import { monthlyOrderAtSandbox, useCliSandbox } from './sandbox';
 import { json } from './support';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
@@ -22,22 +19,14 @@ beforeAll(() => {
 
 /** A USER Monthly order paid at Razorpay and applied here: 30 days of premium. */
 async function paidOrder(core: Core): Promise<{ orderId: string; paymentId: string }> {
-  const buyer = await createUser();
-  const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
-  const order = await createOrder(core, processor, {
-    callerProviderId: buyer.providerId,
-    providerId: buyer.providerId,
-    amount: core.config.planPrices.Monthly,
-    planType: 'Monthly',
-    category: 'USER',
-  });
-  const paid = await sandbox.razorpay.pay(order.id);
+  const { orderId } = await monthlyOrderAtSandbox(core, sandbox);
+  const paid = await sandbox.razorpay.pay(orderId);
   await applyPayment(
     core.sequelize,
-    { processorOrderId: order.id, paymentId: paid.razorpay_payment_id },
+    { processorOrderId: orderId, paymentId: paid.razorpay_payment_id },
     { source: 'webhook' },
   );
-  return { orderId: order.id, paymentId: paid.razorpay_payment_id };
+  return { orderId, paymentId: paid.razorpay_payment_id };
 }
 
 describe('premium orders refund', () => {

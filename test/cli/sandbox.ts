@@ -1,4 +1,8 @@
+import type { Core } from '../../src/core';
+import { createOrder } from '../../src/core/orders/create-order';
+import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { createUser } from '../support/fixtures';
 import { premium, type CliRun } from './support';
 
 export const CREDENTIALS = {
@@ -23,4 +27,21 @@ export function useCliSandbox(): { sandbox: () => Sandbox; cli: (args: string[])
         RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
       }),
   };
+}
+
+/** A new buyer's USER Monthly order, created as the API creates it, at the sandbox's Razorpay. */
+export async function monthlyOrderAtSandbox(
+  core: Core,
+  sandbox: Sandbox,
+): Promise<{ orderId: string; buyerProviderId: string }> {
+  const buyer = await createUser();
+  const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+  const order = await createOrder(core, processor, {
+    callerProviderId: buyer.providerId,
+    providerId: buyer.providerId,
+    amount: core.config.planPrices.Monthly,
+    planType: 'Monthly',
+    category: 'USER',
+  });
+  return { orderId: order.id, buyerProviderId: buyer.providerId };
 }
