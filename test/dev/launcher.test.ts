@@ -47,9 +47,22 @@ async function answers(port: number): Promise<boolean> {
   });
 }
 
-function listening(): Promise<net.Server> {
+function listening(port = 0): Promise<net.Server> {
   const server = net.createServer();
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
+
+/** Two held ports, one after the other: the test alone decides what is busy at the first and free at the next. */
+async function adjacentPorts(): Promise<[net.Server, net.Server]> {
+  for (;;) {
+    const server = await listening();
+    const next = await listening((server.address() as net.AddressInfo).port + 1).catch(() => null);
+    if (next) return [server, next];
+    server.close();
+  }
 }
 
 describe('npm run dev on a machine where nothing runs', () => {
@@ -172,15 +185,17 @@ describe('npm run dev says what to change, in one line, when it cannot start', (
   });
 
   it('names every busy port at once, and suggests free ports no other setting uses', async () => {
-    const busy = await Promise.all([0, 1].map(() => listening()));
+    const [workerServer, metricsServer] = await adjacentPorts();
+    const busy = [await listening(), workerServer];
     const [sandbox, worker] = busy.map((server) => (server.address() as net.AddressInfo).port);
     // The naive suggestion for the worker (its port + 1) is the metrics port: it must not be offered.
     const ports: NodeJS.ProcessEnv = {
       ...(await servicePorts()),
       SANDBOX_PORT: String(sandbox),
       WORKER_PORT: String(worker),
+      METRICS_PORT: String(worker! + 1),
     };
-    ports.METRICS_PORT = String(worker! + 1);
+    await new Promise((resolve) => metricsServer.close(resolve));
     try {
       const lines = await failedLaunch(ports);
       const match = new RegExp(
