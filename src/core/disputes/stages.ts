@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputeStatus } from '../models';
 import { grantPremium } from '../premium/grant';
 import { revokePremium } from '../premium/revoke';
+import { withdrawHeldRevoke } from '../revocation-guard/held-revokes';
 import { grantPaidFor } from './grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
@@ -43,6 +44,7 @@ export async function applyDisputeStage(
       await change.record(seen ?? 'open', { opened: true });
       break;
     case 'won':
+      await change.withdrawHeldRevoke();
       if (standing === 'disputed') await change.restore();
       await change.record('won');
       break;
@@ -126,6 +128,12 @@ class DisputeChange {
       if ('grantId' in revoked) this.revokeLedgerId = revoked.grantId;
     }
     await payment.setStanding(standing);
+  }
+
+  /** A won dispute's revoke that the revocation guard still holds is never to be applied. */
+  async withdrawHeldRevoke(): Promise<void> {
+    const reason = `dispute ${this.disputeId} won`;
+    await withdrawHeldRevoke(this.transaction, disputeRevokeKey(this.disputeId), DISPUTE_ACTOR, reason);
   }
 
   /**

@@ -33,3 +33,7 @@ export const COUNT_HELD = 'SELECT count(*)::int AS held FROM held_revokes WHERE 
 export const LOCK_HELD = 'SELECT id FROM held_revokes WHERE id = $1 AND released_at IS NULL FOR UPDATE';
 
 export const MARK_RELEASED = `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3 WHERE id = $1 RETURNING id`;
+
+/** Withdraws the revoke held under idempotency key $1, if it still waits, by $2 for reason $3. */
+export const WITHDRAW_HELD = `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3
+  WHERE idempotency_key = $1 AND released_at IS NULL RETURNING id`;
