@@ -8,6 +8,8 @@ import { readStream } from '../../worker/support/outbox';
 import { useRelays } from '../../worker/support/relays';
 import {
   deliver,
+  deliverDispute,
+  paidMonthlyOrder,
   manageGuild,
   MONTHLY_USER,
   orderAs,
@@ -27,20 +29,10 @@ const app = (): PaymentsTestApp => getApp();
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
 const ignored = expect.objectContaining({ status: 200, body: expect.stringContaining('"status":"ignored"') });
 
-/** A USER Monthly order paid and verified: the buyer is premium. */
-async function paidOrder(user: User): Promise<{ orderId: string; paymentId: string }> {
-  const order = await orderAs(app(), user, MONTHLY_USER);
-  const checkout = await app().sandbox.razorpay.pay(order.id);
-  expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
-  return { orderId: order.id, paymentId: checkout.razorpay_payment_id };
-}
+const paidOrder = (user: User) => paidMonthlyOrder(app(), user);
 
-/** Razorpay's `payment.dispute.<stage>` for the order's payment, from the sandbox, delivered over HTTP. */
-async function dispute(orderId: string, stage: DisputeStage, disputeId = 'disp_Chargeback0001') {
-  const payment = paymentOf(app(), orderId);
-  const entity = await app().sandbox.razorpay.dispute(payment.id, stage, { disputeId });
-  return deliver(app(), `payment.dispute.${stage}`, { dispute: entity, payment });
-}
+const dispute = (orderId: string, stage: DisputeStage, disputeId?: string) =>
+  deliverDispute(app(), orderId, stage, { disputeId });
 
 const expiryOf = async (guildId: string) => (await ServerPremium.findOne({ where: { guildId } }))!.expiresAt;
 const orderOf = (orderId: string) => Order.findOne({ where: { processorOrderId: orderId } });

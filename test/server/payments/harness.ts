@@ -6,6 +6,7 @@ import { issueSessionToken } from '../../../src/core/session';
 import {
   startSandbox,
   type CheckoutResponse,
+  type DisputeStage,
   type Sandbox,
   type WebhookEntities,
 } from '../../../src/sandbox';
@@ -128,6 +129,29 @@ export function deliver(
 ): Promise<{ status: number; body: string }> {
   const payload = app.sandbox.razorpay.buildWebhook(event, entities);
   return app.sandbox.razorpay.deliverWebhook(event, payload, { ...options, url: app.webhookUrl });
+}
+
+/** A USER Monthly order (₹199) paid and verified over HTTP: 30 days of premium. */
+export async function paidMonthlyOrder(
+  app: PaymentsTestApp,
+  user: User,
+): Promise<{ orderId: string; paymentId: string }> {
+  const order = await orderAs(app, user, MONTHLY_USER);
+  const checkout = await app.sandbox.razorpay.pay(order.id);
+  expect((await verifyAs(app, user, verifyBody(user, checkout))).statusCode).toBe(200);
+  return { orderId: order.id, paymentId: checkout.razorpay_payment_id };
+}
+
+/** Razorpay's `payment.dispute.<stage>` for the order's payment, from the sandbox, delivered over HTTP. */
+export async function deliverDispute(
+  app: PaymentsTestApp,
+  orderId: string,
+  stage: DisputeStage,
+  { disputeId = 'disp_Chargeback0001', amountPaise }: { disputeId?: string; amountPaise?: number } = {},
+): Promise<{ status: number; body: string }> {
+  const payment = paymentOf(app, orderId);
+  const entity = await app.sandbox.razorpay.dispute(payment.id, stage, { disputeId, amountPaise });
+  return deliver(app, `payment.dispute.${stage}`, { dispute: entity, payment });
 }
 
 /** Refunds a payment through Razorpay's API, as an operator would, and returns the refund entity. */

@@ -3,16 +3,7 @@ import type { User } from '../../../src/core/models';
 import { releaseHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
-import {
-  deliver,
-  MONTHLY_USER,
-  orderAs,
-  paymentOf,
-  usePaymentsApp,
-  verifyAs,
-  verifyBody,
-  type PaymentsTestApp,
-} from './harness';
+import { deliverDispute, paidMonthlyOrder, usePaymentsApp, type PaymentsTestApp } from './harness';
 
 // One automatic revoke in the hour reaches the limit: the next dispute's revoke is held for an operator.
 const getApp = usePaymentsApp({ MAX_REVOKES_PER_HOUR: '1' });
@@ -20,18 +11,10 @@ const app = (): PaymentsTestApp => getApp();
 
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
 
-async function paidOrder(user: User): Promise<string> {
-  const order = await orderAs(app(), user, MONTHLY_USER);
-  const checkout = await app().sandbox.razorpay.pay(order.id);
-  expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
-  return order.id;
-}
+const paidOrder = async (user: User) => (await paidMonthlyOrder(app(), user)).orderId;
 
-async function dispute(orderId: string, stage: DisputeStage, disputeId: string) {
-  const payment = paymentOf(app(), orderId);
-  const entity = await app().sandbox.razorpay.dispute(payment.id, stage, { disputeId });
-  return deliver(app(), `payment.dispute.${stage}`, { dispute: entity, payment });
-}
+const dispute = (orderId: string, stage: DisputeStage, disputeId: string) =>
+  deliverDispute(app(), orderId, stage, { disputeId });
 
 const isPremium = async (user: User) => ((await user.reload()).premiumExpiresAt?.getTime() ?? 0) > Date.now();
 

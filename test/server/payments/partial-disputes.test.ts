@@ -2,36 +2,17 @@ import { QueryTypes } from 'sequelize';
 import { Order, UserPremium, type User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import {
-  deliver,
-  MONTHLY_USER,
-  orderAs,
-  paymentOf,
-  usePaymentsApp,
-  verifyAs,
-  verifyBody,
-  type PaymentsTestApp,
-} from './harness';
+import { deliverDispute, paidMonthlyOrder, usePaymentsApp, type PaymentsTestApp } from './harness';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();
 
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
 
-/** A USER Monthly order (₹199) paid and verified: 30 days of premium. */
-async function paidOrder(user: User): Promise<{ orderId: string }> {
-  const order = await orderAs(app(), user, MONTHLY_USER);
-  const checkout = await app().sandbox.razorpay.pay(order.id);
-  expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
-  return { orderId: order.id };
-}
+const paidOrder = (user: User) => paidMonthlyOrder(app(), user);
 
-/** Razorpay's `payment.dispute.<stage>` for the order's payment, from the sandbox, delivered over HTTP. */
-async function dispute(orderId: string, stage: DisputeStage, disputeId: string, amountPaise?: number) {
-  const payment = paymentOf(app(), orderId);
-  const entity = await app().sandbox.razorpay.dispute(payment.id, stage, { disputeId, amountPaise });
-  return deliver(app(), `payment.dispute.${stage}`, { dispute: entity, payment });
-}
+const dispute = (orderId: string, stage: DisputeStage, disputeId: string, amountPaise?: number) =>
+  deliverDispute(app(), orderId, stage, { disputeId, amountPaise });
 
 const expiryOf = async (user: User) => (await UserPremium.findOne({ where: { userId: user.id } }))!.expiresAt;
 
