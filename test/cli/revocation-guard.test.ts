@@ -15,16 +15,17 @@ jest.setTimeout(60_000);
 const getCore = useTestCore({ MAX_REVOKES_PER_HOUR: '2' });
 const db = () => getCore().sequelize;
 
-/** A buyer whose Monthly order was paid, then refunded in full by Razorpay's webhook. */
-async function refundedBuyer(): Promise<{ buyer: User; orderId: string }> {
+/** A buyer whose Monthly order (₹199) was paid, then refunded (in full by default) by Razorpay's webhook. */
+async function refundedBuyer(refundedTotal = 19_900): Promise<{ buyer: User; orderId: string }> {
   const buyer = await createUser();
   const order = await createOrderRow(buyer.id);
   const paymentId = `pay_Guard${String(order.id).padStart(9, '0')}`;
   const payment = { processorOrderId: order.processorOrderId, paymentId };
   await applyPayment(db(), payment, { source: 'webhook' });
-  expect(
-    await applyRefund(db(), { ...payment, refundId: `rfnd_${paymentId}`, refundedTotal: 19_900 }),
-  ).toEqual({ result: 'refunded' });
+  const refund = { refundId: `rfnd_${paymentId}`, refundedTotal, amountPaise: refundedTotal };
+  expect(await applyRefund(db(), { ...payment, ...refund })).toEqual({
+    result: 'refunded',
+  });
   return { buyer, orderId: order.processorOrderId };
 }
 
@@ -33,6 +34,31 @@ const isPremium = async (user: User) => ((await user.reload()).premiumExpiresAt?
 const revokes = () => PremiumGrant.count({ where: { kind: 'revoke' } });
 
 describe('the revocation guard (MAX_REVOKES_PER_HOUR=2)', () => {
+  it("says a held partial refund takes the refund's share, and takes only that when released", async () => {
+    await refundedBuyer();
+    await refundedBuyer();
+    const { buyer } = await refundedBuyer(5_000);
+    const paidUntil = (await buyer.reload()).premiumExpiresAt!.getTime();
+
+    const held = await premium(['revokes', 'held']);
+    expect(held.code).toBe(0);
+    expect(held.stdout).toMatch(/a refund's share of grant \d+ +webhook +refund rfnd_\w+ +refund-share:\d+/);
+
+    const released = await premium(['--json', 'revokes', 'release', '--all', '--yes']);
+    expect(released.code).toBe(0);
+    // 5,000 of 19,900 paise is 7.54 of the 30 days: 8 go, 22 stay.
+    expect(json(released)).toEqual({
+      released: [
+        expect.objectContaining({
+          result: 'revoked',
+          detail: expect.stringMatching(/: 8 days taken, 22 given back/),
+        }),
+      ],
+    });
+    const lost = paidUntil - (await buyer.reload()).premiumExpiresAt!.getTime();
+    expect(Math.abs(lost - 8 * 86_400_000)).toBeLessThan(60_000);
+  });
+
   it('holds automatic revokes past the limit, says so, and applies them when an operator releases them', async () => {
     const first = await refundedBuyer();
     const second = await refundedBuyer();

@@ -1,12 +1,19 @@
 import type { Command } from 'commander';
 import { listHeldRevokes, type HeldRevokeRow } from '../../core/revocation-guard/held-revokes';
-import type { RevokeTarget } from '../../core/premium/revoke';
+import type { RevokeRequest, RevokeTarget } from '../../core/premium/revoke';
+import { refundShareRowOf } from '../../core/refunds/refunded-share';
 import { isoTime, table } from '../format';
 import type { Session } from '../session';
 
 export function targetText(target: RevokeTarget): string {
   if ('grantId' in target) return `grant ${target.grantId}`;
   return target.category === 'USER' ? `user ${target.providerId}` : `guild ${target.guildId}`;
+}
+
+/** A partial refund's revoke takes that refund's share of the grant's days, not all of them. */
+function takesText(request: RevokeRequest): string {
+  const text = targetText(request.target);
+  return refundShareRowOf(request.idempotencyKey) === null ? text : `a refund's share of ${text}`;
 }
 
 function render({ held }: { held: HeldRevokeRow[] }): string {
@@ -17,7 +24,7 @@ function render({ held }: { held: HeldRevokeRow[] }): string {
       held.map(({ id, heldAt, request }) => [
         String(id),
         isoTime(heldAt),
-        targetText(request.target),
+        takesText(request),
         request.source,
         request.reason,
         request.idempotencyKey,

@@ -1,12 +1,14 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { DisputeOwner } from '../disputes/history';
+import { AppError } from '../errors';
 import {
   DAYS_TAKEN,
   INSERT_PROCESSED,
   MARK_PROCESSED,
   PROCESSED_TOTAL,
   REFUND_ROW_OF,
+  REFUNDED_PAYMENT_OF,
   SET_DAYS_TAKEN,
 } from './sql';
 
@@ -64,13 +66,32 @@ export async function recordProcessedRefund(
     ]);
     rowId = Number(inserted!.id);
   }
-  const [total] = await selectRows<{ paise: string }>(transaction, PROCESSED_TOTAL, [refund.paymentId]);
   return {
     rowId,
     alreadyApplied: existing?.status === 'processed',
-    refundedTotal: Number(total!.paise),
+    refundedTotal: await processedTotalOf(transaction, refund.paymentId),
     requestedBy: existing?.actor ? { actor: existing.actor, reason: existing.reason ?? '' } : null,
   };
+}
+
+/** Everything processed of the payment's refunds, in paise. */
+export async function processedTotalOf(transaction: Transaction, paymentId: string): Promise<number> {
+  const [total] = await selectRows<{ paise: string }>(transaction, PROCESSED_TOTAL, [paymentId]);
+  return Number(total!.paise);
+}
+
+/** The payment a `payment_refunds` row refunds, and its order (null for a subscription charge's). */
+export async function refundedPaymentOf(
+  transaction: Transaction,
+  rowId: number,
+): Promise<{ paymentId: string; orderId: number | null }> {
+  const [row] = await selectRows<{ paymentId: string; orderId: string | null }>(
+    transaction,
+    REFUNDED_PAYMENT_OF,
+    [rowId],
+  );
+  if (!row) throw AppError.notFound('REFUND_NOT_FOUND', `no refund row ${rowId}`);
+  return { paymentId: row.paymentId, orderId: row.orderId === null ? null : Number(row.orderId) };
 }
 
 /** Premium days the payment's earlier refunds took back (a partial refund's share). */

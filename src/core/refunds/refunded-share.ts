@@ -3,7 +3,8 @@ import { PremiumGrant } from '../models';
 import { grantPaidFor } from '../disputes/grant-paid-for';
 import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
-import { revokePremium } from '../premium/revoke';
+import { revokePremium, type RevokeOptions } from '../premium/revoke';
+import type { PremiumChange } from '../premium/types';
 import { daysTakenByRefunds, recordDaysTaken, type RecordedRefund } from './refund-records';
 
 export interface RefundedShare {
@@ -15,31 +16,49 @@ export interface RefundedShare {
   reason: string;
 }
 
+/** What a partial refund took: its days, the revoke and the rest given back; or nothing, or held. */
+export type TakenShare =
+  | { kind: 'taken'; days: number; revoke: PremiumChange; givenBack: PremiumChange | null }
+  | { kind: 'held' }
+  | { kind: 'nothing to take' };
+
+const KEY_PREFIX = 'refund-share:';
+
+/** The idempotency key of the revoke that takes the share of refund row `rowId` of `payment_refunds`. */
+export const refundShareKey = (rowId: number): string => `${KEY_PREFIX}${rowId}`;
+
+/** The `payment_refunds` row whose share a revoke takes, or null for any other revoke. */
+export function refundShareRowOf(idempotencyKey: string): number | null {
+  return /^refund-share:(\d+)$/.test(idempotencyKey) ? Number(idempotencyKey.slice(KEY_PREFIX.length)) : null;
+}
+
 /**
  * A partial refund takes back the same share of the purchase's days, rounded up to whole days, less what
  * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md)
  * is revoked and what is left of it given back as a new grant that the payment pays for from then on (as
  * a won dispute's restoring grant does), so a later refund or dispute of the payment takes exactly the
- * rest. Returns the days taken.
+ * rest. Days are counted from the payment's refunded total, less what its refunds took already, so
+ * refunds applied in any order (or released from the revocation guard in any order) take the sum once.
  */
 export async function takeRefundedShare(
   sequelize: Sequelize,
   transaction: Transaction,
   payment: DisputedPayment,
   share: RefundedShare,
-): Promise<number> {
+  options: Pick<RevokeOptions, 'released'> = {},
+): Promise<TakenShare> {
   const purchase = await PremiumGrant.findOne({
     where: { kind: 'grant', ...payment.ownGrants },
     order: [['id', 'ASC']],
     transaction,
   });
   const grant = await grantPaidFor(payment, transaction);
-  if (!purchase || !grant) return 0;
+  if (!purchase || !grant) return { kind: 'nothing to take' };
   const owed = Math.ceil((purchase.days * share.recorded.refundedTotal) / share.amountPaise);
   const days = owed - (await daysTakenByRefunds(transaction, share.paymentId));
-  if (days <= 0) return 0;
+  if (days <= 0) return { kind: 'nothing to take' };
 
-  const key = `refund-share:${share.recorded.rowId}`;
+  const key = refundShareKey(share.recorded.rowId);
   const revoked = await revokePremium(
     sequelize,
     {
@@ -49,13 +68,14 @@ export async function takeRefundedShare(
       reason: share.reason,
       idempotencyKey: key,
     },
-    { transaction },
+    { transaction, released: options.released },
   );
-  // Held by the revocation guard: nothing changed yet; the operator who releases it sees its reason.
-  if (revoked.kind === 'held') return 0;
+  // Held by the revocation guard: nothing changed yet; its release takes the share (releaseRefundedShare).
+  if (revoked.kind === 'held') return { kind: 'held' };
   const rest = Math.abs(revoked.days) - days;
+  let givenBack: PremiumChange | null = null;
   if (rest > 0) {
-    const givenBack = await grantPremium(
+    givenBack = await grantPremium(
       sequelize,
       {
         ...payment.plan,
@@ -71,5 +91,5 @@ export async function takeRefundedShare(
     await payment.recordGivenBack(givenBack.grantId);
   }
   await recordDaysTaken(transaction, share.recorded.rowId, days);
-  return days;
+  return { kind: 'taken', days, revoke: revoked, givenBack };
 }

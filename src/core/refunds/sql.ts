@@ -17,6 +17,8 @@ export const PROCESSED_TOTAL = `
   SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
   WHERE payment_id = $1 AND status = 'processed'`;
 
+export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId", order_id AS "orderId" FROM payment_refunds WHERE id = $1`;
+
 export const DAYS_TAKEN = `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`;
 
 export const SET_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = $2 WHERE id = $1';

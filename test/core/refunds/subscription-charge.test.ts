@@ -3,20 +3,15 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { openDisputes, revenueReport } from '../../../src/core/reports';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { pollUntil } from '../../support/wait';
-import { chargesOf, subscribe, useSubscriptionsApp } from '../../server/subscriptions/harness';
+import {
+  chargedMonthlySubscription,
+  chargesOf,
+  useSubscriptionsApp,
+} from '../../server/subscriptions/harness';
 
 const getApp = useSubscriptionsApp();
 
-/** A Monthly USER subscription authorised and charged once (its webhooks delivered); its charge's payment. */
-async function chargedSubscription(user: User): Promise<{ subscriptionId: string; paymentId: string }> {
-  const subscriptionId = await subscribe(getApp(), user, { planType: 'Monthly', category: 'USER' });
-  const [charge] = await pollUntil('the first charge', async () => {
-    const charges = await chargesOf(getApp(), subscriptionId);
-    return charges.length > 0 && charges;
-  });
-  return { subscriptionId, paymentId: charge!.payment_id };
-}
+const chargedSubscription = (user: User) => chargedMonthlySubscription(getApp(), user);
 
 describe('a subscription charge from our side', () => {
   it('is refunded by its payment id like an order: the cycle goes, once, under the operator', async () => {

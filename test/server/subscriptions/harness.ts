@@ -6,6 +6,7 @@ import { parsePlanIds } from '../../../src/core/subscriptions/plan-ids';
 import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
 import type { SubscriptionCheckoutResponse } from '../../../src/sandbox';
 import type { TestApp } from '../../support/app';
+import { pollUntil } from '../../support/wait';
 import { bearer, post, usePaymentsApp, type PaymentsTestApp } from '../payments/harness';
 
 /**
@@ -77,6 +78,19 @@ export function chargesOf(app: TestApp, subscriptionId: string): Promise<ChargeR
      JOIN subscriptions s ON s.id = c.subscription_id WHERE s.processor_subscription_id = $1 ORDER BY c.id`,
     { bind: [subscriptionId], type: QueryTypes.SELECT },
   );
+}
+
+/** A Monthly USER subscription authorised and charged once (its webhooks delivered); its charge's payment. */
+export async function chargedMonthlySubscription(
+  app: PaymentsTestApp,
+  user: User,
+): Promise<{ subscriptionId: string; paymentId: string }> {
+  const subscriptionId = await subscribe(app, user, { planType: 'Monthly', category: 'USER' });
+  const [charge] = await pollUntil('the first charge', async () => {
+    const charges = await chargesOf(app, subscriptionId);
+    return charges.length > 0 && charges;
+  });
+  return { subscriptionId, paymentId: charge!.payment_id };
 }
 
 export interface LedgerRow {

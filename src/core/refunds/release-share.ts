@@ -1,0 +1,77 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { disputedCharge } from '../disputes/charge-dispute';
+import { disputedOrder } from '../disputes/order-dispute';
+import type { DisputedPayment } from '../disputes/types';
+import { AppError } from '../errors';
+import { Order } from '../models';
+import { lockOrder } from '../orders/locked-order';
+import type { PremiumChange, RevokeRequest } from '../premium/types';
+import { lockChargeOfPayment } from '../subscriptions/locked-charge';
+import { processedTotalOf, refundedPaymentOf } from './refund-records';
+import { takeRefundedShare } from './refunded-share';
+
+/**
+ * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is
+ * taken now as it would have been then (takeRefundedShare: the share of the days, the rest given back),
+ * counted from everything refunded of the payment by now, so no refund's days are taken twice. Nothing is
+ * taken once the payment is no longer paid (a full refund or a dispute took its grant) or its refunds'
+ * days were taken already; that is an AppError, which the release records as "nothing taken".
+ */
+export async function releaseRefundedShare(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  rowId: number,
+  held: RevokeRequest,
+): Promise<{ change: PremiumChange; detail: string }> {
+  const refunded = await refundedPaymentOf(transaction, rowId);
+  const payment = await lockPayment(sequelize, transaction, refunded);
+  if (payment.standing !== 'paid') {
+    throw AppError.conflict(
+      'PAYMENT_NOT_PAID',
+      `${payment.name} is ${payment.standing} now: nothing left to take`,
+    );
+  }
+  const taken = await takeRefundedShare(
+    sequelize,
+    transaction,
+    payment,
+    {
+      paymentId: refunded.paymentId,
+      amountPaise: payment.amountPaise,
+      recorded: {
+        rowId,
+        alreadyApplied: false,
+        refundedTotal: await processedTotalOf(transaction, refunded.paymentId),
+        requestedBy: null,
+      },
+      actor: held.actor,
+      reason: held.reason,
+    },
+    { released: true },
+  );
+  if (taken.kind === 'held') throw new Error('a released refund share was held again');
+  if (taken.kind === 'nothing to take') {
+    throw AppError.conflict('REFUND_SHARE_TAKEN', `the refunds of ${payment.name} took their days already`);
+  }
+  const givenBack = taken.givenBack
+    ? `, ${taken.givenBack.days} given back as ledger row ${taken.givenBack.grantId}`
+    : '';
+  return {
+    change: taken.revoke,
+    detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${givenBack}`,
+  };
+}
+
+async function lockPayment(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  { paymentId, orderId }: { paymentId: string; orderId: number | null },
+): Promise<DisputedPayment> {
+  if (orderId !== null) {
+    const { processorOrderId } = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
+    return disputedOrder(sequelize, await lockOrder(transaction, processorOrderId), paymentId, transaction);
+  }
+  const charge = await lockChargeOfPayment(transaction, paymentId);
+  if (!charge) throw AppError.notFound('CHARGE_NOT_FOUND', `no subscription charge paid by ${paymentId}`);
+  return disputedCharge(charge, transaction);
+}

@@ -1,0 +1,85 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { selectRows } from '../db/database';
+import { AppError, isAppError } from '../errors';
+import { revokePremium, type RevokeRequest } from '../premium/revoke';
+import type { PremiumChange } from '../premium/types';
+import { refundShareRowOf } from '../refunds/refunded-share';
+import { releaseRefundedShare } from '../refunds/release-share';
+import { listHeldRevokes, type HeldRevokeRow } from './held-revokes';
+import { LOCK_HELD, MARK_RELEASED } from './sql';
+
+export interface ReleasedRevoke {
+  id: number;
+  idempotencyKey: string;
+  /** `revoked`: the ledger's revoke row; `nothing taken`: refused as it would be now (premium gone). */
+  result: 'revoked' | 'nothing taken';
+  detail: string;
+  change: PremiumChange | null;
+}
+
+/**
+ * An operator's release of held revokes (`ids`, or every one held, oldest first): each is applied now, as
+ * it was asked for, past the guard, in a transaction of its own (applyReleased). One that no longer
+ * applies (the premium ran out, an operator revoked it already) is released with nothing taken. Ids not
+ * held are refused before anything.
+ */
+export async function releaseHeldRevokes(
+  sequelize: Sequelize,
+  which: number[] | 'all',
+  releasedBy: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<ReleasedRevoke[]> {
+  const held = await listHeldRevokes(sequelize);
+  const chosen = which === 'all' ? held : held.filter((row) => which.includes(row.id));
+  if (which !== 'all' && chosen.length !== which.length) {
+    const missing = which.filter((id) => !held.some((row) => row.id === id));
+    throw AppError.notFound('HELD_REVOKE_NOT_FOUND', `no held revoke with id ${missing.join(', ')}`);
+  }
+  const released: ReleasedRevoke[] = [];
+  for (const row of chosen) {
+    released.push(await releaseOne(sequelize, row, releasedBy));
+    onProgress?.(released.length, chosen.length);
+  }
+  return released;
+}
+
+async function releaseOne(
+  sequelize: Sequelize,
+  row: HeldRevokeRow,
+  releasedBy: string,
+): Promise<ReleasedRevoke> {
+  return sequelize.transaction(async (transaction) => {
+    const [locked] = await selectRows(transaction, LOCK_HELD, [row.id]);
+    if (!locked)
+      throw AppError.conflict('HELD_REVOKE_RELEASED', `held revoke ${row.id} was released meanwhile`);
+    let outcome: Omit<ReleasedRevoke, 'id' | 'idempotencyKey'>;
+    try {
+      const { change, detail } = await sequelize.transaction({ transaction }, (savepoint) =>
+        applyReleased(sequelize, savepoint, row.request),
+      );
+      outcome = { result: 'revoked', detail, change };
+    } catch (error) {
+      if (!isAppError(error) || error.kind === 'unavailable') throw error;
+      outcome = { result: 'nothing taken', detail: `${error.code}: ${error.message}`, change: null };
+    }
+    await selectRows(transaction, MARK_RELEASED, [
+      row.id,
+      releasedBy,
+      `${outcome.result}: ${outcome.detail}`,
+    ]);
+    return { id: row.id, idempotencyKey: row.request.idempotencyKey, ...outcome };
+  });
+}
+
+/** A held revoke applied as it was asked for; a partial refund's takes that refund's share of the days. */
+async function applyReleased(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  request: RevokeRequest,
+): Promise<{ change: PremiumChange; detail: string }> {
+  const refundRow = refundShareRowOf(request.idempotencyKey);
+  if (refundRow !== null) return releaseRefundedShare(sequelize, transaction, refundRow, request);
+  const change = await revokePremium(sequelize, request, { transaction, released: true });
+  if (!('grantId' in change)) throw new Error('a released revoke was held again');
+  return { change, detail: `ledger row ${change.grantId}` };
+}

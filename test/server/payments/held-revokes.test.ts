@@ -1,0 +1,107 @@
+import { QueryTypes } from 'sequelize';
+import { UserPremium, type User } from '../../../src/core/models';
+import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
+import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import type { DisputeStage } from '../../../src/sandbox';
+import { createUser, DAY_MS } from '../../support/fixtures';
+import {
+  deliver,
+  deliverDispute,
+  paidMonthlyOrder,
+  paymentOf,
+  refundAtProcessor,
+  usePaymentsApp,
+  type PaymentsTestApp,
+} from './harness';
+
+// One automatic revoke in the hour reaches the limit: the next automatic revoke is held for an operator.
+const getApp = usePaymentsApp({ MAX_REVOKES_PER_HOUR: '1' });
+const app = (): PaymentsTestApp => getApp();
+
+const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
+
+const paidOrder = async (user: User) => (await paidMonthlyOrder(app(), user)).orderId;
+
+const dispute = (orderId: string, stage: DisputeStage, disputeId: string) =>
+  deliverDispute(app(), orderId, stage, { disputeId });
+
+/** Razorpay refunds `amountPaise` of the order's payment (all that is left by default) and says so by webhook. */
+async function refund(orderId: string, amountPaise?: number) {
+  const payment = paymentOf(app(), orderId);
+  const entity = await refundAtProcessor(app(), payment.id, amountPaise);
+  return deliver(app(), 'refund.processed', { refund: entity, payment: paymentOf(app(), orderId) });
+}
+
+const expiryOf = async (user: User) => (await UserPremium.findOne({ where: { userId: user.id } }))!.expiresAt;
+
+const isPremium = async (user: User) => ((await user.reload()).premiumExpiresAt?.getTime() ?? 0) > Date.now();
+
+const heldRevokes = () =>
+  app().core.sequelize.query<{ key: string; releasedBy: string | null; outcome: string | null }>(
+    `SELECT idempotency_key AS key, released_by AS "releasedBy", outcome FROM held_revokes ORDER BY id`,
+    { type: QueryTypes.SELECT },
+  );
+
+describe('a dispute won while the revocation guard holds its revoke', () => {
+  it('withdraws the held revoke, so no release can take the premium the buyer paid for', async () => {
+    const first = await createUser();
+    expect(await dispute(await paidOrder(first), 'created', 'disp_FirstTaken001')).toEqual(processed);
+    expect(await isPremium(first)).toBe(false);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    expect(await dispute(orderId, 'created', 'disp_HeldThenWon1')).toEqual(processed);
+    expect(await isPremium(buyer)).toBe(true);
+    expect(await heldRevokes()).toEqual([
+      { key: 'dispute:disp_HeldThenWon1', releasedBy: null, outcome: null },
+    ]);
+
+    expect(await dispute(orderId, 'won', 'disp_HeldThenWon1')).toEqual(processed);
+    expect(await heldRevokes()).toEqual([
+      {
+        key: 'dispute:disp_HeldThenWon1',
+        releasedBy: 'razorpay-webhook',
+        outcome: 'withdrawn: dispute disp_HeldThenWon1 won',
+      },
+    ]);
+
+    // An operator releasing everything held now releases nothing, and the buyer keeps premium.
+    expect(await releaseHeldRevokes(app().core.sequelize, 'all', 'operator')).toEqual([]);
+    expect(await isPremium(buyer)).toBe(true);
+  });
+});
+
+describe('a partial refund whose revoke the revocation guard held', () => {
+  it("takes only the refunds' share of the days when released, once, in any order", async () => {
+    const first = await createUser();
+    expect(await refund(await paidOrder(first))).toEqual(processed);
+    expect(await isPremium(first)).toBe(false);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    const boughtUntil = await expiryOf(buyer);
+    expect(await refund(orderId, 5_000)).toEqual(processed);
+    expect(await refund(orderId, 5_000)).toEqual(processed);
+    expect(await expiryOf(buyer)).toEqual(boughtUntil);
+    const held = await listHeldRevokes(app().core.sequelize);
+    expect(held.map((row) => row.request.idempotencyKey)).toEqual([
+      expect.stringMatching(/^refund-share:\d+$/),
+      expect.stringMatching(/^refund-share:\d+$/),
+    ]);
+
+    // Released newest first: 10,000 of 19,900 paise is 15.08 of the 30 days, so 16 days go, 14 stay.
+    const release = async (id: number) =>
+      (await releaseHeldRevokes(app().core.sequelize, [id], 'operator'))[0];
+    expect(await release(held[1]!.id)).toMatchObject({
+      result: 'revoked',
+      detail: expect.stringMatching(/: 16 days taken, 14 given back/),
+    });
+    expect(await release(held[0]!.id)).toMatchObject({
+      result: 'nothing taken',
+      detail: expect.stringMatching(/^REFUND_SHARE_TAKEN/),
+    });
+    const left = (await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 16 * DAY_MS);
+    expect(Math.abs(left)).toBeLessThan(60_000);
+    expect(await isPremium(buyer)).toBe(true);
+  });
+});
