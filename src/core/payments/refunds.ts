@@ -55,6 +55,8 @@ export async function applyRefund(
     if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
     const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
     const by = recorded?.requestedBy ?? null;
+    // An operator's refund is theirs in the ledger, and never held by the revocation guard.
+    const revokeSource = by ? 'manual' : source;
     const actor = by?.actor ?? (source === 'webhook' ? 'razorpay-webhook' : 'reconciler');
     const reason = by
       ? `${described}: ${by.reason}`
@@ -73,6 +75,7 @@ export async function applyRefund(
           paymentId: refund.paymentId,
           amountPaise: order.amountPaise,
           recorded,
+          source: revokeSource,
           actor,
           reason,
         },
@@ -94,7 +97,7 @@ export async function applyRefund(
         sequelize,
         {
           target: { grantId: grant.id },
-          source: by ? 'manual' : source,
+          source: revokeSource,
           actor,
           reason,
           idempotencyKey: `refund:${order.processorOrderId}`,

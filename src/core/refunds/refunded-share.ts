@@ -4,7 +4,7 @@ import { grantPaidFor } from '../disputes/grant-paid-for';
 import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
-import type { PremiumChange } from '../premium/types';
+import type { GrantSource, PremiumChange } from '../premium/types';
 import { daysTakenByRefunds, recordDaysTaken, type RecordedRefund } from './refund-records';
 
 export interface RefundedShare {
@@ -12,6 +12,8 @@ export interface RefundedShare {
   /** The payment's amount, in paise. */
   amountPaise: number;
   recorded: RecordedRefund;
+  /** Who the ledger says took the days: `manual` for a refund an operator asked for (never held). */
+  source: GrantSource;
   actor: string;
   reason: string;
 }
@@ -63,6 +65,7 @@ export async function takeRefundedShare(
     sequelize,
     {
       ...payment.premium,
+      source: share.source,
       target: { grantId: grant.id },
       actor: share.actor,
       reason: share.reason,
@@ -82,6 +85,7 @@ export async function takeRefundedShare(
         guildId: revoked.guildId,
         plan: { ...payment.plan.plan, durationDays: rest },
         ...payment.premium,
+        source: share.source,
         actor: share.actor,
         reason: `what is left of ${payment.name} after ${share.reason}`,
         idempotencyKey: `${key}:rest`,

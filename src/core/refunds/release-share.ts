@@ -44,6 +44,7 @@ export async function releaseRefundedShare(
         refundedTotal: await processedTotalOf(transaction, refunded.paymentId),
         requestedBy: null,
       },
+      source: held.source,
       actor: held.actor,
       reason: held.reason,
     },

@@ -48,6 +48,7 @@ export async function applyChargeRefund(
         paymentId: charge.paymentId,
         amountPaise: charge.amountPaise,
         recorded,
+        source: 'subscription',
         actor,
         reason,
       });

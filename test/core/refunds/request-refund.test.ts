@@ -91,6 +91,12 @@ describe('requestRefund', () => {
     await webhookArrived();
     expect(first).toMatchObject({ status: 'processed', daysTaken: 10, refundedTotalPaise: 6_633 });
     expect(await daysLeft(buyer)).toBe(20);
+    // The operator's in the ledger: the grant revoked and what is left of it given back.
+    const ledger = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect(ledger.slice(1).map(({ kind, source, actor }) => ({ kind, source, actor }))).toEqual([
+      { kind: 'revoke', source: 'manual', actor: 'alice' },
+      { kind: 'grant', source: 'manual', actor: 'alice' },
+    ]);
     expect(await Order.findOne({ where: { processorOrderId: orderId } })).toMatchObject({ status: 'paid' });
 
     const rest = await refund(orderId);

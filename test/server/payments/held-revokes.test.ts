@@ -1,5 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { UserPremium, type User } from '../../../src/core/models';
+import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { requestRefund } from '../../../src/core/refunds';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
 import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
 import type { DisputeStage } from '../../../src/sandbox';
@@ -103,5 +105,29 @@ describe('a partial refund whose revoke the revocation guard held', () => {
     const left = (await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 16 * DAY_MS);
     expect(Math.abs(left)).toBeLessThan(60_000);
     expect(await isPremium(buyer)).toBe(true);
+  });
+});
+
+describe("an operator's partial refund while the revocation guard holds", () => {
+  it('takes its share at once: a refund an operator asked for is never held', async () => {
+    const first = await createUser();
+    expect(await refund(await paidOrder(first))).toEqual(processed);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    const boughtUntil = await expiryOf(buyer);
+    const asked = await requestRefund(app().core, razorpayClientFor(app().core.config), {
+      orderId,
+      amountPaise: 5_000,
+      reason: 'asked by mail',
+      actor: 'alice',
+    });
+
+    // 5,000 of 19,900 paise is 7.54 of the 30 days: 8 go.
+    expect(asked).toMatchObject({ status: 'processed', daysTaken: 8 });
+    expect(await listHeldRevokes(app().core.sequelize)).toEqual([]);
+    expect(Math.abs((await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 8 * DAY_MS))).toBeLessThan(
+      60_000,
+    );
   });
 });
