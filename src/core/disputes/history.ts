@@ -4,6 +4,7 @@ import type { DisputeStatus } from '../models';
 import {
   ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
   DISPUTE_PROGRESS_SQL,
+  DISPUTE_REVOKE_KEYS_SQL,
   LINK_RELEASED_REVOKES_SQL,
   RECORD_DISPUTE_PROGRESS_SQL,
   RECORD_RESTORE_SQL,
@@ -89,6 +90,15 @@ const REVOKE_KEY_PREFIX = 'dispute:';
 
 export function disputeRevokeKey(disputeId: string): string {
   return `${REVOKE_KEY_PREFIX}${disputeId}`;
+}
+
+/** The keys of the revokes the payment's disputes asked for, applied, held or never made. */
+export async function disputeRevokeKeysOf(transaction: Transaction, owner: DisputeOwner): Promise<string[]> {
+  const rows = await selectRows<{ key: string }>(transaction, DISPUTE_REVOKE_KEYS_SQL, [
+    ...ownerColumns(owner),
+    REVOKE_KEY_PREFIX,
+  ]);
+  return rows.map((row) => row.key);
 }
 
 /** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */

@@ -38,6 +38,10 @@ WHERE (order_id = $1 OR charge_id = $2) AND dispute_id <> $3
   AND ${DISPUTE_KEEPS_PREMIUM_REVOKED}
 LIMIT 1`;
 
+/** The revoke keys ($3 the key's prefix, then the dispute id) of the payment's ($1 order id, $2 charge id) disputes. */
+export const DISPUTE_REVOKE_KEYS_SQL = `
+SELECT $3 || dispute_id AS key FROM payment_disputes WHERE order_id = $1 OR charge_id = $2`;
+
 /** The grants that carry on the days of grants ($1) a transfer moved. */
 export const MOVED_TO_SQL =
   'SELECT to_grant_id FROM premium_transfer_moves WHERE from_grant_id = ANY($1::bigint[])';

@@ -2,12 +2,13 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputeStatus } from '../models';
 import { grantPremium } from '../premium/grant';
 import { revokePremium } from '../premium/revoke';
-import { withdrawHeldRevoke } from '../revocation-guard/held-revokes';
+import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { grantPaidFor } from './grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
   disputeRevokeKey,
+  disputeRevokeKeysOf,
   recordDisputeProgress,
   recordRestore,
   unrestoredDisputeRevoke,
@@ -44,7 +45,6 @@ export async function applyDisputeStage(
       await change.record(seen ?? 'open', { opened: true });
       break;
     case 'won':
-      await change.withdrawHeldRevoke();
       if (standing === 'disputed') await change.restore();
       await change.record('won');
       break;
@@ -130,12 +130,6 @@ class DisputeChange {
     await payment.setStanding(standing);
   }
 
-  /** A won dispute's revoke that the revocation guard still holds is never to be applied. */
-  async withdrawHeldRevoke(): Promise<void> {
-    const reason = `dispute ${this.disputeId} won`;
-    await withdrawHeldRevoke(this.transaction, disputeRevokeKey(this.disputeId), DISPUTE_ACTOR, reason);
-  }
-
   /**
    * Restores, once, what a dispute of the payment revoked: the days it took, to the guild or user it took
    * them from (a transfer may have moved them since the purchase). While another dispute of the payment
@@ -146,6 +140,9 @@ class DisputeChange {
   async restore(): Promise<void> {
     const { payment, transaction } = this;
     if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
+    // Revokes of the payment's disputes that the revocation guard still holds are never to be applied now.
+    const keys = await disputeRevokeKeysOf(transaction, payment.owner);
+    await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${this.disputeId} won`);
     const taken = await unrestoredDisputeRevoke(transaction, payment.owner);
     if (taken) {
       const restoring = await grantPremium(

@@ -10,21 +10,30 @@ import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 import { processedTotalOf, refundedPaymentOf } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 
+/** What releasing a held revoke did: applied (its change, described), or left held for now (why). */
+export type ReleaseAttempt =
+  { kind: 'applied'; change: PremiumChange; detail: string } | { kind: 'still held'; detail: string };
+
 /**
  * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is
  * taken now as it would have been then (takeRefundedShare: the share of the days, the rest given back),
  * counted from everything refunded of the payment by now, so no refund's days are taken twice. Nothing is
- * taken once the payment is no longer paid (a full refund or a dispute took its grant) or its refunds'
- * days were taken already; that is an AppError, which the release records as "nothing taken".
+ * taken once the payment is refunded in full or charged back, or its refunds' days were taken already;
+ * that is an AppError, which the release records as "nothing taken". While a dispute of the payment is
+ * open its premium is revoked or held for the dispute, and what the dispute's end gives back is not known
+ * yet: the share stays held until then.
  */
 export async function releaseRefundedShare(
   sequelize: Sequelize,
   transaction: Transaction,
   rowId: number,
   held: RevokeRequest,
-): Promise<{ change: PremiumChange; detail: string }> {
+): Promise<ReleaseAttempt> {
   const refunded = await refundedPaymentOf(transaction, rowId);
   const payment = await lockPayment(sequelize, transaction, refunded);
+  if (payment.standing === 'disputed') {
+    return { kind: 'still held', detail: `${payment.name} is disputed: released once the dispute ends` };
+  }
   if (payment.standing !== 'paid') {
     throw AppError.conflict(
       'PAYMENT_NOT_PAID',
@@ -58,6 +67,7 @@ export async function releaseRefundedShare(
     ? `, ${taken.givenBack.days} given back as ledger row ${taken.givenBack.grantId}`
     : '';
   return {
+    kind: 'applied',
     change: taken.revoke,
     detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${givenBack}`,
   };

@@ -21,21 +21,15 @@ export async function countHeldRevokes(sequelize: Sequelize): Promise<number> {
 }
 
 /**
- * Withdraws the held revoke under `idempotencyKey`, if one still waits, because what asked for it no longer
- * stands (its dispute was won): no operator can then release it and take premium that was paid for. It
- * stays in `held_revokes`, released with nothing taken and `reason` as its outcome. Returns whether one
- * was withdrawn.
+ * Withdraws the held revokes under `idempotencyKeys` that still wait, because what asked for them no longer
+ * stands (their payment's disputes were won): no operator can then release them and take premium that was
+ * paid for. They stay in `held_revokes`, released with nothing taken and `reason` as their outcome.
  */
-export async function withdrawHeldRevoke(
+export async function withdrawHeldRevokes(
   transaction: Transaction,
-  idempotencyKey: string,
+  idempotencyKeys: string[],
   withdrawnBy: string,
   reason: string,
-): Promise<boolean> {
-  const withdrawn = await selectRows(transaction, WITHDRAW_HELD, [
-    idempotencyKey,
-    withdrawnBy,
-    `withdrawn: ${reason}`,
-  ]);
-  return withdrawn.length > 0;
+): Promise<void> {
+  await selectRows(transaction, WITHDRAW_HELD, [idempotencyKeys, withdrawnBy, `withdrawn: ${reason}`]);
 }

@@ -4,15 +4,18 @@ import { AppError, isAppError } from '../errors';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
 import { refundShareRowOf } from '../refunds/refunded-share';
-import { releaseRefundedShare } from '../refunds/release-share';
+import { releaseRefundedShare, type ReleaseAttempt } from '../refunds/release-share';
 import { listHeldRevokes, type HeldRevokeRow } from './held-revokes';
 import { LOCK_HELD, MARK_RELEASED } from './sql';
 
 export interface ReleasedRevoke {
   id: number;
   idempotencyKey: string;
-  /** `revoked`: the ledger's revoke row; `nothing taken`: refused as it would be now (premium gone). */
-  result: 'revoked' | 'nothing taken';
+  /**
+   * `revoked`: the ledger's revoke row; `nothing taken`: refused as it would be now (premium gone), or
+   * released meanwhile; `still held`: it cannot apply yet (a refund's share while its payment is disputed).
+   */
+  result: 'revoked' | 'nothing taken' | 'still held';
   detail: string;
   change: PremiumChange | null;
 }
@@ -20,8 +23,8 @@ export interface ReleasedRevoke {
 /**
  * An operator's release of held revokes (`ids`, or every one held, oldest first): each is applied now, as
  * it was asked for, past the guard, in a transaction of its own (applyReleased). One that no longer
- * applies (the premium ran out, an operator revoked it already) is released with nothing taken. Ids not
- * held are refused before anything.
+ * applies (the premium ran out, an operator revoked it already) is released with nothing taken; one that
+ * cannot apply yet stays held. Ids not held are refused before anything.
  */
 export async function releaseHeldRevokes(
   sequelize: Sequelize,
@@ -49,15 +52,25 @@ async function releaseOne(
   releasedBy: string,
 ): Promise<ReleasedRevoke> {
   return sequelize.transaction(async (transaction) => {
+    const answer = (outcome: Omit<ReleasedRevoke, 'id' | 'idempotencyKey'>): ReleasedRevoke => ({
+      id: row.id,
+      idempotencyKey: row.request.idempotencyKey,
+      ...outcome,
+    });
     const [locked] = await selectRows(transaction, LOCK_HELD, [row.id]);
-    if (!locked)
-      throw AppError.conflict('HELD_REVOKE_RELEASED', `held revoke ${row.id} was released meanwhile`);
+    // Withdrawn by its won dispute, or released by another operator, since the list was read.
+    if (!locked) {
+      const detail = `HELD_REVOKE_RELEASED: held revoke ${row.id} was released meanwhile`;
+      return answer({ result: 'nothing taken', detail, change: null });
+    }
     let outcome: Omit<ReleasedRevoke, 'id' | 'idempotencyKey'>;
     try {
-      const { change, detail } = await sequelize.transaction({ transaction }, (savepoint) =>
+      const applied = await sequelize.transaction({ transaction }, (savepoint) =>
         applyReleased(sequelize, savepoint, row.request),
       );
-      outcome = { result: 'revoked', detail, change };
+      if (applied.kind === 'still held')
+        return answer({ result: 'still held', detail: applied.detail, change: null });
+      outcome = { result: 'revoked', detail: applied.detail, change: applied.change };
     } catch (error) {
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
       outcome = { result: 'nothing taken', detail: `${error.code}: ${error.message}`, change: null };
@@ -67,7 +80,7 @@ async function releaseOne(
       releasedBy,
       `${outcome.result}: ${outcome.detail}`,
     ]);
-    return { id: row.id, idempotencyKey: row.request.idempotencyKey, ...outcome };
+    return answer(outcome);
   });
 }
 
@@ -76,10 +89,10 @@ async function applyReleased(
   sequelize: Sequelize,
   transaction: Transaction,
   request: RevokeRequest,
-): Promise<{ change: PremiumChange; detail: string }> {
+): Promise<ReleaseAttempt> {
   const refundRow = refundShareRowOf(request.idempotencyKey);
   if (refundRow !== null) return releaseRefundedShare(sequelize, transaction, refundRow, request);
   const change = await revokePremium(sequelize, request, { transaction, released: true });
   if (!('grantId' in change)) throw new Error('a released revoke was held again');
-  return { change, detail: `ledger row ${change.grantId}` };
+  return { kind: 'applied', change, detail: `ledger row ${change.grantId}` };
 }

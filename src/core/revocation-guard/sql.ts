@@ -34,6 +34,6 @@ export const LOCK_HELD = 'SELECT id FROM held_revokes WHERE id = $1 AND released
 
 export const MARK_RELEASED = `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3 WHERE id = $1 RETURNING id`;
 
-/** Withdraws the revoke held under idempotency key $1, if it still waits, by $2 for reason $3. */
+/** Withdraws the revokes held under the idempotency keys $1 that still wait, by $2 for reason $3. */
 export const WITHDRAW_HELD = `UPDATE held_revokes SET released_at = now(), released_by = $2, outcome = $3
-  WHERE idempotency_key = $1 AND released_at IS NULL RETURNING id`;
+  WHERE idempotency_key = ANY($1::text[]) AND released_at IS NULL`;

@@ -71,6 +71,26 @@ describe('a dispute won while the revocation guard holds its revoke', () => {
     expect(await releaseHeldRevokes(app().core.sequelize, 'all', 'operator')).toEqual([]);
     expect(await isPremium(buyer)).toBe(true);
   });
+
+  it('keeps it held while another dispute of the payment stands, whose loss the release then applies', async () => {
+    const first = await createUser();
+    expect(await dispute(await paidOrder(first), 'created', 'disp_FirstTaken002')).toEqual(processed);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    expect(await dispute(orderId, 'created', 'disp_HeldFirst0001')).toEqual(processed);
+    // The payment is disputed already: the second dispute's premium is the first one's revoke.
+    expect(await dispute(orderId, 'created', 'disp_SecondOpen001')).toEqual(processed);
+    expect(await dispute(orderId, 'won', 'disp_HeldFirst0001')).toEqual(processed);
+    expect(await heldRevokes()).toEqual([
+      { key: 'dispute:disp_HeldFirst0001', releasedBy: null, outcome: null },
+    ]);
+
+    expect(await dispute(orderId, 'lost', 'disp_SecondOpen001')).toEqual(processed);
+    const [released] = await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
+    expect(released).toMatchObject({ idempotencyKey: 'dispute:disp_HeldFirst0001', result: 'revoked' });
+    expect(await isPremium(buyer)).toBe(false);
+  });
 });
 
 describe('a partial refund whose revoke the revocation guard held', () => {
@@ -105,6 +125,35 @@ describe('a partial refund whose revoke the revocation guard held', () => {
     const left = (await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 16 * DAY_MS);
     expect(Math.abs(left)).toBeLessThan(60_000);
     expect(await isPremium(buyer)).toBe(true);
+  });
+});
+
+describe('a partial refund held while its payment is disputed', () => {
+  it('stays held until the dispute ends, then takes its share', async () => {
+    const first = await createUser();
+    expect(await refund(await paidOrder(first))).toEqual(processed);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    const boughtUntil = await expiryOf(buyer);
+    expect(await refund(orderId, 5_000)).toEqual(processed);
+    expect(await dispute(orderId, 'created', 'disp_WhileRefund01')).toEqual(processed);
+    const [share] = await listHeldRevokes(app().core.sequelize);
+
+    const [waiting] = await releaseHeldRevokes(app().core.sequelize, [share!.id], 'operator');
+    expect(waiting).toMatchObject({ result: 'still held', detail: expect.stringContaining('is disputed') });
+    expect((await listHeldRevokes(app().core.sequelize)).map((row) => row.id)).toContain(share!.id);
+
+    expect(await dispute(orderId, 'won', 'disp_WhileRefund01')).toEqual(processed);
+    const [released] = await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
+    expect(released).toMatchObject({
+      id: share!.id,
+      result: 'revoked',
+      detail: expect.stringMatching(/: 8 days taken/),
+    });
+    expect(Math.abs((await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 8 * DAY_MS))).toBeLessThan(
+      60_000,
+    );
   });
 });
 
