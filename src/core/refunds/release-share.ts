@@ -10,30 +10,22 @@ import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 import { processedTotalOf, refundedPaymentOf } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 
-/** What releasing a held revoke did: applied (its change, described), or left held for now (why). */
-export type ReleaseAttempt =
-  { kind: 'applied'; change: PremiumChange; detail: string } | { kind: 'still held'; detail: string };
-
 /**
  * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is
  * taken now as it would have been then (takeRefundedShare: the share of the days, the rest given back),
  * counted from everything refunded of the payment by now, so no refund's days are taken twice. Nothing is
- * taken once the payment is refunded in full or charged back, or its refunds' days were taken already;
- * that is an AppError, which the release records as "nothing taken". While a dispute of the payment is
- * open its premium is revoked or held for the dispute, and what the dispute's end gives back is not known
- * yet: the share stays held until then.
+ * taken once the payment is no longer paid (refunded in full, or disputed: a refund then takes nothing,
+ * held or not, docs/refunds.md) or its refunds' days were taken already; that is an AppError, which the
+ * release records as "nothing taken", so no held row waits on a dispute that may never end.
  */
 export async function releaseRefundedShare(
   sequelize: Sequelize,
   transaction: Transaction,
   rowId: number,
   held: RevokeRequest,
-): Promise<ReleaseAttempt> {
+): Promise<{ change: PremiumChange; detail: string }> {
   const refunded = await refundedPaymentOf(transaction, rowId);
   const payment = await lockPayment(sequelize, transaction, refunded);
-  if (payment.standing === 'disputed') {
-    return { kind: 'still held', detail: `${payment.name} is disputed: released once the dispute ends` };
-  }
   if (payment.standing !== 'paid') {
     throw AppError.conflict(
       'PAYMENT_NOT_PAID',
@@ -67,7 +59,6 @@ export async function releaseRefundedShare(
     ? `, ${taken.givenBack.days} given back as ledger row ${taken.givenBack.grantId}`
     : '';
   return {
-    kind: 'applied',
     change: taken.revoke,
     detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${givenBack}`,
   };

@@ -4,18 +4,15 @@ import { AppError, isAppError } from '../errors';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
 import { refundShareRowOf } from '../refunds/refunded-share';
-import { releaseRefundedShare, type ReleaseAttempt } from '../refunds/release-share';
+import { releaseRefundedShare } from '../refunds/release-share';
 import { listHeldRevokes, type HeldRevokeRow } from './held-revokes';
 import { LOCK_HELD, MARK_RELEASED } from './sql';
 
 export interface ReleasedRevoke {
   id: number;
   idempotencyKey: string;
-  /**
-   * `revoked`: the ledger's revoke row; `nothing taken`: refused as it would be now (premium gone), or
-   * released meanwhile; `still held`: it cannot apply yet (a refund's share while its payment is disputed).
-   */
-  result: 'revoked' | 'nothing taken' | 'still held';
+  /** `revoked`: the ledger's revoke row; `nothing taken`: refused as it would be now, or released meanwhile. */
+  result: 'revoked' | 'nothing taken';
   detail: string;
   change: PremiumChange | null;
 }
@@ -23,8 +20,8 @@ export interface ReleasedRevoke {
 /**
  * An operator's release of held revokes (`ids`, or every one held, oldest first): each is applied now, as
  * it was asked for, past the guard, in a transaction of its own (applyReleased). One that no longer
- * applies (the premium ran out, an operator revoked it already) is released with nothing taken; one that
- * cannot apply yet stays held. Ids not held are refused before anything.
+ * applies (the premium ran out, an operator revoked it already) is released with nothing taken. Ids not
+ * held are refused before anything.
  */
 export async function releaseHeldRevokes(
   sequelize: Sequelize,
@@ -65,12 +62,10 @@ async function releaseOne(
     }
     let outcome: Omit<ReleasedRevoke, 'id' | 'idempotencyKey'>;
     try {
-      const applied = await sequelize.transaction({ transaction }, (savepoint) =>
+      const { change, detail } = await sequelize.transaction({ transaction }, (savepoint) =>
         applyReleased(sequelize, savepoint, row.request),
       );
-      if (applied.kind === 'still held')
-        return answer({ result: 'still held', detail: applied.detail, change: null });
-      outcome = { result: 'revoked', detail: applied.detail, change: applied.change };
+      outcome = { result: 'revoked', detail, change };
     } catch (error) {
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
       outcome = { result: 'nothing taken', detail: `${error.code}: ${error.message}`, change: null };
@@ -89,10 +84,10 @@ async function applyReleased(
   sequelize: Sequelize,
   transaction: Transaction,
   request: RevokeRequest,
-): Promise<ReleaseAttempt> {
+): Promise<{ change: PremiumChange; detail: string }> {
   const refundRow = refundShareRowOf(request.idempotencyKey);
   if (refundRow !== null) return releaseRefundedShare(sequelize, transaction, refundRow, request);
   const change = await revokePremium(sequelize, request, { transaction, released: true });
   if (!('grantId' in change)) throw new Error('a released revoke was held again');
-  return { kind: 'applied', change, detail: `ledger row ${change.grantId}` };
+  return { change, detail: `ledger row ${change.grantId}` };
 }
