@@ -30,6 +30,7 @@ export function disputedCharge(
   const subscriptionId = subscription.processorSubscriptionId;
   return {
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
+    paymentId: charge.paymentId,
     amountPaise: charge.amountPaise,
     standing: charge.status === 'charged' ? 'paid' : charge.status,
     owner: { chargeId: charge.id },

@@ -104,6 +104,8 @@ export async function disputeRevokeKeysOf(transaction: Transaction, owner: Dispu
 /** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */
 export interface UnrestoredRevoke {
   disputeId: string;
+  /** The revoke's ledger row. */
+  ledgerId: number;
   /** Negative: the days taken. */
   days: number;
   guildId: string | null;
@@ -120,7 +122,7 @@ export async function unrestoredDisputeRevoke(
 ): Promise<UnrestoredRevoke | null> {
   await execute(transaction, LINK_RELEASED_REVOKES_SQL, [...ownerColumns(owner), REVOKE_KEY_PREFIX]);
   const [row] = await selectRows<UnrestoredRevoke>(transaction, UNRESTORED_REVOKE_SQL, ownerColumns(owner));
-  return row ?? null;
+  return row ? { ...row, ledgerId: Number(row.ledgerId) } : null;
 }
 
 export async function recordRestore(

@@ -60,6 +60,7 @@ export function disputedOrder(
 ): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
+    paymentId,
     amountPaise: order.amountPaise,
     standing: order.status,
     owner: { orderId: order.id },

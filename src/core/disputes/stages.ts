@@ -3,6 +3,7 @@ import type { DisputeStatus } from '../models';
 import { grantPremium } from '../premium/grant';
 import { revokePremium } from '../premium/revoke';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
+import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from './grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
@@ -131,8 +132,9 @@ class DisputeChange {
   }
 
   /**
-   * Restores, once, what a dispute of the payment revoked: the days it took, to the guild or user it took
-   * them from (a transfer may have moved them since the purchase). While another dispute of the payment
+   * Restores, once, what a dispute of the payment revoked: the days it took, less those the payment's
+   * refunds owe and could not take while it was disputed (daysLeftAfterRefunds), to the guild or user it
+   * took them from (a transfer may have moved them since the purchase). While another dispute of the payment
    * keeps the premium revoked, the payment stays `disputed`, as that dispute alone would leave it. Nothing
    * is granted when nothing was taken (the premium had run out, or an operator had revoked or ended it
    * before).
@@ -144,13 +146,14 @@ class DisputeChange {
     const keys = await disputeRevokeKeysOf(transaction, payment.owner);
     await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${this.disputeId} won`);
     const taken = await unrestoredDisputeRevoke(transaction, payment.owner);
-    if (taken) {
+    const days = taken && (await daysLeftAfterRefunds(transaction, payment, -taken.days));
+    if (taken && days) {
       const restoring = await grantPremium(
         this.sequelize,
         {
           ...payment.plan,
           guildId: taken.guildId,
-          plan: { ...payment.plan.plan, durationDays: -taken.days },
+          plan: { ...payment.plan.plan, durationDays: days },
           ...payment.premium,
           actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId} won (${payment.name})`,
@@ -160,6 +163,9 @@ class DisputeChange {
       );
       await recordRestore(transaction, taken.disputeId, restoring.grantId);
       await payment.recordGivenBack(restoring.grantId);
+    } else if (taken) {
+      // The payment's refunds owe every day the dispute took: restored with nothing, by its own revoke row.
+      await recordRestore(transaction, taken.disputeId, taken.ledgerId);
     }
     await payment.setStanding('paid');
     // Once paid, the payment is no longer refused as charged back.

@@ -27,6 +27,8 @@ export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason
 export interface DisputedPayment extends PaymentGrants {
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
+  /** Razorpay's payment (`pay_…`) disputed or refunded. */
+  paymentId: string;
   /** What was paid, in paise: a dispute of part of it revokes that share of the premium. */
   amountPaise: number;
   /** Whether its premium runs (`paid`), a dispute revoked it (`disputed`) or the money is gone. */

@@ -65,15 +65,16 @@ export async function applyRefund(
         : `${described}, found by the reconciler`;
     if (refundedTotal < order.amountPaise) {
       if (!recorded || order.status !== 'paid') {
-        return ignored(`partial refund (${refundedTotal} of ${order.amountPaise} paise): premium kept`);
+        const status = recorded ? `the order is ${order.status}` : 'no refund id';
+        return ignored(
+          `partial refund (${refundedTotal} of ${order.amountPaise} paise): ${status}, nothing taken now`,
+        );
       }
       await takeRefundedShare(
         sequelize,
         transaction,
         disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction),
         {
-          paymentId: refund.paymentId,
-          amountPaise: order.amountPaise,
           recorded,
           source: revokeSource,
           actor,

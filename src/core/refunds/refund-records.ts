@@ -3,6 +3,7 @@ import { execute, selectRows } from '../db/database';
 import type { DisputeOwner } from '../disputes/history';
 import { AppError } from '../errors';
 import {
+  ADD_DAYS_TAKEN_TO_LATEST,
   DAYS_TAKEN,
   INSERT_PROCESSED,
   MARK_PROCESSED,
@@ -98,6 +99,15 @@ export async function refundedPaymentOf(
 export async function daysTakenByRefunds(transaction: Transaction, paymentId: string): Promise<number> {
   const [row] = await selectRows<{ days: string }>(transaction, DAYS_TAKEN, [paymentId]);
   return Number(row!.days);
+}
+
+/** Adds `days` to what the payment's latest processed refund took. */
+export async function addDaysTakenToLatestRefund(
+  transaction: Transaction,
+  paymentId: string,
+  days: number,
+): Promise<void> {
+  await execute(transaction, ADD_DAYS_TAKEN_TO_LATEST, [paymentId, days]);
 }
 
 export async function recordDaysTaken(transaction: Transaction, rowId: number, days: number): Promise<void> {

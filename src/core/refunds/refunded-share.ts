@@ -5,12 +5,15 @@ import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
 import type { GrantSource, PremiumChange } from '../premium/types';
-import { daysTakenByRefunds, recordDaysTaken, type RecordedRefund } from './refund-records';
+import {
+  addDaysTakenToLatestRefund,
+  daysTakenByRefunds,
+  processedTotalOf,
+  recordDaysTaken,
+  type RecordedRefund,
+} from './refund-records';
 
 export interface RefundedShare {
-  paymentId: string;
-  /** The payment's amount, in paise. */
-  amountPaise: number;
   recorded: RecordedRefund;
   /** Who the ledger says took the days: `manual` for a refund an operator asked for (never held). */
   source: GrantSource;
@@ -35,6 +38,25 @@ export function refundShareRowOf(idempotencyKey: string): number | null {
 }
 
 /**
+ * The days the payment's refunds owe and have not taken: `refundedTotal`'s share of the purchase's days,
+ * rounded up to whole days, less what its refunds took already (`payment_refunds.days_taken`).
+ */
+async function refundDaysOwed(
+  transaction: Transaction,
+  payment: DisputedPayment,
+  refundedTotal: number,
+): Promise<number> {
+  const purchase = await PremiumGrant.findOne({
+    where: { kind: 'grant', ...payment.ownGrants },
+    order: [['id', 'ASC']],
+    transaction,
+  });
+  if (!purchase || refundedTotal <= 0) return 0;
+  const owed = Math.ceil((purchase.days * refundedTotal) / payment.amountPaise);
+  return owed - (await daysTakenByRefunds(transaction, payment.paymentId));
+}
+
+/**
  * A partial refund takes back the same share of the purchase's days, rounded up to whole days, less what
  * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md)
  * is revoked and what is left of it given back as a new grant that the payment pays for from then on (as
@@ -49,15 +71,9 @@ export async function takeRefundedShare(
   share: RefundedShare,
   options: Pick<RevokeOptions, 'released'> = {},
 ): Promise<TakenShare> {
-  const purchase = await PremiumGrant.findOne({
-    where: { kind: 'grant', ...payment.ownGrants },
-    order: [['id', 'ASC']],
-    transaction,
-  });
   const grant = await grantPaidFor(payment, transaction);
-  if (!purchase || !grant) return { kind: 'nothing to take' };
-  const owed = Math.ceil((purchase.days * share.recorded.refundedTotal) / share.amountPaise);
-  const days = owed - (await daysTakenByRefunds(transaction, share.paymentId));
+  if (!grant) return { kind: 'nothing to take' };
+  const days = await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
   if (days <= 0) return { kind: 'nothing to take' };
 
   const key = refundShareKey(share.recorded.rowId);
@@ -96,4 +112,21 @@ export async function takeRefundedShare(
   }
   await recordDaysTaken(transaction, share.recorded.rowId, days);
   return { kind: 'taken', days, revoke: revoked, givenBack };
+}
+
+/**
+ * What of `days` a won dispute gives back once the payment's refunds have what they owe. A refund applied
+ * while the dispute had the premium took nothing (there was nothing to take), so its share stays out of
+ * the restore, recorded as taken on the payment's latest refund. Returns the days to give back.
+ */
+export async function daysLeftAfterRefunds(
+  transaction: Transaction,
+  payment: DisputedPayment,
+  days: number,
+): Promise<number> {
+  const refundedTotal = await processedTotalOf(transaction, payment.paymentId);
+  const owed = Math.min(days, await refundDaysOwed(transaction, payment, refundedTotal));
+  if (owed <= 0) return days;
+  await addDaysTakenToLatestRefund(transaction, payment.paymentId, owed);
+  return days - owed;
 }

@@ -37,8 +37,6 @@ export async function releaseRefundedShare(
     transaction,
     payment,
     {
-      paymentId: refunded.paymentId,
-      amountPaise: payment.amountPaise,
       recorded: {
         rowId,
         alreadyApplied: false,

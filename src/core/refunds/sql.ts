@@ -21,6 +21,10 @@ export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId", order_id A
 
 export const DAYS_TAKEN = `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`;
 
+export const ADD_DAYS_TAKEN_TO_LATEST = `
+  UPDATE payment_refunds SET days_taken = days_taken + $2
+  WHERE id = (SELECT max(id) FROM payment_refunds WHERE payment_id = $1 AND status = 'processed')`;
+
 export const SET_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = $2 WHERE id = $1';
 
 const lockOrderBy = (column: string) => `

@@ -45,8 +45,6 @@ export async function applyChargeRefund(
   if (Math.max(refund.refundedTotal, recorded.refundedTotal) < charge.amountPaise) {
     if (charge.status === 'charged') {
       await takeRefundedShare(sequelize, transaction, disputedCharge(locked, transaction), {
-        paymentId: charge.paymentId,
-        amountPaise: charge.amountPaise,
         recorded,
         source: 'subscription',
         actor,
