@@ -3,6 +3,7 @@ import { execute, selectRows } from '../db/database';
 import type { DisputeOwner } from '../disputes/history';
 import { AppError } from '../errors';
 import {
+  ADD_DAYS_TAKEN,
   ADD_DAYS_TAKEN_TO_LATEST,
   DAYS_TAKEN,
   INSERT_PROCESSED,
@@ -10,7 +11,6 @@ import {
   PROCESSED_TOTAL,
   REFUND_ROW_OF,
   REFUNDED_PAYMENT_OF,
-  SET_DAYS_TAKEN,
 } from './sql';
 
 /** A refund Razorpay says it processed (its webhook, or its answer to our request). */
@@ -110,6 +110,7 @@ export async function addDaysTakenToLatestRefund(
   await execute(transaction, ADD_DAYS_TAKEN_TO_LATEST, [paymentId, days]);
 }
 
+/** Adds `days` to what refund row `rowId` took: a won dispute may have recorded days on it before. */
 export async function recordDaysTaken(transaction: Transaction, rowId: number, days: number): Promise<void> {
-  await execute(transaction, SET_DAYS_TAKEN, [rowId, days]);
+  await execute(transaction, ADD_DAYS_TAKEN, [rowId, days]);
 }

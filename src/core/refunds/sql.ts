@@ -25,7 +25,7 @@ export const ADD_DAYS_TAKEN_TO_LATEST = `
   UPDATE payment_refunds SET days_taken = days_taken + $2
   WHERE id = (SELECT max(id) FROM payment_refunds WHERE payment_id = $1 AND status = 'processed')`;
 
-export const SET_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = $2 WHERE id = $1';
+export const ADD_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = days_taken + $2 WHERE id = $1';
 
 const lockOrderBy = (column: string) => `
   SELECT id, processor_order_id, payment_id, amount_paise, status FROM orders

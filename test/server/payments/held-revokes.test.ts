@@ -149,6 +149,40 @@ describe('a partial refund held while its payment is disputed', () => {
   });
 });
 
+describe('held refunds and a won dispute between them', () => {
+  it("take the refunds' share once, whatever the restore recorded for them", async () => {
+    const first = await createUser();
+    expect(await refund(await paidOrder(first))).toEqual(processed);
+
+    const buyer = await createUser();
+    const orderId = await paidOrder(buyer);
+    const boughtUntil = await expiryOf(buyer);
+    expect(await refund(orderId, 5_000)).toEqual(processed);
+    expect(await dispute(orderId, 'created', 'disp_Between00001')).toEqual(processed);
+    const [firstShare, disputeRevoke] = await listHeldRevokes(app().core.sequelize);
+    expect(await releaseHeldRevokes(app().core.sequelize, [disputeRevoke!.id], 'operator')).toEqual([
+      expect.objectContaining({ result: 'revoked' }),
+    ]);
+    // Won: the first refund's 8 days stay out of the restore, recorded on that refund.
+    expect(await dispute(orderId, 'won', 'disp_Between00001')).toEqual(processed);
+    expect(await refund(orderId, 5_000)).toEqual(processed);
+
+    // 10,000 of 19,900 paise owes 16 days in all: 8 kept back by the restore, 8 more by the releases.
+    expect(await releaseHeldRevokes(app().core.sequelize, [firstShare!.id], 'operator')).toEqual([
+      expect.objectContaining({ result: 'revoked', detail: expect.stringMatching(/: 8 days taken/) }),
+    ]);
+    expect(await releaseHeldRevokes(app().core.sequelize, 'all', 'operator')).toEqual([
+      expect.objectContaining({
+        result: 'nothing taken',
+        detail: expect.stringMatching(/^REFUND_SHARE_TAKEN/),
+      }),
+    ]);
+    expect(Math.abs((await expiryOf(buyer)).getTime() - (boughtUntil.getTime() - 16 * DAY_MS))).toBeLessThan(
+      60_000,
+    );
+  });
+});
+
 describe("an operator's partial refund while the revocation guard holds", () => {
   it('takes its share at once: a refund an operator asked for is never held', async () => {
     const first = await createUser();
