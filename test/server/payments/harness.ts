@@ -154,6 +154,16 @@ export async function deliverDispute(
   return deliver(app, `payment.dispute.${stage}`, { dispute: entity, payment });
 }
 
+/** Razorpay refunds `amountPaise` of the order's payment (all that is left by default) and says so by webhook. */
+export async function deliverRefund(
+  app: PaymentsTestApp,
+  orderId: string,
+  amountPaise?: number,
+): Promise<{ status: number; body: string }> {
+  const refund = await refundAtProcessor(app, paymentOf(app, orderId).id, amountPaise);
+  return deliver(app, 'refund.processed', { refund, payment: paymentOf(app, orderId) });
+}
+
 /** Refunds a payment through Razorpay's API, as an operator would, and returns the refund entity. */
 export async function refundAtProcessor(
   app: PaymentsTestApp,

@@ -7,11 +7,9 @@ import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import {
-  deliver,
   deliverDispute,
+  deliverRefund,
   paidMonthlyOrder,
-  paymentOf,
-  refundAtProcessor,
   usePaymentsApp,
   type PaymentsTestApp,
 } from './harness';
@@ -27,12 +25,7 @@ const paidOrder = async (user: User) => (await paidMonthlyOrder(app(), user)).or
 const dispute = (orderId: string, stage: DisputeStage, disputeId: string) =>
   deliverDispute(app(), orderId, stage, { disputeId });
 
-/** Razorpay refunds `amountPaise` of the order's payment (all that is left by default) and says so by webhook. */
-async function refund(orderId: string, amountPaise?: number) {
-  const payment = paymentOf(app(), orderId);
-  const entity = await refundAtProcessor(app(), payment.id, amountPaise);
-  return deliver(app(), 'refund.processed', { refund: entity, payment: paymentOf(app(), orderId) });
-}
+const refund = (orderId: string, amountPaise?: number) => deliverRefund(app(), orderId, amountPaise);
 
 const expiryOf = async (user: User) => (await UserPremium.findOne({ where: { userId: user.id } }))!.expiresAt;
 

@@ -2,11 +2,9 @@ import { QueryTypes } from 'sequelize';
 import { PremiumGrant, UserPremium, type User } from '../../../src/core/models';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import {
-  deliver,
   deliverDispute,
+  deliverRefund,
   paidMonthlyOrder,
-  paymentOf,
-  refundAtProcessor,
   usePaymentsApp,
   type PaymentsTestApp,
 } from './harness';
@@ -16,11 +14,7 @@ const app = (): PaymentsTestApp => getApp();
 
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
 
-/** Razorpay refunds `amountPaise` of the order's payment and says so by webhook. */
-async function refund(orderId: string, amountPaise: number) {
-  const entity = await refundAtProcessor(app(), paymentOf(app(), orderId).id, amountPaise);
-  return deliver(app(), 'refund.processed', { refund: entity, payment: paymentOf(app(), orderId) });
-}
+const refund = (orderId: string, amountPaise: number) => deliverRefund(app(), orderId, amountPaise);
 
 const expiryOf = async (user: User) =>
   (await UserPremium.findOne({ where: { userId: user.id } }))!.expiresAt.getTime();
