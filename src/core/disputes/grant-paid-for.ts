@@ -1,8 +1,6 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { selectRows } from '../db/database';
-import { lockGuildForTransfers } from '../transfers/days-trail';
+import { grantsMovedFrom } from '../transfers/days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
-import { MOVED_TO_SQL } from './sql';
 
 /** Where the premium a payment bought can be: its own grant, and its given-back grant (README.md). */
 export interface PaymentGrants {
@@ -54,19 +52,10 @@ async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promi
   return grants.sort((a, b) => b.id - a.id);
 }
 
-/**
- * The grants carrying on the days of `grants` that transfers moved. Each guild is locked against transfers
- * first, so a transfer committing meanwhile is seen, not missed.
- */
 async function movedTo(grants: PremiumGrant[], transaction: Transaction): Promise<PremiumGrant[]> {
-  const guilds = [...new Set(grants.flatMap((grant) => (grant.guildId === null ? [] : [grant.guildId])))];
-  if (guilds.length === 0) return [];
-  for (const guildId of guilds.sort()) await lockGuildForTransfers(transaction, guildId);
-  const moves = await selectRows<{ to_grant_id: number }>(transaction, MOVED_TO_SQL, [
-    grants.map((grant) => grant.id),
-  ]);
-  if (moves.length === 0) return [];
-  return PremiumGrant.findAll({ where: { id: moves.map((move) => move.to_grant_id) }, transaction });
+  const moved = await grantsMovedFrom(transaction, grants);
+  if (moved.length === 0) return [];
+  return PremiumGrant.findAll({ where: { id: moved.map((grant) => grant.id) }, transaction });
 }
 
 async function notRevoked(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {

@@ -1,10 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
+import { PremiumGrant } from '../models';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
 import { refundShareRowOf } from '../refunds/refunded-share';
 import { releaseRefundedShare } from '../refunds/release-share';
+import { grantCarryingDaysOf } from '../transfers/days-trail';
 import { listHeldRevokes, type HeldRevokeRow } from './held-revokes';
 import { LOCK_HELD, MARK_RELEASED } from './sql';
 
@@ -87,7 +89,28 @@ async function applyReleased(
 ): Promise<{ change: PremiumChange; detail: string }> {
   const refundRow = refundShareRowOf(request.idempotencyKey);
   if (refundRow !== null) return releaseRefundedShare(sequelize, transaction, refundRow, request);
-  const change = await revokePremium(sequelize, request, { transaction, released: true });
+  const change = await revokePremium(sequelize, await whereTheDaysAreNow(transaction, request), {
+    transaction,
+    released: true,
+  });
   if (!('grantId' in change)) throw new Error('a released revoke was held again');
   return { change, detail: `ledger row ${change.grantId}` };
+}
+
+/**
+ * The held request aimed at the grant that carries its days now: a transfer since the hold revoked the
+ * grant it named and granted its days anew elsewhere, and those are the days the payment no longer pays
+ * for. A share (a dispute of part of a payment) stays a share of the days first bought.
+ */
+async function whereTheDaysAreNow(transaction: Transaction, request: RevokeRequest): Promise<RevokeRequest> {
+  const { target } = request;
+  if (!('grantId' in target)) return request;
+  const named = await PremiumGrant.findByPk(target.grantId, { transaction });
+  if (!named) return request;
+  const carrying = await grantCarryingDaysOf(transaction, named);
+  if (carrying.id === named.id) return request;
+  const moved = await PremiumGrant.findByPk(carrying.id, { transaction, rejectOnEmpty: true });
+  const share =
+    target.share === undefined ? undefined : Math.min(1, (target.share * named.days) / moved.days);
+  return { ...request, target: { grantId: moved.id, share } };
 }

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
-import { ADVISORY_XACT_LOCK, NEXT_TRANSFER_FROM } from './sql';
+import { ADVISORY_XACT_LOCK, MOVED_TO, NEXT_TRANSFER_FROM } from './sql';
 
 /** Transfers chained further than this are a loop or a bug; the trail stops there. */
 const MAX_HOPS = 100;
@@ -41,4 +41,36 @@ export async function guildHoldingDaysOf(
     [guildId, afterGrantId] = [next.to_guild_id, next.add_grant_id];
   }
   return guildId;
+}
+
+export interface GrantPlace {
+  id: number;
+  guildId: string | null;
+}
+
+/**
+ * The grants that carry on the days of `grants` since transfers moved them (`premium_transfer_moves`).
+ * Each guild is locked against transfers first, so a transfer committing meanwhile is seen, not missed.
+ */
+export async function grantsMovedFrom(transaction: Transaction, grants: GrantPlace[]): Promise<GrantPlace[]> {
+  const guilds = [...new Set(grants.flatMap((grant) => (grant.guildId === null ? [] : [grant.guildId])))];
+  if (guilds.length === 0) return [];
+  for (const guildId of guilds.sort()) await lockGuildForTransfers(transaction, guildId);
+  const moved = await selectRows<GrantPlace>(transaction, MOVED_TO, [grants.map((grant) => grant.id)]);
+  return moved.map((grant) => ({ ...grant, id: Number(grant.id) }));
+}
+
+/**
+ * The grant that carries `grant`'s days now: the grant itself, or the one transfers moved them to, hop by
+ * hop. A transfer revokes each grant it moves and grants its days anew, so a request that named the grant
+ * before the move (a revoke the revocation guard held) finds them here.
+ */
+export async function grantCarryingDaysOf(transaction: Transaction, grant: GrantPlace): Promise<GrantPlace> {
+  let carrying = grant;
+  for (let hop = 0; hop < MAX_HOPS; hop += 1) {
+    const [next] = await grantsMovedFrom(transaction, [carrying]);
+    if (!next) break;
+    carrying = next;
+  }
+  return carrying;
 }
