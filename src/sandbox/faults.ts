@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { onRequestAsyncHookHandler } from 'fastify';
+import type { onRequestAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
+import type { IncomingMessage } from 'node:http';
 
 /** The sandbox routes a fault can be set on. */
 export const FAULT_ROUTES = [
@@ -28,11 +29,15 @@ export type FaultRoute = (typeof FAULT_ROUTES)[number];
  * What the next requests to a route get instead of the normal answer: a status (with `body`, sent as
  * HTML when a string and as JSON otherwise, or else the API's own error body for that status;
  * `retryAfter` seconds become a `Retry-After` header, 1 by default for 429),
- * a delay before the normal answer, or a dropped connection (no answer at all). A fault stays until
- * replaced or cleared, or for `times` requests.
+ * a delay before the normal answer, the normal answer worked out at once but sent only after
+ * `answerDelayMs` (the processor did it, its reply is slow), or a dropped connection (no answer at all).
+ * A fault stays until replaced or cleared, or for `times` requests.
  */
 export type Fault = (
-  { status: number; body?: unknown; retryAfter?: number } | { delayMs: number } | { drop: true }
+  | { status: number; body?: unknown; retryAfter?: number }
+  | { delayMs: number }
+  | { answerDelayMs: number }
+  | { drop: true }
 ) & {
   times?: number;
 };
@@ -46,6 +51,7 @@ export type FaultBody = (
 export class Faults {
   private readonly active = new Map<FaultRoute, Fault>();
   private readonly closing = new AbortController();
+  private readonly lateAnswers = new WeakMap<IncomingMessage, number>();
 
   set(route: FaultRoute, fault: Fault | null): void {
     if (!FAULT_ROUTES.includes(route)) throw new Error(`Unknown sandbox route "${route}"`);
@@ -69,6 +75,8 @@ export class Faults {
       if (fault === undefined) return;
       if ('delayMs' in fault) {
         await sleep(fault.delayMs, undefined, { signal: this.closing.signal });
+      } else if ('answerDelayMs' in fault) {
+        this.lateAnswers.set(request.raw, fault.answerDelayMs);
       } else if ('drop' in fault) {
         reply.hijack();
         request.raw.socket.destroy();
@@ -78,6 +86,15 @@ export class Faults {
         const { contentType, body } = faultReply(fault.body, () => defaultBody(fault.status, retryAfter));
         return reply.code(fault.status).type(contentType).send(body);
       }
+    };
+  }
+
+  /** A route's `onSend` hook: holds back the answer of a request that an `answerDelayMs` fault took. */
+  answerHook(): onSendAsyncHookHandler {
+    return async (request, _reply, payload) => {
+      const delayMs = this.lateAnswers.get(request.raw);
+      if (delayMs !== undefined) await sleep(delayMs, undefined, { signal: this.closing.signal });
+      return payload;
     };
   }
 

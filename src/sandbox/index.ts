@@ -131,6 +131,8 @@ export interface Sandbox {
     buildWebhook(event: string, entities: WebhookEntities): RazorpayWebhook;
     order(orderId: string): SandboxOrder | undefined;
     payments(orderId: string): SandboxPayment[];
+    /** The payment's refunds, newest first. */
+    refunds(paymentId: string): SandboxRefund[];
     ordersCreated(): number;
     /** The webhooks that actions with `webhooks: 'hold'` made and did not send, oldest first; cleared. */
     takeHeldWebhooks(): HeldWebhook[];
@@ -238,6 +240,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       buildWebhook: (event, entities) => razorpay.buildWebhook(event, entities),
       order: (orderId) => razorpay.store.order(orderId),
       payments: (orderId) => razorpay.store.orderPayments(orderId),
+      refunds: (paymentId) => razorpay.store.paymentRefunds(paymentId),
       ordersCreated: () => razorpay.store.ordersCreated,
       webhookDeliveries: () => structuredClone(razorpay.webhooks.deliveries),
       setWebhookUrl: (url) => {

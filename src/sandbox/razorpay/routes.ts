@@ -8,7 +8,7 @@ import { gatewayErrorPage, razorpayErrorBody, RazorpayApiError, unknownId } from
 import { DISPUTE_STAGES, type DisputeStage, type RazorpaySandbox } from './sandbox';
 import { subscriptionRoutes } from './subscription-routes';
 import type { SubscriptionSandbox } from './subscriptions';
-import { orderInput, refundInput } from './validation';
+import { orderInput, refundIdempotencyKey, refundInput } from './validation';
 
 type ById = { Params: { id: string } };
 
@@ -44,7 +44,10 @@ export function razorpayRoutes(
       return reply.code(401).send(razorpayErrorBody(401, 'Authentication failed'));
     }
   };
-  const api = (route: FaultRoute) => ({ onRequest: [faults.hook(route, razorpayFaultBody), requireKey] });
+  const api = (route: FaultRoute) => ({
+    onRequest: [faults.hook(route, razorpayFaultBody), requireKey],
+    onSend: faults.answerHook(),
+  });
   const page = (route: FaultRoute) => ({ onRequest: faults.hook(route, razorpayFaultBody) });
 
   function checkoutTarget(query: unknown): { order: RazorpayOrder; callbackUrl: string } | { error: string } {
@@ -93,9 +96,19 @@ export function razorpayRoutes(
       return found(store.payment(request.params.id));
     });
 
-    app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request) =>
-      razorpay.refund(request.params.id, refundInput(request.body), 'background'),
-    );
+    // Razorpay answers 409 to a request whose idempotency key is still being answered.
+    const refundsAnswering = new Set<string>();
+    app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request, reply) => {
+      const idempotencyKey = refundIdempotencyKey(request.headers['x-refund-idempotency']);
+      if (idempotencyKey !== undefined) {
+        if (refundsAnswering.has(idempotencyKey)) {
+          throw new RazorpayApiError(409, 'A request with the same idempotency key is being processed');
+        }
+        refundsAnswering.add(idempotencyKey);
+        reply.raw.once('close', () => refundsAnswering.delete(idempotencyKey));
+      }
+      return razorpay.refund(request.params.id, refundInput(request.body), 'background', idempotencyKey);
+    });
 
     app.get<ById>('/v1/payments/:id/refunds', api('razorpay.payments.refunds'), async (request) => {
       const items = store.paymentRefunds(request.params.id);

@@ -107,9 +107,18 @@ export class RazorpaySandbox {
     return payment;
   }
 
-  async refund(paymentId: string, input: RefundInput, webhooks: WebhookMode): Promise<RazorpayRefund> {
+  /** A refund; the same `idempotencyKey` with the same request answers the refund it made, once. */
+  async refund(
+    paymentId: string,
+    input: RefundInput,
+    webhooks: WebhookMode,
+    idempotencyKey?: string,
+  ): Promise<RazorpayRefund> {
     this.checkWebhookUrl(webhooks);
-    const { refund, payment } = this.store.refund(paymentId, input);
+    const made =
+      idempotencyKey === undefined ? undefined : this.store.refundMadeFor(idempotencyKey, paymentId, input);
+    if (made) return made;
+    const { refund, payment } = this.store.refund(paymentId, input, idempotencyKey);
     await this.announce(webhooks, [
       ['refund.created', { refund, payment }],
       ['refund.processed', { refund, payment }],

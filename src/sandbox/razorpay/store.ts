@@ -31,6 +31,8 @@ export class RazorpayStore {
   private readonly orders = new Map<string, RazorpayOrder>();
   private readonly payments = new Map<string, RazorpayPayment>();
   private readonly refunds = new Map<string, RazorpayRefund[]>();
+  /** Refunds by the `X-Refund-Idempotency` key they were made with, and the request that made them. */
+  private readonly refundsByKey = new Map<string, { request: string; refund: RazorpayRefund }>();
 
   constructor(private readonly now: () => number) {}
 
@@ -159,7 +161,11 @@ export class RazorpayStore {
   }
 
   /** Refunds part or (by default) all of what is left of a captured payment; processed at once. */
-  refund(paymentId: string, input: RefundInput): { refund: RazorpayRefund; payment: RazorpayPayment } {
+  refund(
+    paymentId: string,
+    input: RefundInput,
+    idempotencyKey?: string,
+  ): { refund: RazorpayRefund; payment: RazorpayPayment } {
     const payment = this.payments.get(paymentId);
     if (payment === undefined) throw unknownId();
     const refundable = payment.amount - payment.amount_refunded;
@@ -188,7 +194,26 @@ export class RazorpayStore {
       speed_requested: 'optimum',
     };
     this.refunds.set(paymentId, [refund, ...(this.refunds.get(paymentId) ?? [])]);
+    if (idempotencyKey !== undefined) {
+      this.refundsByKey.set(idempotencyKey, { request: refundRequest(paymentId, input), refund });
+    }
     return { refund: structuredClone(refund), payment: structuredClone(payment) };
+  }
+
+  /**
+   * The refund made earlier with `idempotencyKey`, when this is the same request again; a different
+   * request under a used key is refused, as Razorpay does.
+   */
+  refundMadeFor(idempotencyKey: string, paymentId: string, input: RefundInput): RazorpayRefund | undefined {
+    const made = this.refundsByKey.get(idempotencyKey);
+    if (made === undefined) return undefined;
+    if (made.request !== refundRequest(paymentId, input)) {
+      throw new RazorpayApiError(
+        400,
+        'Different request with the same idempotency key has already been processed.',
+      );
+    }
+    return structuredClone(made.refund);
   }
 
   /** `GET /v1/payments/:id/refunds`: the payment's refunds, newest first. */
@@ -207,6 +232,10 @@ export class RazorpayStore {
   private seconds(): number {
     return Math.floor(this.now() / 1000);
   }
+}
+
+function refundRequest(paymentId: string, input: RefundInput): string {
+  return JSON.stringify([paymentId, input.amount ?? null, input.receipt, input.notes]);
 }
 
 /** State leaves the store only as copies, so that no caller can change it behind the rules' back. */

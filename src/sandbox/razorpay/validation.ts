@@ -101,3 +101,15 @@ export function refundInput(raw: unknown): RefundInput {
     receipt: receipt(body.receipt),
   };
 }
+
+/** `X-Refund-Idempotency`: at least 10 letters, digits, hyphens or underscores, when sent. */
+export function refundIdempotencyKey(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  if (typeof header !== 'string' || !/^[A-Za-z0-9_-]{10,}$/.test(header)) {
+    throw new RazorpayApiError(
+      400,
+      'The idempotency key must be at least 10 characters of letters, numbers, hyphens and underscores',
+    );
+  }
+  return header;
+}
