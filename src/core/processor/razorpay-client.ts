@@ -26,6 +26,11 @@ export interface RefundInput {
   /** Ours, unique per refund: finds the refund again after an answer that was lost. */
   receipt: string;
   notes?: Record<string, string>;
+  /**
+   * Sent as `X-Refund-Idempotency` (10+ letters, digits, `-`, `_`): Razorpay answers the same request under
+   * the same key with the refund it made, and a request still being answered with 409, never a second refund.
+   */
+  idempotencyKey: string;
 }
 
 export interface CreateOrderInput {
@@ -62,6 +67,13 @@ const PAGE = 100;
 /** The SDK's axios instance: its base URL is hard-coded and it has no timeout of its own. */
 interface SdkHttp {
   defaults: { baseURL?: string; timeout?: number };
+  post(url: string, data: unknown, config: { headers: Record<string, string> }): Promise<{ data: unknown }>;
+}
+
+/** What the SDK throws for an axios failure: its answer's status and error, or (no answer) the failure. */
+function asSdkFailure(error: { response?: { status: number; data?: { error?: unknown } } }): never {
+  if (error.response === undefined) throw error;
+  throw { statusCode: error.response.status, error: error.response.data?.error };
 }
 
 export function createRazorpayClient(
@@ -87,7 +99,15 @@ export function createRazorpayClient(
     fetchOrderPayments: async (orderId) =>
       (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
     fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
-    refundPayment: (paymentId, input) => call(() => rzp.payments.refund(paymentId, input)),
+    // The SDK's refund sends no headers of ours: posted on its own axios instance (base URL, key, timeout).
+    refundPayment: (paymentId, { idempotencyKey, ...input }) =>
+      call(() =>
+        http
+          .post(`/v1/payments/${encodeURIComponent(paymentId)}/refund`, input, {
+            headers: { 'X-Refund-Idempotency': idempotencyKey },
+          })
+          .then((response) => response.data, asSdkFailure),
+      ),
     fetchPaymentRefunds: async (paymentId) =>
       (
         await call<{ items: RazorpayRefund[] }>(() =>
@@ -132,7 +152,9 @@ export function toProcessorError(error: unknown): AppError {
       'The payment processor refused the service credentials',
     );
   }
-  const explainedClientError = statusCode >= 400 && statusCode < 500 && statusCode !== 429;
+  // 409: a request under the same idempotency key is still being answered; asking again later is right.
+  const explainedClientError =
+    statusCode >= 400 && statusCode < 500 && statusCode !== 429 && statusCode !== 409;
   if (!explainedClientError || description === undefined) {
     return AppError.unavailable('PROCESSOR_UNAVAILABLE', `The payment processor answered HTTP ${statusCode}`);
   }

@@ -10,11 +10,14 @@ export interface RefundablePayment {
   orderId: string | null;
   subscriptionId: string | null;
   owner: { orderId: number } | { chargeId: number };
+  /** Refunded in full, or its dispute lost: nothing more can be refunded (`refusedIfRefunded`). */
+  refundedAs: string | null;
 }
 
 /**
  * Finds the payment an operator named (by its order, or by the payment id of an order or a charge) and
- * locks its row for the rest of the transaction, as the refund webhook does, so the two run in turn.
+ * locks its row for the rest of the transaction, as the refund webhook does, so the two run in turn. A
+ * payment refunded already is found all the same: the refund that did it is still to be answered.
  */
 export async function lockRefundablePayment(
   transaction: Transaction,
@@ -36,18 +39,13 @@ export async function lockRefundablePayment(
         `order ${order.processor_order_id} is not paid: nothing to refund`,
       );
     }
-    if (order.status === 'refunded') {
-      throw AppError.conflict(
-        'ALREADY_REFUNDED',
-        `order ${order.processor_order_id} is already refunded (or its dispute was lost)`,
-      );
-    }
     return {
       paymentId: order.payment_id,
       amountPaise: order.amount_paise,
       orderId: order.processor_order_id,
       subscriptionId: null,
       owner: { orderId: Number(order.id) },
+      refundedAs: order.status === 'refunded' ? `order ${order.processor_order_id}` : null,
     };
   }
   if (named.orderId !== undefined) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${named.orderId}`);
@@ -64,17 +62,22 @@ export async function lockRefundablePayment(
       `no order or subscription charge paid by ${named.paymentId}`,
     );
   }
-  if (charge.status === 'refunded') {
-    throw AppError.conflict(
-      'ALREADY_REFUNDED',
-      `charge ${charge.payment_id} is already refunded (or its dispute was lost)`,
-    );
-  }
   return {
     paymentId: charge.payment_id,
     amountPaise: charge.amount_paise,
     orderId: null,
     subscriptionId: charge.processor_subscription_id,
     owner: { chargeId: Number(charge.id) },
+    refundedAs: charge.status === 'refunded' ? `charge ${charge.payment_id}` : null,
   };
+}
+
+/** ALREADY_REFUNDED for a payment refunded in full or charged back: no new refund of it is asked for. */
+export function refusedIfRefunded(payment: RefundablePayment): void {
+  if (payment.refundedAs !== null) {
+    throw AppError.conflict(
+      'ALREADY_REFUNDED',
+      `${payment.refundedAs} is already refunded (or its dispute was lost)`,
+    );
+  }
 }

@@ -1,9 +1,12 @@
 /** The refunds' raw SQL: rows of `payment_refunds`, and the payment a refund is for. */
 
-/** The row of refund $1, or of the refund we asked for with receipt $2. */
+/**
+ * The row of refund $1, or the row we wrote with receipt $2 that names no refund yet: a second refund made
+ * under one receipt is a refund of its own, never taken for the first.
+ */
 export const REFUND_ROW_OF = `
   SELECT id, status, actor, reason FROM payment_refunds
-  WHERE refund_id = $1 OR (receipt IS NOT NULL AND receipt = $2) ORDER BY id LIMIT 1`;
+  WHERE refund_id = $1 OR (refund_id IS NULL AND receipt = $2) ORDER BY refund_id IS NULL, id LIMIT 1`;
 
 export const MARK_PROCESSED = `UPDATE payment_refunds SET refund_id = $2, status = 'processed', processed_at = now() WHERE id = $1`;
 
@@ -46,7 +49,25 @@ export const LOCK_CHARGE_PAID_BY = `
 export const MARK_FAILED = `UPDATE payment_refunds SET status = 'failed' WHERE id = $1`;
 
 /** Razorpay's answer to refund row $1, unless the webhook recorded it first. */
-export const RECORD_ANSWER = `UPDATE payment_refunds SET refund_id = $2, status = $3 WHERE id = $1 AND status = 'requested'`;
+export const RECORD_ANSWER = `
+  UPDATE payment_refunds SET refund_id = $2, status = $3 WHERE id = $1 AND status = 'requested' RETURNING id`;
+
+/** A refund Razorpay answered with ($2, status $3) that row $1 does not name: a row of its own, as asked. */
+export const INSERT_ANSWERED = `
+  INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, reason, actor)
+  SELECT $2, order_id, charge_id, payment_id, $4, $3, reason, actor FROM payment_refunds WHERE id = $1
+  ON CONFLICT (refund_id) DO NOTHING`;
+
+/** One refund of payment $1 asked for at a time, from the row written to Razorpay's answer recorded. */
+export const LOCK_REFUNDS_OF_PAYMENT = 'SELECT pg_advisory_xact_lock(4, hashtext($1))';
+
+/** The payment order $1 was paid with, if any. */
+export const PAYMENT_OF_ORDER = `SELECT payment_id AS "paymentId" FROM orders WHERE processor_order_id = $1`;
+
+/** The refund asked for under idempotency key $1. */
+export const REFUND_BY_KEY = `
+  SELECT id, payment_id AS "paymentId", amount_paise, receipt, status, refund_id AS "refundId"
+  FROM payment_refunds WHERE idempotency_key = $1`;
 
 /** The refund of payment $1 we asked for whose answer never came. */
 export const UNCONFIRMED_REFUND = `SELECT id, receipt, amount_paise FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`;
@@ -56,10 +77,11 @@ export const REFUNDED_SO_FAR = `
   SELECT COALESCE(sum(amount_paise) FILTER (WHERE status <> 'failed'), 0) AS paise, count(*) AS count
   FROM payment_refunds WHERE payment_id = $1`;
 
-/** A refund written down before Razorpay is asked. */
+/** A refund written down before Razorpay is asked, under the caller's idempotency key $8 if any. */
 export const INSERT_REQUESTED = `
-  INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor)
-  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7) RETURNING id`;
+  INSERT INTO payment_refunds
+    (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor, idempotency_key)
+  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, $8) RETURNING id`;
 
 /** Everything processed of payment $1, with refund $2, in paise. */
 export const PROCESSED_TOTAL_WITH = `
@@ -68,7 +90,7 @@ export const PROCESSED_TOTAL_WITH = `
 
 /** Refund $1's status and the days it took, and what its payment has refunded in all. */
 export const REFUND_RESULT = `
-  SELECT r.status, r.days_taken,
+  SELECT r.status, r.days_taken, r.amount_paise,
     (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds
      WHERE payment_id = r.payment_id AND status IN ('pending', 'processed')) AS total
   FROM payment_refunds r WHERE r.refund_id = $1`;
