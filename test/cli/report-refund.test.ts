@@ -68,6 +68,20 @@ describe('premium orders refund', () => {
     expect(again.stderr).toContain('already refunded');
   });
 
+  it('refunds once when repeated with the idempotency key it printed', async () => {
+    const { orderId, paymentId } = await paidOrder(getCore());
+    const refund = ['orders', 'refund', orderId, '--amount', '50', '--reason', 'goodwill', '--yes'];
+
+    const first = await cli(refund);
+    const key = /Idempotency key: (\S+)/.exec(first.stdout)![1]!;
+    const again = await cli([...refund, '--idempotency-key', key, '--json']);
+
+    expect(first.code).toBe(0);
+    expect(again.code).toBe(0);
+    expect(json(again)).toMatchObject({ paymentId, amountPaise: 5_000, refundedTotalPaise: 5_000 });
+    expect(first.stdout).toContain(json(again).refundId);
+  });
+
   it('asks before refunding, and refuses when no one is at the terminal to answer', async () => {
     const { orderId } = await paidOrder(getCore());
 

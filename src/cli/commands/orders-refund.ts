@@ -3,17 +3,18 @@ import { requestRefund, type RefundResult } from '../../core/refunds';
 import { orderOrPayment, rupees } from '../arguments';
 import { confirm } from '../confirm';
 import { money } from '../format';
-import { actorOption, reasonOption } from '../options';
+import { actorOption, idempotencyKeyOption, reasonOption } from '../options';
 import type { Session } from '../session';
 
 interface RefundOptions {
   amount?: number;
   reason: string;
   actor: string;
+  idempotencyKey: string;
   yes?: boolean;
 }
 
-function render(result: RefundResult): string {
+function render(result: RefundResult & { idempotencyKey: string }): string {
   const of = result.orderId ? `order ${result.orderId}` : `subscription ${result.subscriptionId}`;
   const premium =
     result.status === 'processed'
@@ -22,6 +23,7 @@ function render(result: RefundResult): string {
   return [
     `Refund ${result.refundId}: ${money(result.amountPaise, 'INR')} of ${of} (payment ${result.paymentId}), ${result.status}.`,
     `Refunded so far: ${money(result.refundedTotalPaise, 'INR')} of ${money(result.paymentAmountPaise, 'INR')}; ${premium}`,
+    `Idempotency key: ${result.idempotencyKey} (pass --idempotency-key to retry safely)`,
   ].join('\n');
 }
 
@@ -43,6 +45,7 @@ export function registerOrdersRefund(orders: Command, session: Session): void {
     )
     .addOption(reasonOption())
     .addOption(actorOption())
+    .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (payment: { orderId: string } | { paymentId: string }, options: RefundOptions) => {
       const what = options.amount === undefined ? 'all that is left' : money(options.amount, 'INR');
@@ -56,7 +59,8 @@ export function registerOrdersRefund(orders: Command, session: Session): void {
         amountPaise: options.amount,
         reason: options.reason,
         actor: options.actor,
+        idempotencyKey: options.idempotencyKey,
       });
-      session.emit(result, render);
+      session.emit({ ...result, idempotencyKey: options.idempotencyKey }, render);
     });
 }
