@@ -76,8 +76,8 @@ export function disputedOrder(
     recordDispute: async (disputeId, disputeStatus) => {
       await order.update({ disputeId, disputeStatus }, { transaction });
     },
-    recordGivenBack: async (givenBackGrantId) => {
-      await order.update({ givenBackGrantId }, { transaction });
+    recordRestoreGrant: async (restoreGrantId) => {
+      await order.update({ restoreGrantId }, { transaction });
     },
     applyIfNeverGranted: async () => {
       if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)

@@ -15,8 +15,8 @@ import {
   INSERT_MOVES,
   INSERT_TRANSFER,
   LOCK_SOURCE_RECORD,
-  STANDING_GRANT_OF,
   TRANSFER_BY_KEY,
+  UNREVOKED_GRANT_OF,
 } from './sql';
 
 const DAY_MS = 86_400_000;
@@ -189,8 +189,8 @@ async function sourceRecord(transaction: Transaction, guildId: string): Promise<
 
 /** Bought, redeemed or transferred in by this user, and not revoked since. */
 async function assertBoughtBy(transaction: Transaction, user: User, guildId: string): Promise<void> {
-  const [standing] = await selectRows(transaction, STANDING_GRANT_OF, [user.id, guildId]);
-  if (!standing) {
+  const [unrevoked] = await selectRows(transaction, UNREVOKED_GRANT_OF, [user.id, guildId]);
+  if (!unrevoked) {
     throw AppError.forbidden(
       'NOT_YOUR_PREMIUM',
       `you hold no premium of guild ${guildId}: none bought, redeemed or moved there by you stands (never, or refunded or revoked since)`,
