@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { Option, type Command } from 'commander';
-import { PLAN_TYPES, resolvePlan, type Plan, type PlanType } from '../core/plans';
+import { CUSTOM_PLAN, PLAN_TYPES, resolvePlan, type Plan, type PlanType } from '../core/plans';
 import { months, text } from './arguments';
 import { EXIT_USAGE } from './errors';
 
@@ -48,7 +48,7 @@ export function addPlanOptions(command: Command, description: string): Command {
 
 /** The plan the options name: `--months` with Custom and only with it, or a usage error. */
 export function planOf(options: PlanOptions, command: Command): Plan {
-  if ((options.plan === 'Custom') !== (options.months !== undefined)) {
+  if ((options.plan === CUSTOM_PLAN) !== (options.months !== undefined)) {
     command.error('error: --months is required with --plan Custom and allowed only with it', {
       exitCode: EXIT_USAGE,
     });

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import type { RazorpayInvoice, RazorpaySubscription } from '../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
+import type { SubscriptionPlanType } from '../core/plans';
 import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
@@ -23,7 +24,7 @@ import {
   type MandateMethod,
   type SubscriptionCheckoutResponse,
 } from './razorpay/subscriptions';
-import { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
+import { createSandboxPlans } from './razorpay/sandbox-plans';
 import { refundInput } from './razorpay/validation';
 import type {
   RazorpayDispute,
@@ -64,8 +65,8 @@ export interface SandboxOptions {
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
   bot?: { redis: RedisSettings; stream: string; blockMs?: number };
-  /** Prices in whole INR (PLAN_PRICES): the Monthly and Yearly plans exist from the start, as SANDBOX_PLAN_IDS. */
-  subscriptionPlans?: { Monthly: number; Yearly: number };
+  /** Prices in whole INR (PLAN_PRICES): the subscription plans exist from the start, as SANDBOX_PLAN_IDS. */
+  subscriptionPlans?: Record<SubscriptionPlanType, number>;
 }
 
 /** Whether an action's webhooks are delivered before it returns, not sent, or held (`takeHeldWebhooks`). */
@@ -182,18 +183,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
-  for (const [planType, rupees] of Object.entries(options.subscriptionPlans ?? {})) {
-    const period = planType === 'Monthly' ? 'monthly' : 'yearly';
-    subscriptions.createPlan(
-      {
-        period,
-        interval: 1,
-        item: { name: `Premium ${planType}`, amount: rupees * 100, currency: 'INR' },
-        notes: [],
-      },
-      SANDBOX_PLAN_IDS[planType as keyof typeof SANDBOX_PLAN_IDS],
-    );
-  }
+  if (options.subscriptionPlans) createSandboxPlans(subscriptions, options.subscriptionPlans);
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);

@@ -120,7 +120,7 @@ describe('migrations', () => {
       await migrator.up();
 
       const [order] = await sequelize.query<{ given_back: boolean }>(
-        `SELECT o.given_back_grant_id = g.id AS given_back FROM orders o, premium_grants g
+        `SELECT o.restore_grant_id = g.id AS given_back FROM orders o, premium_grants g
          WHERE g.idempotency_key = 'dispute:disp_First0001:won'`,
         { type: QueryTypes.SELECT },
       );

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { syncPlans, type PlanSync } from '../../core/subscriptions/plans-sync';
 import { table } from '../format';
 import { endProgress, progressReporter } from '../progress';
@@ -24,7 +25,7 @@ export function registerPlansSync(plans: Command, session: Session): void {
   plans
     .command('sync')
     .description(
-      'find or create the Razorpay plans of Monthly and Yearly at PLAN_PRICES, and print the RAZORPAY_PLAN_IDS to configure',
+      `find or create the Razorpay plans of ${SUBSCRIPTION_PLAN_TYPES.join(' and ')} at PLAN_PRICES, and print the RAZORPAY_PLAN_IDS to configure`,
     )
     .option('--progress', 'report progress on stderr even when it is not a terminal')
     .action(async (options: { progress?: boolean }) => {

@@ -42,16 +42,10 @@ interface LockedCode {
 }
 
 /**
- * Redeems a gift code once: under the code's row lock it grants the code's plan through `grantPremium`
- * (source `code`, the ledger's reason naming the code's id, never the code) and marks the code used.
- * Of two redemptions of one code at once, the second waits for the first and finds it used. The same
- * caller redeeming it again for the same account or guild within REPLAY_MINUTES (a retry, a double
- * click) gets the first redemption back, `replayed`, and nothing is counted.
- *
- * Refusals write nothing, except that a refused well-formed code is counted as a failed attempt (see
- * ATTEMPT_LIMITS): INVALID_CODE (400, not a code at all; not counted), USER_NOT_FOUND, GUILD_REQUIRED,
- * GUILD_NOT_ALLOWED, NOT_GUILD_MANAGER, TOO_MANY_ATTEMPTS (429), and, counted, CODE_NOT_FOUND (404),
- * CODE_USED (409), CODE_REVOKED and CODE_EXPIRED (410).
+ * Redeems a gift code once, under the code's row lock, so that of two redemptions at once the second
+ * finds it used; the same caller again within REPLAY_MINUTES gets the first answer (docs/api.md, redeem).
+ * The ledger's reason names the code's id, never the code. A refused well-formed code counts as a failed
+ * attempt (ATTEMPT_LIMITS), so guessing codes is throttled.
  */
 export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): Promise<Redemption> {
   const canonical = canonicalCode(request.code);

@@ -53,8 +53,8 @@ export function disputedCharge(
     recordDispute: async (disputeId, disputeStatus) => {
       await charge.update({ disputeId, disputeStatus }, { transaction });
     },
-    recordGivenBack: async (givenBackGrantId) => {
-      await charge.update({ givenBackGrantId }, { transaction });
+    recordRestoreGrant: async (restoreGrantId) => {
+      await charge.update({ restoreGrantId }, { transaction });
     },
   };
 }

@@ -2,22 +2,22 @@ import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { grantsMovedFrom } from '../transfers/days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 
-/** Where the premium a payment bought can be: its own grant, and its given-back grant (README.md). */
+/** Where the premium a payment bought can be: its own grant, and its restore grant (README.md). */
 export interface PaymentGrants {
   ownGrants: WhereOptions<PremiumGrant>;
-  givenBackGrantId: number | null;
+  restoreGrantId: number | null;
 }
 
-export function grantsOfOrder(order: Pick<Order, 'id' | 'givenBackGrantId'>): PaymentGrants {
-  return { ownGrants: { orderId: order.id }, givenBackGrantId: order.givenBackGrantId };
+export function grantsOfOrder(order: Pick<Order, 'id' | 'restoreGrantId'>): PaymentGrants {
+  return { ownGrants: { orderId: order.id }, restoreGrantId: order.restoreGrantId };
 }
 
 export function grantsOfCharge(
-  charge: Pick<SubscriptionCharge, 'grantId' | 'givenBackGrantId'>,
+  charge: Pick<SubscriptionCharge, 'grantId' | 'restoreGrantId'>,
 ): PaymentGrants {
   return {
     ownGrants: { id: charge.grantId === null ? [] : [charge.grantId] },
-    givenBackGrantId: charge.givenBackGrantId,
+    restoreGrantId: charge.restoreGrantId,
   };
 }
 
@@ -36,13 +36,13 @@ export async function grantPaidFor(
 }
 
 /**
- * The payment's grants, newest first: its own, its given-back grant, and the grants that carry their days
+ * The payment's grants, newest first: its own, its restore grant, and the grants that carry their days
  * on another guild since a transfer moved them (src/core/transfers).
  */
 async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
-  const givenBack = payment.givenBackGrantId === null ? [] : [{ id: payment.givenBackGrantId }];
+  const restore = payment.restoreGrantId === null ? [] : [{ id: payment.restoreGrantId }];
   const grants = await PremiumGrant.findAll({
-    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...givenBack] },
+    where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...restore] },
     transaction,
   });
   for (let moved = await movedTo(grants, transaction); moved.length > 0;) {

@@ -85,7 +85,10 @@ export async function anotherDisputeKeepsPremiumRevoked(
   return row !== undefined;
 }
 
-/** A dispute's revoke is keyed `dispute:<dispute id>`: the key keeps it from being written twice. */
+/**
+ * A dispute's revoke is keyed `dispute:<dispute id>`: the key keeps it from being written twice, and finds
+ * a revoke the revocation guard held, which has no ledger row to name until its release (README.md).
+ */
 const REVOKE_KEY_PREFIX = 'dispute:';
 
 export function disputeRevokeKey(disputeId: string): string {

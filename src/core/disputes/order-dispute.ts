@@ -10,20 +10,9 @@ import { applyDisputeStage, ignored } from './stages';
 import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 
 /**
- * A chargeback (docs/design.md, Money rules): `created` revokes the order's grant (`*_PREMIUM_REMOVE`, order
- * `disputed`, reason `dispute <id>`), `won` restores what it took (order `paid`), `lost` leaves premium
- * revoked (order `refunded`) and `closed` changes no premium.
- *
- * Razorpay delivers these at least once and in any order, so each applies once and the end state does not
- * depend on their order: each dispute's stage is kept (`payment_disputes`), a stage already passed is
- * ignored, and a late `created` after `won` or `lost` changes nothing (those settled the premium already).
- * `lost` arriving before `created` therefore revokes itself: the money is gone either way. Of several
- * disputes of one payment, only one revokes its premium: one that finds it revoked takes nothing, and a
- * `won` restores nothing while another dispute of the payment keeps it revoked (README.md).
- *
- * A dispute that comes before its payment was applied finds the order unpaid: it records the payment
- * with the order's standing (`disputed`, or `refunded` when lost) and revokes nothing, as nothing was
- * granted; the late payment is then refused (PAYMENT_DISPUTED), and a won dispute grants it.
+ * A chargeback of an order's payment. The stage rules are shared with subscription charges (README.md,
+ * docs/money-rules.md); the order only adds its status and, when the dispute comes before the payment,
+ * the payment itself. Each stage applies once whatever the delivery order (docs/delivery-order.md).
  */
 export async function applyDispute(
   sequelize: Sequelize,
@@ -87,8 +76,8 @@ export function disputedOrder(
     recordDispute: async (disputeId, disputeStatus) => {
       await order.update({ disputeId, disputeStatus }, { transaction });
     },
-    recordGivenBack: async (givenBackGrantId) => {
-      await order.update({ givenBackGrantId }, { transaction });
+    recordRestoreGrant: async (restoreGrantId) => {
+      await order.update({ restoreGrantId }, { transaction });
     },
     applyIfNeverGranted: async () => {
       if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)

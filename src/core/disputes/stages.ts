@@ -162,7 +162,7 @@ class DisputeChange {
         { transaction },
       );
       await recordRestore(transaction, taken.disputeId, restoring.grantId);
-      await payment.recordGivenBack(restoring.grantId);
+      await payment.recordRestoreGrant(restoring.grantId);
     } else if (taken) {
       // The payment's refunds owe every day the dispute took: restored with nothing, by its own revoke row.
       await recordRestore(transaction, taken.disputeId, taken.ledgerId);

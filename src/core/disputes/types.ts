@@ -41,8 +41,8 @@ export interface DisputedPayment extends PaymentGrants {
   setStanding(standing: 'paid' | 'disputed' | 'refunded'): Promise<void>;
   /** Names the dispute on the payment's row, as its latest. */
   recordDispute(disputeId: string, status: DisputeStatus): Promise<void>;
-  /** Keeps `grantId` as the payment's given-back grant (README.md). */
-  recordGivenBack(grantId: number): Promise<void>;
+  /** Keeps `grantId` as the payment's restore grant (README.md). */
+  recordRestoreGrant(grantId: number): Promise<void>;
   /**
    * Applies the payment as paid when it was never granted (its dispute came before it): a won dispute
    * then gives what the payment bought, as the payment delivered first would have had.

@@ -13,7 +13,7 @@ export { Order, OutboxEvent, PremiumGrant, ServerPremium, User, UserGuild, UserP
 export { Subscription, SubscriptionCharge };
 export type { DisputeStatus, OrderStatus } from './order';
 export { LIVE_STATUSES, SUBSCRIPTION_STATUSES } from './subscription';
-export type { SubscriptionPlanType, SubscriptionStatus } from './subscription';
+export type { SubscriptionStatus } from './subscription';
 
 export function initModels(sequelize: Sequelize): void {
   for (const model of [

@@ -36,7 +36,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare disputeId: CreationOptional<string | null>;
   declare disputeStatus: CreationOptional<DisputeStatus | null>;
   /** The grant a won dispute gave back, which a later refund or dispute takes. */
-  declare givenBackGrantId: CreationOptional<number | null>;
+  declare restoreGrantId: CreationOptional<number | null>;
   /** The last declined attempt to pay the order (`payment.failed`), its bank's reason and when. */
   declare failedPaymentId: CreationOptional<string | null>;
   declare paymentFailure: CreationOptional<string | null>;
@@ -67,7 +67,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         refundedPaymentIds: { type: DataTypes.ARRAY(DataTypes.TEXT), allowNull: false, defaultValue: [] },
         disputeId: { type: DataTypes.TEXT },
         disputeStatus: { type: DataTypes.TEXT },
-        givenBackGrantId: { type: DataTypes.BIGINT },
+        restoreGrantId: { type: DataTypes.BIGINT },
         failedPaymentId: { type: DataTypes.TEXT },
         paymentFailure: { type: DataTypes.TEXT },
         paymentFailedAt: { type: DataTypes.DATE },

@@ -27,7 +27,7 @@ export class SubscriptionCharge extends Model<
   declare disputeId: CreationOptional<string | null>;
   declare disputeStatus: CreationOptional<DisputeStatus | null>;
   /** The grant a won dispute gave back, which a later refund or dispute takes. */
-  declare givenBackGrantId: CreationOptional<number | null>;
+  declare restoreGrantId: CreationOptional<number | null>;
   declare source: 'checkout' | 'webhook' | 'reconcile';
   declare createdAt: CreationOptional<Date>;
   declare refundedAt: CreationOptional<Date | null>;
@@ -47,7 +47,7 @@ export class SubscriptionCharge extends Model<
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'charged' },
         disputeId: { type: DataTypes.TEXT },
         disputeStatus: { type: DataTypes.TEXT },
-        givenBackGrantId: { type: DataTypes.BIGINT },
+        restoreGrantId: { type: DataTypes.BIGINT },
         source: { type: DataTypes.TEXT, allowNull: false },
         createdAt: DataTypes.DATE,
         refundedAt: { type: DataTypes.DATE },

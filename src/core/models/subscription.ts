@@ -6,6 +6,7 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
+import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
 
 /** Razorpay's subscription states (its `status` field, stored as the processor last said). */
@@ -31,8 +32,6 @@ export const LIVE_STATUSES: readonly SubscriptionStatus[] = [
   'halted',
   'paused',
 ];
-
-export type SubscriptionPlanType = 'Monthly' | 'Yearly';
 
 /** One Razorpay subscription: who bought it, for which target, on which plan, and where it stands. */
 export class Subscription extends Model<

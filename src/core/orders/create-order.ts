@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import { Order, UserGuild, type User } from '../models';
 import { assertActingForSelf } from '../payments/access';
 import { firstCheckAt } from '../payments/check-schedule';
-import { planPrice, resolvePlan } from '../plans';
+import { DEFAULT_PLAN_TYPE, planPrice, resolvePlan } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -14,7 +14,6 @@ import { assertBelowOpenOrderLimit, findReusableOrder, lockBuyerOrders } from '.
 import { isReserved, releaseReservation, reservationLeaseMs, reserveOrder } from './order-reservations';
 import type { OrderTarget } from './types';
 
-export const DEFAULT_PLAN_TYPE = 'Monthly';
 export const DEFAULT_CATEGORY: Category = 'SERVER';
 const PAISE_PER_RUPEE = 100;
 /** How often a request waiting for an identical request's order looks again. */

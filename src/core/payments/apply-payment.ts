@@ -82,20 +82,11 @@ export function amountMismatch(
 }
 
 /**
- * The one way an order becomes paid and its premium granted, for verify-payment, webhooks and the
- * reconciler alike. Under the order's row lock it marks the order paid with the payment and grants what
- * the stored order says, keyed `order:<processor order id>`: the same payment again (a retry, the webhook
- * after the browser, 20 at once) changes nothing and returns the first grant, flagged `replayed`.
- *
- * Plain SQL (docs/performance.md), two round trips: the order's lock goes out with BEGIN; the grant's
- * statements, which also mark the order paid, with COMMIT.
- *
- * Every refusal is thrown before anything is written: ORDER_NOT_FOUND, NOT_YOUR_ORDER (when
- * `buyerProviderId` is given), AMOUNT_MISMATCH, ORDER_ALREADY_PAID (by another payment), ORDER_REFUNDED,
- * PAYMENT_REFUNDED (this payment was refunded before it was applied, on orders from before refunds
- * recorded the payment), PAYMENT_DISPUTED (charged back
- * before it was applied, or the order's payment is disputed now), PAYMENT_ALREADY_USED (the payment paid
- * another order: orders.payment_id is unique, and this is the one refusal found by writing).
+ * The one way an order becomes paid and its premium granted, so that verify-payment, webhooks and the
+ * reconciler cannot disagree: keyed `order:<processor order id>`, the same payment again returns the
+ * first grant, `replayed`. Refusals (docs/api.md, verify-payment) are thrown before anything is written,
+ * but PAYMENT_ALREADY_USED, which the unique orders.payment_id finds. Plain SQL in two round trips
+ * (docs/performance.md): the order's lock goes with BEGIN, the grant and the paid order with COMMIT.
  */
 export async function applyPayment(
   sequelize: Sequelize,

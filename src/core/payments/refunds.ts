@@ -24,19 +24,10 @@ export interface ProcessedRefund {
 export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
 
 /**
- * A full refund (possibly the last of several partial ones) marks the order `refunded` and takes back the
- * grant standing for it (its own, or the one a won dispute gave back; none when an operator or an open
- * dispute took it already) through `revokePremium`, which publishes the REMOVE event. A partial refund
- * takes back the same share of the purchase's days (`takeRefundedShare`). Each refund is recorded in
- * `payment_refunds` and applied once, whether our request's answer or the webhook says it first; one an
- * operator asked for is in the ledger under their name and reason. A refund the reconciler found (no
- * refund id) applies only when it is full.
- *
- * Webhooks arrive in any order, so a full refund may come while the order is still unpaid. The order
- * then ends as it would have in order, `refunded` with the payment and the refund recorded, but premium
- * that never ran is never granted (no ledger row, no stream event): its late capture, verification or
- * reconciliation is refused as ORDER_REFUNDED. A refunded payment was captured, so Razorpay's order is
- * paid and takes no other payment.
+ * Takes a processed refund into the order and its premium, by the rules of docs/refunds.md (what a
+ * refund takes) and docs/delivery-order.md (a refund before the payment grants nothing ever). Our
+ * request's answer and the webhook may both bring it, so each refund is recorded in `payment_refunds`
+ * and applied once, whichever comes first.
  */
 export async function applyRefund(
   sequelize: Sequelize,

@@ -32,20 +32,10 @@ export interface WebhookDelivery {
 const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMENT_ALREADY_USED']);
 
 /**
- * POST /api/payment/webhook. Razorpay retries any non-2xx for 24 hours, so the answers are:
- * - bad signature or unreadable body: 400 (thrown);
- * - an event id already processed: acknowledged, nothing changes;
- * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
- *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`
- *   (`applyChargeDispute` when the payment is a subscription's charge);
- * - a subscription's charge also comes as `payment.captured`, `order.paid` and `invoice.paid` of its
- *   invoice: the first of these and `subscription.charged` grants the cycle (`applyInvoiceCharge`);
- * - `payment.failed` of an order: the order shows the failed attempt (`applyFailedPayment`);
- *   `payment.authorized`, `refund.created`: noted, nothing changes (docs/razorpay-events.md);
- * - an event that cannot apply (unknown order, which may belong to another integration on the same
- *   account; wrong amount; refunded order; other events): acknowledged and reported as `ignored`;
- * - anything else (the database is down): thrown, a 5xx, and Razorpay retries.
- * The event id is recorded in the same transaction as the effect, so a failed attempt leaves no trace.
+ * POST /api/payment/webhook; what each event does is docs/razorpay-events.md. Razorpay retries any
+ * non-2xx for 24 hours, so only a bad signature (400) or a failure of ours (5xx) is not acknowledged: an
+ * event that cannot apply is answered `ignored`. The event id is recorded in the effect's transaction,
+ * so a failed attempt leaves no trace and a redelivery changes nothing.
  */
 export async function handleWebhook(core: Core, delivery: WebhookDelivery): Promise<WebhookOutcome> {
   const expected = webhookSignature(delivery.rawBody, core.config.razorpay.webhookSecret);

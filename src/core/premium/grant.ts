@@ -45,16 +45,10 @@ function isSameGrant(request: GrantRequest, row: GrantRow): boolean {
 }
 
 /**
- * The one way premium is granted (checkout, webhook, reconcile, manual grants, codes, transfers and
- * subscriptions all come here): in one transaction, or inside the caller's, it extends the record from
- * GREATEST(expiry, now), writes the ledger row, appends the ADD event and raises the user's expiry: to
- * the record's for USER premium; for SERVER premium only by the days this buyer paid for on that guild
- * (`raiseBuyerExpiry`), never by days other buyers gave it. The same idempotency key again changes nothing
- * and returns the first change, flagged `replayed`; a key already used for another change is
- * IDEMPOTENCY_KEY_REUSED.
- *
- * Plain SQL on a pipelined connection (docs/performance.md): the key's lock, the record's lock, the grant
- * and the raise go out together, one round trip.
+ * The one way premium is granted, so that every path writes the record, the ledger row and the ADD
+ * event together. A buyer's own expiry rises only by the days they paid for (docs/money-rules.md). The
+ * same idempotency key returns the first change, `replayed`; a key used for another change is
+ * IDEMPOTENCY_KEY_REUSED. Pipelined plain SQL, one round trip (docs/performance.md).
  */
 export async function grantPremium(
   sequelize: Sequelize,

@@ -138,7 +138,7 @@ export const SET_RECORD_EXPIRY = perCategory((category) => ({
 
 /**
  * What each buyer's own premium gets from the guilds they bought for (docs/design.md, "Money rules"): only the days
- * they paid for themselves, never the days other buyers added to the same guild. Their standing grants
+ * they paid for themselves, never the days other buyers added to the same guild. Their unrevoked grants
  * for a guild, in order, run back to back from when each was made (a queue: each starts at the later of
  * its own time and the end of the one before), and the guild's record caps the result, since a revoke of
  * anyone's grant shortens the guild for all. One row per (user_id, guild_id) of the users `userIds`

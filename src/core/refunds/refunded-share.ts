@@ -21,9 +21,9 @@ export interface RefundedShare {
   reason: string;
 }
 
-/** What a partial refund took: its days, the revoke and the rest given back; or nothing, or held. */
+/** What a partial refund took: its days, the revoke and the rest restored; or nothing, or held. */
 export type TakenShare =
-  | { kind: 'taken'; days: number; revoke: PremiumChange; givenBack: PremiumChange | null }
+  | { kind: 'taken'; days: number; revoke: PremiumChange; restore: PremiumChange | null }
   | { kind: 'held' }
   | { kind: 'nothing to take' };
 
@@ -59,7 +59,7 @@ async function refundDaysOwed(
 /**
  * A partial refund takes back the same share of the purchase's days, rounded up to whole days, less what
  * the payment's earlier partial refunds took. The grant the payment pays for (src/core/disputes/README.md)
- * is revoked and what is left of it given back as a new grant that the payment pays for from then on (as
+ * is revoked and what is left of it restored as a new grant that the payment pays for from then on (as
  * a won dispute's restoring grant does), so a later refund or dispute of the payment takes exactly the
  * rest. Days are counted from the payment's refunded total, less what its refunds took already, so
  * refunds applied in any order (or released from the revocation guard in any order) take the sum once.
@@ -92,9 +92,9 @@ export async function takeRefundedShare(
   // Held by the revocation guard: nothing changed yet; its release takes the share (releaseRefundedShare).
   if (revoked.kind === 'held') return { kind: 'held' };
   const rest = Math.abs(revoked.days) - days;
-  let givenBack: PremiumChange | null = null;
+  let restore: PremiumChange | null = null;
   if (rest > 0) {
-    givenBack = await grantPremium(
+    restore = await grantPremium(
       sequelize,
       {
         ...payment.plan,
@@ -108,10 +108,10 @@ export async function takeRefundedShare(
       },
       { transaction },
     );
-    await payment.recordGivenBack(givenBack.grantId);
+    await payment.recordRestoreGrant(restore.grantId);
   }
   await recordDaysTaken(transaction, share.recorded.rowId, days);
-  return { kind: 'taken', days, revoke: revoked, givenBack };
+  return { kind: 'taken', days, revoke: revoked, restore };
 }
 
 /**

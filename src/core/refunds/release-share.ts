@@ -12,7 +12,7 @@ import { takeRefundedShare } from './refunded-share';
 
 /**
  * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is
- * taken now as it would have been then (takeRefundedShare: the share of the days, the rest given back),
+ * taken now as it would have been then (takeRefundedShare: the share of the days, the rest restored),
  * counted from everything refunded of the payment by now, so no refund's days are taken twice. Nothing is
  * taken once the payment is no longer paid (refunded in full, or disputed: a refund then takes nothing,
  * held or not, docs/refunds.md) or its refunds' days were taken already; that is an AppError, which the
@@ -53,12 +53,12 @@ export async function releaseRefundedShare(
   if (taken.kind === 'nothing to take') {
     throw AppError.conflict('REFUND_SHARE_TAKEN', `the refunds of ${payment.name} took their days already`);
   }
-  const givenBack = taken.givenBack
-    ? `, ${taken.givenBack.days} given back as ledger row ${taken.givenBack.grantId}`
+  const restored = taken.restore
+    ? `, ${taken.restore.days} given back as ledger row ${taken.restore.grantId}`
     : '';
   return {
     change: taken.revoke,
-    detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${givenBack}`,
+    detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${restored}`,
   };
 }
 

@@ -77,7 +77,7 @@ export interface SubscribersReport {
   /** Subscriptions authenticated, active or pending. */
   live: number;
   byStatus: Record<SubscriptionStatus, number>;
-  /** Monthly recurring revenue of the live subscriptions, in INR (Yearly counted as 1/12). */
+  /** Monthly recurring revenue of the live subscriptions, in INR (a plan's price over the months of its cycle). */
   mrr: number;
   /** Churn of the report's month (the last of `movements`). */
   churn: number | null;

@@ -1,10 +1,10 @@
 import { Op, UniqueConstraintError } from 'sequelize';
 import type { Core } from '..';
 import { AppError } from '../errors';
-import { LIVE_STATUSES, Subscription, type SubscriptionPlanType } from '../models';
+import { LIVE_STATUSES, Subscription } from '../models';
 import { targetGuild } from '../orders/create-order';
 import { assertActingForSelf } from '../payments/access';
-import { planPrice, resolvePlan } from '../plans';
+import { planPrice, renewalOf, resolvePlan, type SubscriptionPlanType } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';
@@ -15,8 +15,8 @@ import { targetRecord } from './target-record';
 const PAISE_PER_RUPEE = 100;
 /** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
 export const AUTHORIZATION_WINDOW_MS = 3_600_000;
-/** Cycles before the mandate ends (Razorpay needs a count): ten years either way. */
-const TOTAL_COUNT: Record<SubscriptionPlanType, number> = { Monthly: 120, Yearly: 10 };
+/** How long a mandate runs, whatever the plan's cycle: Razorpay needs a count of cycles. */
+const MANDATE_MONTHS = 120;
 /** Razorpay wants `start_at` in the future; an expiry closer than this starts the subscription now. */
 const START_MARGIN_MS = 60_000;
 
@@ -81,7 +81,7 @@ export async function createSubscription(
   const amountPaise = planPrice(plan, core.config.planPrices) * PAISE_PER_RUPEE;
   const created = await processor.createSubscription({
     plan_id: processorPlanId,
-    total_count: TOTAL_COUNT[request.planType],
+    total_count: MANDATE_MONTHS / renewalOf(request.planType).months,
     quantity: 1,
     customer_notify: 1,
     ...(startAt && { start_at: Math.floor(startAt.getTime() / 1000) }),

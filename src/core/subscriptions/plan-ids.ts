@@ -1,7 +1,4 @@
-import type { SubscriptionPlanType } from '../models/subscription';
-
-/** The plans that can be bought as a subscription; Custom stays a one-off pass. */
-export const SUBSCRIPTION_PLAN_TYPES: readonly SubscriptionPlanType[] = ['Monthly', 'Yearly'];
+import { SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from '../plans';
 
 /** `RAZORPAY_PLAN_IDS`: the Razorpay plan of each subscription plan, when configured. */
 export type ProcessorPlanIds = Partial<Record<SubscriptionPlanType, string>>;
@@ -15,7 +12,8 @@ export function parsePlanIds(text: string): ProcessorPlanIds {
     .filter(Boolean)) {
     const [name, id] = part.split('=').map((piece) => piece.trim());
     if (!SUBSCRIPTION_PLAN_TYPES.includes(name as SubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
-      throw new Error(`expected "Monthly=plan_…,Yearly=plan_…", got "${text}"`);
+      const expected = SUBSCRIPTION_PLAN_TYPES.map((plan) => `${plan}=plan_…`).join(',');
+      throw new Error(`expected "${expected}", got "${text}"`);
     }
     ids[name as SubscriptionPlanType] = id;
   }

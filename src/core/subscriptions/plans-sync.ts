@@ -1,12 +1,16 @@
 import type { Core } from '..';
-import { planPrice, resolvePlan } from '../plans';
+import {
+  planPrice,
+  renewalOf,
+  resolvePlan,
+  SUBSCRIPTION_PLAN_TYPES,
+  type SubscriptionPlanType,
+} from '../plans';
 import type { RazorpayClient, RazorpayPlan } from '../processor/razorpay-client';
-import { formatPlanIds, SUBSCRIPTION_PLAN_TYPES, type ProcessorPlanIds } from './plan-ids';
-
-const PERIODS = { Monthly: 'monthly', Yearly: 'yearly' } as const;
+import { formatPlanIds, type ProcessorPlanIds } from './plan-ids';
 
 export interface SyncedPlan {
-  planType: 'Monthly' | 'Yearly';
+  planType: SubscriptionPlanType;
   planId: string;
   /** Whole INR. */
   amount: number;
@@ -38,7 +42,7 @@ export async function syncPlans(
     const plan =
       match ??
       (await processor.createPlan({
-        period: PERIODS[planType],
+        period: renewalOf(planType).period,
         interval: 1,
         item: { name: `Premium ${planType}`, amount: amount * 100, currency: 'INR' },
         notes: { planType },
@@ -50,9 +54,9 @@ export async function syncPlans(
   return { plans, razorpayPlanIds: formatPlanIds(ids) };
 }
 
-function matches(plan: RazorpayPlan, planType: 'Monthly' | 'Yearly', amount: number): boolean {
+function matches(plan: RazorpayPlan, planType: SubscriptionPlanType, amount: number): boolean {
   return (
-    plan.period === PERIODS[planType] &&
+    plan.period === renewalOf(planType).period &&
     plan.interval === 1 &&
     plan.item.amount === amount * 100 &&
     plan.item.currency === 'INR'

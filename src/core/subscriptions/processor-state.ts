@@ -60,16 +60,9 @@ function isOlder(view: number[], stored: number[]): boolean {
 
 /**
  * Takes the processor's view of a locked subscription (a webhook's entity as of the event's
- * `created_at`, or a fresh fetch as of `seenAt`) into the stored row, when it is not older than what is
- * stored (by `newness`): Razorpay delivers late and in any order, and a stale `subscription.pending`
- * must not roll a renewed subscription back nor announce a failure. A stale view changes nothing (the
- * caller still applies a charge it carries: money taken is granted whenever it is told). A terminal
- * status is never left. Whatever the order of delivery, the newest view is what stays.
- *
- * Entering `pending` or `halted` announces `*_PREMIUM_RENEWAL_FAILED` (once per entry, however often
- * the event is delivered) with the record's expiry as `graceUntil`: nothing is extended, and premium
- * runs out then unless a retried charge succeeds. A target that was never granted has nothing to lose
- * and no event.
+ * `created_at`, or a fresh fetch as of `seenAt`) into the stored row unless it is older than the row
+ * (`newness`; docs/money-rules.md, late webhooks): a stale `subscription.pending` must not roll a renewed
+ * subscription back nor announce a failure. Entering `pending` or `halted` announces the failed renewal.
  */
 export async function applyProcessorState(
   transaction: Transaction,

@@ -26,16 +26,10 @@ interface LiveSubscription {
 }
 
 /**
- * The safety net of the subscription webhooks, run by the same reconcile as the orders (the worker's job
- * and `premium orders reconcile`): for each live subscription it asks the processor for the subscription
- * and its paid invoices, and applies every captured charge that no webhook delivered through the same
- * path as `subscription.charged` (a lost webhook costs minutes, not a month of premium), then takes the
- * status in (a lost `pending` still announces the failed renewal). Entries name the subscription in
- * `orderId`. `failed` lists subscriptions that could not be checked: a later run retries them.
- *
- * The scheduled run (`dueOnly`) takes only subscriptions whose next check is due, the longest due first,
- * in keyset pages, and moves each one checked to its next check (check-schedule); an operator's run
- * takes every live subscription by id.
+ * The safety net of the subscription webhooks (docs/operating.md), so that a lost webhook costs minutes,
+ * not a month of premium: each live subscription's paid invoices are applied as `subscription.charged`
+ * would, then its status (a lost `pending` still announces the failed renewal). `dueOnly` is the
+ * scheduled run: only subscriptions due a check (check-schedule), each then moved to its next one.
  */
 export async function reconcileSubscriptions(
   core: Core,

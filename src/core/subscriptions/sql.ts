@@ -7,16 +7,10 @@ import type { Category } from '../premium/types';
  */
 
 /**
- * The one answer to "will a live subscription renew this record?", for the expiry reminders
- * (`*_PREMIUM_EXPIRING` must not fire for such a record) and anything else that asks.
- *
- * A record is renewed when a subscription for its target is `authenticated` (its first charge is due)
- * or `active`, and its buyer has not cancelled it at cycle end. A failing one (`pending`, `halted`) does
- * not count: its holder is worth reminding.
- *
- * `targetKey` is an SQL expression giving the record's target key, e.g. for a query over
- * `user_premiums r JOIN users u ON u.id = r.user_id`: `TARGET_KEY_SQL.USER('u')`, and over
- * `server_premiums r`: `TARGET_KEY_SQL.SERVER('r')`. Use it as `... AND NOT ${renewedBySubscriptionSql(...)}`.
+ * Whether a live subscription will renew a record, so that the expiry reminders never warn of an end
+ * that will not come: `authenticated` or `active`, not cancelled at cycle end. A failing one does not
+ * count; its holder is worth reminding. `targetKey` is the SQL of the record's target key
+ * (`TARGET_KEY_SQL.USER('u')`, `TARGET_KEY_SQL.SERVER('r')`).
  */
 export function renewedBySubscriptionSql(targetKey: string): string {
   return `EXISTS (SELECT 1 FROM subscriptions s

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
-import type { Subscription, SubscriptionPlanType, SubscriptionStatus } from '../models';
+import type { Subscription, SubscriptionStatus } from '../models';
+import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
 import { targetRecord } from './target-record';
 

@@ -31,7 +31,7 @@ export const LOCK_SOURCE_RECORD = `
   FOR UPDATE`;
 
 /** Whether user $1 holds a grant for guild $2 that no revoke took back. */
-export const STANDING_GRANT_OF = `
+export const UNREVOKED_GRANT_OF = `
   SELECT 1 FROM premium_grants g
   WHERE g.user_id = $1 AND g.guild_id = $2 AND g.kind = 'grant'
     AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id)

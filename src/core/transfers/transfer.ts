@@ -15,8 +15,8 @@ import {
   INSERT_MOVES,
   INSERT_TRANSFER,
   LOCK_SOURCE_RECORD,
-  STANDING_GRANT_OF,
   TRANSFER_BY_KEY,
+  UNREVOKED_GRANT_OF,
 } from './sql';
 
 const DAY_MS = 86_400_000;
@@ -52,22 +52,10 @@ export interface Transfer {
 }
 
 /**
- * Moves what is left of the days a manager's own standing purchases put on a guild (docs/money-rules.md:
- * never another buyer's; an operator moves every buyer's), each rounded to the nearest whole day, to
- * another guild in one transaction. Per purchase: a `SERVER_PREMIUM_REMOVE` for the old guild through
- * `revokePremium` (what is left of it) and a `SERVER_PREMIUM_ADD` for the new one through `grantPremium`
- * (source `transfer`, recorded for the purchase's buyer), linked in `premium_transfer_moves` so that a
- * later refund or dispute of the purchase takes its days where they went. Transfers touching the same
- * guilds run one at a time; the old guild's record is locked before its days are counted.
- *
- * Refusals, each before anything is written: SAME_GUILD, USER_NOT_FOUND, NOT_GUILD_MANAGER (either guild,
- * as of the manager's last sign-in), IDEMPOTENCY_KEY_REUSED (the key made a transfer between other guilds;
- * the same transfer's key answers that transfer, `replayed`), TRANSFER_COOLDOWN, NOT_YOUR_PREMIUM (the
- * manager holds no standing grant for the old guild), NO_PREMIUM, NOTHING_TO_TRANSFER (less than half a
- * day of the mover's own left there: their purchases have run out, or are under dispute).
- *
- * The cooldown counts transfers into the guild as well as out of it, so a pile of days moves at most
- * once per cooldown, and rounding can never add up to more than half a day per purchase per cooldown.
+ * Moves what is left of the mover's own purchases on a guild to another (docs/money-rules.md; refusals
+ * in docs/api.md). Each purchase moves as a revoke and a grant linked in `premium_transfer_moves`, so a
+ * later refund or dispute of it takes its days where they went. The old guild's record is locked before
+ * its days are counted, so what was counted is what moves.
  */
 export async function transferPremium(sequelize: Sequelize, request: TransferRequest): Promise<Transfer> {
   const { fromGuildId, toGuildId, by } = request;
@@ -201,8 +189,8 @@ async function sourceRecord(transaction: Transaction, guildId: string): Promise<
 
 /** Bought, redeemed or transferred in by this user, and not revoked since. */
 async function assertBoughtBy(transaction: Transaction, user: User, guildId: string): Promise<void> {
-  const [standing] = await selectRows(transaction, STANDING_GRANT_OF, [user.id, guildId]);
-  if (!standing) {
+  const [unrevoked] = await selectRows(transaction, UNREVOKED_GRANT_OF, [user.id, guildId]);
+  if (!unrevoked) {
     throw AppError.forbidden(
       'NOT_YOUR_PREMIUM',
       `you hold no premium of guild ${guildId}: none bought, redeemed or moved there by you stands (never, or refunded or revoked since)`,

@@ -1,11 +1,29 @@
-import type { ProcessorPlanIds } from '../../core/subscriptions/plan-ids';
+import { renewalOf, SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from '../../core/plans';
+import type { SubscriptionSandbox } from './subscriptions';
 
 /**
  * The plans a sandbox started with `subscriptionPlans` has from the start (`npm run dev`, the browser
  * test), under fixed ids, so the service can be configured with them before the sandbox answers.
  * `premium plans sync` against such a sandbox finds them.
  */
-export const SANDBOX_PLAN_IDS = {
-  Monthly: 'plan_SandboxMonthly',
-  Yearly: 'plan_SandboxYearly',
-} as const satisfies ProcessorPlanIds;
+export const SANDBOX_PLAN_IDS = Object.fromEntries(
+  SUBSCRIPTION_PLAN_TYPES.map((plan) => [plan, `plan_Sandbox${plan}`]),
+) as Record<SubscriptionPlanType, string>;
+
+/** Creates each subscription plan at its price in whole INR, under its SANDBOX_PLAN_IDS id. */
+export function createSandboxPlans(
+  subscriptions: SubscriptionSandbox,
+  prices: Record<SubscriptionPlanType, number>,
+): void {
+  for (const planType of SUBSCRIPTION_PLAN_TYPES) {
+    subscriptions.createPlan(
+      {
+        period: renewalOf(planType).period,
+        interval: 1,
+        item: { name: `Premium ${planType}`, amount: prices[planType] * 100, currency: 'INR' },
+        notes: [],
+      },
+      SANDBOX_PLAN_IDS[planType],
+    );
+  }
+}

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { createOrder, DEFAULT_PLAN_TYPE } from '../../core/orders/create-order';
+import { createOrder } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { CUSTOM_MONTHS, PLAN_TYPES } from '../../core/plans';
+import { CUSTOM_MONTHS, DEFAULT_PLAN_TYPE, PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, ProviderId, TargetFields } from '../schemas';
 

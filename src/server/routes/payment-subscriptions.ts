@@ -4,11 +4,11 @@ import type { Core } from '../../core';
 import { SUBSCRIPTION_STATUSES } from '../../core/models';
 import { DEFAULT_CATEGORY } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
+import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { createSubscription } from '../../core/subscriptions/create';
 import { listOwnSubscriptions } from '../../core/subscriptions/list';
-import { SUBSCRIPTION_PLAN_TYPES } from '../../core/subscriptions/plan-ids';
 import { verifySubscription } from '../../core/subscriptions/verify';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, ProviderId, TargetFields } from '../schemas';
@@ -76,7 +76,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
       config: perUserRateLimit(),
       schema: {
         tags: ['subscriptions'],
-        summary: 'Creates a Razorpay subscription that renews Monthly or Yearly premium',
+        summary: `Creates a Razorpay subscription that renews ${SUBSCRIPTION_PLAN_TYPES.join(' or ')} premium`,
         security: bearer,
         body: CreateSubscriptionBody,
         response: { 200: CreatedSubscription, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },

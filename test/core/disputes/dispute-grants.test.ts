@@ -39,7 +39,7 @@ async function expectRestored(order: Order, disputeId: string): Promise<void> {
   });
   const restored = await PremiumGrant.findOne({ where: { idempotencyKey: `dispute:${disputeId}:won` } });
   expect(restored).toMatchObject({ kind: 'grant', days: 30 });
-  expect(await order.reload()).toMatchObject({ status: 'paid', givenBackGrantId: restored!.id });
+  expect(await order.reload()).toMatchObject({ status: 'paid', restoreGrantId: restored!.id });
 }
 
 describe('the ledger rows a dispute names', () => {

@@ -1,20 +1,20 @@
-/* global window, document, crypto */
+/* global window, document */
 'use strict';
 /**
- * One user, guild, order or subscription, and the actions on it: each opens the dialog, which asks for
- * a reason and posts to /api/console/...; the answer or the error is shown, and the view reloaded.
+ * One user, guild, order or subscription, with the buttons of the actions on it (console-actions.js);
+ * the view reloads after an action is done.
  */
 (function () {
-  const { el, inr, time, get, post, notice } = window.ConsoleKit;
-  const PLANS = ['Monthly', 'Yearly', 'Custom'];
+  const { el, inr, time, get } = window.ConsoleKit;
+  const actions = window.ConsoleActions;
+  const { button, refundButton, cancelButton, grantButton, endPremiumButton } = actions;
   const ENDED = new Set(['cancelled', 'completed', 'expired']);
   let current = null;
   let onChange = () => {};
-
-  function randomKey() {
-    const bytes = crypto.getRandomValues(new Uint8Array(16));
-    return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
-  }
+  actions.onDone = async () => {
+    if (current) await showDetail(current.kind, current.id);
+    onChange();
+  };
 
   function fields(pairs) {
     return el(
@@ -37,8 +37,6 @@
     ];
   }
 
-  const button = (label, onclick, className = 'secondary') =>
-    el('button', { type: 'button', className, onclick }, label);
   const open = (kind, id) => button(id, () => showDetail(kind, id), 'link secondary');
 
   function premiumFields(premium) {
@@ -87,18 +85,7 @@
         `${time(entry.createdAt)} by ${entry.actor}${entry.reason ? `: ${entry.reason}` : ''}`,
       ),
       entry.kind === 'grant' && entry.revokedByGrantId === null
-        ? el(
-            'div',
-            { className: 'actions' },
-            button('Revoke this grant', () =>
-              act({
-                title: `Revoke grant #${entry.grantId}`,
-                what: `Takes back what is left of its ${entry.days} day(s); the bot is told.`,
-                path: '/api/console/revoke',
-                body: { grantId: entry.grantId },
-              }),
-            ),
-          )
+        ? el('div', { className: 'actions' }, actions.revokeGrantButton(entry))
         : null,
     ]);
   }
@@ -117,71 +104,6 @@
     );
   }
 
-  function refundButton(target, amount) {
-    return button(
-      'Refund',
-      () =>
-        act({
-          title: `Refund ${target.orderId ?? target.paymentId}`,
-          what: `Asks Razorpay to refund the payment (${inr(amount)} paid). Premium is taken back when Razorpay confirms: all of it for a full refund, the same share of days for a partial one.`,
-          path: '/api/console/refund',
-          body: target,
-          fields: [
-            {
-              name: 'amount',
-              label: 'Amount in INR (empty: all that is left)',
-              type: 'number',
-              step: '0.01',
-              min: '0.01',
-            },
-          ],
-        }),
-      'danger',
-    );
-  }
-
-  function cancelButton(subscriptionId) {
-    return button('Cancel subscription', () =>
-      act({
-        title: `Cancel ${subscriptionId}`,
-        what: 'It stops renewing: an active one at the end of its paid cycle, any other at once. Premium already paid for is kept.',
-        path: `/api/console/subscriptions/${encodeURIComponent(subscriptionId)}/cancel`,
-        body: {},
-        noKey: true,
-      }),
-    );
-  }
-
-  function grantButton(category, fixed) {
-    const who =
-      category === 'USER'
-        ? []
-        : [
-            {
-              name: 'providerId',
-              label: 'On behalf of user (Discord id)',
-              required: true,
-              pattern: '[0-9]{1,20}',
-            },
-          ];
-    return button(
-      `Grant ${category} premium`,
-      () =>
-        act({
-          title: `Grant ${category} premium`,
-          what: 'Adds the plan’s days to what is left; the bot is told.',
-          path: '/api/console/grant',
-          body: fixed,
-          fields: [
-            ...who,
-            { name: 'plan', label: 'Plan', options: PLANS },
-            { name: 'months', label: 'Months (Custom only)', type: 'number', min: '1', max: '36' },
-          ],
-        }),
-      '',
-    );
-  }
-
   function renderUser(data) {
     const { user } = data;
     return [
@@ -196,17 +118,7 @@
         { className: 'actions' },
         grantButton('USER', { providerId: user.providerId }),
         data.userPremium?.isActive
-          ? button(
-              'End USER premium',
-              () =>
-                act({
-                  title: `End ${user.username}'s USER premium`,
-                  what: 'Premium ends now; the bot is told.',
-                  path: '/api/console/revoke',
-                  body: { providerId: user.providerId },
-                }),
-              'danger',
-            )
+          ? endPremiumButton('USER', `End ${user.username}'s USER premium`, { providerId: user.providerId })
           : null,
       ),
       ...section('Guild premium bought', data.serverPremiums, 'None.', (server) => [
@@ -232,36 +144,9 @@
         'div',
         { className: 'actions' },
         grantButton('SERVER', { guildId: data.guildId }),
+        data.premium?.isActive ? actions.transferButton(data.guildId) : null,
         data.premium?.isActive
-          ? button('Transfer to another guild', () =>
-              act({
-                title: `Transfer guild ${data.guildId}'s premium`,
-                what: 'Moves the whole days left to the other guild; this one ends now. The bot is told of both.',
-                path: '/api/console/transfer',
-                body: { fromGuildId: data.guildId },
-                fields: [
-                  {
-                    name: 'toGuildId',
-                    label: 'To guild (Discord id)',
-                    required: true,
-                    pattern: '[0-9]{1,20}',
-                  },
-                ],
-              }),
-            )
-          : null,
-        data.premium?.isActive
-          ? button(
-              'End SERVER premium',
-              () =>
-                act({
-                  title: `End guild ${data.guildId}'s premium`,
-                  what: 'Premium ends now; the bot is told.',
-                  path: '/api/console/revoke',
-                  body: { guildId: data.guildId },
-                }),
-              'danger',
-            )
+          ? endPremiumButton('SERVER', `End guild ${data.guildId}'s premium`, { guildId: data.guildId })
           : null,
       ),
       ...ordersSection(data.orders),
@@ -337,65 +222,6 @@
     detail.replaceChildren(...view.render(data).filter(Boolean));
     detail.hidden = false;
     detail.scrollIntoView({ block: 'start' });
-  }
-
-  /** The dialog of one action: its own fields, the reason, and one idempotency key for its retries. */
-  function act({ title, what, path, body, fields: extra = [], noKey = false }) {
-    const dialog = document.getElementById('action');
-    const form = document.getElementById('action-form');
-    const errorLine = document.getElementById('action-error');
-    document.getElementById('action-title').textContent = title;
-    document.getElementById('action-what').textContent = what;
-    document.getElementById('action-reason').value = '';
-    errorLine.hidden = true;
-    document.getElementById('action-fields').replaceChildren(
-      ...extra.flatMap((field) => {
-        const id = `action-${field.name}`;
-        const input = field.options
-          ? el(
-              'select',
-              { id, name: field.name },
-              field.options.map((option) => el('option', { value: option }, option)),
-            )
-          : el('input', {
-              id,
-              name: field.name,
-              type: field.type ?? 'text',
-              step: field.step,
-              min: field.min,
-              max: field.max,
-              required: field.required,
-              pattern: field.pattern,
-            });
-        return [el('label', { for: id }, field.label), input];
-      }),
-    );
-    const key = randomKey();
-    form.onsubmit = async (event) => {
-      event.preventDefault();
-      const values = { ...body, reason: document.getElementById('action-reason').value.trim() };
-      for (const field of extra) {
-        const raw = document.getElementById(`action-${field.name}`).value.trim();
-        if (raw !== '') values[field.name] = field.type === 'number' ? Number(raw) : raw;
-      }
-      if (!noKey && path !== '/api/console/refund') values.idempotencyKey = key;
-      const confirm = document.getElementById('action-confirm');
-      confirm.disabled = true;
-      try {
-        const result = await post(path, values);
-        dialog.close();
-        notice(`${title}: done.${result?.status ? ` Razorpay says ${result.status}.` : ''}`);
-        if (current) await showDetail(current.kind, current.id);
-        onChange();
-      } catch (error) {
-        errorLine.textContent = error.message;
-        errorLine.hidden = false;
-      } finally {
-        confirm.disabled = false;
-      }
-    };
-    document.getElementById('action-cancel').onclick = () => dialog.close();
-    dialog.showModal();
   }
 
   window.ConsoleDetail = {
