@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { isKnownGuild } from '../../core/admin/guilds';
+import { endOperatorSession } from '../../core/console/operator-session';
 import { AppError } from '../../core/errors';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES, resolvePlan } from '../../core/plans';
@@ -136,6 +137,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
   );
 
   app.post('/api/console/sign-out', { schema: { hide } }, async (request, reply) => {
+    await endOperatorSession(sequelize, operatorOf(request).sessionId);
     request.log.info('operator signed out of the console');
     reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
     return { signedOut: true };

@@ -1,5 +1,5 @@
 import { describeUser } from '../../../src/core/admin/users';
-import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { UserGuild } from '../../../src/core/models';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { useTestApp } from '../../support/app';
@@ -9,8 +9,11 @@ const OPERATOR = snowflake();
 const app = useTestApp({ OPERATOR_PROVIDER_IDS: OPERATOR });
 const ACTOR = `console:ops (${OPERATOR})`;
 
-function request(method: 'GET' | 'POST', url: string, payload?: object) {
-  const token = issueOperatorToken(app().core.config.jwtSecret, { operatorId: OPERATOR, username: 'ops' });
+async function request(method: 'GET' | 'POST', url: string, payload?: object) {
+  const token = await startOperatorSession(app().core.sequelize, app().core.config.jwtSecret, {
+    operatorId: OPERATOR,
+    username: 'ops',
+  });
   return app().app.inject({
     method,
     url,
