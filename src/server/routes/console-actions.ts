@@ -7,7 +7,7 @@ import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES, resolvePlan } from '../../core/plans';
 import { grantPremium } from '../../core/premium/grant';
 import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
-import { requestRefund } from '../../core/refunds';
+import { paiseOfRupees, requestRefund } from '../../core/refunds';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { transferPremium } from '../../core/transfers/transfer';
 import type { AppOptions } from '../app-options';
@@ -57,8 +57,8 @@ const RefundBody = Type.Object(
     /** An order (`order_…`), or a payment (`pay_…`: a subscription charge). */
     orderId: Type.Optional(Type.String({ pattern: '^order_[A-Za-z0-9]+$' })),
     paymentId: Type.Optional(Type.String({ pattern: '^pay_[A-Za-z0-9]+$' })),
-    /** INR; absent: what is left unrefunded of the payment. */
-    amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 })),
+    /** INR, whole paise of at least ₹1 (`paiseOfRupees`); absent: what is left unrefunded of the payment. */
+    amount: Type.Optional(Type.Number()),
     reason: Reason,
   },
   { additionalProperties: false },
@@ -150,7 +150,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     return requestRefund(core, processor, {
       orderId,
       paymentId,
-      amountPaise: amount === undefined ? undefined : Math.round(amount * 100),
+      amountPaise: amount === undefined ? undefined : paiseOfRupees(amount),
       reason,
       actor: actorOf(operatorOf(request)),
     });

@@ -156,4 +156,20 @@ describe('console actions', () => {
     const [rows] = await app().core.sequelize.query('SELECT id FROM premium_grants');
     expect(rows).toEqual([]);
   });
+
+  it('refuses a refund amount that is not whole paise, as the CLI does, rather than rounding it', async () => {
+    const refund = (amount: number) =>
+      request('POST', '/api/console/refund', { orderId: 'order_Nothing', amount, reason: 'partial refund' });
+
+    const [fraction, below, whole] = await Promise.all([refund(0.995), refund(0.5), refund(99.5)]);
+
+    const expected = 'expected an amount in INR of at least 1, like 199 or 99.50';
+    expect([fraction.statusCode, fraction.json().error]).toEqual([
+      400,
+      expect.objectContaining({ code: 'INVALID_AMOUNT', message: expected }),
+    ]);
+    expect([below.statusCode, below.json().error.code]).toEqual([400, 'INVALID_AMOUNT']);
+    // A whole-paise amount gets past the check, to the order's lookup.
+    expect([whole.statusCode, whole.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
+  });
 });
