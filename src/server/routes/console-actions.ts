@@ -64,6 +64,18 @@ const RefundBody = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The CLI asks before it acts on a guild no one who manages it has signed in with (most likely a
+ * mistyped id); the console has no one to ask, so it refuses. `anyway` says how the CLI goes ahead.
+ */
+async function refuseUnknownGuild(guildId: string, anyway: string): Promise<void> {
+  if (!(await isKnownGuild(guildId)))
+    throw AppError.validation(
+      'UNKNOWN_GUILD',
+      `no one who manages guild ${guildId} has signed in: check the id (${anyway})`,
+    );
+}
+
 function revokeTarget(body: { grantId?: number; providerId?: string; guildId?: string }): RevokeTarget {
   const given = [body.grantId, body.providerId, body.guildId].filter((value) => value !== undefined);
   if (given.length !== 1)
@@ -84,12 +96,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
 
   app.post('/api/console/grant', { schema: { hide, body: GrantBody } }, async (request) => {
     const { providerId, guildId, plan, months, reason, idempotencyKey } = request.body;
-    // The CLI asks before granting to a guild no one has signed in with; the console refuses.
-    if (guildId !== undefined && !(await isKnownGuild(guildId)))
-      throw AppError.validation(
-        'UNKNOWN_GUILD',
-        `no one who manages guild ${guildId} has signed in: check the id (the CLI's grant --yes grants anyway)`,
-      );
+    if (guildId !== undefined) await refuseUnknownGuild(guildId, "the CLI's grant --yes grants anyway");
     return grantPremium(sequelize, {
       category: guildId === undefined ? 'USER' : 'SERVER',
       providerId,
