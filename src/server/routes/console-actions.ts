@@ -119,13 +119,14 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     }),
   );
 
-  app.post('/api/console/transfer', { schema: { hide, body: TransferBody } }, async (request) =>
-    transferPremium(sequelize, {
+  app.post('/api/console/transfer', { schema: { hide, body: TransferBody } }, async (request) => {
+    await refuseUnknownGuild(request.body.toGuildId, "the CLI's transfer moves anyway");
+    return transferPremium(sequelize, {
       ...request.body,
       by: { kind: 'operator' },
       actor: actorOf(operatorOf(request)),
-    }),
-  );
+    });
+  });
 
   app.post(
     '/api/console/subscriptions/:subscriptionId/cancel',

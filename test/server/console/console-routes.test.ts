@@ -157,6 +157,26 @@ describe('console actions', () => {
     expect(rows).toEqual([]);
   });
 
+  it('refuses to transfer to a guild never seen, as it refuses to grant to one, moving nothing', async () => {
+    const buyer = await createUser();
+    const from = await managedGuild(buyer.id);
+    await grantPremium(
+      app().core.sequelize,
+      grantRequest(buyer.providerId, { category: 'SERVER', guildId: from }),
+    );
+
+    const moved = await request('POST', '/api/console/transfer', {
+      fromGuildId: from,
+      toGuildId: snowflake(),
+      reason: 'typo?',
+      idempotencyKey: 'transfer-unknown-guild',
+    });
+
+    expect([moved.statusCode, moved.json().error?.code]).toEqual([400, 'UNKNOWN_GUILD']);
+    const [rows] = await app().core.sequelize.query('SELECT kind, guild_id AS "guildId" FROM premium_grants');
+    expect(rows).toEqual([{ kind: 'grant', guildId: from }]);
+  });
+
   it('refuses a refund amount that is not whole paise, as the CLI does, rather than rounding it', async () => {
     const refund = (amount: number) =>
       request('POST', '/api/console/refund', { orderId: 'order_Nothing', amount, reason: 'partial refund' });
