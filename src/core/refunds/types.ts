@@ -7,6 +7,8 @@ export interface RefundRequest {
   reason: string;
   /** Who asks, for the ledger: an operator's name or `console:<providerId>`. */
   actor: string;
+  /** The same key twice refunds once: the second call answers the first one's refund. */
+  idempotencyKey?: string;
 }
 
 export type RefundStatus = 'pending' | 'processed' | 'failed';

@@ -60,6 +60,7 @@ const RefundBody = Type.Object(
     /** INR, whole paise of at least ₹1 (`paiseOfRupees`); absent: what is left unrefunded of the payment. */
     amount: Type.Optional(Type.Number()),
     reason: Reason,
+    idempotencyKey: IdempotencyKey,
   },
   { additionalProperties: false },
 );
@@ -152,7 +153,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
   });
 
   app.post('/api/console/refund', { schema: { hide, body: RefundBody } }, async (request) => {
-    const { orderId, paymentId, amount, reason } = request.body;
+    const { orderId, paymentId, amount, reason, idempotencyKey } = request.body;
     if ((orderId === undefined) === (paymentId === undefined))
       throw AppError.validation('ONE_PAYMENT_REQUIRED', 'give exactly one of orderId or paymentId');
     return requestRefund(core, processor, {
@@ -161,6 +162,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
       amountPaise: amount === undefined ? undefined : paiseOfRupees(amount),
       reason,
       actor: actorOf(operatorOf(request)),
+      idempotencyKey,
     });
   });
 };

@@ -145,7 +145,7 @@ describe('console actions', () => {
         reason: 'typo?',
         idempotencyKey: 'key-unknown-guild',
       }),
-      request('POST', '/api/console/refund', { reason: 'which one?' }),
+      request('POST', '/api/console/refund', { reason: 'which one?', idempotencyKey: 'key-no-payment' }),
     ]);
     expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
       [400, 'VALIDATION_FAILED'],
@@ -179,7 +179,12 @@ describe('console actions', () => {
 
   it('refuses a refund amount that is not whole paise, as the CLI does, rather than rounding it', async () => {
     const refund = (amount: number) =>
-      request('POST', '/api/console/refund', { orderId: 'order_Nothing', amount, reason: 'partial refund' });
+      request('POST', '/api/console/refund', {
+        orderId: 'order_Nothing',
+        amount,
+        reason: 'partial refund',
+        idempotencyKey: `refund-key-${amount}`,
+      });
 
     const [fraction, below, whole] = await Promise.all([refund(0.995), refund(0.5), refund(99.5)]);
 
@@ -191,5 +196,20 @@ describe('console actions', () => {
     expect([below.statusCode, below.json().error.code]).toEqual([400, 'INVALID_AMOUNT']);
     // A whole-paise amount gets past the check, to the order's lookup.
     expect([whole.statusCode, whole.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
+  });
+
+  it('requires an idempotency key on a refund, as on the other actions', async () => {
+    const refund = (key: object) =>
+      request('POST', '/api/console/refund', { orderId: 'order_Nothing', reason: 'asked by mail', ...key });
+
+    const [without, tooShort, given] = await Promise.all([
+      refund({}),
+      refund({ idempotencyKey: 'short' }),
+      refund({ idempotencyKey: 'refund-key-1' }),
+    ]);
+
+    expect([without.statusCode, without.json().error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([tooShort.statusCode, tooShort.json().error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([given.statusCode, given.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 });
