@@ -17,8 +17,9 @@ declare module 'fastify' {
 }
 
 /**
- * The one header every console POST carries. A cross-site form cannot set a header, and a cross-site
- * script may set one only after a CORS preflight, which the API never grants for these routes.
+ * The one header every console POST carries. A cross-site form cannot set a header, and a cross-origin
+ * script may set one only after a CORS preflight: only CORS_ORIGINS pass it, and never with credentials,
+ * so no other origin's request carries the cookie (docs/console.md).
  */
 export const CSRF_HEADER = 'x-console-request';
 

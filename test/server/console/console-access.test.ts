@@ -4,7 +4,7 @@ import { issueSessionToken } from '../../../src/core/session';
 import type { SandboxDiscordUser } from '../../../src/sandbox';
 import { consoleCookieOptions } from '../../../src/server/console/cookie';
 import { createUser, snowflake } from '../../support/fixtures';
-import { redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
+import { FRONTEND_URL, redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
 
 const OPERATOR = snowflake();
 const OTHER_OPERATOR = snowflake();
@@ -177,6 +177,29 @@ describe('the console guard', () => {
     expect(rows).toEqual([
       { actor: `console:ops (${OTHER_OPERATOR})`, reason: 'goodwill', source: 'manual', told: 1 },
     ]);
+  });
+
+  it('grants a CORS_ORIGINS origin the preflight with X-Console-Request, but never with credentials', async () => {
+    const preflight = (origin: string) =>
+      app().app.inject({
+        method: 'OPTIONS',
+        url: '/api/console/grant',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-console-request',
+        },
+      });
+
+    const [frontend, other] = await Promise.all([preflight(FRONTEND_URL), preflight('https://evil.example')]);
+
+    expect(frontend.statusCode).toBe(204);
+    expect(frontend.headers).toMatchObject({
+      'access-control-allow-origin': FRONTEND_URL,
+      'access-control-allow-headers': 'content-type,x-console-request',
+    });
+    expect(frontend.headers).not.toHaveProperty('access-control-allow-credentials');
+    expect(other.headers).not.toHaveProperty('access-control-allow-origin');
   });
 
   it('limits each client per route: the request past the limit is 429', async () => {
