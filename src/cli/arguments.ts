@@ -1,5 +1,7 @@
 import { InvalidArgumentError } from 'commander';
+import { isAppError } from '../core/errors';
 import { CUSTOM_MONTHS } from '../core/plans';
+import { paiseOfRupees } from '../core/refunds';
 import { PROVIDER_ID_PATTERN } from '../core/users';
 
 /**
@@ -51,10 +53,12 @@ export function orderOrPayment(value: string): { orderId: string } | { paymentId
 
 /** An amount in rupees (`199`, `99.50`), as paise. */
 export function rupees(value: string): number {
-  if (!/^\d{1,9}(\.\d{1,2})?$/.test(value) || Number(value) < 1) {
-    throw new InvalidArgumentError('expected an amount in INR of at least 1, like 199 or 99.50.');
+  try {
+    return paiseOfRupees(value);
+  } catch (error) {
+    if (isAppError(error)) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
   }
-  return Math.round(Number(value) * 100);
 }
 
 /** A calendar day, `YYYY-MM-DD`. */

@@ -7,6 +7,7 @@ jest.setTimeout(30_000);
 
 const TABLES = [
   'code_attempt_failures',
+  'console_sessions',
   'held_revokes',
   'job_runs',
   'order_reservations',

@@ -1,12 +1,19 @@
-import { createSecretKey } from 'node:crypto';
+import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Config } from '../config';
 import { AppError } from '../errors';
+import { END_SESSION, LIVE_SESSION, START_SESSION } from './sql';
 
 /** Who is signed in to the console: an operator's Discord id and name, for the ledger and the logs. */
 export interface OperatorClaims {
   operatorId: string;
   username: string;
+}
+
+/** A signed-in operator and which of their sign-ins it is (the cookie's `jti`, its `console_sessions` row). */
+export interface OperatorSession extends OperatorClaims {
+  sessionId: string;
 }
 
 export const OPERATOR_SESSION_SECONDS = 8 * 60 * 60;
@@ -17,27 +24,39 @@ const ALGORITHM = 'HS256';
  */
 const AUDIENCE = 'premium-console';
 
+const signInAgain = () => AppError.unauthorized('CONSOLE_SIGN_IN_REQUIRED', 'sign in to the console again');
+
 export function isOperator(config: Pick<Config, 'operatorProviderIds'>, providerId: string): boolean {
   return config.operatorProviderIds.includes(providerId);
 }
 
-export function issueOperatorToken(secret: string, claims: OperatorClaims): string {
+/** Records a new console session of the operator and answers its token, for the cookie. */
+export async function startOperatorSession(
+  sequelize: Sequelize,
+  secret: string,
+  claims: OperatorClaims,
+): Promise<string> {
   const { operatorId, username } = claims;
+  const sessionId = randomUUID();
+  const expiresAt = new Date(Date.now() + OPERATOR_SESSION_SECONDS * 1000);
+  await sequelize.query(START_SESSION, { bind: [sessionId, operatorId, expiresAt] });
   return jwt.sign({ operatorId, username }, createSecretKey(Buffer.from(secret, 'utf8')), {
     algorithm: ALGORITHM,
     audience: AUDIENCE,
     expiresIn: OPERATOR_SESSION_SECONDS,
+    jwtid: sessionId,
   });
 }
 
 /**
- * The operator a console cookie names, if its signature and expiry hold and its id is still among
- * OPERATOR_PROVIDER_IDS (removing an id ends that operator's sessions at once).
+ * The session a console cookie names, if its signature and expiry hold, its id is still among
+ * OPERATOR_PROVIDER_IDS (removing an id ends that operator's sessions at once) and it was not signed out.
  */
-export function verifyOperatorToken(
+export async function verifyOperatorSession(
+  sequelize: Sequelize,
   config: Pick<Config, 'jwtSecret' | 'operatorProviderIds'>,
   token: string,
-): OperatorClaims {
+): Promise<OperatorSession> {
   let decoded: string | jwt.JwtPayload;
   try {
     decoded = jwt.verify(token, createSecretKey(Buffer.from(config.jwtSecret, 'utf8')), {
@@ -45,16 +64,27 @@ export function verifyOperatorToken(
       audience: AUDIENCE,
     });
   } catch {
-    throw AppError.unauthorized('CONSOLE_SIGN_IN_REQUIRED', 'sign in to the console again');
+    throw signInAgain();
   }
   if (
     typeof decoded === 'string' ||
     typeof decoded.exp !== 'number' ||
+    typeof decoded.jti !== 'string' ||
     typeof decoded.operatorId !== 'string' ||
     typeof decoded.username !== 'string'
   )
-    throw AppError.unauthorized('CONSOLE_SIGN_IN_REQUIRED', 'sign in to the console again');
+    throw signInAgain();
   if (!isOperator(config, decoded.operatorId))
     throw AppError.forbidden('NOT_AN_OPERATOR', `${decoded.operatorId} is not an operator`);
-  return { operatorId: decoded.operatorId, username: decoded.username };
+  const live = await sequelize.query(LIVE_SESSION, {
+    bind: [decoded.jti, decoded.operatorId],
+    type: QueryTypes.SELECT,
+  });
+  if (live.length === 0) throw signInAgain();
+  return { operatorId: decoded.operatorId, username: decoded.username, sessionId: decoded.jti };
+}
+
+/** Signs the session out: its cookie is refused from now on, wherever a copy of it is. */
+export async function endOperatorSession(sequelize: Sequelize, sessionId: string): Promise<void> {
+  await sequelize.query(END_SESSION, { bind: [sessionId] });
 }

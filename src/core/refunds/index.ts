@@ -1,2 +1,3 @@
+export { paiseOfRupees } from './amount';
 export { requestRefund } from './request-refund';
 export type * from './types';

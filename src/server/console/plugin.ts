@@ -63,7 +63,7 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
   });
 
   await app.register(async (api) => {
-    await guardConsole(api, options.core.config);
+    await guardConsole(api, options.core);
     await api.register(consoleLookupRoutes, options);
     await api.register(consoleActionRoutes, options);
   });

@@ -125,7 +125,7 @@ const authSignInRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { co
 
   /** An operator's console session: the cookie, and the console page. */
   async function consoleTarget(code: string, reply: FastifyReply) {
-    const { token, operator } = await signInOperator(config, discord, code);
+    const { token, operator } = await signInOperator(core.sequelize, config, discord, code);
     reply.setCookie(CONSOLE_COOKIE, token, consoleCookieOptions(config));
     reply.log.info({ operatorId: operator.operatorId }, 'operator signed in to the console');
     return CONSOLE_PATH;

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { isKnownGuild } from '../../core/admin/guilds';
+import { endOperatorSession } from '../../core/console/operator-session';
 import { AppError } from '../../core/errors';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES, resolvePlan } from '../../core/plans';
 import { grantPremium } from '../../core/premium/grant';
 import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
-import { requestRefund } from '../../core/refunds';
+import { paiseOfRupees, requestRefund } from '../../core/refunds';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { transferPremium } from '../../core/transfers/transfer';
 import type { AppOptions } from '../app-options';
@@ -56,12 +57,25 @@ const RefundBody = Type.Object(
     /** An order (`order_…`), or a payment (`pay_…`: a subscription charge). */
     orderId: Type.Optional(Type.String({ pattern: '^order_[A-Za-z0-9]+$' })),
     paymentId: Type.Optional(Type.String({ pattern: '^pay_[A-Za-z0-9]+$' })),
-    /** INR; absent: what is left unrefunded of the payment. */
-    amount: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 10_000_000 })),
+    /** INR, whole paise of at least ₹1 (`paiseOfRupees`); absent: what is left unrefunded of the payment. */
+    amount: Type.Optional(Type.Number()),
     reason: Reason,
+    idempotencyKey: IdempotencyKey,
   },
   { additionalProperties: false },
 );
+
+/**
+ * The CLI asks before it acts on a guild no one who manages it has signed in with (most likely a
+ * mistyped id); the console has no one to ask, so it refuses. `anyway` says how the CLI goes ahead.
+ */
+async function refuseUnknownGuild(guildId: string, anyway: string): Promise<void> {
+  if (!(await isKnownGuild(guildId)))
+    throw AppError.validation(
+      'UNKNOWN_GUILD',
+      `no one who manages guild ${guildId} has signed in: check the id (${anyway})`,
+    );
+}
 
 function revokeTarget(body: { grantId?: number; providerId?: string; guildId?: string }): RevokeTarget {
   const given = [body.grantId, body.providerId, body.guildId].filter((value) => value !== undefined);
@@ -83,12 +97,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
 
   app.post('/api/console/grant', { schema: { hide, body: GrantBody } }, async (request) => {
     const { providerId, guildId, plan, months, reason, idempotencyKey } = request.body;
-    // The CLI asks before granting to a guild no one has signed in with; the console refuses.
-    if (guildId !== undefined && !(await isKnownGuild(guildId)))
-      throw AppError.validation(
-        'UNKNOWN_GUILD',
-        `no one who manages guild ${guildId} has signed in: check the id (the CLI's grant --yes grants anyway)`,
-      );
+    if (guildId !== undefined) await refuseUnknownGuild(guildId, "the CLI's grant --yes grants anyway");
     return grantPremium(sequelize, {
       category: guildId === undefined ? 'USER' : 'SERVER',
       providerId,
@@ -111,13 +120,14 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     }),
   );
 
-  app.post('/api/console/transfer', { schema: { hide, body: TransferBody } }, async (request) =>
-    transferPremium(sequelize, {
+  app.post('/api/console/transfer', { schema: { hide, body: TransferBody } }, async (request) => {
+    await refuseUnknownGuild(request.body.toGuildId, "the CLI's transfer moves anyway");
+    return transferPremium(sequelize, {
       ...request.body,
       by: { kind: 'operator' },
       actor: actorOf(operatorOf(request)),
-    }),
-  );
+    });
+  });
 
   app.post(
     '/api/console/subscriptions/:subscriptionId/cancel',
@@ -136,21 +146,23 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
   );
 
   app.post('/api/console/sign-out', { schema: { hide } }, async (request, reply) => {
+    await endOperatorSession(sequelize, operatorOf(request).sessionId);
     request.log.info('operator signed out of the console');
     reply.clearCookie(CONSOLE_COOKIE, { path: '/' });
     return { signedOut: true };
   });
 
   app.post('/api/console/refund', { schema: { hide, body: RefundBody } }, async (request) => {
-    const { orderId, paymentId, amount, reason } = request.body;
+    const { orderId, paymentId, amount, reason, idempotencyKey } = request.body;
     if ((orderId === undefined) === (paymentId === undefined))
       throw AppError.validation('ONE_PAYMENT_REQUIRED', 'give exactly one of orderId or paymentId');
     return requestRefund(core, processor, {
       orderId,
       paymentId,
-      amountPaise: amount === undefined ? undefined : Math.round(amount * 100),
+      amountPaise: amount === undefined ? undefined : paiseOfRupees(amount),
       reason,
       actor: actorOf(operatorOf(request)),
+      idempotencyKey,
     });
   });
 };

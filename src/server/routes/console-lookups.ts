@@ -27,7 +27,10 @@ const SearchQuery = Type.Object({ q: Type.String({ minLength: 1, maxLength: 100 
 const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   const { sequelize } = core;
 
-  app.get('/api/console/me', { schema: { hide } }, async (request) => operatorOf(request));
+  app.get('/api/console/me', { schema: { hide } }, async (request) => {
+    const { operatorId, username } = operatorOf(request);
+    return { operatorId, username };
+  });
 
   /** The figures of the overview: revenue by day for 90 days, MRR by month, subscribers, disputes. */
   app.get('/api/console/overview', { schema: { hide } }, async () => {

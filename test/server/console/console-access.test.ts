@@ -1,10 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { issueSessionToken } from '../../../src/core/session';
 import type { SandboxDiscordUser } from '../../../src/sandbox';
 import { consoleCookieOptions } from '../../../src/server/console/cookie';
 import { createUser, snowflake } from '../../support/fixtures';
-import { redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
+import { FRONTEND_URL, redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
 
 const OPERATOR = snowflake();
 const OTHER_OPERATOR = snowflake();
@@ -35,8 +35,8 @@ function consoleCookieOf(reply: LightMyRequestResponse) {
   return reply.cookies.find((cookie) => cookie.name === 'premium_console');
 }
 
-function operatorCookie(operatorId = OPERATOR, secret = app().core.config.jwtSecret): string {
-  return `premium_console=${issueOperatorToken(secret, { operatorId, username: 'ops' })}`;
+async function operatorCookie(operatorId = OPERATOR, secret = app().core.config.jwtSecret): Promise<string> {
+  return `premium_console=${await startOperatorSession(app().core.sequelize, secret, { operatorId, username: 'ops' })}`;
 }
 
 describe('console sign-in', () => {
@@ -78,6 +78,30 @@ describe('console sign-in', () => {
     expect(users).toEqual([]);
   });
 
+  it('ends the session at sign-out: its cookie answers 401 after, while another session goes on', async () => {
+    sandbox().discord.setUser(discordUser(OPERATOR, 'owner'));
+    const [kept, ended] = [consoleCookieOf(await consoleSignIn())!, consoleCookieOf(await consoleSignIn())!];
+    // Not /me: the other tests of this file spend its rate limit.
+    const overview = (session: { value: string }) =>
+      app().app.inject({
+        method: 'GET',
+        url: '/api/console/overview',
+        cookies: { premium_console: session.value },
+      });
+
+    const signOut = await app().app.inject({
+      method: 'POST',
+      url: '/api/console/sign-out',
+      headers: { 'x-console-request': '1' },
+      cookies: { premium_console: ended.value },
+    });
+
+    expect(signOut.statusCode).toBe(200);
+    const afterwards = await overview(ended);
+    expect([afterwards.statusCode, afterwards.json().error?.code]).toEqual([401, 'CONSOLE_SIGN_IN_REQUIRED']);
+    expect((await overview(kept)).statusCode).toBe(200);
+  });
+
   it('refuses an unknown purpose', async () => {
     const login = await app().app.inject({ method: 'GET', url: '/api/auth/login?for=admin' });
     expect(login.statusCode).toBe(400);
@@ -97,7 +121,7 @@ describe('the console guard', () => {
     const answers = await Promise.all([
       me(),
       me({ cookie: `premium_console=${user}` }),
-      me({ cookie: operatorCookie(OPERATOR, 'another-secret-of-at-least-32-characters!') }),
+      me({ cookie: await operatorCookie(OPERATOR, 'another-secret-of-at-least-32-characters!') }),
     ]);
     expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
       [401, 'CONSOLE_SIGN_IN_REQUIRED'],
@@ -108,24 +132,25 @@ describe('the console guard', () => {
     const asBearer = await app().app.inject({
       method: 'GET',
       url: '/api/auth/me',
-      headers: { authorization: `Bearer ${operatorCookie().split('=')[1]}` },
+      headers: { authorization: `Bearer ${(await operatorCookie()).split('=')[1]}` },
     });
     expect(asBearer.statusCode).toBe(401);
   });
 
   it('refuses the cookie of someone no longer among OPERATOR_PROVIDER_IDS', async () => {
-    const answer = await me({ cookie: operatorCookie(snowflake()) });
+    const answer = await me({ cookie: await operatorCookie(snowflake()) });
     expect(answer.statusCode).toBe(403);
     expect(answer.json().error.code).toBe('NOT_AN_OPERATOR');
   });
 
   it('refuses a POST without X-Console-Request: 1, changing nothing, and acts with it as the operator', async () => {
     const user = await createUser();
+    const cookie = await operatorCookie(OTHER_OPERATOR);
     const grant = (headers: Record<string, string>) =>
       app().app.inject({
         method: 'POST',
         url: '/api/console/grant',
-        headers: { cookie: operatorCookie(OTHER_OPERATOR), ...headers },
+        headers: { cookie, ...headers },
         payload: {
           providerId: user.providerId,
           plan: 'Monthly',
@@ -154,13 +179,33 @@ describe('the console guard', () => {
     ]);
   });
 
-  it('limits each client per route: the request past the limit is 429', async () => {
-    const search = () =>
+  it('grants a CORS_ORIGINS origin the preflight with X-Console-Request, but never with credentials', async () => {
+    const preflight = (origin: string) =>
       app().app.inject({
-        method: 'GET',
-        url: '/api/console/search?q=nobody',
-        headers: { cookie: operatorCookie() },
+        method: 'OPTIONS',
+        url: '/api/console/grant',
+        headers: {
+          origin,
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-console-request',
+        },
       });
+
+    const [frontend, other] = await Promise.all([preflight(FRONTEND_URL), preflight('https://evil.example')]);
+
+    expect(frontend.statusCode).toBe(204);
+    expect(frontend.headers).toMatchObject({
+      'access-control-allow-origin': FRONTEND_URL,
+      'access-control-allow-headers': 'content-type,x-console-request',
+    });
+    expect(frontend.headers).not.toHaveProperty('access-control-allow-credentials');
+    expect(other.headers).not.toHaveProperty('access-control-allow-origin');
+  });
+
+  it('limits each client per route: the request past the limit is 429', async () => {
+    const cookie = await operatorCookie();
+    const search = () =>
+      app().app.inject({ method: 'GET', url: '/api/console/search?q=nobody', headers: { cookie } });
     const statuses: number[] = [];
     for (let call = 0; call <= PER_MINUTE; call += 1) statuses.push((await search()).statusCode);
     expect(statuses).toEqual([...Array<number>(PER_MINUTE).fill(200), 429]);

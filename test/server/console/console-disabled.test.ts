@@ -1,11 +1,12 @@
-import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { useTestApp } from '../../support/app';
 
 const app = useTestApp({ OPERATOR_PROVIDER_IDS: '' });
 
 describe('the console while OPERATOR_PROVIDER_IDS is unset', () => {
   it('does not exist: its page, its routes and its sign-in are 404, whatever cookie comes', async () => {
-    const cookie = `premium_console=${issueOperatorToken(app().core.config.jwtSecret, { operatorId: '80351110224678912', username: 'ops' })}`;
+    const { sequelize, config } = app().core;
+    const cookie = `premium_console=${await startOperatorSession(sequelize, config.jwtSecret, { operatorId: '80351110224678912', username: 'ops' })}`;
     const answers = await Promise.all(
       [
         { method: 'GET', url: '/console' },

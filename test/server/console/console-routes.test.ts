@@ -1,5 +1,5 @@
 import { describeUser } from '../../../src/core/admin/users';
-import { issueOperatorToken } from '../../../src/core/console/operator-session';
+import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { UserGuild } from '../../../src/core/models';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { useTestApp } from '../../support/app';
@@ -9,8 +9,11 @@ const OPERATOR = snowflake();
 const app = useTestApp({ OPERATOR_PROVIDER_IDS: OPERATOR });
 const ACTOR = `console:ops (${OPERATOR})`;
 
-function request(method: 'GET' | 'POST', url: string, payload?: object) {
-  const token = issueOperatorToken(app().core.config.jwtSecret, { operatorId: OPERATOR, username: 'ops' });
+async function request(method: 'GET' | 'POST', url: string, payload?: object) {
+  const token = await startOperatorSession(app().core.sequelize, app().core.config.jwtSecret, {
+    operatorId: OPERATOR,
+    username: 'ops',
+  });
   return app().app.inject({
     method,
     url,
@@ -142,7 +145,7 @@ describe('console actions', () => {
         reason: 'typo?',
         idempotencyKey: 'key-unknown-guild',
       }),
-      request('POST', '/api/console/refund', { reason: 'which one?' }),
+      request('POST', '/api/console/refund', { reason: 'which one?', idempotencyKey: 'key-no-payment' }),
     ]);
     expect(answers.map((answer) => [answer.statusCode, answer.json().error.code])).toEqual([
       [400, 'VALIDATION_FAILED'],
@@ -152,5 +155,61 @@ describe('console actions', () => {
     ]);
     const [rows] = await app().core.sequelize.query('SELECT id FROM premium_grants');
     expect(rows).toEqual([]);
+  });
+
+  it('refuses to transfer to a guild never seen, as it refuses to grant to one, moving nothing', async () => {
+    const buyer = await createUser();
+    const from = await managedGuild(buyer.id);
+    await grantPremium(
+      app().core.sequelize,
+      grantRequest(buyer.providerId, { category: 'SERVER', guildId: from }),
+    );
+
+    const moved = await request('POST', '/api/console/transfer', {
+      fromGuildId: from,
+      toGuildId: snowflake(),
+      reason: 'typo?',
+      idempotencyKey: 'transfer-unknown-guild',
+    });
+
+    expect([moved.statusCode, moved.json().error?.code]).toEqual([400, 'UNKNOWN_GUILD']);
+    const [rows] = await app().core.sequelize.query('SELECT kind, guild_id AS "guildId" FROM premium_grants');
+    expect(rows).toEqual([{ kind: 'grant', guildId: from }]);
+  });
+
+  it('refuses a refund amount that is not whole paise, as the CLI does, rather than rounding it', async () => {
+    const refund = (amount: number) =>
+      request('POST', '/api/console/refund', {
+        orderId: 'order_Nothing',
+        amount,
+        reason: 'partial refund',
+        idempotencyKey: `refund-key-${amount}`,
+      });
+
+    const [fraction, below, whole] = await Promise.all([refund(0.995), refund(0.5), refund(99.5)]);
+
+    const expected = 'expected an amount in INR of at least 1, like 199 or 99.50';
+    expect([fraction.statusCode, fraction.json().error]).toEqual([
+      400,
+      expect.objectContaining({ code: 'INVALID_AMOUNT', message: expected }),
+    ]);
+    expect([below.statusCode, below.json().error.code]).toEqual([400, 'INVALID_AMOUNT']);
+    // A whole-paise amount gets past the check, to the order's lookup.
+    expect([whole.statusCode, whole.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
+  });
+
+  it('requires an idempotency key on a refund, as on the other actions', async () => {
+    const refund = (key: object) =>
+      request('POST', '/api/console/refund', { orderId: 'order_Nothing', reason: 'asked by mail', ...key });
+
+    const [without, tooShort, given] = await Promise.all([
+      refund({}),
+      refund({ idempotencyKey: 'short' }),
+      refund({ idempotencyKey: 'refund-key-1' }),
+    ]);
+
+    expect([without.statusCode, without.json().error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([tooShort.statusCode, tooShort.json().error.code]).toEqual([400, 'VALIDATION_FAILED']);
+    expect([given.statusCode, given.json().error.code]).toEqual([404, 'ORDER_NOT_FOUND']);
   });
 });

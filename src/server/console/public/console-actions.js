@@ -161,7 +161,7 @@
         const raw = document.getElementById(`action-${field.name}`).value.trim();
         if (raw !== '') values[field.name] = field.type === 'number' ? Number(raw) : raw;
       }
-      if (!noKey && path !== '/api/console/refund') values.idempotencyKey = key;
+      if (!noKey) values.idempotencyKey = key;
       const confirm = document.getElementById('action-confirm');
       confirm.disabled = true;
       try {
