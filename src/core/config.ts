@@ -185,7 +185,10 @@ const schema = z
     REPORT_TIMEZONE: z
       .string()
       .default('Asia/Kolkata')
-      .refine(isTimeZone, 'is not an IANA time zone like Asia/Kolkata'),
+      .refine(
+        isReportTimeZone,
+        'is not an IANA time zone name like Asia/Kolkata or UTC (PostgreSQL reads an abbreviation such as IST or BST as a zone of its own)',
+      ),
   })
   .superRefine((env, ctx) => {
     if (env.REDIS_SENTINELS && env.REDIS_CLUSTER_NODES)
@@ -231,7 +234,13 @@ const schema = z
     }
   });
 
-function isTimeZone(name: string): boolean {
+/**
+ * A zone Node and PostgreSQL read alike: `UTC` or an `Area/Location` name. PostgreSQL reads a name
+ * without a slash as one of its abbreviations first (IST is Israel there, BST British summer time,
+ * CET a fixed +01:00), where Node takes IST for India, BST for Bangladesh and CET for Brussels.
+ */
+function isReportTimeZone(name: string): boolean {
+  if (name !== 'UTC' && !name.includes('/')) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
