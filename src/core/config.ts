@@ -31,6 +31,8 @@ function defaultDatabaseUrl(): string {
 }
 
 const IN_PRODUCTION = 'is required in production';
+const PUBLIC_IN_PRODUCTION =
+  'is the public development value (published in the source), refused in production';
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped) and `localhost`; a name or a wildcard address counts as public. */
 export function isLoopback(host: string): boolean {
@@ -219,18 +221,29 @@ const schema = z
     if (env.NODE_ENV !== 'production') {
       const listeners = publicListeners(env);
       if (listeners.length === 0) return;
+      const reachable = `while ${listeners.join(' and ')}`;
       for (const name of SECRET_NAMES) {
         if (env[name] === undefined)
           ctx.addIssue({
             code: 'custom',
             path: [name],
-            message: `is required while ${listeners.join(' and ')} (the development fallback is public: it serves this machine only)`,
+            message: `is required ${reachable} (the development fallback is public: it serves this machine only)`,
+          });
+        else if (env[name] === DEVELOPMENT_SECRETS[name])
+          ctx.addIssue({
+            code: 'custom',
+            path: [name],
+            message: `is the public development value (published in the source), refused ${reachable}`,
           });
       }
       return;
     }
     for (const name of [...SECRET_NAMES, 'PLAN_PRICES'] as const) {
       if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: IN_PRODUCTION });
+    }
+    for (const name of SECRET_NAMES) {
+      if (env[name] === DEVELOPMENT_SECRETS[name])
+        ctx.addIssue({ code: 'custom', path: [name], message: PUBLIC_IN_PRODUCTION });
     }
   });
 
@@ -392,7 +405,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = schema.safeParse(emptyAsUnset);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    if (emptyAsUnset.NODE_ENV === undefined && problems.some((problem) => problem.endsWith(IN_PRODUCTION)))
+    const inProduction = (problem: string) =>
+      problem.endsWith(IN_PRODUCTION) || problem.endsWith(PUBLIC_IN_PRODUCTION);
+    if (emptyAsUnset.NODE_ENV === undefined && problems.some(inProduction))
       problems.push('NODE_ENV: unset, which means production (development and test use the sandbox secrets)');
     throw new ConfigError(problems);
   }
