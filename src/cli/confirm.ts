@@ -1,6 +1,7 @@
 import readline from 'node:readline/promises';
 import { AppError } from '../core/errors';
 import { UsageError } from './errors';
+import { printable } from './format';
 
 /**
  * Asks before premium is taken away. Without `--yes` there must be someone at a terminal to ask: a
@@ -11,7 +12,7 @@ export async function confirm(question: string, yes: boolean | undefined): Promi
   requireTerminal();
   const prompt = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await prompt.question(`${question} Go ahead? [y/N] `);
+    const answer = await prompt.question(printable(`${question} Go ahead? [y/N] `));
     if (!/^(y|yes)$/i.test(answer.trim())) {
       throw AppError.validation('NOT_CONFIRMED', 'not confirmed; nothing was changed');
     }

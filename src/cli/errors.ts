@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { ConnectionError } from 'sequelize';
 import { ConfigError } from '../core/config';
 import { isAppError } from '../core/errors';
+import { printable } from './format';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -18,7 +19,7 @@ export class UsageError extends Error {
  */
 export function reportError(error: unknown, verbose: boolean): number {
   if (error instanceof CommanderError) return error.exitCode === EXIT_OK ? EXIT_OK : EXIT_USAGE;
-  const write = (message: string) => process.stderr.write(`${message}\n`);
+  const write = (message: string) => process.stderr.write(`${printable(message)}\n`);
   if (error instanceof UsageError) {
     write(`error: ${error.message}`);
     return EXIT_USAGE;

@@ -1,5 +1,22 @@
 /** Plain-text rendering for people: UTC ISO times with a relative hint, aligned columns. */
 
+const UNPRINTABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
+
+/**
+ * Text as a terminal should show it: every control character but the newline, and every character that
+ * reorders or breaks lines, written out as `\x1b` or `\u202e`. Names come from Discord, and an escape
+ * sequence in one would otherwise retitle the operator's terminal, clear it or hide what follows.
+ */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (char) => {
+    if (char === '\n') return char;
+    const code = char.charCodeAt(0);
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 const RELATIVE = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
   ['day', 86_400_000],
@@ -33,17 +50,18 @@ export function yesNo(value: boolean): string {
   return value ? 'yes' : 'no';
 }
 
-/** Columns padded to their widest cell, separated by two spaces. */
+/** Columns padded to their widest cell, separated by two spaces; cells measured as they will show. */
 export function table(headers: string[], rows: string[][]): string {
+  const shown = rows.map((row) => row.map(printable));
   const widths = headers.map((header, column) =>
-    Math.max(header.length, ...rows.map((row) => (row[column] ?? '').length)),
+    Math.max(header.length, ...shown.map((row) => (row[column] ?? '').length)),
   );
   const line = (cells: string[]) =>
     cells
       .map((cell, column) => cell.padEnd(widths[column] ?? 0))
       .join('  ')
       .trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n');
+  return [line(headers), ...shown.map(line)].join('\n');
 }
 
 /** `label   value` lines, the values aligned. */

@@ -1,7 +1,7 @@
 import { createCore, type Core } from '../core';
 import { loadConfig } from '../core/config';
 import { razorpayClientFor } from '../core/payments/processor';
-import { fitWidth } from './format';
+import { fitWidth, printable } from './format';
 import type { RazorpayClient } from '../core/processor/razorpay-client';
 
 export interface GlobalOptions {
@@ -35,15 +35,15 @@ export class Session {
   }
 
   /**
-   * With `--json`, the document and nothing else on stdout; otherwise the text rendering of it, its lines
-   * cut to the terminal's width when stdout is one (piped, they are kept whole).
+   * With `--json`, the document and nothing else on stdout; otherwise the text rendering of it, control
+   * characters escaped, its lines cut to the terminal's width when stdout is one (piped, kept whole).
    */
   emit<T>(document: T, render: (document: T) => string): void {
     if (this.options.json) {
       process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
       return;
     }
-    const text = render(document);
+    const text = printable(render(document));
     const { isTTY, columns } = process.stdout;
     process.stdout.write(`${isTTY && columns > 0 ? fitWidth(text, columns) : text}\n`);
   }

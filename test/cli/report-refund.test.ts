@@ -130,4 +130,25 @@ describe('premium report', () => {
     expect(impossible.code).not.toBe(0);
     expect(impossible.stderr).toContain('2026-02-30');
   });
+
+  it('refuses a range before 2000 or over 10 years, and a month of year 0, in one clear line', async () => {
+    const ancient = await cli(['report', 'revenue', '--from', '1000-01-01']);
+    const decades = await cli(['report', 'revenue', '--from', '2000-01-01', '--to', '2026-01-01']);
+    const yearZero = await cli(['report', 'subscribers', '--month', '0000-01']);
+
+    expect(ancient).toMatchObject({
+      code: 1,
+      stderr:
+        'error: from (1000-01-01) is before 2000-01-01, the first day a report covers (INVALID_RANGE)\n',
+    });
+    expect(decades).toMatchObject({
+      code: 1,
+      stderr:
+        'error: from 2000-01-01 to 2026-01-01 is more than 10 years; a report covers 10 at most (INVALID_RANGE)\n',
+    });
+    expect(yearZero).toMatchObject({
+      code: 1,
+      stderr: 'error: month must be 2000-01 or later, not "0000-01" (INVALID_MONTH)\n',
+    });
+  });
 });

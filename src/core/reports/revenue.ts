@@ -1,7 +1,7 @@
 import type { Core } from '..';
 import { AppError } from '../errors';
 import type { Category } from '../premium/types';
-import { calendarDay, defaultFrom, today } from './dates';
+import { calendarDay, checkRange, defaultFrom, today } from './dates';
 import { PERIODS_SQL, REVENUE_SQL } from './sql';
 import { inr, select } from './select';
 import type { MoneyFigures, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
@@ -76,7 +76,7 @@ export async function revenueReport(
   }
   const to = query.to === undefined ? today(timeZone) : calendarDay(query.to, 'to');
   const from = query.from === undefined ? defaultFrom(to, by) : calendarDay(query.from, 'from');
-  if (from > to) throw AppError.validation('INVALID_RANGE', `from (${from}) is after to (${to})`);
+  checkRange(from, to);
 
   const [periods, rows] = await Promise.all([
     select<{ period: string }>(core.sequelize, PERIODS_SQL, [from, to, by]),

@@ -2,7 +2,7 @@ import type { Core } from '..';
 import type { Category } from '../premium/types';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models/subscription';
-import { today } from './dates';
+import { FIRST_REPORT_DAY, today } from './dates';
 import { inr, select } from './select';
 import {
   ACTIVE_PREMIUM_SQL,
@@ -13,6 +13,8 @@ import {
   MRR_SQL,
 } from './sql';
 import type { FailingCharge, SubscriberMovements, SubscribersReport, SubscriptionStatus } from './types';
+
+const FIRST_REPORT_MONTH = FIRST_REPORT_DAY.slice(0, 7);
 
 type MovementRow = Omit<SubscriberMovements, 'churn'> & { ended: number };
 type FailingRow = Omit<FailingCharge, 'amount' | 'currentEnd' | 'graceUntil' | 'since'> & {
@@ -33,6 +35,12 @@ export async function subscribersReport(
   const { sequelize, config } = core;
   if (month !== undefined && !/^\d{4}-(0[1-9]|1[0-2])$/.test(month)) {
     throw AppError.validation('INVALID_MONTH', `month must be like 2026-01, not "${month}"`);
+  }
+  if (month !== undefined && month < FIRST_REPORT_MONTH) {
+    throw AppError.validation(
+      'INVALID_MONTH',
+      `month must be ${FIRST_REPORT_MONTH} or later, not "${month}"`,
+    );
   }
   const lastMonth = `${month ?? today(config.reportTimeZone).slice(0, 7)}-01`;
   const [statusRows, [mrr], [activePremium], movementRows, failingRows] = await Promise.all([

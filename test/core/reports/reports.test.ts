@@ -309,6 +309,33 @@ describe('revenue report', () => {
     });
   });
 
+  it('refuses a range that starts before 2000 or spans more than 10 years, as a validation error', async () => {
+    const refusal = (message: string) => ({ kind: 'validation', code: 'INVALID_RANGE', message });
+
+    await expect(revenueReport(core(), { from: '1000-01-01', to: '2026-03-01' })).rejects.toMatchObject(
+      refusal('from (1000-01-01) is before 2000-01-01, the first day a report covers'),
+    );
+    await expect(revenueReport(core(), { from: '1999-12-31', by: 'month' })).rejects.toMatchObject(
+      refusal('from (1999-12-31) is before 2000-01-01, the first day a report covers'),
+    );
+    await expect(revenueReport(core(), { to: '1999-12-31' })).rejects.toMatchObject(
+      refusal('to (1999-12-31) is before 2000-01-01, the first day a report covers'),
+    );
+    await expect(revenueReport(core(), { from: '2016-03-02', to: '2026-03-02' })).rejects.toMatchObject(
+      refusal('from 2016-03-02 to 2026-03-02 is more than 10 years; a report covers 10 at most'),
+    );
+  });
+
+  it('takes 10 years to the day, and from 2000 on when the default would start earlier', async () => {
+    const longest = await revenueReport(core(), { from: '2016-04-01', to: '2026-03-31', by: 'month' });
+    const early = await revenueReport(core(), { to: '2000-01-15' });
+
+    expect(longest.periods).toHaveLength(120);
+    expect(longest.totals.net).toBe(3846);
+    expect(early).toMatchObject({ from: '2000-01-01', to: '2000-01-15' });
+    expect(early.periods).toHaveLength(15);
+  });
+
   it('defaults to the 90 days ending today', async () => {
     const report = await revenueReport(core());
 
@@ -400,6 +427,20 @@ describe('subscribers report', () => {
     await expect(subscribersReport(core(), { month: '2026-13' })).rejects.toMatchObject({
       code: 'INVALID_MONTH',
     });
+  });
+
+  it('refuses a month before 2000 as a validation error, where PostgreSQL would fail on year 0', async () => {
+    for (const month of ['0000-01', '1999-12'])
+      await expect(subscribersReport(core(), { month })).rejects.toMatchObject({
+        kind: 'validation',
+        code: 'INVALID_MONTH',
+        message: `month must be 2000-01 or later, not "${month}"`,
+      });
+    const first = await subscribersReport(core(), { month: '2000-01' });
+    expect(first.movements.map(({ period }) => period)).toEqual([
+      ...Array.from({ length: 11 }, (_, index) => `1999-${String(index + 2).padStart(2, '0')}`),
+      '2000-01',
+    ]);
   });
 });
 

@@ -1,0 +1,141 @@
+import os from 'node:os';
+import { z } from 'zod';
+import { DISCORD_CDN_URL } from '../identity/cdn';
+import { parsePlanPrices } from '../plans';
+import { parseHostPorts } from '../redis-topology';
+import { parsePlanIds } from '../subscriptions/plan-ids';
+import { parseOperatorIds, readCaBundle } from './parsers';
+import { isReportTimeZone } from './report-timezone';
+
+/** Without a user name in the URL, pg sends `$USER`, which CI machines may not set. */
+function defaultDatabaseUrl(): string {
+  return `postgres://${encodeURIComponent(os.userInfo().username)}@localhost:5432/premium`;
+}
+
+const url = z.string().url();
+const port = z.coerce.number().int().min(0).max(65535);
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default(fallback)
+    .transform((value) => value === 'true');
+
+/** An optional variable turned into a value by `parse`, whose error message becomes the problem. */
+function parsedWith<T>(parse: (value: string) => T) {
+  return z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      try {
+        return parse(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    });
+}
+
+/** Each variable: its type, default and values; the rules across variables are in schema.ts. */
+export const fields = z.object({
+  // Fail closed: a deploy that forgets NODE_ENV gets production's checks, not the public dev secrets.
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: port.default(3000),
+  HOST: z.string().min(1).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((value) => (/^(true|false)$/.test(value) ? value === 'true' : value)),
+  DATABASE_URL: url.default(defaultDatabaseUrl),
+  DATABASE_PREPARED_STATEMENTS: flag('true'),
+  REDIS_URL: url.default('redis://127.0.0.1:6379'),
+  REDIS_SENTINELS: parsedWith(parseHostPorts),
+  REDIS_SENTINEL_MASTER: z.string().min(1).optional(),
+  REDIS_SENTINEL_PASSWORD: z.string().min(1).optional(),
+  REDIS_CLUSTER_NODES: parsedWith(parseHostPorts),
+  REDIS_PASSWORD: z.string().min(1).optional(),
+  REDIS_TLS: flag('false'),
+  REDIS_TLS_CA_FILE: parsedWith(readCaBundle),
+  EVENTS_STREAM_MIN_REPLICAS: z.coerce.number().int().min(0).default(0),
+  OUTBOX_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(1000),
+  OUTBOX_LISTEN: flag('true'),
+  OUTBOX_LISTEN_URL: url.optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  // Unset, both follow PORT: the API's own demo page is the frontend.
+  FRONTEND_URL: url.optional(),
+  DISCORD_CLIENT_ID: z.string().min(1).optional(),
+  DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
+  DISCORD_REDIRECT_URI: url.optional(),
+  DISCORD_API_URL: url.default('https://discord.com/api/v10'),
+  DISCORD_AUTHORIZE_URL: url.default('https://discord.com/oauth2/authorize'),
+  DISCORD_CDN_URL: url.default(DISCORD_CDN_URL),
+  RAZORPAY_KEY_ID: z.string().min(1).optional(),
+  RAZORPAY_KEY_SECRET: z.string().min(1).optional(),
+  RAZORPAY_WEBHOOK_SECRET: z.string().min(1).optional(),
+  RAZORPAY_API_URL: url.default('https://api.razorpay.com'),
+  PLAN_PRICES: parsedWith(parsePlanPrices),
+  EVENTS_STREAM: z.string().min(1).default('premium:events'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  WORKER_PORT: port.default(9464),
+  METRICS_PORT: port.default(9465),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
+  DOCS_PUBLIC: flag('false'),
+  REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
+  CORS_ORIGINS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return undefined;
+      const origins = value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean);
+      for (const origin of origins) {
+        if (origin === '*' || !URL.canParse(origin) || new URL(origin).origin !== origin)
+          ctx.addIssue({
+            code: 'custom',
+            message: `"${origin}" is not an origin like https://example.com`,
+          });
+      }
+      return origins;
+    }),
+  MAX_OPEN_ORDERS: z.coerce.number().int().positive().default(10),
+  WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
+  OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  EVENTS_STREAM_MAXLEN: z.coerce.number().int().positive().default(1_000_000),
+  RECONCILE_CRON: z.string().min(1).default('*/5 * * * *'),
+  EXPIRY_CRON: z.string().min(1).default('* * * * *'),
+  HOUSEKEEPING_CRON: z.string().min(1).default('17 3 * * *'),
+  TRANSFER_COOLDOWN_DAYS: z.coerce.number().int().min(0).default(7),
+  MAX_REVOKES_PER_HOUR: z.coerce.number().int().positive().optional(),
+  BOT_API_TOKEN: z.string().min(32, 'must be at least 32 characters').optional(),
+  BOT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(1200),
+  EXPIRY_REMINDER_DAYS: z.coerce.number().int().positive().default(3),
+  EXPIRY_REMINDER_CRON: z.string().min(1).default('*/5 * * * *'),
+  RAZORPAY_PLAN_IDS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parsePlanIds(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+  SUBSCRIPTION_GRACE_HOURS: z.coerce.number().int().min(0).default(72),
+  OPERATOR_PROVIDER_IDS: parsedWith(parseOperatorIds),
+  REPORT_TIMEZONE: z
+    .string()
+    .default('Asia/Kolkata')
+    .refine(
+      isReportTimeZone,
+      'is not an IANA time zone name like Asia/Kolkata or UTC (PostgreSQL reads an abbreviation such as IST or BST as a zone of its own)',
+    ),
+});
+
+export type Env = z.infer<typeof fields>;

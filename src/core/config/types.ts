@@ -1,0 +1,91 @@
+import type { PlanPrices } from '../plans';
+import type { RedisTopology } from '../redis-topology';
+import type { ProcessorPlanIds } from '../subscriptions/plan-ids';
+
+export interface Config {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client IP (per-IP rate limits): false (none, the
+   * default) or the proxies' addresses/CIDRs (`10.0.0.0/8,loopback`). `true` lets any caller pick its IP.
+   */
+  trustProxy: boolean | string;
+  databaseUrl: string;
+  /**
+   * Whether the hot statements go out prepared (parsed and planned once per connection); false behind a
+   * pooler in transaction mode that does not carry them across transactions (PgBouncer before 1.21).
+   */
+  databasePreparedStatements: boolean;
+  redisUrl: string;
+  /** Where Redis is: the server at `redisUrl`, or a Sentinel set or a Cluster (REDIS_SENTINELS, REDIS_CLUSTER_NODES). */
+  redis: RedisTopology;
+  /**
+   * How the relay learns of new outbox rows: a poll every `pollIntervalMs`, and LISTEN on a connection to
+   * `listenUrl` (null: polling only, e.g. when DATABASE_URL is a PgBouncer in transaction mode).
+   */
+  outbox: { pollIntervalMs: number; listenUrl: string | null };
+  /** Replicas that must hold a stream entry before the relay counts it as sent (Redis WAIT); 0: none. */
+  eventsStreamMinReplicas: number;
+  jwtSecret: string;
+  frontendUrl: string;
+  discord: {
+    clientId: string;
+    clientSecret: string;
+    redirectUri: string;
+    apiUrl: string;
+    authorizeUrl: string;
+    /** Where avatar URLs point (Discord's CDN; the sandbox in development). */
+    cdnUrl: string;
+  };
+  razorpay: { keyId: string; keySecret: string; webhookSecret: string; apiUrl: string };
+  planPrices: PlanPrices;
+  eventsStream: string;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  workerPort: number;
+  /** The API's Prometheus metrics listen here, off the public port. */
+  metricsPort: number;
+  /** Where the API's metrics and the worker's health server listen: loopback unless Prometheus scrapes from afar. */
+  metricsHost: string;
+  /** A request whose headers and body have not all arrived within this long is closed (slow clients). */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Serve the OpenAPI page /docs under production too (always served in development and test). */
+  docsPublic: boolean;
+  /** Starts every Redis key of the service's own (not the events stream), so deployments can share a Redis. */
+  redisKeyPrefix: string;
+  /** Browser origins allowed to call the API (CORS). */
+  corsOrigins: string[];
+  /** Unpaid orders a buyer may have from the last 24 hours. */
+  maxOpenOrders: number;
+  webhookRateLimitPerMinute: number;
+  /** Sign-in state lifetime (spec: 5 minutes); configurable so tests need not wait. */
+  oauthStateTtlSeconds: number;
+  /** Timeout of every request to Discord and Razorpay. */
+  providerTimeoutMs: number;
+  eventsStreamMaxLen: number;
+  schedules: { reconcile: string; expiry: string; housekeeping: string; expiryReminders: string };
+  /** The bearer token of the bot's API; null leaves its routes unregistered (404). */
+  botApiToken: string | null;
+  /** Requests the bot may make per minute with its token (the snapshot pages through every record). */
+  botRateLimitPerMinute: number;
+  /** How long before an expiry `*_PREMIUM_EXPIRING` is announced. */
+  expiryReminderDays: number;
+  /** How long after a transfer from a guild its manager may transfer from it again (0: at once). */
+  transferCooldownDays: number;
+  /**
+   * Automatic revokes an hour past which more are held for an operator (src/core/revocation-guard);
+   * null: 5 % of the records with premium, at least 100.
+   */
+  maxRevokesPerHour: number | null;
+  /** Razorpay plan ids of the subscription plans (`premium plans sync` prints them); a plan without one cannot be subscribed to. */
+  razorpayPlanIds: ProcessorPlanIds;
+  /** How long premium outlasts a subscription's paid cycle, while a failed charge is retried. */
+  subscriptionGraceHours: number;
+  /** Discord ids of who may sign in to the seller's console; empty: the console does not exist. */
+  operatorProviderIds: string[];
+  /** The IANA time zone whose days and months the reports count in. */
+  reportTimeZone: string;
+}
