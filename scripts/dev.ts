@@ -22,7 +22,7 @@ import { startPrivateRedis } from './dev/private-redis';
 import type { PrivateServer } from './dev/private-server';
 import { busyPortsProblem } from './dev/ports';
 import { freePort, postgresProblem, redisProblem } from './dev/probe';
-import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
+import { formatPlanIds } from '../src/core/plan-ids';
 import { DEMO_USER } from '../src/sandbox/discord/users';
 import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 

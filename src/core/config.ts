@@ -3,10 +3,10 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { DISCORD_CDN_URL } from './identity/cdn';
+import { DISCORD_CDN_URL } from './cdn';
 import { parsePlanPrices, type PlanPrices } from './plans';
 import { parseHostPorts, type RedisTopology } from './redis-topology';
-import { parsePlanIds, type ProcessorPlanIds } from './subscriptions/plan-ids';
+import { parsePlanIds, type ProcessorPlanIds } from './plan-ids';
 
 /**
  * Secrets used under NODE_ENV `development` or `test` when none is configured, so that `npm run dev` and

@@ -1,7 +1,7 @@
 import type { Core } from '..';
 import { planPrice, resolvePlan } from '../plans';
 import type { RazorpayClient, RazorpayPlan } from '../processor/razorpay-client';
-import { formatPlanIds, SUBSCRIPTION_PLAN_TYPES, type ProcessorPlanIds } from './plan-ids';
+import { formatPlanIds, SUBSCRIPTION_PLAN_TYPES, type ProcessorPlanIds } from '../plan-ids';
 
 const PERIODS = { Monthly: 'monthly', Yearly: 'yearly' } as const;
 

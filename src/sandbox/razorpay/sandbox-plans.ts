@@ -1,4 +1,4 @@
-import type { ProcessorPlanIds } from '../../core/subscriptions/plan-ids';
+import type { ProcessorPlanIds } from '../../core/plan-ids';
 
 /**
  * The plans a sandbox started with `subscriptionPlans` has from the start (`npm run dev`, the browser

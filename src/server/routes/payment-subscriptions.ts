@@ -8,7 +8,7 @@ import { CATEGORIES } from '../../core/premium/types';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { createSubscription } from '../../core/subscriptions/create';
 import { listOwnSubscriptions } from '../../core/subscriptions/list';
-import { SUBSCRIPTION_PLAN_TYPES } from '../../core/subscriptions/plan-ids';
+import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plan-ids';
 import { verifySubscription } from '../../core/subscriptions/verify';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, ProviderId, TargetFields } from '../schemas';

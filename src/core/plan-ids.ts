@@ -1,4 +1,4 @@
-import type { SubscriptionPlanType } from '../models/subscription';
+import type { SubscriptionPlanType } from './models/subscription';
 
 /** The plans that can be bought as a subscription; Custom stays a one-off pass. */
 export const SUBSCRIPTION_PLAN_TYPES: readonly SubscriptionPlanType[] = ['Monthly', 'Yearly'];
