@@ -23,7 +23,8 @@ async function refundedBuyer(refundedTotal = 19_900): Promise<{ buyer: User; ord
   const payment = { processorOrderId: order.processorOrderId, paymentId };
   await applyPayment(db(), payment, { source: 'webhook' });
   const refund = { refundId: `rfnd_${paymentId}`, refundedTotal, amountPaise: refundedTotal };
-  expect(await applyRefund(db(), { ...payment, ...refund })).toEqual({
+  const limit = { maxRevokesPerHour: getCore().config.maxRevokesPerHour };
+  expect(await applyRefund(db(), { ...payment, ...refund }, limit)).toEqual({
     result: 'refunded',
   });
   return { buyer, orderId: order.processorOrderId };

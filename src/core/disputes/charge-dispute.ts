@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { SubscriptionCharge } from '../models';
 import { resolvePlan } from '../plans';
+import type { RevokeLimit } from '../premium/revoke';
 import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 import type { LockedSubscription } from '../subscriptions/locked-subscription';
 import { grantsOfCharge } from './grant-paid-for';
@@ -17,10 +18,11 @@ export async function applyChargeDispute(
   sequelize: Sequelize,
   dispute: PaymentDispute,
   transaction: Transaction,
+  limit: RevokeLimit = {},
 ): Promise<DisputeOutcome | null> {
   const locked = await lockChargeOfPayment(transaction, dispute.paymentId);
   if (!locked) return null;
-  return applyDisputeStage(sequelize, transaction, disputedCharge(locked, transaction), dispute);
+  return applyDisputeStage(sequelize, transaction, disputedCharge(locked, transaction), dispute, limit);
 }
 
 export function disputedCharge(

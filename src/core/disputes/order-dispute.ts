@@ -5,6 +5,7 @@ import { Order, PremiumGrant, type User } from '../models';
 import { applyPayment } from '../payments/apply-payment';
 import { learnedPayment } from '../payments/learned-payment';
 import { lockOrder } from '../orders/locked-order';
+import type { RevokeLimit } from '../premium/revoke';
 import { grantsOfOrder } from './grant-paid-for';
 import { applyDisputeStage, ignored } from './stages';
 import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
@@ -28,7 +29,7 @@ import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 export async function applyDispute(
   sequelize: Sequelize,
   dispute: PaymentDispute,
-  options: { transaction?: Transaction } = {},
+  options: { transaction?: Transaction } & RevokeLimit = {},
 ): Promise<DisputeOutcome> {
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const processorOrderId =
@@ -44,6 +45,7 @@ export async function applyDispute(
       transaction,
       disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction),
       dispute,
+      { maxRevokesPerHour: options.maxRevokesPerHour },
     );
   });
 }

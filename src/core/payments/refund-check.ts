@@ -51,7 +51,7 @@ export async function recheckPaidOrders(
                 paymentId,
                 refundedTotal: payment.amount_refunded,
               },
-              { source: 'reconcile' },
+              { source: 'reconcile', maxRevokesPerHour: core.config.maxRevokesPerHour },
             )
           : null;
       await core.sequelize.query(MARK_REFUND_CHECKED, { bind: [order.id] });

@@ -3,7 +3,7 @@ import { withTransaction } from '../db/database';
 import { grantPaidFor, grantsOfOrder } from '../disputes/grant-paid-for';
 import { disputedOrder } from '../disputes/order-dispute';
 import { lockOrder } from '../orders/locked-order';
-import { revokePremium } from '../premium/revoke';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
 import { takeRefundedShare } from '../refunds/refunded-share';
 import { learnedPayment } from './learned-payment';
@@ -41,7 +41,7 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
 export async function applyRefund(
   sequelize: Sequelize,
   refund: ProcessedRefund,
-  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } = {},
+  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } & RevokeLimit = {},
 ): Promise<RefundOutcome> {
   const source = options.source ?? 'webhook';
   const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
@@ -80,6 +80,7 @@ export async function applyRefund(
           actor,
           reason,
         },
+        { maxRevokesPerHour: options.maxRevokesPerHour },
       );
       return { result: 'refunded' };
     }
@@ -103,7 +104,7 @@ export async function applyRefund(
           reason,
           idempotencyKey: `refund:${order.processorOrderId}`,
         },
-        { transaction },
+        { transaction, maxRevokesPerHour: options.maxRevokesPerHour },
       );
     }
     return { result: 'refunded' };

@@ -116,20 +116,21 @@ async function applyEvent(
   transaction: Transaction,
 ): Promise<WebhookOutcome> {
   const { sequelize } = core;
+  const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour };
   switch (event.kind) {
     case 'payment':
       await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
       return { status: 'processed', event: event.name };
     case 'refund': {
-      const outcome = await applyRefund(sequelize, event.refund, { transaction });
+      const outcome = await applyRefund(sequelize, event.refund, { transaction, ...limit });
       return outcome.result === 'refunded'
         ? { status: 'processed', event: event.name }
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
     }
     case 'dispute': {
       const outcome =
-        (await applyChargeDispute(sequelize, event.dispute, transaction)) ??
-        (await applyDispute(sequelize, event.dispute, { transaction }));
+        (await applyChargeDispute(sequelize, event.dispute, transaction, limit)) ??
+        (await applyDispute(sequelize, event.dispute, { transaction, ...limit }));
       return outcome.result === 'applied'
         ? { status: 'processed', event: event.name }
         : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };

@@ -158,7 +158,7 @@ async function askRazorpay(
 
 /** Step 3, when Razorpay's answer already says processed: the same rules as its webhook. */
 async function applyProcessed(
-  core: Pick<Core, 'sequelize'>,
+  core: Pick<Core, 'sequelize' | 'config'>,
   payment: RefundablePayment,
   refund: RazorpayRefund,
   transaction: Transaction,
@@ -177,7 +177,9 @@ async function applyProcessed(
   if (payment.orderId !== null) {
     await applyRefund(core.sequelize, { ...entity, processorOrderId: payment.orderId }, { transaction });
   } else {
-    await applyChargeRefund(core.sequelize, entity, transaction);
+    await applyChargeRefund(core.sequelize, entity, transaction, {
+      maxRevokesPerHour: core.config.maxRevokesPerHour,
+    });
   }
 }
 

@@ -98,6 +98,7 @@ export async function applySubscriptionWebhook(
         receipt: refund.entity.receipt ?? null,
       },
       transaction,
+      { maxRevokesPerHour: core.config.maxRevokesPerHour },
     );
     if (outcome === null) return null;
     return outcome.result === 'refunded'
