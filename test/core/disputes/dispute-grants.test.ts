@@ -4,7 +4,7 @@ import type { DisputeStage } from '../../../src/core/disputes/types';
 import { Order, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyRefund } from '../../../src/core/payments/refunds';
-import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';
 
