@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { holdIfOverLimit, type AutomaticSource, type HeldRevoke } from '../revocation-guard/guard';
-import { guildHoldingDaysOf } from '../transfers/days-trail';
+import { guildHoldingDaysOf } from './days-trail';
 import { findPriorChange, recordChange } from './ledger';
 import { grantRemainders } from './remaining';
 import {

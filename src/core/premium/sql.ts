@@ -286,3 +286,12 @@ export const EXPIRING_RECORDS = perCategory((category) => {
 export const MARK_REMINDED = perCategory(
   (category) => `UPDATE ${RECORDS[category].table} SET expiry_reminded_for = expires_at WHERE id = ANY($1)`,
 );
+
+/** The days trail's (days-trail.ts). $1: the advisory-lock class, $2: the key hashed into it. */
+export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+
+/** The first standing transfer of the whole premium of guild $1 after ledger row $2. */
+export const NEXT_TRANSFER_FROM = `
+  SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
+  JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
+  WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`;

@@ -9,7 +9,7 @@ import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
-import { lockGuildForTransfers } from './days-trail';
+import { lockGuildForTransfers } from '../premium/days-trail';
 import {
   COOLDOWN_OF,
   INSERT_MOVES,
