@@ -3,7 +3,7 @@ import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { PlanType } from '../plans';
 import { PremiumGrant, User } from '../models';
-import { targetGuild } from '../orders/create-order';
+import { targetGuild } from '../identity/access';
 import { grantPremium } from '../premium/grant';
 import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
