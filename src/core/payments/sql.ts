@@ -17,10 +17,6 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
 /** A row when a dispute of order `$1` was lost or holds its premium taken. */
 export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
 
-/** Records webhook event `$1` of type `$2`; returns a row only when it was not recorded yet. */
-export const RECORD_WEBHOOK_DELIVERY = `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)
-     ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
-
 /** Refunds of payments older than this are left to the webhook and to operators. */
 const REFUND_CHECK_WINDOW = '30 days';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models';
-import type { WebhookOutcome } from '../payments/webhook-outcome';
+import type { WebhookOutcome } from '../webhooks/outcome';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';

@@ -5,16 +5,16 @@ import { applyChargeDispute } from '../disputes/charge-dispute';
 import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
 import { assertSignature, webhookSignature } from '../processor/signatures';
-import { applyPayment } from './apply-payment';
-import { applyRefund } from './refunds';
+import { applyPayment } from '../payments/apply-payment';
+import { applyRefund } from '../payments/refunds';
 import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { applyFailedPayment } from './failed-payment';
-import { razorpayClientFor } from './processor';
-import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
+import { applyFailedPayment } from '../payments/failed-payment';
+import { razorpayClientFor } from '../payments/processor';
+import { parseRazorpayEvent, type RazorpayEvent } from './events';
 import { RECORD_WEBHOOK_DELIVERY } from './sql';
-import type { WebhookOutcome } from './webhook-outcome';
+import type { WebhookOutcome } from './outcome';
 
 export interface WebhookDelivery {
   /** The exact bytes Razorpay signed. */
