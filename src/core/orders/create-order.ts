@@ -4,7 +4,7 @@ import type { Core } from '..';
 import { AppError } from '../errors';
 import { Order } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
-import { firstCheckAt } from '../payments/check-schedule';
+import { firstCheckAt } from '../check-schedule';
 import { planPrice, resolvePlan } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';

@@ -4,10 +4,10 @@ import type { Bounds } from '../bounded-each';
 import { boundedEach } from '../bounded-each';
 import { Order } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { reasonOf } from './reconcile';
-import type { ReconcileEntry } from './reconcile-report';
-import { applyRefund } from './refunds';
-import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from './sql';
+import { reasonOf } from './orders';
+import type { ReconcileEntry } from './report';
+import { applyRefund } from '../payments/refunds';
+import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from '../payments/sql';
 
 export interface RefundCheckReport {
   /** Orders found fully refunded at Razorpay and marked refunded here (premium revoked). */

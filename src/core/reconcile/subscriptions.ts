@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
 import { isAppError } from '../errors';
-import { nextSubscriptionCheck } from '../payments/check-schedule';
+import { nextSubscriptionCheck } from '../check-schedule';
 import {
   PAGE_SIZE,
   reconcileTally,
@@ -10,12 +10,12 @@ import {
   type ReconcileOptions,
   type ReconcileReport,
   type ReconcileResult,
-} from '../payments/reconcile-report';
+} from './report';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { lockSubscription } from './locked-subscription';
-import { fromUnix } from './processor-state';
-import { applyProcessorView, fetchProcessorView } from './processor-view';
-import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from './sql';
+import { lockSubscription } from '../subscriptions/locked-subscription';
+import { fromUnix } from '../subscriptions/processor-state';
+import { applyProcessorView, fetchProcessorView } from '../subscriptions/processor-view';
+import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from '../subscriptions/sql';
 
 interface LiveSubscription {
   id: number;

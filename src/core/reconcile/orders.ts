@@ -4,9 +4,9 @@ import { boundedPages } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
-import { reconcileSubscriptions } from '../subscriptions/reconcile';
-import { amountMismatch, applyPayment } from './apply-payment';
-import { nextCheckAt } from './check-schedule';
+import { reconcileSubscriptions } from './subscriptions';
+import { amountMismatch, applyPayment } from '../payments/apply-payment';
+import { nextCheckAt } from '../check-schedule';
 import {
   PAGE_SIZE,
   reconcileTally,
@@ -14,8 +14,8 @@ import {
   type ReconcileOptions,
   type ReconcileReport,
   type ReconcileResult,
-} from './reconcile-report';
-import { ORDER_CHECK_KEY, ORDER_CHECK_KEY_TIME, orderCheckKeyOf } from './sql';
+} from './report';
+import { ORDER_CHECK_KEY, ORDER_CHECK_KEY_TIME, orderCheckKeyOf } from '../payments/sql';
 
 /**
  * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
