@@ -4,7 +4,7 @@ import { resolvePlan } from '../plans';
 import type { RevokeLimit } from '../premium/revoke';
 import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 import type { LockedSubscription } from '../subscriptions/locked-subscription';
-import { grantsOfCharge } from './grant-paid-for';
+import { grantsOfCharge } from '../premium/grant-paid-for';
 import { applyDisputeStage } from './stages';
 import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 

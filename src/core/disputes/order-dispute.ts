@@ -6,7 +6,7 @@ import { applyPayment } from '../payments/apply-payment';
 import { learnedPayment } from '../payments/learned-payment';
 import { lockOrder } from '../orders/locked-order';
 import type { RevokeLimit } from '../premium/revoke';
-import { grantsOfOrder } from './grant-paid-for';
+import { grantsOfOrder } from '../premium/grant-paid-for';
 import { applyDisputeStage, ignored } from './stages';
 import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 

@@ -42,10 +42,6 @@ LIMIT 1`;
 export const DISPUTE_REVOKE_KEYS_SQL = `
 SELECT $3 || dispute_id AS key FROM payment_disputes WHERE order_id = $1 OR charge_id = $2`;
 
-/** The grants that carry on the days of grants ($1) a transfer moved. */
-export const MOVED_TO_SQL =
-  'SELECT to_grant_id FROM premium_transfer_moves WHERE from_grant_id = ANY($1::bigint[])';
-
 /**
  * Links the payment's disputes ($1 order id, $2 charge id) to their revokes that the revocation guard held
  * and an operator released since: those were written to the ledger later, by the release, under the key

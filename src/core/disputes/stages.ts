@@ -4,7 +4,7 @@ import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { daysLeftAfterRefunds } from '../refunds/refunded-share';
-import { grantPaidFor } from './grant-paid-for';
+import { grantPaidFor } from '../premium/grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
-import { grantPaidFor, grantsOfOrder } from '../disputes/grant-paid-for';
+import { grantPaidFor, grantsOfOrder } from '../premium/grant-paid-for';
 import { disputedOrder } from '../disputes/order-dispute';
 import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';

@@ -317,3 +317,7 @@ export const NEXT_TRANSFER_FROM = `
   SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
   JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
   WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`;
+
+/** The grants that carry on the days of grants ($1) a transfer moved. */
+export const MOVED_TO_SQL =
+  'SELECT to_grant_id FROM premium_transfer_moves WHERE from_grant_id = ANY($1::bigint[])';

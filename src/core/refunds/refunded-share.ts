@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
-import { grantPaidFor } from '../disputes/grant-paid-for';
+import { grantPaidFor } from '../premium/grant-paid-for';
 import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { disputedCharge } from '../disputes/charge-dispute';
-import { grantPaidFor, grantsOfCharge } from '../disputes/grant-paid-for';
+import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import type { RefundOutcome } from '../payments/refunds';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund } from '../refunds/refund-records';

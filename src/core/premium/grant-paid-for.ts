@@ -1,6 +1,6 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
 import { selectRows } from '../db/database';
-import { lockGuildForTransfers } from '../premium/days-trail';
+import { lockGuildForTransfers } from './days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 import { MOVED_TO_SQL } from './sql';
 
