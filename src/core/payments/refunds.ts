@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { grantPaidFor, grantsOfOrder } from '../premium/grant-paid-for';
-import { disputedOrder } from '../disputes/order-dispute';
+import { disputedOrder } from './disputed-order';
 import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';

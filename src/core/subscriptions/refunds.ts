@@ -1,5 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { disputedCharge } from '../disputes/charge-dispute';
+import { disputedCharge } from './disputed-charge';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import type { RefundOutcome } from '../payments/refunds';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
