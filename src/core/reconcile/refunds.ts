@@ -6,7 +6,7 @@ import { Order } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { reasonOf } from './orders';
 import type { ReconcileEntry } from './report';
-import { applyRefund } from '../payments/refunds';
+import { applyRefund } from '../refunds/order-refund';
 import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from '../payments/sql';
 
 export interface RefundCheckReport {

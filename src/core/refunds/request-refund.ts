@@ -2,9 +2,9 @@ import { QueryTypes, type Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
-import { applyRefund } from '../payments/refunds';
+import { applyRefund } from './order-refund';
 import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-client';
-import { applyChargeRefund } from '../subscriptions/refunds';
+import { applyChargeRefund } from './charge-refund';
 import { lockRefundablePayment, type RefundablePayment } from './refundable-payment';
 import type { RefundRequest, RefundResult, RefundStatus } from './types';
 import {

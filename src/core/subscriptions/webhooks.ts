@@ -7,7 +7,7 @@ import type { WebhookOutcome } from '../webhooks/outcome';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
-import { applyChargeRefund } from './refunds';
+import { applyChargeRefund } from '../refunds/charge-refund';
 
 const STATUS_EVENTS = new Set([
   'subscription.authenticated',

@@ -4,7 +4,7 @@ import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subsc
 import type { CapturedPayment } from '../payments/apply-payment';
 import type { DisputeStage, PaymentDispute } from '../disputes/types';
 import type { FailedPayment } from '../payments/failed-payment';
-import type { ProcessedRefund } from '../payments/refunds';
+import type { ProcessedRefund } from '../refunds/order-refund';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
 export type RazorpayEvent =

@@ -6,7 +6,7 @@ import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
 import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyPayment } from '../payments/apply-payment';
-import { applyRefund } from '../payments/refunds';
+import { applyRefund } from '../refunds/order-refund';
 import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import type { RazorpayClient } from '../processor/razorpay-client';

@@ -3,7 +3,7 @@ import { applyDispute } from '../../../src/core/disputes/order-dispute';
 import type { DisputeStage } from '../../../src/core/disputes/types';
 import { Order, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyRefund } from '../../../src/core/payments/refunds';
+import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';

@@ -1,11 +1,11 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { disputedCharge } from './disputed-charge';
+import { disputedCharge } from '../subscriptions/disputed-charge';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
-import type { RefundOutcome } from '../payments/refunds';
+import type { RefundOutcome } from './order-refund';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
-import { recordProcessedRefund } from '../refunds/refund-records';
-import { takeRefundedShare } from '../refunds/refunded-share';
-import { lockChargeOfPayment } from './locked-charge';
+import { recordProcessedRefund } from './refund-records';
+import { takeRefundedShare } from './refunded-share';
+import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 
 export interface ChargeRefund {
   refundId: string;

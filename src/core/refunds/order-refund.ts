@@ -1,12 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { grantPaidFor, grantsOfOrder } from '../premium/grant-paid-for';
-import { disputedOrder } from './disputed-order';
+import { disputedOrder } from '../payments/disputed-order';
 import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
-import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
-import { takeRefundedShare } from '../refunds/refunded-share';
-import { learnedPayment } from './learned-payment';
+import { recordProcessedRefund, type RecordedRefund } from './refund-records';
+import { takeRefundedShare } from './refunded-share';
+import { learnedPayment } from '../payments/learned-payment';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
