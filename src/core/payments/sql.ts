@@ -1,9 +1,15 @@
-import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../disputes/sql';
-
 /**
  * The raw SQL of core/payments, in one place (issue 23: Sequelize models for plain reads and writes,
  * every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
  */
+
+/**
+ * A dispute that keeps its payment's premium revoked: opened and not settled (`open`, `under_review`, or
+ * `closed` without a `won` or `lost`), as one such dispute alone would leave it. A condition on
+ * `payment_disputes`, here because the payment path asks it (ORDER_CHARGED_BACK) and disputes sit
+ * above payments (src/core/README.md).
+ */
+export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'under_review', 'closed')";
 
 /** Locks the order for the rest of the transaction, with its buyer's provider id (apply-payment). */
 export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
