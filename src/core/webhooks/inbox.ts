@@ -6,8 +6,13 @@ import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
 import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyPayment } from '../payments/apply-payment';
-import { applyRefund } from '../refunds/order-refund';
-import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
+import { applyRefund, type RefundOutcome } from '../refunds/order-refund';
+import {
+  applySubscriptionWebhook,
+  readSubscriptionWebhook,
+  type SubscriptionWebhook,
+} from '../subscriptions/webhooks';
+import { applyChargeRefund } from '../refunds/charge-refund';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyFailedPayment } from '../payments/failed-payment';
@@ -36,7 +41,8 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMEN
  * - bad signature or unreadable body: 400 (thrown);
  * - an event id already processed: acknowledged, nothing changes;
  * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
- *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute`
+ *   `refund.processed`: see `applyRefund` (`applyChargeRefund` when the payment is a subscription's
+ *   charge); `payment.dispute.*`: see `applyDispute`
  *   (`applyChargeDispute` when the payment is a subscription's charge);
  * - a subscription's charge also comes as `payment.captured`, `order.paid` and `invoice.paid` of its
  *   invoice: the first of these and `subscription.charged` grants the cycle (`applyInvoiceCharge`);
@@ -63,6 +69,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
         { transaction },
         async (savepoint) =>
           (await applySubscriptionWebhook(core, subscriptionEvent, savepoint)) ??
+          (await applyChargeRefundEvent(core, subscriptionEvent, savepoint)) ??
           applyEvent(core, event, savepoint),
       );
     } catch (error) {
@@ -110,6 +117,39 @@ async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayE
     : { name: event.name, kind: 'noted', reason: `payment ${event.payment.paymentId} is applied already` };
 }
 
+/**
+ * `refund.processed` of a subscription's charge, as the subscriptions' reader read it; null when the
+ * payment is no charge of ours, so that the order's refund path looks at it.
+ */
+async function applyChargeRefundEvent(
+  core: Core,
+  event: SubscriptionWebhook | null,
+  transaction: Transaction,
+): Promise<WebhookOutcome | null> {
+  if (event?.event !== 'refund.processed') return null;
+  const { payment, refund } = event.payload;
+  if (!payment || !refund) return null;
+  const outcome = await applyChargeRefund(
+    core.sequelize,
+    {
+      refundId: refund.entity.id,
+      paymentId: refund.entity.payment_id,
+      refundedTotal: payment.entity.amount_refunded,
+      amountPaise: refund.entity.amount,
+      receipt: refund.entity.receipt ?? null,
+    },
+    transaction,
+    { maxRevokesPerHour: core.config.maxRevokesPerHour },
+  );
+  return outcome && refundAnswer(event.event, outcome);
+}
+
+function refundAnswer(event: string, outcome: RefundOutcome): WebhookOutcome {
+  return outcome.result === 'refunded'
+    ? { status: 'processed', event }
+    : { status: 'ignored', event, reason: outcome.reason, needsOperator: false };
+}
+
 async function applyEvent(
   core: Core,
   event: RazorpayEvent,
@@ -121,12 +161,8 @@ async function applyEvent(
     case 'payment':
       await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
       return { status: 'processed', event: event.name };
-    case 'refund': {
-      const outcome = await applyRefund(sequelize, event.refund, { transaction, ...limit });
-      return outcome.result === 'refunded'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
+    case 'refund':
+      return refundAnswer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));
     case 'dispute': {
       const outcome =
         (await applyChargeDispute(sequelize, event.dispute, transaction, limit)) ??
