@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { execute, selectRows } from '../db/database';
 import type { Core } from '..';
 import type { Bounds } from '../bounded-each';
 import { boundedEach } from '../bounded-each';
@@ -30,10 +30,7 @@ export async function recheckPaidOrders(
   processor: RazorpayClient,
   options: Bounds & { limit: number },
 ): Promise<RefundCheckReport> {
-  const rows = await core.sequelize.query<{ id: number }>(DUE_PAID_ORDERS, {
-    bind: [options.limit],
-    type: QueryTypes.SELECT,
-  });
+  const rows = await selectRows<{ id: number }>(core.sequelize, DUE_PAID_ORDERS, [options.limit]);
   const orders = await Order.findAll({ where: { id: rows.map((row) => row.id) }, order: [['id', 'ASC']] });
   const report: RefundCheckReport = { refunded: [], failed: [], unchanged: 0 };
   await boundedEach(orders, options, async (order) => {
@@ -54,7 +51,7 @@ export async function recheckPaidOrders(
               { source: 'reconcile', maxRevokesPerHour: core.config.maxRevokesPerHour },
             )
           : null;
-      await core.sequelize.query(MARK_REFUND_CHECKED, { bind: [order.id] });
+      await execute(core.sequelize, MARK_REFUND_CHECKED, [order.id]);
       if (outcome?.result === 'refunded')
         report.refunded.push(entry('refunded at Razorpay; premium revoked'));
       else report.unchanged++;

@@ -1,4 +1,4 @@
-import { QueryTypes } from 'sequelize';
+import { execute, selectRows } from '../db/database';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
 import { isAppError } from '../errors';
@@ -64,8 +64,7 @@ export async function reconcileSubscriptions(
 
 function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
   const due = dueOnly ? [new Date()] : [];
-  const select = <T extends object>(sql: string, bind: unknown[]) =>
-    core.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const select = <T extends object>(sql: string, bind: unknown[]) => selectRows<T>(core.sequelize, sql, bind);
   return {
     count: async () => (await select<{ n: number }>(countLiveSubscriptions(dueOnly), due))[0]!.n,
     nextPage: (last: LiveSubscription | undefined) =>
@@ -79,9 +78,11 @@ function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
 /** Moves a checked subscription to its next check. */
 async function checked(core: Core, subscription: LiveSubscription, chargeAt: Date | null): Promise<void> {
   const next = nextSubscriptionCheck(subscription.checksMade + 1, new Date(), chargeAt);
-  await core.sequelize.query(MOVE_SUBSCRIPTION_CHECK, {
-    bind: [subscription.id, next.nextCheckAt, next.checksMade],
-  });
+  await execute(core.sequelize, MOVE_SUBSCRIPTION_CHECK, [
+    subscription.id,
+    next.nextCheckAt,
+    next.checksMade,
+  ]);
 }
 
 /** The result, and when the processor says the subscription's next charge is due (null when unknown). */

@@ -1,4 +1,4 @@
-import { QueryTypes, type Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
@@ -51,7 +51,7 @@ export async function requestRefund(
   const refund = await askRazorpay(processor, payment, row, request).catch(async (error: unknown) => {
     // A refusal is final; anything else may have refunded, so the row stays for the retry to find.
     if (isAppError(error) && error.kind === 'validation') {
-      await sequelize.query(MARK_FAILED, { bind: [row.id] });
+      await execute(sequelize, MARK_FAILED, [row.id]);
       throw error;
     }
     throw AppError.unavailable(
@@ -188,9 +188,10 @@ async function result(
   payment: RefundablePayment,
   refund: RazorpayRefund,
 ): Promise<RefundResult> {
-  const [row] = await core.sequelize.query<{ status: RefundStatus; days_taken: number; total: string }>(
+  const [row] = await selectRows<{ status: RefundStatus; days_taken: number; total: string }>(
+    core.sequelize,
     REFUND_RESULT,
-    { bind: [refund.id], type: QueryTypes.SELECT },
+    [refund.id],
   );
   return {
     refundId: refund.id,
