@@ -3,7 +3,7 @@ import type { DisputedPayment } from '../disputes/types';
 import { PremiumGrant, type Order, type User } from '../models';
 import { grantsOfOrder } from '../premium/grant-paid-for';
 import { applyPayment } from './apply-payment';
-import { learnedPayment } from './learned-payment';
+import { learnedPayment } from '../orders/learned-payment';
 
 /**
  * The order as the stage rules see it. A dispute that comes before its payment was applied records the

@@ -6,7 +6,7 @@ import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
-import { learnedPayment } from '../payments/learned-payment';
+import { learnedPayment } from '../orders/learned-payment';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
