@@ -26,3 +26,6 @@ export const LIVE_RESERVATIONS = `SELECT count(*)::int AS count, min(lease_until
      FROM order_reservations WHERE buyer_user_id = $1 AND lease_until > now()`;
 
 export const DELETE_RESERVATION = 'DELETE FROM order_reservations WHERE receipt = $1';
+
+/** The refund check (src/core/reconcile) looked at paid order `$1` now. */
+export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';

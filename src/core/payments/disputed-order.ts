@@ -3,7 +3,7 @@ import type { DisputedPayment } from '../disputes/types';
 import { PremiumGrant, type Order, type User } from '../models';
 import { grantsOfOrder } from '../premium/grant-paid-for';
 import { applyPayment } from './apply-payment';
-import { learnedPayment } from '../orders/learned-payment';
+import { recordOrderDispute, recordOrderGivenBack, setOrderStanding } from '../orders/changes';
 
 /**
  * The order as the stage rules see it. A dispute that comes before its payment was applied records the
@@ -31,22 +31,10 @@ export function disputedOrder(
       guildId: order.guildId,
       plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
     },
-    setStanding: async (status) => {
-      await order.update(
-        {
-          status,
-          ...(status === 'refunded' && { refundedAt: new Date() }),
-          ...(order.status === 'created' && learnedPayment(paymentId)),
-        },
-        { transaction },
-      );
-    },
-    recordDispute: async (disputeId, disputeStatus) => {
-      await order.update({ disputeId, disputeStatus }, { transaction });
-    },
-    recordGivenBack: async (givenBackGrantId) => {
-      await order.update({ givenBackGrantId }, { transaction });
-    },
+    setStanding: (status) => setOrderStanding(order, status, paymentId, transaction),
+    recordDispute: (disputeId, disputeStatus) =>
+      recordOrderDispute(order, disputeId, disputeStatus, transaction),
+    recordGivenBack: (givenBackGrantId) => recordOrderGivenBack(order, givenBackGrantId, transaction),
     applyIfNeverGranted: async () => {
       if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
         return;

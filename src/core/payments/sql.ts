@@ -39,8 +39,6 @@ export const DUE_PAID_ORDERS = `
   ORDER BY refund_checked_at NULLS FIRST, paid_at
   LIMIT $1`;
 
-export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';
-
 /**
  * The reconciler's keyset over unpaid orders (Sequelize literals on the `Order` model): the next check
  * as PostgreSQL's text, to the microsecond (a Date's milliseconds would keep a row after itself, and a

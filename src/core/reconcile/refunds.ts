@@ -1,4 +1,4 @@
-import { execute, selectRows } from '../db/database';
+import { selectRows } from '../db/database';
 import type { Core } from '..';
 import type { Bounds } from '../bounded-each';
 import { boundedEach } from '../bounded-each';
@@ -7,7 +7,8 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { reasonOf } from './orders';
 import type { ReconcileEntry } from './report';
 import { applyRefund } from '../refunds/order-refund';
-import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from '../payments/sql';
+import { markRefundChecked } from '../orders/changes';
+import { DUE_PAID_ORDERS } from '../payments/sql';
 
 export interface RefundCheckReport {
   /** Orders found fully refunded at Razorpay and marked refunded here (premium revoked). */
@@ -51,7 +52,7 @@ export async function recheckPaidOrders(
               { source: 'reconcile', maxRevokesPerHour: core.config.maxRevokesPerHour },
             )
           : null;
-      await execute(core.sequelize, MARK_REFUND_CHECKED, [order.id]);
+      await markRefundChecked(core.sequelize, order.id);
       if (outcome?.result === 'refunded')
         report.refunded.push(entry('refunded at Razorpay; premium revoked'));
       else report.unchanged++;

@@ -6,7 +6,7 @@ import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
-import { learnedPayment } from '../orders/learned-payment';
+import { markOrderRefunded } from '../orders/changes';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -85,15 +85,7 @@ export async function applyRefund(
       return { result: 'refunded' };
     }
     const grant = await grantPaidFor(grantsOfOrder(order), transaction);
-    await order.update(
-      {
-        status: 'refunded',
-        paymentId: refund.paymentId,
-        refundedAt: new Date(),
-        ...(order.status === 'created' && learnedPayment(refund.paymentId)),
-      },
-      { transaction },
-    );
+    await markOrderRefunded(order, refund.paymentId, transaction);
     if (grant) {
       await revokePremium(
         sequelize,
