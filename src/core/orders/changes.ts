@@ -7,8 +7,8 @@ import { MARK_REFUND_CHECKED } from './sql';
 
 /*
  * Every change of an order's row after it was created, so that the orders table is written from this
- * area alone; marking it paid is still the grant statement's (premium/sql.ts), in the paid-and-grant
- * transaction.
+ * area alone. Marking it paid is ORDER_PAID_WITH_GRANT (sql.ts), which applyPayment hands to the grant
+ * so that the paid-and-grant transaction sends it inside the grant's statement.
  */
 
 /** The order keeps its newest failed attempt to pay (`payment.failed`). */

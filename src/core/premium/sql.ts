@@ -82,9 +82,10 @@ const RAISE_HOLDER = `,
     UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, after.expires_at), updated_at = now()
     FROM after WHERE users.id = (SELECT id FROM buyer))`;
 
-function grantSql(category: Category): string {
+function grantStatementText(category: Category, orderPaid: string | null): string {
   const { table, key } = RECORD_TABLES[category];
   const record = category === 'USER' ? '(SELECT id FROM buyer)' : '$3::text';
+  const paid = orderPaid === null ? '' : `,\n  paid AS (\n    ${orderPaid})`;
   return `
   WITH buyer AS (SELECT id FROM users WHERE provider_id = $1::text),
   prior AS (
@@ -112,17 +113,24 @@ function grantSql(category: Category): string {
     SELECT $7::uuid, $12::jsonb ->> 'type', $13::text, $12::jsonb || jsonb_build_object(
       'expiresAt', to_char(after.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'version', after.version)
-    FROM after),
-  paid AS (
-    UPDATE orders SET status = 'paid', payment_id = $14::text, paid_at = now(), next_check_at = NULL, updated_at = now()
-    WHERE id = $11::bigint AND $14::text IS NOT NULL AND status = 'created' AND EXISTS (SELECT 1 FROM after))${category === 'USER' ? RAISE_HOLDER : ''}
+    FROM after)${paid}${category === 'USER' ? RAISE_HOLDER : ''}
   SELECT ${ledgerRowColumns('ledger')}, $1::text AS "providerId", false AS replayed FROM ledger
   UNION ALL
   SELECT prior.*, true FROM prior`;
 }
 
-/** The grant statement of each category (its parameters: GrantValues in grant-statement.ts). */
-export const GRANT_SQL = { USER: grantSql('USER'), SERVER: grantSql('SERVER') };
+const grantTexts = new Map<string, string>();
+
+/**
+ * The grant statement of `category` (its parameters: GrantValues in grant-statement.ts), and when a
+ * payment pays an order, `orderPaid`: the order's statement (orders/sql.ts) as one of its CTEs.
+ */
+export function grantSql(category: Category, orderPaid: string | null): string {
+  const key = `${category} ${orderPaid ?? ''}`;
+  const text = grantTexts.get(key) ?? grantStatementText(category, orderPaid);
+  grantTexts.set(key, text);
+  return text;
+}
 
 /** Creates the record keyed $1 (for SERVER: bought by user $2) when missing, at version 0. */
 export const CREATE_RECORD = perCategory((category) => {
