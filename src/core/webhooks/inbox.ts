@@ -4,22 +4,22 @@ import { selectRows } from '../db/database';
 import { applyChargeDispute } from '../disputes/charge-dispute';
 import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
-import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyPayment } from '../payments/apply-payment';
+import { applyFailedPayment } from '../payments/failed-payment';
+import { razorpayClientFor } from '../payments/processor';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { assertSignature, webhookSignature } from '../processor/signatures';
+import { applyChargeRefund } from '../refunds/charge-refund';
 import { applyRefund, type RefundOutcome } from '../refunds/order-refund';
+import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import {
   applySubscriptionWebhook,
   readSubscriptionWebhook,
   type SubscriptionWebhook,
 } from '../subscriptions/webhooks';
-import { applyChargeRefund } from '../refunds/charge-refund';
-import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
-import type { RazorpayClient } from '../processor/razorpay-client';
-import { applyFailedPayment } from '../payments/failed-payment';
-import { razorpayClientFor } from '../payments/processor';
 import { parseRazorpayEvent, type RazorpayEvent } from './events';
-import { RECORD_WEBHOOK_DELIVERY } from './sql';
 import type { WebhookOutcome } from './outcome';
+import { RECORD_WEBHOOK_DELIVERY } from './sql';
 
 export interface WebhookDelivery {
   /** The exact bytes Razorpay signed. */
@@ -41,9 +41,8 @@ const NEEDS_OPERATOR = new Set(['AMOUNT_MISMATCH', 'ORDER_ALREADY_PAID', 'PAYMEN
  * - bad signature or unreadable body: 400 (thrown);
  * - an event id already processed: acknowledged, nothing changes;
  * - `payment.captured` / `order.paid`: the payment is applied as verify-payment applies it;
- *   `refund.processed`: see `applyRefund` (`applyChargeRefund` when the payment is a subscription's
- *   charge); `payment.dispute.*`: see `applyDispute`
- *   (`applyChargeDispute` when the payment is a subscription's charge);
+ *   `refund.processed`: see `applyRefund`; `payment.dispute.*`: see `applyDispute` (`applyChargeRefund`
+ *   and `applyChargeDispute` when the payment is a subscription's charge);
  * - a subscription's charge also comes as `payment.captured`, `order.paid` and `invoice.paid` of its
  *   invoice: the first of these and `subscription.charged` grants the cycle (`applyInvoiceCharge`);
  * - `payment.failed` of an order: the order shows the failed attempt (`applyFailedPayment`);
