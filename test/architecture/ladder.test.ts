@@ -70,9 +70,9 @@ describe('the ladder of src/core', () => {
   });
 
   it('reads type-only imports as no run-time edge', () => {
-    // subscriptions/webhooks.ts answers in the inbox's outcome type, and imports no inbox code.
-    expect(graph.get('core/subscriptions/webhooks.ts')).not.toContain('core/webhooks/outcome.ts');
-    expect(importGraph(root).get('core/subscriptions/webhooks.ts')).toContain('core/webhooks/outcome.ts');
+    // The revocation guard, below premium, names premium's revoke request by a type-only import.
+    expect(graph.get('core/revocation-guard/guard.ts')).not.toContain('core/premium/types.ts');
+    expect(importGraph(root).get('core/revocation-guard/guard.ts')).toContain('core/premium/types.ts');
   });
 });
 

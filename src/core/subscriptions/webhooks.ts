@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models';
-import type { WebhookOutcome } from '../webhooks/outcome';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
@@ -62,6 +61,8 @@ const body = z
     if (event === 'subscription.charged' && !payload.payment)
       ctx.addIssue({ code: 'custom', message: 'no payment entity', path: ['payload', 'payment'] });
   });
+export type SubscriptionEventOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
+
 /** A subscription webhook, read from its signed body. */
 export type SubscriptionWebhook = z.infer<typeof body>;
 
@@ -81,7 +82,7 @@ export async function applySubscriptionWebhook(
   core: Core,
   event: SubscriptionWebhook | null,
   transaction: Transaction,
-): Promise<WebhookOutcome | null> {
+): Promise<SubscriptionEventOutcome | null> {
   if (event === null || event.event === 'refund.processed') return null;
   const name = event.event;
   // Both checked when the body was read (readSubscriptionWebhook).
@@ -106,13 +107,11 @@ export async function applySubscriptionWebhook(
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
   if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {
     return {
-      status: 'ignored',
-      event: name,
+      result: 'ignored',
       reason: `stale: subscription ${subscription.id} already has a newer state than this event's`,
-      needsOperator: false,
     };
   }
-  return { status: 'processed', event: name };
+  return { result: 'applied' };
 }
 
 /**

@@ -10,7 +10,7 @@ import { razorpayClientFor } from '../payments/processor';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyChargeRefund } from '../refunds/charge-refund';
-import { applyRefund, type RefundOutcome } from '../refunds/order-refund';
+import { applyRefund } from '../refunds/order-refund';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import {
   applySubscriptionWebhook,
@@ -67,8 +67,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
       return await sequelize.transaction(
         { transaction },
         async (savepoint) =>
-          (await applySubscriptionWebhook(core, subscriptionEvent, savepoint)) ??
-          (await applyChargeRefundEvent(core, subscriptionEvent, savepoint)) ??
+          (await applySubscriptionEvent(core, subscriptionEvent, savepoint)) ??
           applyEvent(core, event, savepoint),
       );
     } catch (error) {
@@ -117,15 +116,20 @@ async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayE
 }
 
 /**
- * `refund.processed` of a subscription's charge, as the subscriptions' reader read it; null when the
- * payment is no charge of ours, so that the order's refund path looks at it.
+ * An event as the subscriptions' reader read it: a `subscription.*` event to subscriptions, and
+ * `refund.processed` of a subscription's charge to refunds. Null for anything else (a refund of no
+ * charge of ours included), so that the order events look at it.
  */
-async function applyChargeRefundEvent(
+async function applySubscriptionEvent(
   core: Core,
   event: SubscriptionWebhook | null,
   transaction: Transaction,
 ): Promise<WebhookOutcome | null> {
-  if (event?.event !== 'refund.processed') return null;
+  if (event === null) return null;
+  if (event.event !== 'refund.processed') {
+    const outcome = await applySubscriptionWebhook(core, event, transaction);
+    return outcome && answer(event.event, outcome);
+  }
   const { payment, refund } = event.payload;
   if (!payment || !refund) return null;
   const outcome = await applyChargeRefund(
@@ -140,13 +144,17 @@ async function applyChargeRefundEvent(
     transaction,
     { maxRevokesPerHour: core.config.maxRevokesPerHour },
   );
-  return outcome && refundAnswer(event.event, outcome);
+  return outcome && answer(event.event, outcome);
 }
 
-function refundAnswer(event: string, outcome: RefundOutcome): WebhookOutcome {
-  return outcome.result === 'refunded'
-    ? { status: 'processed', event }
-    : { status: 'ignored', event, reason: outcome.reason, needsOperator: false };
+/** An owner's outcome as Razorpay is answered: applied is `processed`, ignored is acknowledged with why. */
+function answer(
+  event: string,
+  outcome: { result: string } | { result: 'ignored'; reason: string },
+): WebhookOutcome {
+  return 'reason' in outcome
+    ? { status: 'ignored', event, reason: outcome.reason, needsOperator: false }
+    : { status: 'processed', event };
 }
 
 async function applyEvent(
@@ -161,24 +169,18 @@ async function applyEvent(
       await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
       return { status: 'processed', event: event.name };
     case 'refund':
-      return refundAnswer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));
-    case 'dispute': {
-      const outcome =
+      return answer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));
+    case 'dispute':
+      return answer(
+        event.name,
         (await applyChargeDispute(sequelize, event.dispute, transaction, limit)) ??
-        (await applyDispute(sequelize, event.dispute, { transaction, ...limit }));
-      return outcome.result === 'applied'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
+          (await applyDispute(sequelize, event.dispute, { transaction, ...limit })),
+      );
     case 'subscription-charge':
       await applyInvoiceCharge(core, event.charge, transaction);
       return { status: 'processed', event: event.name };
-    case 'failed-payment': {
-      const outcome = await applyFailedPayment(event.failed, transaction);
-      return outcome.result === 'recorded'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
+    case 'failed-payment':
+      return answer(event.name, await applyFailedPayment(event.failed, transaction));
     case 'noted':
     case 'invoice-payment':
       return { status: 'processed', event: event.name };
