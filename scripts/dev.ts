@@ -15,14 +15,14 @@ import { Sequelize } from 'sequelize';
 import { loadConfig, loadDotEnv, type Config } from '../src/core/config';
 import { createDatabaseIfMissing } from '../src/core/db/create-database';
 import { createMigrator } from '../src/core/db/migrator';
-import { devDirectory, devEnvFile } from '../src/core/dev-env';
+import { devDirectory, devEnvFile } from '../src/core/config/dev-env';
 import { printer } from './dev/output';
 import { startPrivatePostgres } from './dev/private-postgres';
 import { startPrivateRedis } from './dev/private-redis';
 import type { PrivateServer } from './dev/private-server';
 import { busyPortsProblem } from './dev/ports';
 import { freePort, postgresProblem, redisProblem } from './dev/probe';
-import { formatPlanIds } from '../src/core/subscriptions/plan-ids';
+import { formatPlanIds } from '../src/core/plan-ids';
 import { DEMO_USER } from '../src/sandbox/discord/users';
 import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 

@@ -4,7 +4,7 @@ import { findUsers } from '../../src/core/admin/users';
 import { activeRecordsAfter } from '../../src/core/bot/premium-records';
 import type { Core } from '../../src/core';
 import { untilDone } from '../../src/core/db/until-done';
-import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/payments/reconcile';
+import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/reconcile/orders';
 import { announceExpiries, RECORDS_PER_BATCH } from '../../src/core/premium/expiry';
 import { announceExpiringSoon } from '../../src/core/premium/expiry-reminders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';

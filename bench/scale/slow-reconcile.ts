@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { Core } from '../../src/core';
 import { LIVE_STATUSES } from '../../src/core/models';
-import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/payments/reconcile';
+import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/reconcile/orders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
 import { SANDBOX_PLAN_IDS, type FaultRoute, type Sandbox } from '../../src/sandbox';
 import type { Measure } from './measures';

@@ -1,4 +1,4 @@
-import { loadLocalEnv } from '../core/dev-env';
+import { loadLocalEnv } from '../core/config/dev-env';
 import { EXIT_OK, reportError } from './errors';
 import { buildProgram } from './program';
 

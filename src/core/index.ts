@@ -1,7 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import type { Config } from './config';
 import { connectDatabase, type DatabaseOptions } from './db/database';
-import { setRevokeLimit } from './revocation-guard/limit';
 
 /** What every entry point (server, worker, CLI) holds: the configuration and the database. */
 export interface Core {
@@ -15,6 +14,5 @@ export function createCore(config: Config, options: Pick<DatabaseOptions, 'poolM
     ...options,
     preparedStatements: config.databasePreparedStatements,
   });
-  setRevokeLimit(sequelize, config.maxRevokesPerHour);
   return { config, sequelize, close: () => sequelize.close() };
 }

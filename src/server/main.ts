@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { createCore } from '../core';
 import { ConfigError, loadConfig } from '../core/config';
-import { loadLocalEnv } from '../core/dev-env';
+import { loadLocalEnv } from '../core/config/dev-env';
 import { startHealthServer } from '../metrics/health-server';
 import { connectRedis } from '../redis/connection';
 import { logRedisOutages } from '../redis/outages';

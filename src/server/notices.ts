@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '../core/db/database';
 import { GUILD_NAME_SEEN_BY } from './sql';
 
 /** `2026-12-24 21:21 UTC`: the one way the demo page and the notices write a time. */
@@ -16,9 +17,6 @@ export async function holderName(
   guildId: string | null,
 ): Promise<string> {
   if (guildId === null) return 'your account';
-  const [guild] = await sequelize.query<{ name: string }>(GUILD_NAME_SEEN_BY, {
-    bind: [providerId, guildId],
-    type: QueryTypes.SELECT,
-  });
+  const [guild] = await selectRows<{ name: string }>(sequelize, GUILD_NAME_SEEN_BY, [providerId, guildId]);
   return guild ? guild.name : `server ${guildId}`;
 }

@@ -30,5 +30,5 @@ export async function finishTick(
   run: { job: string; tick: Date },
   outcome: 'ran' | 'failed',
 ): Promise<void> {
-  await sequelize.query(FINISH_TICK, { bind: [run.job, run.tick, outcome] });
+  await execute(sequelize, FINISH_TICK, [run.job, run.tick, outcome]);
 }

@@ -1,7 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../core/config';
-import { loadLocalEnv } from '../core/dev-env';
+import { loadLocalEnv } from '../core/config/dev-env';
 import { startWorker } from './worker';
 
 /** A supervisor's stop timeout is typically 10 s or more: stop within it, or exit 1 trying. */

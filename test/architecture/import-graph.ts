@@ -9,8 +9,9 @@ export type ImportGraph = Map<string, string[]>;
  * The imports between the `.ts` files under `root`, read with TypeScript's own scanner (no type
  * checking, so the whole of src/ takes well under a second). Type-only imports and re-exports count:
  * they tie the files together as much as any other. Packages and Node's modules are left out.
+ * `runTimeOnly` leaves out `import type` and `export type`, which the build erases.
  */
-export function importGraph(root: string): ImportGraph {
+export function importGraph(root: string, { runTimeOnly = false } = {}): ImportGraph {
   const files = fs
     .readdirSync(root, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.ts'))
@@ -24,10 +25,37 @@ export function importGraph(root: string): ImportGraph {
   };
   return new Map(
     files.map((file) => {
-      const { importedFiles } = ts.preProcessFile(fs.readFileSync(path.join(root, file), 'utf8'), true, true);
-      const targets = importedFiles.map(({ fileName }) => resolve(file, fileName));
+      const text = fs.readFileSync(path.join(root, file), 'utf8');
+      const specifiers = runTimeOnly
+        ? runTimeSpecifiers(text)
+        : ts.preProcessFile(text, true, true).importedFiles.map(({ fileName }) => fileName);
+      const targets = specifiers.map((specifier) => resolve(file, specifier));
       return [file, [...new Set(targets.filter((target) => target !== undefined))]];
     }),
+  );
+}
+
+/** What a file imports when it runs: static imports and re-exports but type-only ones, `import()`, `require`. */
+function runTimeSpecifiers(text: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly) {
+      found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
+      found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (ts.isCallExpression(node) && isLoader(node.expression) && node.arguments[0]) {
+      const [specifier] = node.arguments;
+      if (ts.isStringLiteral(specifier)) found.push(specifier.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest));
+  return found;
+}
+
+function isLoader(callee: ts.Expression): boolean {
+  return (
+    callee.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(callee) && callee.text === 'require')
   );
 }
 

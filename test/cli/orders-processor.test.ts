@@ -1,6 +1,6 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
-import { handleWebhook } from '../../src/core/payments/webhooks';
+import { handleWebhook } from '../../src/core/webhooks/inbox';
 import { webhookSignature } from '../../src/core/processor/signatures';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';

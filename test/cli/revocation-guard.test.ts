@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { PremiumGrant, type User } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { applyRefund } from '../../src/core/payments/refunds';
+import { applyRefund } from '../../src/core/refunds/order-refund';
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { startWorker } from '../../src/worker/worker';
@@ -23,7 +23,8 @@ async function refundedBuyer(refundedTotal = 19_900): Promise<{ buyer: User; ord
   const payment = { processorOrderId: order.processorOrderId, paymentId };
   await applyPayment(db(), payment, { source: 'webhook' });
   const refund = { refundId: `rfnd_${paymentId}`, refundedTotal, amountPaise: refundedTotal };
-  expect(await applyRefund(db(), { ...payment, ...refund })).toEqual({
+  const limit = { maxRevokesPerHour: getCore().config.maxRevokesPerHour };
+  expect(await applyRefund(db(), { ...payment, ...refund }, limit)).toEqual({
     result: 'refunded',
   });
   return { buyer, orderId: order.processorOrderId };

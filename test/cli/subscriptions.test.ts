@@ -1,7 +1,7 @@
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { subscriptionSignature } from '../../src/core/processor/signatures';
 import { createSubscription } from '../../src/core/subscriptions/create';
-import { parsePlanIds } from '../../src/core/subscriptions/plan-ids';
+import { parsePlanIds } from '../../src/core/plan-ids';
 import { verifySubscription } from '../../src/core/subscriptions/verify';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
-import { reconcileOrders } from '../../core/payments/reconcile';
-import type { ReconcileReport, ReconcileResult } from '../../core/payments/reconcile-report';
+import { reconcileOrders } from '../../core/reconcile/orders';
+import type { ReconcileReport, ReconcileResult } from '../../core/reconcile/report';
 import { AppError } from '../../core/errors';
 import { orderId, since } from '../arguments';
 import { table } from '../format';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { releaseHeldRevokes, type ReleasedRevoke } from '../../core/revocation-guard/release';
+import { releaseHeldRevokes, type ReleasedRevoke } from '../../core/guard-release/release';
 import { many, positiveInteger } from '../arguments';
 import { confirm } from '../confirm';
 import { EXIT_USAGE } from '../errors';

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import type { PremiumChange } from '../premium/types';
 import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
 import { Conditions, listLedger as listLedgerSql } from './sql';
@@ -41,9 +42,10 @@ export async function listLedger(
     .add('g.guild_id = ?', filter.guildId)
     .add('g.order_id = ?', filter.orderId)
     .add('(g.created_at, g.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
-  const rows = await sequelize.query<LedgerEntry & PageKey>(
+  const rows = await selectRows<LedgerEntry & PageKey>(
+    sequelize,
     listLedgerSql(where, where.param(filter.limit + 1)),
-    { bind: where.bind, type: QueryTypes.SELECT },
+    where.bind,
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('ledger', [row.keyTime, row.id]));
   return {

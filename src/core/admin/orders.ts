@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { OrderStatus } from '../models';
 import type { PlanType } from '../plans';
@@ -75,9 +76,10 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
     .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since)
     .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
-  const rows = await sequelize.query<OrderSummary & PageKey>(
+  const rows = await selectRows<OrderSummary & PageKey>(
+    sequelize,
     listOrdersSql(where, where.param(filter.limit + 1)),
-    { bind: where.bind, type: QueryTypes.SELECT },
+    where.bind,
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('orders', [row.keyTime, row.id]));
   return {
@@ -92,10 +94,9 @@ export async function describeOrder(
   orderId: string,
   ledgerPage: { limit: number; cursor?: string } = { limit: 100 },
 ): Promise<OrderDetails> {
-  const [order] = await sequelize.query<OrderDetails['order'] & { id: number }>(DESCRIBE_ORDER, {
-    bind: [orderId],
-    type: QueryTypes.SELECT,
-  });
+  const [order] = await selectRows<OrderDetails['order'] & { id: number }>(sequelize, DESCRIBE_ORDER, [
+    orderId,
+  ]);
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
   const { id, ...shown } = order;
   const grants = await listLedger(sequelize, { orderId: id, ...ledgerPage });

@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { aggregateKeyFor } from '../premium/outbox';
@@ -26,13 +26,13 @@ export interface DeadEvent {
 }
 
 export async function outboxStats(sequelize: Sequelize): Promise<OutboxStats> {
-  const [row] = await sequelize.query<OutboxStats>(OUTBOX_STATS, { type: QueryTypes.SELECT });
+  const [row] = await selectRows<OutboxStats>(sequelize, OUTBOX_STATS);
   return row!;
 }
 
 /** Dead events, oldest first: the order in which the bot missed them. */
 export function listDeadEvents(sequelize: Sequelize): Promise<DeadEvent[]> {
-  return sequelize.query<DeadEvent>(DEAD_EVENTS, { type: QueryTypes.SELECT });
+  return selectRows<DeadEvent>(sequelize, DEAD_EVENTS);
 }
 
 /**
@@ -95,5 +95,5 @@ export function listWaitingEvents(
     'guildId' in owner ? owner.guildId : null,
     'providerId' in owner ? owner.providerId : '',
   );
-  return sequelize.query<WaitingEvent>(WAITING_EVENTS, { bind: [key], type: QueryTypes.SELECT });
+  return selectRows<WaitingEvent>(sequelize, WAITING_EVENTS, [key]);
 }

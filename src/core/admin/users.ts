@@ -1,4 +1,5 @@
-import { Op, QueryTypes, type Sequelize } from 'sequelize';
+import { Op, type Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { UserGuild, UserPremium } from '../models';
 import { findUserByProviderId, premiumStatusOf } from '../users';
 import { decodeCursor, encodeCursor, toPage, type Page } from './cursor';
@@ -69,9 +70,10 @@ export async function findUsers(
     prefix: where.param(text.toLowerCase()),
   };
   where.add('(m.rank, m.username, m."providerId") > (?::int, ?, ?)', after?.[0], after?.[1], after?.[2]);
-  const rows = await sequelize.query<Omit<UserSummary, 'isPremium'> & { rank: number }>(
+  const rows = await selectRows<Omit<UserSummary, 'isPremium'> & { rank: number }>(
+    sequelize,
     findUsersSql(placeholders, where, where.param(page.limit + 1)),
-    { bind: where.bind, type: QueryTypes.SELECT },
+    where.bind,
   );
   const found = toPage(rows, page.limit, (row) =>
     encodeCursor('users', [row.rank, row.username, row.providerId]),
@@ -133,9 +135,8 @@ async function serverPremiumsBoughtBy(
   userId: number,
   now: Date,
 ): Promise<ServerPremiumView[]> {
-  const rows = await sequelize.query<Omit<ServerPremiumView, 'isActive'>>(SERVER_PREMIUMS_BOUGHT_BY, {
-    bind: [userId],
-    type: QueryTypes.SELECT,
-  });
+  const rows = await selectRows<Omit<ServerPremiumView, 'isActive'>>(sequelize, SERVER_PREMIUMS_BOUGHT_BY, [
+    userId,
+  ]);
   return rows.map((row) => ({ ...row, isActive: row.expiresAt > now }));
 }

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import type { Category } from '../premium/types';
 import { ACTIVE_RECORDS_AFTER, GUILD_RECORD, USER_RECORD } from './sql';
 
@@ -50,19 +51,13 @@ export function userAnswer(row: RecordRow | undefined, providerId: string): User
 
 /** One guild's record; an unknown guild is not premium, at version 0. */
 export async function findGuildPremium(sequelize: Sequelize, guildId: string): Promise<GuildPremium> {
-  const [row] = await sequelize.query<RecordRow>(GUILD_RECORD, {
-    bind: [guildId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await selectRows<RecordRow>(sequelize, GUILD_RECORD, [guildId]);
   return guildAnswer(row, guildId);
 }
 
 /** One user's own record; an unknown user, or one who never had USER premium, is version 0. */
 export async function findUserPremium(sequelize: Sequelize, providerId: string): Promise<UserPremium> {
-  const [row] = await sequelize.query<RecordRow>(USER_RECORD, {
-    bind: [providerId],
-    type: QueryTypes.SELECT,
-  });
+  const [row] = await selectRows<RecordRow>(sequelize, USER_RECORD, [providerId]);
   return userAnswer(row, providerId);
 }
 
@@ -78,8 +73,5 @@ export function activeRecordsAfter(
   afterId: number,
   limit: number,
 ): Promise<RecordRow[]> {
-  return sequelize.query<RecordRow>(ACTIVE_RECORDS_AFTER[category], {
-    bind: [afterId, limit],
-    type: QueryTypes.SELECT,
-  });
+  return selectRows<RecordRow>(sequelize, ACTIVE_RECORDS_AFTER[category], [afterId, limit]);
 }

@@ -1,4 +1,5 @@
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { Conditions } from '../admin/sql';
 import type { PlanType } from '../plans';
 import { listCodes as listCodesSql } from './sql';
@@ -32,8 +33,9 @@ export function listCodes(
   filter: { batchId?: number; status?: CodeStatus; limit: number },
 ): Promise<CodeSummary[]> {
   const where = new Conditions().add('"batchId" = ?', filter.batchId).add('status = ?', filter.status);
-  return sequelize.query<CodeSummary>(listCodesSql(where.toString(), where.param(filter.limit)), {
-    bind: where.bind,
-    type: QueryTypes.SELECT,
-  });
+  return selectRows<CodeSummary>(
+    sequelize,
+    listCodesSql(where.toString(), where.param(filter.limit)),
+    where.bind,
+  );
 }

@@ -1,7 +1,8 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { DEFAULT_CATEGORY, targetGuild } from '../orders/create-order';
+import { targetGuild } from '../identity/access';
+import { DEFAULT_CATEGORY } from '../orders/create-order';
 import { resolvePlan, type PlanType } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { Category, PremiumChange } from '../premium/types';

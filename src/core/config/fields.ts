@@ -1,9 +1,9 @@
 import os from 'node:os';
 import { z } from 'zod';
-import { DISCORD_CDN_URL } from '../identity/cdn';
+import { DISCORD_CDN_URL } from '../cdn';
 import { parsePlanPrices } from '../plans';
 import { parseHostPorts } from '../redis-topology';
-import { parsePlanIds } from '../subscriptions/plan-ids';
+import { parsePlanIds } from '../plan-ids';
 import { parseOperatorIds, readCaBundle } from './parsers';
 import { isReportTimeZone } from './report-timezone';
 

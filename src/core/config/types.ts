@@ -1,6 +1,6 @@
 import type { PlanPrices } from '../plans';
 import type { RedisTopology } from '../redis-topology';
-import type { ProcessorPlanIds } from '../subscriptions/plan-ids';
+import type { ProcessorPlanIds } from '../plan-ids';
 
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';

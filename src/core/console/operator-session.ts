@@ -1,6 +1,7 @@
 import { createSecretKey, randomUUID } from 'node:crypto';
 import jwt from 'jsonwebtoken';
-import { QueryTypes, type Sequelize } from 'sequelize';
+import type { Sequelize } from 'sequelize';
+import { execute, selectRows } from '../db/database';
 import type { Config } from '../config';
 import { AppError } from '../errors';
 import { END_SESSION, LIVE_SESSION, START_SESSION } from './sql';
@@ -39,7 +40,7 @@ export async function startOperatorSession(
   const { operatorId, username } = claims;
   const sessionId = randomUUID();
   const expiresAt = new Date(Date.now() + OPERATOR_SESSION_SECONDS * 1000);
-  await sequelize.query(START_SESSION, { bind: [sessionId, operatorId, expiresAt] });
+  await execute(sequelize, START_SESSION, [sessionId, operatorId, expiresAt]);
   return jwt.sign({ operatorId, username }, createSecretKey(Buffer.from(secret, 'utf8')), {
     algorithm: ALGORITHM,
     audience: AUDIENCE,
@@ -76,15 +77,12 @@ export async function verifyOperatorSession(
     throw signInAgain();
   if (!isOperator(config, decoded.operatorId))
     throw AppError.forbidden('NOT_AN_OPERATOR', `${decoded.operatorId} is not an operator`);
-  const live = await sequelize.query(LIVE_SESSION, {
-    bind: [decoded.jti, decoded.operatorId],
-    type: QueryTypes.SELECT,
-  });
+  const live = await selectRows(sequelize, LIVE_SESSION, [decoded.jti, decoded.operatorId]);
   if (live.length === 0) throw signInAgain();
   return { operatorId: decoded.operatorId, username: decoded.username, sessionId: decoded.jti };
 }
 
 /** Signs the session out: its cookie is refused from now on, wherever a copy of it is. */
 export async function endOperatorSession(sequelize: Sequelize, sessionId: string): Promise<void> {
-  await sequelize.query(END_SESSION, { bind: [sessionId] });
+  await execute(sequelize, END_SESSION, [sessionId]);
 }

@@ -45,21 +45,30 @@ export function withTransaction<T>(
   return outer ? work(outer) : sequelize.transaction(work);
 }
 
+/**
+ * Where a statement runs: inside a transaction, or on its own (autocommit) on a connection of the
+ * pool, for a read or a single write that needs no transaction.
+ */
+export type Runner = Sequelize | Transaction;
+
 /** Sequelize keeps the owning instance on every transaction but does not declare it. */
-function sequelizeOf(transaction: Transaction): Sequelize {
-  return (transaction as unknown as { sequelize: Sequelize }).sequelize;
+function queryOptionsOf(runner: Runner): { sequelize: Sequelize; transaction?: Transaction } {
+  if (runner instanceof Sequelize) return { sequelize: runner };
+  return { sequelize: (runner as unknown as { sequelize: Sequelize }).sequelize, transaction: runner };
 }
 
-/** Runs a SELECT (or a statement with RETURNING) with `$n` bind parameters inside `transaction`. */
+/** Runs a SELECT (or a statement with RETURNING) with `$n` bind parameters. */
 export function selectRows<T extends object>(
-  transaction: Transaction,
+  runner: Runner,
   sql: string,
   bind: unknown[] = [],
 ): Promise<T[]> {
-  return sequelizeOf(transaction).query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
+  const { sequelize, transaction } = queryOptionsOf(runner);
+  return sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT, transaction });
 }
 
-/** Runs a statement with `$n` bind parameters inside `transaction`, ignoring what it returns. */
-export async function execute(transaction: Transaction, sql: string, bind: unknown[] = []): Promise<void> {
-  await sequelizeOf(transaction).query(sql, { bind, transaction });
+/** Runs a statement with `$n` bind parameters, ignoring what it returns. */
+export async function execute(runner: Runner, sql: string, bind: unknown[] = []): Promise<void> {
+  const { sequelize, transaction } = queryOptionsOf(runner);
+  await sequelize.query(sql, { bind, transaction });
 }

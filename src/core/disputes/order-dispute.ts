@@ -1,13 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
-import { Order, PremiumGrant, type User } from '../models';
-import { applyPayment } from '../payments/apply-payment';
-import { learnedPayment } from '../payments/learned-payment';
+import { Order } from '../models';
+import { disputedOrder } from '../payments/disputed-order';
 import { lockOrder } from '../orders/locked-order';
-import { grantsOfOrder } from './grant-paid-for';
+import type { RevokeLimit } from '../premium/revoke';
 import { applyDisputeStage, ignored } from './stages';
-import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
+import type { DisputeOutcome, PaymentDispute } from './types';
 
 /**
  * A chargeback of an order's payment. The stage rules are shared with subscription charges (README.md,
@@ -17,7 +16,7 @@ import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
 export async function applyDispute(
   sequelize: Sequelize,
   dispute: PaymentDispute,
-  options: { transaction?: Transaction } = {},
+  options: { transaction?: Transaction } & RevokeLimit = {},
 ): Promise<DisputeOutcome> {
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const processorOrderId =
@@ -33,62 +32,9 @@ export async function applyDispute(
       transaction,
       disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction),
       dispute,
+      { maxRevokesPerHour: options.maxRevokesPerHour },
     );
   });
-}
-
-/**
- * The order as the stage rules see it. A dispute that comes before its payment was applied records the
- * payment (learnedPayment) with the order's standing, and grants nothing until the dispute is won.
- */
-export function disputedOrder(
-  sequelize: Sequelize,
-  { order, buyer }: { order: Order; buyer: User },
-  paymentId: string,
-  transaction: Transaction,
-): DisputedPayment {
-  return {
-    name: `order ${order.processorOrderId}`,
-    paymentId,
-    amountPaise: order.amountPaise,
-    standing: order.status,
-    owner: { orderId: order.id },
-    ...grantsOfOrder(order),
-    premium: { source: 'webhook' },
-    // Not linked to the order: an order has one grant (the database says so), and the first one stays
-    // in the ledger, revoked.
-    plan: {
-      category: order.category,
-      providerId: buyer.providerId,
-      guildId: order.guildId,
-      plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
-    },
-    setStanding: async (status) => {
-      await order.update(
-        {
-          status,
-          ...(status === 'refunded' && { refundedAt: new Date() }),
-          ...(order.status === 'created' && learnedPayment(paymentId)),
-        },
-        { transaction },
-      );
-    },
-    recordDispute: async (disputeId, disputeStatus) => {
-      await order.update({ disputeId, disputeStatus }, { transaction });
-    },
-    recordRestoreGrant: async (restoreGrantId) => {
-      await order.update({ restoreGrantId }, { transaction });
-    },
-    applyIfNeverGranted: async () => {
-      if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
-        return;
-      await applyPayment(
-        sequelize,
-        { processorOrderId: order.processorOrderId, paymentId },
-        { source: 'webhook', transaction },
-      );
-    },
-  };
 }
 
 async function orderOfPayment(paymentId: string, transaction: Transaction): Promise<string> {

@@ -1,15 +1,10 @@
+import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../payments/sql';
+
 /**
  * Every raw SQL string of the disputes (README.md for the words). `payment_disputes` holds one row per
  * dispute: its owner (`order_id` or `charge_id`), its stage, what Razorpay said of it, and the ledger rows
  * of its revoke (`revoke_ledger_id`) and of the grant that restored it (`restore_ledger_id`).
  */
-
-/**
- * A dispute that keeps its payment's premium revoked: opened and not settled (`open`, `under_review`, or
- * `closed` without a `won` or `lost`), as one such dispute alone would leave it. A condition on
- * `payment_disputes`.
- */
-export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'under_review', 'closed')";
 
 export const DISPUTE_PROGRESS_SQL = 'SELECT status, opened FROM payment_disputes WHERE dispute_id = $1';
 

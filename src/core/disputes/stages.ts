@@ -1,10 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputeStatus } from '../models';
 import { grantPremium } from '../premium/grant';
-import { revokePremium } from '../premium/revoke';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { daysLeftAfterRefunds } from '../refunds/refunded-share';
-import { grantPaidFor } from './grant-paid-for';
+import { grantPaidFor } from '../premium/grant-paid-for';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
@@ -31,12 +31,13 @@ export async function applyDisputeStage(
   transaction: Transaction,
   payment: DisputedPayment,
   dispute: Pick<PaymentDispute, 'disputeId' | 'stage' | 'amountPaise' | 'details'>,
+  limit: RevokeLimit = {},
 ): Promise<DisputeOutcome> {
   const progress = await disputeProgressOf(transaction, dispute.disputeId);
   const seen = progress?.status ?? null;
   if (seen === 'won' || seen === 'lost') return ignored(`dispute ${dispute.disputeId} is already ${seen}`);
 
-  const change = new DisputeChange(sequelize, transaction, payment, dispute, progress);
+  const change = new DisputeChange(sequelize, transaction, payment, dispute, progress, limit);
   const { standing } = payment;
   switch (dispute.stage) {
     case 'created':
@@ -78,6 +79,7 @@ class DisputeChange {
     private readonly payment: DisputedPayment,
     private readonly dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise' | 'details'>,
     private readonly progress: DisputeProgress | null,
+    private readonly limit: RevokeLimit,
   ) {}
 
   private get disputeId(): string {
@@ -123,7 +125,7 @@ class DisputeChange {
           reason: `dispute ${this.disputeId}`,
           idempotencyKey: disputeRevokeKey(this.disputeId),
         },
-        { transaction },
+        { transaction, maxRevokesPerHour: this.limit.maxRevokesPerHour },
       );
       // A revoke the revocation guard holds has no ledger row until it is released.
       if ('grantId' in revoked) this.revokeLedgerId = revoked.grantId;

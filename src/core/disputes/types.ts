@@ -1,7 +1,7 @@
 import type { DisputeStatus, OrderStatus } from '../models';
 import type { GrantRequest } from '../premium/grant';
 import type { RevokeRequest } from '../premium/revoke';
-import type { PaymentGrants } from './grant-paid-for';
+import type { PaymentGrants } from '../premium/grant-paid-for';
 import type { DisputeDetails, DisputeOwner } from './history';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */

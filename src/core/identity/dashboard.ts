@@ -1,6 +1,6 @@
 import { ServerPremium, UserGuild, UserPremium } from '../models';
 import { findUserByProviderId, premiumStatusOf, type PremiumStatus } from '../users';
-import { guildIconUrl } from './cdn';
+import { guildIconUrl } from '../cdn';
 
 export interface ManagedGuild extends PremiumStatus {
   id: string;

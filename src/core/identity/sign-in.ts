@@ -3,7 +3,7 @@ import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { issueSessionToken, type SessionClaims } from '../session';
 import { premiumStatusOf, type PremiumStatus } from '../users';
-import { avatarUrl } from './cdn';
+import { avatarUrl } from '../cdn';
 import type { DiscordClient, DiscordGuild, DiscordUser } from './discord-client';
 import { canManageGuild } from './guild-permissions';
 import { DROP_GUILDS_NOT_IN, UPSERT_GUILDS, UPSERT_USER } from './sql';

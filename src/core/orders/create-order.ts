@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '..';
 import { AppError } from '../errors';
-import { Order, UserGuild, type User } from '../models';
-import { assertActingForSelf } from '../payments/access';
-import { firstCheckAt } from '../payments/check-schedule';
+import { Order } from '../models';
+import { assertActingForSelf, targetGuild } from '../identity/access';
+import { firstCheckAt } from '../check-schedule';
 import { DEFAULT_PLAN_TYPE, planPrice, resolvePlan } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -143,23 +143,6 @@ async function reuseOrReserve(
       await sleep(RESERVATION_POLL_MS);
     }
   }
-}
-
-/** A SERVER order is for a guild the buyer manages (as of their last sign-in); a USER order for nobody else. */
-export async function targetGuild(
-  buyer: User,
-  category: Category,
-  guildId: string | null,
-): Promise<string | null> {
-  if (category === 'USER') {
-    if (guildId !== null)
-      throw AppError.validation('GUILD_NOT_ALLOWED', 'a USER order must not name a guild');
-    return null;
-  }
-  if (guildId === null) throw AppError.validation('GUILD_REQUIRED', 'a SERVER order needs a guildId');
-  const managed = await UserGuild.findOne({ where: { userId: buyer.id, guildId } });
-  if (!managed) throw AppError.forbidden('NOT_GUILD_MANAGER', `you do not manage guild ${guildId}`);
-  return guildId;
 }
 
 /** Razorpay wants a receipt of at most 40 characters, unique per order. */

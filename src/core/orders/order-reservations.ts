@@ -56,8 +56,5 @@ export async function releaseReservation(
   receipt: string,
   transaction?: Transaction,
 ): Promise<void> {
-  await sequelize.query(DELETE_RESERVATION, {
-    bind: [receipt],
-    transaction,
-  });
+  await execute(transaction ?? sequelize, DELETE_RESERVATION, [receipt]);
 }

@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
 import type { Order } from '../models';
+import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
@@ -133,7 +134,11 @@ export async function applyPayment(
         source: context.source,
         actor: ACTORS[context.source](order.buyerProviderId),
         reason: `payment ${payment.paymentId}`,
-        order: { id: order.id, processorOrderId: order.processorOrderId, paidBy: payment.paymentId },
+        order: {
+          id: order.id,
+          processorOrderId: order.processorOrderId,
+          paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
+        },
         idempotencyKey: `order:${order.processorOrderId}`,
       },
       { transaction, endsTransaction: true },

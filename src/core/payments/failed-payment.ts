@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import { recordFailedAttempt } from '../orders/changes';
 import { lockOrder } from '../orders/locked-order';
 
 export interface FailedPayment {
@@ -30,9 +31,6 @@ export async function applyFailedPayment(
   if (order.paymentFailedAt !== null && order.paymentFailedAt > failed.at) {
     return { result: 'ignored', reason: `a later attempt of order ${order.processorOrderId} failed already` };
   }
-  await order.update(
-    { failedPaymentId: failed.paymentId, paymentFailure: failed.reason, paymentFailedAt: failed.at },
-    { transaction },
-  );
+  await recordFailedAttempt(order, failed, transaction);
   return { result: 'recorded' };
 }

@@ -1,9 +1,15 @@
-import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../disputes/sql';
-
 /**
  * The raw SQL of core/payments, in one place (issue 23: Sequelize models for plain reads and writes,
  * every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
  */
+
+/**
+ * A dispute that keeps its payment's premium revoked: opened and not settled (`open`, `under_review`, or
+ * `closed` without a `won` or `lost`), as one such dispute alone would leave it. A condition on
+ * `payment_disputes`, here because the payment path asks it (ORDER_CHARGED_BACK) and disputes sit
+ * above payments (src/core/README.md).
+ */
+export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'under_review', 'closed')";
 
 /** Locks the order for the rest of the transaction, with its buyer's provider id (apply-payment). */
 export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
@@ -16,10 +22,6 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
 
 /** A row when a dispute of order `$1` was lost or holds its premium taken. */
 export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
-
-/** Records webhook event `$1` of type `$2`; returns a row only when it was not recorded yet. */
-export const RECORD_WEBHOOK_DELIVERY = `INSERT INTO webhook_events (event_id, event_type) VALUES ($1, $2)
-     ON CONFLICT (event_id) DO NOTHING RETURNING event_id`;
 
 /** Refunds of payments older than this are left to the webhook and to operators. */
 const REFUND_CHECK_WINDOW = '30 days';
@@ -36,8 +38,6 @@ export const DUE_PAID_ORDERS = `
          OR refund_checked_at < now() - GREATEST(interval '1 hour', (refund_checked_at - paid_at) / 2))
   ORDER BY refund_checked_at NULLS FIRST, paid_at
   LIMIT $1`;
-
-export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';
 
 /**
  * The reconciler's keyset over unpaid orders (Sequelize literals on the `Order` model): the next check

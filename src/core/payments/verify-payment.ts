@@ -1,6 +1,6 @@
 import type { Core } from '..';
 import { assertSignature, paymentSignature } from '../processor/signatures';
-import { assertActingForSelf } from './access';
+import { assertActingForSelf } from '../identity/access';
 import { applyPayment, type AppliedPayment } from './apply-payment';
 
 export interface VerifyPaymentRequest {

@@ -1,5 +1,5 @@
 import type { LedgerRow } from './ledger';
-import { GRANT_SQL } from './sql';
+import { grantSql } from './sql';
 import type { Category } from './types';
 
 /** The statement's parameters, in order. */
@@ -15,11 +15,17 @@ export interface GrantValues {
   actor: string;
   reason: string | null;
   orderId: number | null;
-  /** The payment that pays the order: the statement marks the order paid with its grant. */
-  paidBy: string | null;
+  /** The payment that pays the order, and the order's statement that marks it paid with the grant. */
+  paid: OrderPaid | null;
   /** The ADD event's payload but for `expiresAt` and `version`, which the statement adds. */
   event: object;
   aggregateKey: string;
+}
+
+export interface OrderPaid {
+  paymentId: string;
+  /** orders/sql.ts's ORDER_PAID_WITH_GRANT: premium sits below orders and takes its text from the caller. */
+  statement: string;
 }
 
 export type GrantRow = LedgerRow & { providerId: string; replayed: boolean };
@@ -34,8 +40,8 @@ export type GrantRow = LedgerRow & { providerId: string; replayed: boolean };
  */
 export function grantStatement(category: Category, values: GrantValues) {
   return {
-    name: `grant-${category.toLowerCase()}`,
-    text: GRANT_SQL[category],
+    name: `grant-${category.toLowerCase()}${values.paid ? '-paid' : ''}`,
+    text: grantSql(category, values.paid?.statement ?? null),
     values: [
       values.providerId,
       values.idempotencyKey,
@@ -50,7 +56,7 @@ export function grantStatement(category: Category, values: GrantValues) {
       values.orderId,
       JSON.stringify(values.event),
       values.aggregateKey,
-      values.paidBy,
+      ...(values.paid ? [values.paid.paymentId] : []),
     ],
   };
 }

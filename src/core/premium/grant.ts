@@ -4,7 +4,7 @@ import { withPlainTransaction, type PlainTransaction } from '../db/plain-transac
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import type { Plan } from '../plans';
-import { grantStatement, type GrantRow } from './grant-statement';
+import { grantStatement, type GrantRow, type OrderPaid } from './grant-statement';
 import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
@@ -22,8 +22,8 @@ export interface GrantRequest {
   source: GrantSource;
   actor: string;
   reason?: string | null;
-  /** The order the grant is for; `paidBy`: the payment that pays it, marked on the order with the grant. */
-  order?: { id: number; processorOrderId: string; paidBy?: string } | null;
+  /** The order the grant is for; `paid`: the payment that pays it, marked on the order with the grant. */
+  order?: { id: number; processorOrderId: string; paid?: OrderPaid } | null;
   /** The same key twice grants once: the second call returns the first one's change. */
   idempotencyKey: string;
   /** The record runs at least until then, even when its extension by the plan's days ends earlier. */
@@ -101,7 +101,7 @@ export async function grantPremium(
         actor: request.actor,
         reason: request.reason ?? null,
         orderId: request.order?.id ?? null,
-        paidBy: request.order?.paidBy ?? null,
+        paid: request.order?.paid ?? null,
         event,
         aggregateKey: aggregateKeyFor(owner.guildId, owner.providerId),
       }),

@@ -42,7 +42,7 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
 export type ExpiryChange = { shortenMs: number } | 'end';
 
 /**
- * Shortens or ends a locked record and bumps its version (a grant extends it in one statement, GRANT_SQL in sql.ts). A
+ * Shortens or ends a locked record and bumps its version (a grant extends it in one statement, grantSql in sql.ts). A
  * revoke that ends the record announces its own REMOVE, so it marks the record's expiry announced
  * (`expiry_announced_version`): the expiry job then never looks at it, nor at the ledger.
  */

@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { holdIfOverLimit, type AutomaticSource, type HeldRevoke } from '../revocation-guard/guard';
-import { guildHoldingDaysOf } from '../transfers/days-trail';
+import { guildHoldingDaysOf } from './days-trail';
 import { findPriorChange, recordChange } from './ledger';
 import { grantRemainders } from './remaining';
 import {
@@ -106,7 +106,12 @@ export interface RevokeOptions {
   transaction?: Transaction;
   /** An operator released it from the revocation guard (`premium revokes release`): not held again. */
   released?: boolean;
+  /** MAX_REVOKES_PER_HOUR, the revocation guard's limit for an automatic revoke; unset: the default rule. */
+  maxRevokesPerHour?: number | null;
 }
+
+/** What the callers of an automatic revoke hand on to it: the revocation guard's setting. */
+export type RevokeLimit = Pick<RevokeOptions, 'maxRevokesPerHour'>;
 
 /**
  * The one way premium is taken away: it shortens the record by what is left of the grant's days (never below now; see grantShortening) or
@@ -134,7 +139,9 @@ export async function revokePremium(
       sameTarget(request.target, row, providerId),
     );
     if (prior) return prior;
-    const held = options.released ? null : await holdIfOverLimit(sequelize, transaction, request);
+    const held = options.released
+      ? null
+      : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
     if (held) return held;
 
     const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);

@@ -3,8 +3,24 @@
  * and their reminders. Plain reads and writes of one row go through the models instead.
  */
 import type { PlainQuery } from '../db/prepared-statements';
-import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../subscriptions/sql';
 import { CATEGORIES, type Category } from './types';
+
+/**
+ * Whether a live subscription will renew a record, so that the expiry reminders never warn of an end
+ * that will not come: `authenticated` or `active`, not cancelled at cycle end. A failing one does not
+ * count; its holder is worth reminding. `targetKey` is the SQL of the record's target key
+ * (`TARGET_KEY_SQL.USER('u')`, `TARGET_KEY_SQL.SERVER('r')`).
+ */
+export function renewedBySubscriptionSql(targetKey: string): string {
+  return `EXISTS (SELECT 1 FROM subscriptions s
+    WHERE s.target_key = ${targetKey} AND s.status IN ('authenticated', 'active') AND NOT s.cancel_at_cycle_end)`;
+}
+
+/** The target key of a record, as SQL, from the alias of `users` (USER) or of `server_premiums` (SERVER). */
+export const TARGET_KEY_SQL: Record<Category, (alias: string) => string> = {
+  USER: (users) => `'user:' || ${users}.provider_id`,
+  SERVER: (serverPremiums) => `'guild:' || ${serverPremiums}.guild_id`,
+};
 
 /** Where each category's entitlement lives: one row per user, or one row per guild. */
 export const RECORD_TABLES = {
@@ -60,9 +76,10 @@ const RAISE_HOLDER = `,
     UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, after.expires_at), updated_at = now()
     FROM after WHERE users.id = (SELECT id FROM buyer))`;
 
-function grantSql(category: Category): string {
+function grantStatementText(category: Category, orderPaid: string | null): string {
   const { table, key } = RECORD_TABLES[category];
   const record = category === 'USER' ? '(SELECT id FROM buyer)' : '$3::text';
+  const paid = orderPaid === null ? '' : `,\n  paid AS (\n    ${orderPaid})`;
   return `
   WITH buyer AS (SELECT id FROM users WHERE provider_id = $1::text),
   prior AS (
@@ -90,17 +107,24 @@ function grantSql(category: Category): string {
     SELECT $7::uuid, $12::jsonb ->> 'type', $13::text, $12::jsonb || jsonb_build_object(
       'expiresAt', to_char(after.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
       'version', after.version)
-    FROM after),
-  paid AS (
-    UPDATE orders SET status = 'paid', payment_id = $14::text, paid_at = now(), next_check_at = NULL, updated_at = now()
-    WHERE id = $11::bigint AND $14::text IS NOT NULL AND status = 'created' AND EXISTS (SELECT 1 FROM after))${category === 'USER' ? RAISE_HOLDER : ''}
+    FROM after)${paid}${category === 'USER' ? RAISE_HOLDER : ''}
   SELECT ${ledgerRowColumns('ledger')}, $1::text AS "providerId", false AS replayed FROM ledger
   UNION ALL
   SELECT prior.*, true FROM prior`;
 }
 
-/** The grant statement of each category (its parameters: GrantValues in grant-statement.ts). */
-export const GRANT_SQL = { USER: grantSql('USER'), SERVER: grantSql('SERVER') };
+const grantTexts = new Map<string, string>();
+
+/**
+ * The grant statement of `category` (its parameters: GrantValues in grant-statement.ts), and when a
+ * payment pays an order, `orderPaid`: the order's statement (orders/sql.ts) as one of its CTEs.
+ */
+export function grantSql(category: Category, orderPaid: string | null): string {
+  const key = `${category} ${orderPaid ?? ''}`;
+  const text = grantTexts.get(key) ?? grantStatementText(category, orderPaid);
+  grantTexts.set(key, text);
+  return text;
+}
 
 /** Creates the record keyed $1 (for SERVER: bought by user $2) when missing, at version 0. */
 export const CREATE_RECORD = perCategory((category) => {
@@ -286,3 +310,17 @@ export const EXPIRING_RECORDS = perCategory((category) => {
 export const MARK_REMINDED = perCategory(
   (category) => `UPDATE ${RECORDS[category].table} SET expiry_reminded_for = expires_at WHERE id = ANY($1)`,
 );
+
+/** The days trail's (days-trail.ts). $1: the advisory-lock class, $2: the key hashed into it. */
+export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
+
+/** The first standing transfer of the whole premium of guild $1 after ledger row $2. */
+export const NEXT_TRANSFER_FROM = `
+  SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
+  JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
+  WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`;
+
+/** The grants that carry on the days of grants $1 since transfers moved them, with their guilds. */
+export const MOVED_TO = `
+  SELECT m.to_grant_id AS id, g.guild_id AS "guildId" FROM premium_transfer_moves m
+  JOIN premium_grants g ON g.id = m.to_grant_id WHERE m.from_grant_id = ANY($1::bigint[])`;

@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
-import { grantPaidFor } from '../disputes/grant-paid-for';
+import { grantPaidFor } from '../premium/grant-paid-for';
 import type { DisputedPayment } from '../disputes/types';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
@@ -69,7 +69,7 @@ export async function takeRefundedShare(
   transaction: Transaction,
   payment: DisputedPayment,
   share: RefundedShare,
-  options: Pick<RevokeOptions, 'released'> = {},
+  options: Pick<RevokeOptions, 'released' | 'maxRevokesPerHour'> = {},
 ): Promise<TakenShare> {
   const grant = await grantPaidFor(payment, transaction);
   if (!grant) return { kind: 'nothing to take' };
@@ -87,7 +87,7 @@ export async function takeRefundedShare(
       reason: share.reason,
       idempotencyKey: key,
     },
-    { transaction, released: options.released },
+    { transaction, released: options.released, maxRevokesPerHour: options.maxRevokesPerHour },
   );
   // Held by the revocation guard: nothing changed yet; its release takes the share (releaseRefundedShare).
   if (revoked.kind === 'held') return { kind: 'held' };

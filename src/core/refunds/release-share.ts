@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { disputedCharge } from '../disputes/charge-dispute';
-import { disputedOrder } from '../disputes/order-dispute';
+import { disputedCharge } from '../subscriptions/disputed-charge';
+import { disputedOrder } from '../payments/disputed-order';
 import type { DisputedPayment } from '../disputes/types';
 import { AppError } from '../errors';
 import { Order } from '../models';

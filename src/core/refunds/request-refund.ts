@@ -2,9 +2,9 @@ import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
-import { applyRefund } from '../payments/refunds';
+import { applyRefund } from './order-refund';
 import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-client';
-import { applyChargeRefund } from '../subscriptions/refunds';
+import { applyChargeRefund } from './charge-refund';
 import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
 import type { RefundRequest, RefundResult, RefundStatus } from './types';
 import {
@@ -62,7 +62,7 @@ export async function requestRefund(
     const refund = await askRazorpay(processor, payment, row, request).catch(async (error: unknown) => {
       // A refusal is final; anything else may have refunded, so the row stays for the retry to find.
       if (isAppError(error) && error.kind === 'validation') {
-        await sequelize.transaction((transaction) => execute(transaction, MARK_FAILED, [row.id]));
+        await execute(sequelize, MARK_FAILED, [row.id]);
         throw error;
       }
       throw AppError.unavailable(
@@ -216,7 +216,7 @@ async function askRazorpay(
 
 /** Step 3, when Razorpay's answer already says processed: the same rules as its webhook. */
 async function applyProcessed(
-  core: Pick<Core, 'sequelize'>,
+  core: Pick<Core, 'sequelize' | 'config'>,
   payment: RefundablePayment,
   refund: RazorpayRefund,
   transaction: Transaction,
@@ -235,7 +235,9 @@ async function applyProcessed(
   if (payment.orderId !== null) {
     await applyRefund(core.sequelize, { ...entity, processorOrderId: payment.orderId }, { transaction });
   } else {
-    await applyChargeRefund(core.sequelize, entity, transaction);
+    await applyChargeRefund(core.sequelize, entity, transaction, {
+      maxRevokesPerHour: core.config.maxRevokesPerHour,
+    });
   }
 }
 

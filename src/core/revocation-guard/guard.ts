@@ -1,7 +1,7 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { GrantSource, RevokeRequest } from '../premium/types';
-import { configuredRevokeLimit, defaultRevokeLimit } from './limit';
+import { defaultRevokeLimit } from './limit';
 import { GUARD_LOCK, guardState, INSERT_HELD_REVOKE } from './sql';
 
 /**
@@ -26,23 +26,22 @@ const GUARD_STATE = guardState(AUTOMATIC_SOURCES);
 /**
  * The revocation guard: an automatic revoke is held (queued in `held_revokes`, not lost) while revokes
  * already held wait for an operator, or once the last hour's automatic revokes reached the limit
- * (MAX_REVOKES_PER_HOUR, or `defaultRevokeLimit`): a processor bug or a replayed batch of refund
+ * (`maxRevokesPerHour`, the caller's MAX_REVOKES_PER_HOUR; null: `defaultRevokeLimit`): a processor bug or a replayed batch of refund
  * webhooks then cannot take premium from many at once. Returns the held revoke, or null to go on.
  */
 export async function holdIfOverLimit(
-  sequelize: Sequelize,
   transaction: Transaction,
   request: RevokeRequest,
+  maxRevokesPerHour: number | null,
 ): Promise<HeldRevoke | null> {
   if (!isAutomatic(request.source)) return null;
   await selectRows(transaction, GUARD_LOCK);
-  const configured = configuredRevokeLimit(sequelize);
   const [state] = await selectRows<{ pending: number; lastHour: number; active: number }>(
     transaction,
     GUARD_STATE,
-    [configured],
+    [maxRevokesPerHour],
   );
-  const limit = configured ?? defaultRevokeLimit(state!.active);
+  const limit = maxRevokesPerHour ?? defaultRevokeLimit(state!.active);
   if (state!.pending === 0 && state!.lastHour < limit) return null;
   const [held] = await selectRows<{ id: number }>(transaction, INSERT_HELD_REVOKE, [
     request.idempotencyKey,

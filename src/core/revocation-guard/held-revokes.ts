@@ -1,4 +1,4 @@
-import { QueryTypes, type Sequelize, type Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { RevokeRequest } from '../premium/revoke';
 import { COUNT_HELD, LIST_HELD, WITHDRAW_HELD } from './sql';
@@ -11,12 +11,12 @@ export interface HeldRevokeRow {
 
 /** Revokes the guard holds, oldest first. */
 export async function listHeldRevokes(sequelize: Sequelize): Promise<HeldRevokeRow[]> {
-  const rows = await sequelize.query<HeldRevokeRow>(LIST_HELD, { type: QueryTypes.SELECT });
+  const rows = await selectRows<HeldRevokeRow>(sequelize, LIST_HELD);
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 export async function countHeldRevokes(sequelize: Sequelize): Promise<number> {
-  const [row] = await sequelize.query<{ held: number }>(COUNT_HELD, { type: QueryTypes.SELECT });
+  const [row] = await selectRows<{ held: number }>(sequelize, COUNT_HELD);
   return row!.held;
 }
 

@@ -7,7 +7,7 @@ import {
   type SubscriptionPlanType,
 } from '../plans';
 import type { RazorpayClient, RazorpayPlan } from '../processor/razorpay-client';
-import { formatPlanIds, type ProcessorPlanIds } from './plan-ids';
+import { formatPlanIds, type ProcessorPlanIds } from '../plan-ids';
 
 export interface SyncedPlan {
   planType: SubscriptionPlanType;

@@ -1,27 +1,10 @@
 import { LIVE_STATUSES } from '../models';
-import type { Category } from '../premium/types';
+import { renewedBySubscriptionSql } from '../premium/sql';
 
 /**
  * The raw SQL of core/subscriptions, in one place (issue 23: Sequelize models for plain reads and
  * writes, every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
  */
-
-/**
- * Whether a live subscription will renew a record, so that the expiry reminders never warn of an end
- * that will not come: `authenticated` or `active`, not cancelled at cycle end. A failing one does not
- * count; its holder is worth reminding. `targetKey` is the SQL of the record's target key
- * (`TARGET_KEY_SQL.USER('u')`, `TARGET_KEY_SQL.SERVER('r')`).
- */
-export function renewedBySubscriptionSql(targetKey: string): string {
-  return `EXISTS (SELECT 1 FROM subscriptions s
-    WHERE s.target_key = ${targetKey} AND s.status IN ('authenticated', 'active') AND NOT s.cancel_at_cycle_end)`;
-}
-
-/** The target key of a record, as SQL, from the alias of `users` (USER) or of `server_premiums` (SERVER). */
-export const TARGET_KEY_SQL: Record<Category, (alias: string) => string> = {
-  USER: (users) => `'user:' || ${users}.provider_id`,
-  SERVER: (serverPremiums) => `'guild:' || ${serverPremiums}.guild_id`,
-};
 
 /** Whether target key `$1` is renewed by a subscription, as `renewed`. */
 export const TARGET_RENEWED = `SELECT ${renewedBySubscriptionSql('$1')} AS renewed`;

@@ -1,6 +1,6 @@
 import type { Core } from '..';
 import { isAppError } from '../errors';
-import { assertActingForSelf } from '../payments/access';
+import { assertActingForSelf } from '../identity/access';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { assertSignature, subscriptionSignature } from '../processor/signatures';
 import { assertOwnSubscription, lockSubscription } from './locked-subscription';

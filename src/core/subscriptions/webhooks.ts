@@ -3,11 +3,9 @@ import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models';
-import type { WebhookOutcome } from '../payments/webhook-outcome';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
-import { applyChargeRefund } from './refunds';
 
 const STATUS_EVENTS = new Set([
   'subscription.authenticated',
@@ -63,6 +61,8 @@ const body = z
     if (event === 'subscription.charged' && !payload.payment)
       ctx.addIssue({ code: 'custom', message: 'no payment entity', path: ['payload', 'payment'] });
   });
+export type SubscriptionEventOutcome = { result: 'applied' } | { result: 'ignored'; reason: string };
+
 /** A subscription webhook, read from its signed body. */
 export type SubscriptionWebhook = z.infer<typeof body>;
 
@@ -71,9 +71,9 @@ function unreadable(name: string, detail: string): AppError {
 }
 
 /**
- * The subscription side of `POST /api/payment/webhook`, called inside its savepoint before the order
- * events: `subscription.*` events, and `refund.processed` for a payment that was a subscription's charge.
- * Returns null for anything else. `charged` grants its payment's cycle (`applyCharge`); every event
+ * The subscription side of `POST /api/payment/webhook`, called by the inbox inside its savepoint before
+ * the order events: `subscription.*` events. Returns null for anything else (a `refund.processed` it
+ * read is the inbox's to route to refunds). `charged` grants its payment's cycle (`applyCharge`); every event
  * takes the subscription's status and cycle in (`applyProcessorState`), which announces a failed
  * renewal on `pending` and `halted`, unless the event is older than the state stored (then `ignored`,
  * acknowledged and changing nothing but a charge it carries). A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
@@ -82,29 +82,9 @@ export async function applySubscriptionWebhook(
   core: Core,
   event: SubscriptionWebhook | null,
   transaction: Transaction,
-): Promise<WebhookOutcome | null> {
-  if (event === null) return null;
+): Promise<SubscriptionEventOutcome | null> {
+  if (event === null || event.event === 'refund.processed') return null;
   const name = event.event;
-  if (name === 'refund.processed') {
-    const { payment, refund } = event.payload;
-    if (!payment || !refund) return null;
-    const outcome = await applyChargeRefund(
-      core.sequelize,
-      {
-        refundId: refund.entity.id,
-        paymentId: refund.entity.payment_id,
-        refundedTotal: payment.entity.amount_refunded,
-        amountPaise: refund.entity.amount,
-        receipt: refund.entity.receipt ?? null,
-      },
-      transaction,
-    );
-    if (outcome === null) return null;
-    return outcome.result === 'refunded'
-      ? { status: 'processed', event: name }
-      : { status: 'ignored', event: name, reason: outcome.reason, needsOperator: false };
-  }
-
   // Both checked when the body was read (readSubscriptionWebhook).
   const subscription = event.payload.subscription!.entity;
   const locked = await lockSubscription(transaction, subscription.id);
@@ -127,13 +107,11 @@ export async function applySubscriptionWebhook(
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
   if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {
     return {
-      status: 'ignored',
-      event: name,
+      result: 'ignored',
       reason: `stale: subscription ${subscription.id} already has a newer state than this event's`,
-      needsOperator: false,
     };
   }
-  return { status: 'processed', event: name };
+  return { result: 'applied' };
 }
 
 /**

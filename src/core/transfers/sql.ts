@@ -1,19 +1,5 @@
 /** The transfers' raw SQL. Plain reads and writes of one row go through the models instead. */
 
-/** $1: the advisory-lock class, $2: the key hashed into it. */
-export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
-
-/** The first standing transfer of the whole premium of guild $1 after ledger row $2. */
-export const NEXT_TRANSFER_FROM = `
-  SELECT t.to_guild_id, t.add_grant_id FROM premium_transfers t
-  JOIN premium_grants removed ON removed.id = t.remove_grant_id AND removed.revokes_grant_id IS NULL
-  WHERE t.from_guild_id = $1 AND t.remove_grant_id > $2 ORDER BY t.remove_grant_id LIMIT 1`;
-
-/** The grants that carry on the days of grants $1 since transfers moved them, with their guilds. */
-export const MOVED_TO = `
-  SELECT m.to_grant_id AS id, g.guild_id AS "guildId" FROM premium_transfer_moves m
-  JOIN premium_grants g ON g.id = m.to_grant_id WHERE m.from_grant_id = ANY($1::bigint[])`;
-
 export const INSERT_TRANSFER = `
   INSERT INTO premium_transfers
     (idempotency_key, from_guild_id, to_guild_id, user_id, actor, reason, days, remove_grant_id, add_grant_id)

@@ -3,13 +3,13 @@ import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { PlanType } from '../plans';
 import { PremiumGrant, User } from '../models';
-import { targetGuild } from '../orders/create-order';
+import { targetGuild } from '../identity/access';
 import { grantPremium } from '../premium/grant';
 import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
-import { lockGuildForTransfers } from './days-trail';
+import { lockGuildForTransfers } from '../premium/days-trail';
 import {
   COOLDOWN_OF,
   INSERT_MOVES,

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { execute } from '../../core/db/database';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
@@ -67,7 +68,7 @@ export default async function healthRoutes(
   };
   app.get('/readyz', { config: perIpRateLimit(), schema: readyzSchema }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([
-      probe('postgres', () => options.core.sequelize.query(PROBE), request.log),
+      probe('postgres', () => execute(options.core.sequelize, PROBE), request.log),
       probe('redis', () => options.redis.ping(), request.log),
     ]);
     const ready = postgres === 'ok' && redis === 'ok';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
-import { recheckOrder } from '../../core/orders/recheck';
+import { recheckOrder } from '../../core/reconcile/recheck';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';

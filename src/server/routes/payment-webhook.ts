@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from '../../core';
-import type { WebhookOutcome } from '../../core/payments/webhook-outcome';
-import { handleWebhook } from '../../core/payments/webhooks';
+import type { WebhookOutcome } from '../../core/webhooks/outcome';
+import { handleWebhook } from '../../core/webhooks/inbox';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { errorReplies } from '../schemas';
 

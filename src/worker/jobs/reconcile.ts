@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../core/payments/reconcile';
-import type { ReconcileProgress, ReconcileResult } from '../../core/payments/reconcile-report';
-import { recheckPaidOrders } from '../../core/payments/refund-check';
+import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../core/reconcile/orders';
+import type { ReconcileProgress, ReconcileResult } from '../../core/reconcile/report';
+import { recheckPaidOrders } from '../../core/reconcile/refunds';
 import type { JobDefinition } from './job';
 
 /**

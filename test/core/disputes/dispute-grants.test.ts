@@ -3,14 +3,15 @@ import { applyDispute } from '../../../src/core/disputes/order-dispute';
 import type { DisputeStage } from '../../../src/core/disputes/types';
 import { Order, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyRefund } from '../../../src/core/payments/refunds';
-import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';
 
 /** The ledger rows a dispute names (`payment_disputes.revoke_ledger_id`, `restore_ledger_id`). */
 const getCore = useTestCore({ MAX_REVOKES_PER_HOUR: '1' });
 const db = () => getCore().sequelize;
+const limit = () => ({ maxRevokesPerHour: getCore().config.maxRevokesPerHour });
 
 const paidOrder = async (buyer: User, paymentId: string): Promise<Order> => {
   const order = await createOrderRow(buyer.id);
@@ -18,7 +19,7 @@ const paidOrder = async (buyer: User, paymentId: string): Promise<Order> => {
   return order;
 };
 const dispute = (order: Order, paymentId: string, disputeId: string, stage: DisputeStage) =>
-  applyDispute(db(), { disputeId, paymentId, processorOrderId: order.processorOrderId, stage });
+  applyDispute(db(), { disputeId, paymentId, processorOrderId: order.processorOrderId, stage }, limit());
 
 async function ledgerOf(disputeId: string) {
   const [row] = await db().query<{ revoke: string | null; restore: string | null }>(
@@ -59,12 +60,16 @@ describe('the ledger rows a dispute names', () => {
   it('restores a revoke the guard held and an operator released, and names it then', async () => {
     // One automatic revoke this hour reaches MAX_REVOKES_PER_HOUR=1: the dispute's revoke is held.
     const refunded = await paidOrder(await createUser(), 'pay_Refunded00001');
-    await applyRefund(db(), {
-      refundId: 'rfnd_Held00000001',
-      processorOrderId: refunded.processorOrderId,
-      paymentId: 'pay_Refunded00001',
-      refundedTotal: 19_900,
-    });
+    await applyRefund(
+      db(),
+      {
+        refundId: 'rfnd_Held00000001',
+        processorOrderId: refunded.processorOrderId,
+        paymentId: 'pay_Refunded00001',
+        refundedTotal: 19_900,
+      },
+      limit(),
+    );
     const order = await paidOrder(await createUser(), 'pay_Held000000001');
     await dispute(order, 'pay_Held000000001', 'disp_Held00000001', 'created');
     expect(await ledgerOf('disp_Held00000001')).toEqual({ revoke: null, restore: null });

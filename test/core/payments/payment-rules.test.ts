@@ -2,7 +2,7 @@ import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/m
 import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyDispute } from '../../../src/core/disputes/order-dispute';
 import type { DisputeStage } from '../../../src/core/disputes/types';
-import { applyRefund } from '../../../src/core/payments/refunds';
+import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { useTestCore } from '../../support/context';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { createOrderRow, createUser, grantRequest } from '../../support/fixtures';

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { reconcileOrders } from '../../../src/core/payments/reconcile';
-import type { ReconcileProgress } from '../../../src/core/payments/reconcile-report';
+import { reconcileOrders } from '../../../src/core/reconcile/orders';
+import type { ReconcileProgress } from '../../../src/core/reconcile/report';
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import type { RazorpayClient } from '../../../src/core/processor/razorpay-client';
 import type { Sandbox } from '../../../src/sandbox';

@@ -2,7 +2,7 @@ import type { User } from '../../../src/core/models';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
-import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { chargedMonthlySubscription, useSubscriptionsApp } from '../../server/subscriptions/harness';
 

@@ -3,7 +3,7 @@ import { Subscription } from '../../../src/core/models';
 import type { SubscriptionStatus } from '../../../src/core/models';
 import { aggregateKeyFor } from '../../../src/core/premium/outbox';
 import { isRenewedBySubscription } from '../../../src/core/subscriptions/renewal';
-import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../../../src/core/subscriptions/sql';
+import { renewedBySubscriptionSql, TARGET_KEY_SQL } from '../../../src/core/premium/sql';
 import { useTestCore } from '../../support/context';
 import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
 

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { Core } from '../../../src/core';
-import { formatPlanIds } from '../../../src/core/subscriptions/plan-ids';
+import { formatPlanIds } from '../../../src/core/plan-ids';
 import { SANDBOX_PLAN_IDS } from '../../../src/sandbox';
 import { resetDatabase, testConfig, useTestCore, workerDatabaseUrl } from '../../support/context';
 import { freePorts, runProcess, type RunningProcess } from './processes';

@@ -1,6 +1,6 @@
 import { ServerPremium, type User } from '../../../src/core/models';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
-import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser } from '../../support/fixtures';
 import { buyMonthFor } from '../self-service/support';

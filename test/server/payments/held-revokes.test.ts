@@ -3,7 +3,7 @@ import { UserPremium, type User } from '../../../src/core/models';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
-import { releaseHeldRevokes } from '../../../src/core/revocation-guard/release';
+import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import {

@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { QueryTypes } from 'sequelize';
 import type { User } from '../../../src/core/models';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
-import { parsePlanIds } from '../../../src/core/subscriptions/plan-ids';
+import { parsePlanIds } from '../../../src/core/plan-ids';
 import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
 import type { SubscriptionCheckoutResponse } from '../../../src/sandbox';
 import type { TestApp } from '../../support/app';

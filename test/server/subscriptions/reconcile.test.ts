@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
-import { reconcileOrders } from '../../../src/core/payments/reconcile';
+import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { chargesOf, ledger, subscribe, subscriptionRow, useSubscriptionsApp } from './harness';

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { AppError } from '../errors';
 import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
-import type { CapturedPayment } from './apply-payment';
+import type { CapturedPayment } from '../payments/apply-payment';
 import type { DisputeStage, PaymentDispute } from '../disputes/types';
-import type { FailedPayment } from './failed-payment';
-import type { ProcessedRefund } from './refunds';
+import type { FailedPayment } from '../payments/failed-payment';
+import type { ProcessedRefund } from '../refunds/order-refund';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
 export type RazorpayEvent =

@@ -1,7 +1,6 @@
 /**
- * What a reconcile run takes and reports, shared by the orders' run (reconcile.ts) and the
- * subscriptions' (subscriptions/reconcile.ts), which runs beside it: in a file of its own so that
- * neither imports the other for it.
+ * What a reconcile run takes and reports, shared by the orders' run (orders.ts), the subscriptions'
+ * (subscriptions.ts), which runs beside it, and the refund check (refunds.ts).
  */
 export interface ReconcileOptions {
   /** Orders created at or after this time are looked at; ignored when `orderId` is given. */

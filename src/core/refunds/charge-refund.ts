@@ -1,11 +1,11 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { disputedCharge } from '../disputes/charge-dispute';
-import { grantPaidFor, grantsOfCharge } from '../disputes/grant-paid-for';
-import type { RefundOutcome } from '../payments/refunds';
-import { revokePremium } from '../premium/revoke';
-import { recordProcessedRefund } from '../refunds/refund-records';
-import { takeRefundedShare } from '../refunds/refunded-share';
-import { lockChargeOfPayment } from './locked-charge';
+import { disputedCharge } from '../subscriptions/disputed-charge';
+import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
+import type { RefundOutcome } from './order-refund';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
+import { recordProcessedRefund } from './refund-records';
+import { takeRefundedShare } from './refunded-share';
+import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 
 export interface ChargeRefund {
   refundId: string;
@@ -28,6 +28,7 @@ export async function applyChargeRefund(
   sequelize: Sequelize,
   refund: ChargeRefund,
   transaction: Transaction,
+  limit: RevokeLimit = {},
 ): Promise<RefundOutcome | null> {
   const locked = await lockChargeOfPayment(transaction, refund.paymentId);
   if (!locked) return null;
@@ -44,12 +45,18 @@ export async function applyChargeRefund(
   const reason = by ? `refund ${refund.refundId}: ${by.reason}` : `refund ${refund.refundId}`;
   if (Math.max(refund.refundedTotal, recorded.refundedTotal) < charge.amountPaise) {
     if (charge.status === 'charged') {
-      await takeRefundedShare(sequelize, transaction, disputedCharge(locked, transaction), {
-        recorded,
-        source: 'subscription',
-        actor,
-        reason,
-      });
+      await takeRefundedShare(
+        sequelize,
+        transaction,
+        disputedCharge(locked, transaction),
+        {
+          recorded,
+          source: 'subscription',
+          actor,
+          reason,
+        },
+        limit,
+      );
     }
     return { result: 'refunded' };
   }
@@ -66,7 +73,7 @@ export async function applyChargeRefund(
         idempotencyKey: `subscription-refund:${charge.paymentId}`,
         subscriptionId: subscription.processorSubscriptionId,
       },
-      { transaction },
+      { transaction, ...limit },
     );
   }
   return { result: 'refunded' };

@@ -1,12 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { withTransaction } from '../db/database';
-import { grantPaidFor, grantsOfOrder } from '../disputes/grant-paid-for';
-import { disputedOrder } from '../disputes/order-dispute';
+import { grantPaidFor, grantsOfOrder } from '../premium/grant-paid-for';
+import { disputedOrder } from '../payments/disputed-order';
 import { lockOrder } from '../orders/locked-order';
-import { revokePremium } from '../premium/revoke';
-import { recordProcessedRefund, type RecordedRefund } from '../refunds/refund-records';
-import { takeRefundedShare } from '../refunds/refunded-share';
-import { learnedPayment } from './learned-payment';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
+import { recordProcessedRefund, type RecordedRefund } from './refund-records';
+import { takeRefundedShare } from './refunded-share';
+import { markOrderRefunded } from '../orders/changes';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -32,7 +32,7 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
 export async function applyRefund(
   sequelize: Sequelize,
   refund: ProcessedRefund,
-  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } = {},
+  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } & RevokeLimit = {},
 ): Promise<RefundOutcome> {
   const source = options.source ?? 'webhook';
   const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
@@ -71,19 +71,12 @@ export async function applyRefund(
           actor,
           reason,
         },
+        { maxRevokesPerHour: options.maxRevokesPerHour },
       );
       return { result: 'refunded' };
     }
     const grant = await grantPaidFor(grantsOfOrder(order), transaction);
-    await order.update(
-      {
-        status: 'refunded',
-        paymentId: refund.paymentId,
-        refundedAt: new Date(),
-        ...(order.status === 'created' && learnedPayment(refund.paymentId)),
-      },
-      { transaction },
-    );
+    await markOrderRefunded(order, refund.paymentId, transaction);
     if (grant) {
       await revokePremium(
         sequelize,
@@ -94,7 +87,7 @@ export async function applyRefund(
           reason,
           idempotencyKey: `refund:${order.processorOrderId}`,
         },
-        { transaction },
+        { transaction, maxRevokesPerHour: options.maxRevokesPerHour },
       );
     }
     return { result: 'refunded' };

@@ -4,17 +4,22 @@ import { selectRows } from '../db/database';
 import { applyChargeDispute } from '../disputes/charge-dispute';
 import { applyDispute } from '../disputes/order-dispute';
 import { isAppError } from '../errors';
-import { assertSignature, webhookSignature } from '../processor/signatures';
-import { applyPayment } from './apply-payment';
-import { applyRefund } from './refunds';
-import { applySubscriptionWebhook, readSubscriptionWebhook } from '../subscriptions/webhooks';
-import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
+import { applyPayment } from '../payments/apply-payment';
+import { applyFailedPayment } from '../payments/failed-payment';
+import { razorpayClientFor } from '../payments/processor';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { applyFailedPayment } from './failed-payment';
-import { razorpayClientFor } from './processor';
-import { parseRazorpayEvent, type RazorpayEvent } from './razorpay-events';
+import { assertSignature, webhookSignature } from '../processor/signatures';
+import { applyChargeRefund } from '../refunds/charge-refund';
+import { applyRefund } from '../refunds/order-refund';
+import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
+import {
+  applySubscriptionWebhook,
+  readSubscriptionWebhook,
+  type SubscriptionWebhook,
+} from '../subscriptions/webhooks';
+import { parseRazorpayEvent, type RazorpayEvent } from './events';
+import type { WebhookOutcome } from './outcome';
 import { RECORD_WEBHOOK_DELIVERY } from './sql';
-import type { WebhookOutcome } from './webhook-outcome';
 
 export interface WebhookDelivery {
   /** The exact bytes Razorpay signed. */
@@ -52,7 +57,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
       return await sequelize.transaction(
         { transaction },
         async (savepoint) =>
-          (await applySubscriptionWebhook(core, subscriptionEvent, savepoint)) ??
+          (await applySubscriptionEvent(core, subscriptionEvent, savepoint)) ??
           applyEvent(core, event, savepoint),
       );
     } catch (error) {
@@ -100,39 +105,72 @@ async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayE
     : { name: event.name, kind: 'noted', reason: `payment ${event.payment.paymentId} is applied already` };
 }
 
+/**
+ * An event as the subscriptions' reader read it: a `subscription.*` event to subscriptions, and
+ * `refund.processed` of a subscription's charge to refunds. Null for anything else (a refund of no
+ * charge of ours included), so that the order events look at it.
+ */
+async function applySubscriptionEvent(
+  core: Core,
+  event: SubscriptionWebhook | null,
+  transaction: Transaction,
+): Promise<WebhookOutcome | null> {
+  if (event === null) return null;
+  if (event.event !== 'refund.processed') {
+    const outcome = await applySubscriptionWebhook(core, event, transaction);
+    return outcome && answer(event.event, outcome);
+  }
+  const { payment, refund } = event.payload;
+  if (!payment || !refund) return null;
+  const outcome = await applyChargeRefund(
+    core.sequelize,
+    {
+      refundId: refund.entity.id,
+      paymentId: refund.entity.payment_id,
+      refundedTotal: payment.entity.amount_refunded,
+      amountPaise: refund.entity.amount,
+      receipt: refund.entity.receipt ?? null,
+    },
+    transaction,
+    { maxRevokesPerHour: core.config.maxRevokesPerHour },
+  );
+  return outcome && answer(event.event, outcome);
+}
+
+/** An owner's outcome as Razorpay is answered: applied is `processed`, ignored is acknowledged with why. */
+function answer(
+  event: string,
+  outcome: { result: string } | { result: 'ignored'; reason: string },
+): WebhookOutcome {
+  return 'reason' in outcome
+    ? { status: 'ignored', event, reason: outcome.reason, needsOperator: false }
+    : { status: 'processed', event };
+}
+
 async function applyEvent(
   core: Core,
   event: RazorpayEvent,
   transaction: Transaction,
 ): Promise<WebhookOutcome> {
   const { sequelize } = core;
+  const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour };
   switch (event.kind) {
     case 'payment':
       await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
       return { status: 'processed', event: event.name };
-    case 'refund': {
-      const outcome = await applyRefund(sequelize, event.refund, { transaction });
-      return outcome.result === 'refunded'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
-    case 'dispute': {
-      const outcome =
-        (await applyChargeDispute(sequelize, event.dispute, transaction)) ??
-        (await applyDispute(sequelize, event.dispute, { transaction }));
-      return outcome.result === 'applied'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
+    case 'refund':
+      return answer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));
+    case 'dispute':
+      return answer(
+        event.name,
+        (await applyChargeDispute(sequelize, event.dispute, transaction, limit)) ??
+          (await applyDispute(sequelize, event.dispute, { transaction, ...limit })),
+      );
     case 'subscription-charge':
       await applyInvoiceCharge(core, event.charge, transaction);
       return { status: 'processed', event: event.name };
-    case 'failed-payment': {
-      const outcome = await applyFailedPayment(event.failed, transaction);
-      return outcome.result === 'recorded'
-        ? { status: 'processed', event: event.name }
-        : { status: 'ignored', event: event.name, reason: outcome.reason, needsOperator: false };
-    }
+    case 'failed-payment':
+      return answer(event.name, await applyFailedPayment(event.failed, transaction));
     case 'noted':
     case 'invoice-payment':
       return { status: 'processed', event: event.name };

@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from '../plans';
+import { SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from './plans';
 
 /** `RAZORPAY_PLAN_IDS`: the Razorpay plan of each subscription plan, when configured. */
 export type ProcessorPlanIds = Partial<Record<SubscriptionPlanType, string>>;

@@ -1,9 +1,9 @@
 import type { Core } from '..';
 import { describeOrder } from '../admin/orders';
 import { AppError } from '../errors';
-import { PAYMENT_FAILED, reconcileOrders } from '../payments/reconcile';
+import { PAYMENT_FAILED, reconcileOrders } from './orders';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { ownOrderOf, type OwnOrder } from './own-orders';
+import { ownOrderOf, type OwnOrder } from '../orders/own-orders';
 
 export interface Recheck extends OwnOrder {
   /** True when this recheck found a captured payment and granted its premium. */

@@ -1,8 +1,8 @@
-import { QueryTypes } from 'sequelize';
+import { execute, selectRows } from '../db/database';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
 import { isAppError } from '../errors';
-import { nextSubscriptionCheck } from '../payments/check-schedule';
+import { nextSubscriptionCheck } from '../check-schedule';
 import {
   PAGE_SIZE,
   reconcileTally,
@@ -10,12 +10,12 @@ import {
   type ReconcileOptions,
   type ReconcileReport,
   type ReconcileResult,
-} from '../payments/reconcile-report';
+} from './report';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { lockSubscription } from './locked-subscription';
-import { fromUnix } from './processor-state';
-import { applyProcessorView, fetchProcessorView } from './processor-view';
-import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from './sql';
+import { lockSubscription } from '../subscriptions/locked-subscription';
+import { fromUnix } from '../subscriptions/processor-state';
+import { applyProcessorView, fetchProcessorView } from '../subscriptions/processor-view';
+import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from '../subscriptions/sql';
 
 interface LiveSubscription {
   id: number;
@@ -58,8 +58,7 @@ export async function reconcileSubscriptions(
 
 function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
   const due = dueOnly ? [new Date()] : [];
-  const select = <T extends object>(sql: string, bind: unknown[]) =>
-    core.sequelize.query<T>(sql, { bind, type: QueryTypes.SELECT });
+  const select = <T extends object>(sql: string, bind: unknown[]) => selectRows<T>(core.sequelize, sql, bind);
   return {
     count: async () => (await select<{ n: number }>(countLiveSubscriptions(dueOnly), due))[0]!.n,
     nextPage: (last: LiveSubscription | undefined) =>
@@ -73,9 +72,11 @@ function liveSubscriptions(core: Core, dueOnly: boolean, pageSize: number) {
 /** Moves a checked subscription to its next check. */
 async function checked(core: Core, subscription: LiveSubscription, chargeAt: Date | null): Promise<void> {
   const next = nextSubscriptionCheck(subscription.checksMade + 1, new Date(), chargeAt);
-  await core.sequelize.query(MOVE_SUBSCRIPTION_CHECK, {
-    bind: [subscription.id, next.nextCheckAt, next.checksMade],
-  });
+  await execute(core.sequelize, MOVE_SUBSCRIPTION_CHECK, [
+    subscription.id,
+    next.nextCheckAt,
+    next.checksMade,
+  ]);
 }
 
 /** The result, and when the processor says the subscription's next charge is due (null when unknown). */

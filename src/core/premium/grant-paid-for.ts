@@ -1,5 +1,5 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
-import { grantsMovedFrom } from '../transfers/days-trail';
+import { grantsMovedFrom } from './days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 
 /** Where the premium a payment bought can be: its own grant, and its restore grant (README.md). */

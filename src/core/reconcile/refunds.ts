@@ -1,13 +1,14 @@
-import { QueryTypes } from 'sequelize';
+import { selectRows } from '../db/database';
 import type { Core } from '..';
 import type { Bounds } from '../bounded-each';
 import { boundedEach } from '../bounded-each';
 import { Order } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { reasonOf } from './reconcile';
-import type { ReconcileEntry } from './reconcile-report';
-import { applyRefund } from './refunds';
-import { DUE_PAID_ORDERS, MARK_REFUND_CHECKED } from './sql';
+import { reasonOf } from './orders';
+import type { ReconcileEntry } from './report';
+import { applyRefund } from '../refunds/order-refund';
+import { markRefundChecked } from '../orders/changes';
+import { DUE_PAID_ORDERS } from '../payments/sql';
 
 export interface RefundCheckReport {
   /** Orders found fully refunded at Razorpay and marked refunded here (premium revoked). */
@@ -30,10 +31,7 @@ export async function recheckPaidOrders(
   processor: RazorpayClient,
   options: Bounds & { limit: number },
 ): Promise<RefundCheckReport> {
-  const rows = await core.sequelize.query<{ id: number }>(DUE_PAID_ORDERS, {
-    bind: [options.limit],
-    type: QueryTypes.SELECT,
-  });
+  const rows = await selectRows<{ id: number }>(core.sequelize, DUE_PAID_ORDERS, [options.limit]);
   const orders = await Order.findAll({ where: { id: rows.map((row) => row.id) }, order: [['id', 'ASC']] });
   const report: RefundCheckReport = { refunded: [], failed: [], unchanged: 0 };
   await boundedEach(orders, options, async (order) => {
@@ -51,10 +49,10 @@ export async function recheckPaidOrders(
                 paymentId,
                 refundedTotal: payment.amount_refunded,
               },
-              { source: 'reconcile' },
+              { source: 'reconcile', maxRevokesPerHour: core.config.maxRevokesPerHour },
             )
           : null;
-      await core.sequelize.query(MARK_REFUND_CHECKED, { bind: [order.id] });
+      await markRefundChecked(core.sequelize, order.id);
       if (outcome?.result === 'refunded')
         report.refunded.push(entry('refunded at Razorpay; premium revoked'));
       else report.unchanged++;

@@ -4,9 +4,9 @@ import { boundedPages } from '../bounded-each';
 import { AppError, isAppError } from '../errors';
 import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
-import { reconcileSubscriptions } from '../subscriptions/reconcile';
-import { amountMismatch, applyPayment } from './apply-payment';
-import { nextCheckAt } from './check-schedule';
+import { reconcileSubscriptions } from './subscriptions';
+import { amountMismatch, applyPayment } from '../payments/apply-payment';
+import { moveToNextCheck } from '../orders/changes';
 import {
   PAGE_SIZE,
   reconcileTally,
@@ -14,8 +14,8 @@ import {
   type ReconcileOptions,
   type ReconcileReport,
   type ReconcileResult,
-} from './reconcile-report';
-import { ORDER_CHECK_KEY, ORDER_CHECK_KEY_TIME, orderCheckKeyOf } from './sql';
+} from './report';
+import { ORDER_CHECK_KEY, ORDER_CHECK_KEY_TIME, orderCheckKeyOf } from '../payments/sql';
 
 /**
  * How far back the scheduled run looks: a payment is captured within minutes of the order, but the
@@ -59,7 +59,7 @@ async function reconcilePendingOrders(
   const tally = reconcileTally('order', named ? 1 : await Order.count({ where: pending.where }), options);
   const handle = async (order: Order) => {
     const [result, entry] = await reconcileOrder(core, processor, order, options.dryRun ?? false);
-    if (options.dueOnly && !options.dryRun && result !== 'failed') await checked(order);
+    if (options.dueOnly && !options.dryRun && result !== 'failed') await moveToNextCheck(order);
     tally.add(result, entry);
   };
   const bounds = { concurrency: options.concurrency ?? 1, signal: options.signal };
@@ -163,15 +163,6 @@ async function reconcileOrder(
     const refused = isAppError(error) && error.kind !== 'unavailable';
     return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];
   }
-}
-
-/** Moves an order that is still unpaid to its next check, or ends its checks. */
-async function checked(order: Order): Promise<void> {
-  const checksMade = order.checksMade + 1;
-  await Order.update(
-    { checksMade, nextCheckAt: nextCheckAt(checksMade, new Date()) },
-    { where: { id: order.id, status: 'created' } },
-  );
 }
 
 export function reasonOf(error: unknown): string {

@@ -6,9 +6,9 @@ import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
 import { refundShareRowOf } from '../refunds/refunded-share';
 import { releaseRefundedShare } from '../refunds/release-share';
-import { grantCarryingDaysOf } from '../transfers/days-trail';
-import { listHeldRevokes, type HeldRevokeRow } from './held-revokes';
-import { LOCK_HELD, MARK_RELEASED } from './sql';
+import { grantCarryingDaysOf } from '../premium/days-trail';
+import { listHeldRevokes, type HeldRevokeRow } from '../revocation-guard/held-revokes';
+import { LOCK_HELD, MARK_RELEASED } from '../revocation-guard/sql';
 
 export interface ReleasedRevoke {
   id: number;
