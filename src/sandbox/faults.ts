@@ -93,7 +93,10 @@ export class Faults {
   answerHook(): onSendAsyncHookHandler {
     return async (request, _reply, payload) => {
       const delayMs = this.lateAnswers.get(request.raw);
-      if (delayMs !== undefined) await sleep(delayMs, undefined, { signal: this.closing.signal });
+      // Closing the sandbox ends the delay: the answer then goes (or not) as the server shuts down.
+      if (delayMs !== undefined) {
+        await sleep(delayMs, undefined, { signal: this.closing.signal }).catch(() => undefined);
+      }
       return payload;
     };
   }

@@ -14,6 +14,7 @@ const TABLES = [
   'orders',
   'outbox',
   'payment_disputes',
+  'payment_refund_keys',
   'payment_refunds',
   'premium_code_batches',
   'premium_codes',

@@ -33,10 +33,10 @@ export async function applyChargeRefund(
   const locked = await lockChargeOfPayment(transaction, refund.paymentId);
   if (!locked) return null;
   const { subscription, charge } = locked;
+  const recorded = await recordProcessedRefund(transaction, { chargeId: charge.id }, refund);
   if (charge.status === 'refunded') {
     return { result: 'ignored', reason: `charge ${charge.paymentId} is already refunded` };
   }
-  const recorded = await recordProcessedRefund(transaction, { chargeId: charge.id }, refund);
   if (recorded.alreadyApplied) {
     return { result: 'ignored', reason: `refund ${refund.refundId} is already applied` };
   }

@@ -41,8 +41,10 @@ export async function applyRefund(
     if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
       return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
     }
-    if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
+    // Recorded even so: money went out, and the refund's row tells the reports (a reconciler may have
+    // settled the order first).
     const recorded = await recordRefundOf(transaction, order.id, refund);
+    if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
     if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
     const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
     const by = recorded?.requestedBy ?? null;

@@ -1,46 +1,29 @@
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
-import { applyRefund } from './order-refund';
 import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-client';
 import { applyChargeRefund } from './charge-refund';
-import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
-import type { RefundRequest, RefundResult, RefundStatus } from './types';
+import { applyRefund } from './order-refund';
+import { lockRefundablePayment, type RefundablePayment } from './refundable-payment';
+import { reserveRefund, type RefundRow } from './refund-reservation';
 import {
   INSERT_ANSWERED,
-  INSERT_REQUESTED,
-  LOCK_REFUNDS_OF_PAYMENT,
   MARK_FAILED,
-  PAYMENT_OF_ORDER,
   PROCESSED_TOTAL_WITH,
   RECORD_ANSWER,
   REFUND_RESULT,
-  REFUND_BY_KEY,
-  REFUNDED_SO_FAR,
-  UNCONFIRMED_REFUND,
+  STOP_ASKING,
 } from './sql';
-
-interface RefundRow {
-  id: number;
-  receipt: string;
-  amount_paise: number;
-  /** An earlier attempt's row whose answer never came: Razorpay may have made it. */
-  resumed: boolean;
-  /** Answered already: the refund its idempotency key asked for before. */
-  refundId: string | null;
-}
+import type { RefundRequest, RefundResult, RefundStatus } from './types';
 
 /**
- * Refunds a payment from our side (docs/refunds.md). Refunds of one payment are asked one at a time: each
- * holds the payment's refund lock (LOCK_REFUNDS_OF_PAYMENT, its own transaction) from writing its row to
- * recording Razorpay's answer, so a second refund started meanwhile waits and then counts the first.
- * 1. under the payment's row lock, what is left to refund is worked out from `payment_refunds` and the
- *    refund is written down as `requested` with its own receipt before Razorpay is asked. Nothing left is
- *    ALREADY_REFUNDED; an idempotency key used before answers that refund (IDEMPOTENCY_KEY_REUSED when it
- *    named another payment or amount);
- * 2. Razorpay's refund API is called with the receipt, which is also its `X-Refund-Idempotency` key, so a
- *    retry after a lost answer never refunds twice;
+ * Refunds a payment from our side (docs/refunds.md), in three steps:
+ * 1. its row is written down as `requested`, with its own receipt, before Razorpay is asked
+ *    (reserveRefund: one refund of a payment asked at a time; an idempotency key used before answers
+ *    that refund);
+ * 2. Razorpay's refund API is called with that receipt, which is also its `X-Refund-Idempotency` key;
+ *    a retry of a row whose answer was lost sends the same request again, so it refunds once;
  * 3. the answer is recorded; when it says `processed`, premium is taken back at once through the refund
  *    rules (`applyRefund`, `applyChargeRefund`), otherwise when the `refund.processed` webhook comes.
  */
@@ -51,43 +34,47 @@ export async function requestRefund(
 ): Promise<RefundResult> {
   validate(request);
   const { sequelize } = core;
-  return sequelize.transaction(async (refundLock) => {
-    await execute(refundLock, LOCK_REFUNDS_OF_PAYMENT, [await paymentNamed(refundLock, request)]);
-    const { payment, row } = await sequelize.transaction(async (transaction) => {
-      const payment = await lockRefundablePayment(transaction, request);
-      return { payment, row: await reserve(transaction, payment, request) };
-    });
-    if (row.refundId !== null) return result(refundLock, payment, row.refundId);
+  const { payment, row } = await reserveRefund(core, request);
+  if (row.refundId !== null) return result(sequelize, payment, row.refundId);
 
-    const refund = await askRazorpay(processor, payment, row, request).catch(async (error: unknown) => {
-      // A refusal is final; anything else may have refunded, so the row stays for the retry to find.
-      if (isAppError(error) && error.kind === 'validation') {
-        await execute(sequelize, MARK_FAILED, [row.id]);
-        throw error;
-      }
-      throw AppError.unavailable(
-        'REFUND_UNCONFIRMED',
-        `Razorpay did not confirm the refund of ${payment.paymentId} (${isAppError(error) ? error.message : 'no answer'}); ` +
-          'run the same command again: it finds the refund if Razorpay made it, and refunds once',
-      );
-    });
+  const refund = await askRazorpay(processor, payment, row).catch(async (error: unknown) => {
+    if (isRefusal(error, row)) {
+      await execute(sequelize, MARK_FAILED, [row.id]);
+      throw error;
+    }
+    await execute(sequelize, STOP_ASKING, [row.id]);
+    throw unconfirmed(payment, isAppError(error) ? error.message : 'no answer');
+  });
 
-    await sequelize.transaction(async (transaction) => {
+  await sequelize
+    .transaction(async (transaction) => {
       await lockRefundablePayment(transaction, { paymentId: payment.paymentId });
       await recordAnswer(transaction, row.id, refund);
       if (refund.status === 'processed') await applyProcessed(core, payment, refund, transaction);
+    })
+    .catch(async (error: unknown) => {
+      if (isAppError(error) && error.kind !== 'unavailable') throw error;
+      await execute(sequelize, STOP_ASKING, [row.id]).catch(() => undefined);
+      throw unconfirmed(payment, `Razorpay made refund ${refund.id}, which could not be recorded yet`);
     });
-    return result(refundLock, payment, refund.id);
-  });
+  return result(sequelize, payment, refund.id);
 }
 
-/** The payment a refund request names, for its lock: the order's payment, or the order while it has none. */
-async function paymentNamed(transaction: Transaction, request: RefundRequest): Promise<string> {
-  if (request.orderId === undefined) return request.paymentId!;
-  const [order] = await selectRows<{ paymentId: string | null }>(transaction, PAYMENT_OF_ORDER, [
-    request.orderId,
-  ]);
-  return order?.paymentId ?? request.orderId;
+/**
+ * Razorpay refused the refund for good. Not a resumed row's "different request under the same
+ * idempotency key": Razorpay made that refund, and a retry finds it.
+ */
+function isRefusal(error: unknown, row: RefundRow): boolean {
+  if (!isAppError(error) || error.kind !== 'validation') return false;
+  return !(row.resumed && /idempotency key/i.test(error.message));
+}
+
+function unconfirmed(payment: RefundablePayment, why: string): AppError {
+  return AppError.unavailable(
+    'REFUND_UNCONFIRMED',
+    `Razorpay did not confirm the refund of ${payment.paymentId} (${why}); ` +
+      'run the same command again: it finds the refund if Razorpay made it, and refunds once',
+  );
 }
 
 function validate(request: RefundRequest): void {
@@ -107,98 +94,11 @@ function validate(request: RefundRequest): void {
   if (request.actor.trim() === '') throw AppError.validation('ACTOR_REQUIRED', 'a refund needs an actor');
 }
 
-/** Step 1: the refund written down before Razorpay is asked, or the earlier attempt still unconfirmed. */
-async function reserve(
-  transaction: Transaction,
-  payment: RefundablePayment,
-  request: RefundRequest,
-): Promise<RefundRow> {
-  const earlier = await refundUnderKey(transaction, payment, request);
-  if (earlier) return earlier;
-  refusedIfRefunded(payment);
-  const [unconfirmed] = await selectRows<Pick<RefundRow, 'id' | 'receipt' | 'amount_paise'>>(
-    transaction,
-    UNCONFIRMED_REFUND,
-    [payment.paymentId],
-  );
-  if (unconfirmed) {
-    if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
-      throw AppError.conflict(
-        'REFUND_UNCONFIRMED',
-        `a refund of ${unconfirmed.amount_paise} paise of ${payment.paymentId} is not confirmed yet; ` +
-          'repeat it with that amount (or none) before asking for another',
-      );
-    }
-    return { ...unconfirmed, id: Number(unconfirmed.id), resumed: true, refundId: null };
-  }
-  const [refunded] = await selectRows<{ paise: string; count: string }>(transaction, REFUNDED_SO_FAR, [
-    payment.paymentId,
-  ]);
-  const left = payment.amountPaise - Number(refunded!.paise);
-  if (left <= 0) {
-    throw AppError.conflict('ALREADY_REFUNDED', `payment ${payment.paymentId} is already refunded in full`);
-  }
-  const amount = request.amountPaise ?? left;
-  if (amount > left) {
-    throw AppError.validation(
-      'AMOUNT_TOO_LARGE',
-      `only ${left} paise of payment ${payment.paymentId} are left to refund, not ${amount}`,
-    );
-  }
-  const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
-  const [row] = await selectRows<{ id: number }>(transaction, INSERT_REQUESTED, [
-    'orderId' in payment.owner ? payment.owner.orderId : null,
-    'chargeId' in payment.owner ? payment.owner.chargeId : null,
-    payment.paymentId,
-    amount,
-    receipt,
-    request.reason,
-    request.actor,
-    request.idempotencyKey ?? null,
-  ]);
-  return { id: Number(row!.id), receipt, amount_paise: amount, resumed: false, refundId: null };
-}
-
-/** The refund asked for under the request's idempotency key before: answered again, never asked twice. */
-async function refundUnderKey(
-  transaction: Transaction,
-  payment: RefundablePayment,
-  request: RefundRequest,
-): Promise<RefundRow | null> {
-  const key = request.idempotencyKey;
-  if (key === undefined) return null;
-  const [row] = await selectRows<{
-    id: number;
-    paymentId: string;
-    amount_paise: number;
-    receipt: string;
-    status: string;
-    refundId: string | null;
-  }>(transaction, REFUND_BY_KEY, [key]);
-  if (!row) return null;
-  const amount = request.amountPaise ?? row.amount_paise;
-  if (row.paymentId !== payment.paymentId || amount !== row.amount_paise) {
-    throw AppError.conflict(
-      'IDEMPOTENCY_KEY_REUSED',
-      `idempotency key ${key} was used for a refund of ${row.amount_paise} paise of ${row.paymentId}`,
-    );
-  }
-  if (row.status === 'failed') {
-    throw AppError.conflict(
-      'REFUND_REFUSED',
-      `Razorpay refused the refund asked for under idempotency key ${key}; ask again under a new key`,
-    );
-  }
-  const answered = row.status !== 'requested';
-  return { ...row, id: Number(row.id), resumed: !answered, refundId: answered ? row.refundId : null };
-}
-
 /** Step 2. */
 async function askRazorpay(
   processor: RazorpayClient,
   payment: RefundablePayment,
   row: RefundRow,
-  request: RefundRequest,
 ): Promise<RazorpayRefund> {
   if (row.resumed) {
     const made = (await processor.fetchPaymentRefunds(payment.paymentId)).find(
@@ -210,7 +110,7 @@ async function askRazorpay(
     amount: row.amount_paise,
     receipt: row.receipt,
     idempotencyKey: row.receipt,
-    notes: { reason: request.reason.slice(0, 256), actor: request.actor.slice(0, 256) },
+    notes: { reason: row.reason.slice(0, 256), actor: row.actor.slice(0, 256) },
   });
 }
 
@@ -253,7 +153,7 @@ async function recordAnswer(transaction: Transaction, rowId: number, refund: Raz
 }
 
 async function result(
-  transaction: Transaction,
+  sequelize: Sequelize,
   payment: RefundablePayment,
   refundId: string,
 ): Promise<RefundResult> {
@@ -262,7 +162,7 @@ async function result(
     days_taken: number;
     amount_paise: number;
     total: string;
-  }>(transaction, REFUND_RESULT, [refundId]);
+  }>(sequelize, REFUND_RESULT, [refundId]);
   if (!row) throw new Error(`refund ${refundId} was answered but has no row`);
   return {
     refundId,

@@ -58,30 +58,41 @@ export const INSERT_ANSWERED = `
   SELECT $2, order_id, charge_id, payment_id, $4, $3, reason, actor FROM payment_refunds WHERE id = $1
   ON CONFLICT (refund_id) DO NOTHING`;
 
-/** One refund of payment $1 asked for at a time, from the row written to Razorpay's answer recorded. */
-export const LOCK_REFUNDS_OF_PAYMENT = 'SELECT pg_advisory_xact_lock(4, hashtext($1))';
-
-/** The payment order $1 was paid with, if any. */
-export const PAYMENT_OF_ORDER = `SELECT payment_id AS "paymentId" FROM orders WHERE processor_order_id = $1`;
-
-/** The refund asked for under idempotency key $1. */
+/** The refund row idempotency key $1 asked for. */
 export const REFUND_BY_KEY = `
-  SELECT id, payment_id AS "paymentId", amount_paise, receipt, status, refund_id AS "refundId"
-  FROM payment_refunds WHERE idempotency_key = $1`;
+  SELECT r.id, r.payment_id AS "paymentId", r.amount_paise, r.receipt, r.reason, r.actor, r.status,
+         r.refund_id AS "refundId"
+  FROM payment_refund_keys k JOIN payment_refunds r ON r.id = k.refund_row_id WHERE k.idempotency_key = $1`;
 
-/** The refund of payment $1 we asked for whose answer never came. */
-export const UNCONFIRMED_REFUND = `SELECT id, receipt, amount_paise FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`;
+/** Names refund row $2 under idempotency key $1, unless the key names a row already. */
+export const INSERT_KEY = `
+  INSERT INTO payment_refund_keys (idempotency_key, refund_row_id) VALUES ($1, $2)
+  ON CONFLICT (idempotency_key) DO NOTHING RETURNING refund_row_id`;
+
+/** Refund row $1 is being asked of Razorpay from now. */
+export const START_ASKING = 'UPDATE payment_refunds SET asked_at = now() WHERE id = $1';
+
+/** No one asks Razorpay for refund row $1 any more: the next refund of its payment may take it over. */
+export const STOP_ASKING = `UPDATE payment_refunds SET asked_at = NULL WHERE id = $1 AND status = 'requested'`;
+
+/**
+ * The refund of payment $1 we asked for whose answer has not come, and whether Razorpay was asked for it
+ * within the last $2 seconds (`asking`: its asker is still waiting for the answer).
+ */
+export const UNCONFIRMED_REFUND = `
+  SELECT id, receipt, amount_paise, reason, actor,
+         COALESCE(asked_at > now() - make_interval(secs => $2), false) AS asking
+  FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`;
 
 /** What of payment $1 is refunded or asked for, and how many refunds it had. */
 export const REFUNDED_SO_FAR = `
   SELECT COALESCE(sum(amount_paise) FILTER (WHERE status <> 'failed'), 0) AS paise, count(*) AS count
   FROM payment_refunds WHERE payment_id = $1`;
 
-/** A refund written down before Razorpay is asked, under the caller's idempotency key $8 if any. */
+/** A refund written down before Razorpay is asked, and asked from now. */
 export const INSERT_REQUESTED = `
-  INSERT INTO payment_refunds
-    (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor, idempotency_key)
-  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, $8) RETURNING id`;
+  INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor, asked_at)
+  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, now()) RETURNING id`;
 
 /** Everything processed of payment $1, with refund $2, in paise. */
 export const PROCESSED_TOTAL_WITH = `

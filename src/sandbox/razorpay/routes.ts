@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import type { FastifyPluginAsync, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyPluginAsync, onRequestAsyncHookHandler, onSendAsyncHookHandler } from 'fastify';
 import type { RazorpayOrder } from '../../core/processor/types';
 import type { FaultBody, FaultRoute, Faults } from '../faults';
 import { basicCredentials, sendHtml, isHttpUrl, stringField, withQuery } from '../http';
@@ -96,19 +96,31 @@ export function razorpayRoutes(
       return found(store.payment(request.params.id));
     });
 
-    // Razorpay answers 409 to a request whose idempotency key is still being answered.
+    // Razorpay answers 409 to a request whose idempotency key is still being answered: until its (late)
+    // answer is sent, whether or not its client is still waiting for it.
     const refundsAnswering = new Set<string>();
-    app.post<ById>('/v1/payments/:id/refund', api('razorpay.payments.refund'), async (request, reply) => {
-      const idempotencyKey = refundIdempotencyKey(request.headers['x-refund-idempotency']);
-      if (idempotencyKey !== undefined) {
-        if (refundsAnswering.has(idempotencyKey)) {
-          throw new RazorpayApiError(409, 'A request with the same idempotency key is being processed');
+    const answeringKeys = new WeakMap<object, string>();
+    const refundRoute = api('razorpay.payments.refund');
+    const answered: onSendAsyncHookHandler = async (request, _reply, payload) => {
+      const key = answeringKeys.get(request.raw);
+      if (key !== undefined) refundsAnswering.delete(key);
+      return payload;
+    };
+    app.post<ById>(
+      '/v1/payments/:id/refund',
+      { ...refundRoute, onSend: [refundRoute.onSend, answered] },
+      async (request) => {
+        const idempotencyKey = refundIdempotencyKey(request.headers['x-refund-idempotency']);
+        if (idempotencyKey !== undefined) {
+          if (refundsAnswering.has(idempotencyKey)) {
+            throw new RazorpayApiError(409, 'A request with the same idempotency key is being processed');
+          }
+          refundsAnswering.add(idempotencyKey);
+          answeringKeys.set(request.raw, idempotencyKey);
         }
-        refundsAnswering.add(idempotencyKey);
-        reply.raw.once('close', () => refundsAnswering.delete(idempotencyKey));
-      }
-      return razorpay.refund(request.params.id, refundInput(request.body), 'background', idempotencyKey);
-    });
+        return razorpay.refund(request.params.id, refundInput(request.body), 'background', idempotencyKey);
+      },
+    );
 
     app.get<ById>('/v1/payments/:id/refunds', api('razorpay.payments.refunds'), async (request) => {
       const items = store.paymentRefunds(request.params.id);

@@ -1,0 +1,177 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Transaction } from 'sequelize';
+import type { Core } from '..';
+import { execute, selectRows } from '../db/database';
+import { AppError } from '../errors';
+import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
+import {
+  INSERT_KEY,
+  INSERT_REQUESTED,
+  REFUND_BY_KEY,
+  REFUNDED_SO_FAR,
+  START_ASKING,
+  UNCONFIRMED_REFUND,
+} from './sql';
+import type { RefundRequest } from './types';
+
+/** A row of `payment_refunds` that a refund request asks Razorpay for, or answers from. */
+export interface RefundRow {
+  id: number;
+  receipt: string;
+  amount_paise: number;
+  /** What the row was first asked with: a retry sends Razorpay the same request, byte for byte. */
+  reason: string;
+  actor: string;
+  /** An earlier attempt's row whose answer never came: Razorpay may have made it. */
+  resumed: boolean;
+  /** Answered already: the refund its idempotency key asked for before. */
+  refundId: string | null;
+}
+
+/** Beyond the processor's timeout, how long a row's asker may take to record the answer. */
+const ASKING_GRACE_MS = 5_000;
+const WAIT_STEP_MS = 200;
+
+/**
+ * Step 1 of a refund (requestRefund): its row in `payment_refunds`, written and committed before Razorpay
+ * is asked. Refunds of one payment are asked one at a time without holding a connection meanwhile: a row
+ * asked for within the processor's timeout (`asked_at`) is being asked, and another refund of the payment
+ * waits for its answer, then counts it. A row whose asker went away (an unconfirmed answer, a crash) is
+ * taken over by the next refund of the payment with the same amount, so it is never asked for twice.
+ */
+export async function reserveRefund(
+  core: Pick<Core, 'sequelize' | 'config'>,
+  request: RefundRequest,
+): Promise<{ payment: RefundablePayment; row: RefundRow }> {
+  const askingMs = core.config.providerTimeoutMs + ASKING_GRACE_MS;
+  const giveUpAt = Date.now() + askingMs;
+  for (;;) {
+    const reserved = await core.sequelize.transaction(async (transaction) => {
+      const payment = await lockRefundablePayment(transaction, request);
+      const row = await reserve(transaction, payment, request, askingMs);
+      return row && { payment, row };
+    });
+    if (reserved) return reserved;
+    if (Date.now() > giveUpAt) {
+      throw AppError.conflict(
+        'REFUND_IN_PROGRESS',
+        'another refund of this payment is being asked of Razorpay; try again in a moment',
+      );
+    }
+    await sleep(WAIT_STEP_MS);
+  }
+}
+
+/** The row to ask for, or to answer from; null while another request is asking Razorpay. */
+async function reserve(
+  transaction: Transaction,
+  payment: RefundablePayment,
+  request: RefundRequest,
+  askingMs: number,
+): Promise<RefundRow | null> {
+  const earlier = await refundUnderKey(transaction, payment, request);
+  if (earlier?.refundId) return earlier;
+  refusedIfRefunded(payment);
+  const [unconfirmed] = await selectRows<Omit<RefundRow, 'resumed' | 'refundId'> & { asking: boolean }>(
+    transaction,
+    UNCONFIRMED_REFUND,
+    [payment.paymentId, askingMs / 1000],
+  );
+  if (unconfirmed) {
+    if (unconfirmed.asking) return null;
+    if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
+      throw AppError.conflict(
+        'REFUND_UNCONFIRMED',
+        `a refund of ${unconfirmed.amount_paise} paise of ${payment.paymentId} is not confirmed yet; ` +
+          'repeat it with that amount (or none) before asking for another',
+      );
+    }
+    const id = Number(unconfirmed.id);
+    await execute(transaction, START_ASKING, [id]);
+    if (!earlier) await nameUnderKey(transaction, request, id);
+    const { receipt, amount_paise, reason, actor } = unconfirmed;
+    return { id, receipt, amount_paise, reason, actor, resumed: true, refundId: null };
+  }
+  return newRefundRow(transaction, payment, request);
+}
+
+/** A refund asked for the first time: what is left of the payment, or the amount asked for. */
+async function newRefundRow(
+  transaction: Transaction,
+  payment: RefundablePayment,
+  request: RefundRequest,
+): Promise<RefundRow> {
+  const [refunded] = await selectRows<{ paise: string; count: string }>(transaction, REFUNDED_SO_FAR, [
+    payment.paymentId,
+  ]);
+  const left = payment.amountPaise - Number(refunded!.paise);
+  if (left <= 0) {
+    throw AppError.conflict('ALREADY_REFUNDED', `payment ${payment.paymentId} is already refunded in full`);
+  }
+  const amount = request.amountPaise ?? left;
+  if (amount > left) {
+    throw AppError.validation(
+      'AMOUNT_TOO_LARGE',
+      `only ${left} paise of payment ${payment.paymentId} are left to refund, not ${amount}`,
+    );
+  }
+  const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
+  const [row] = await selectRows<{ id: number }>(transaction, INSERT_REQUESTED, [
+    'orderId' in payment.owner ? payment.owner.orderId : null,
+    'chargeId' in payment.owner ? payment.owner.chargeId : null,
+    payment.paymentId,
+    amount,
+    receipt,
+    request.reason,
+    request.actor,
+  ]);
+  const id = Number(row!.id);
+  await nameUnderKey(transaction, request, id);
+  const { reason, actor } = request;
+  return { id, receipt, amount_paise: amount, reason, actor, resumed: false, refundId: null };
+}
+
+/** The row the request's idempotency key asked for before: answered again, never asked for twice. */
+async function refundUnderKey(
+  transaction: Transaction,
+  payment: RefundablePayment,
+  request: RefundRequest,
+): Promise<RefundRow | null> {
+  const key = request.idempotencyKey;
+  if (key === undefined) return null;
+  const [row] = await selectRows<Omit<RefundRow, 'resumed'> & { paymentId: string; status: string }>(
+    transaction,
+    REFUND_BY_KEY,
+    [key],
+  );
+  if (!row) return null;
+  const amount = request.amountPaise ?? row.amount_paise;
+  if (row.paymentId !== payment.paymentId || amount !== row.amount_paise) {
+    throw keyReused(key, `a refund of ${row.amount_paise} paise of ${row.paymentId}`);
+  }
+  if (row.status === 'failed') {
+    throw AppError.conflict(
+      'REFUND_REFUSED',
+      `Razorpay refused the refund asked for under idempotency key ${key}; ask again under a new key`,
+    );
+  }
+  const answered = row.status !== 'requested';
+  const { receipt, amount_paise, reason, actor } = row;
+  return {
+    ...{ id: Number(row.id), receipt, amount_paise, reason, actor },
+    resumed: !answered,
+    refundId: answered ? row.refundId : null,
+  };
+}
+
+/** Names row `rowId` under the request's idempotency key; a key another request took meanwhile is refused. */
+async function nameUnderKey(transaction: Transaction, request: RefundRequest, rowId: number): Promise<void> {
+  const key = request.idempotencyKey;
+  if (key === undefined) return;
+  const [named] = await selectRows(transaction, INSERT_KEY, [key, rowId]);
+  if (!named) throw keyReused(key, 'another refund');
+}
+
+function keyReused(key: string, what: string): AppError {
+  return AppError.conflict('IDEMPOTENCY_KEY_REUSED', `idempotency key ${key} was used for ${what}`);
+}
