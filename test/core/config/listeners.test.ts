@@ -1,4 +1,4 @@
-import { ConfigError, isLoopback, loadConfig } from '../../src/core/config';
+import { ConfigError, isLoopback, loadConfig } from '../../../src/core/config';
 
 const SECRETS = {
   JWT_SECRET: 'j'.repeat(32),

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { ConfigError, loadConfig } from '../../src/core/config';
-import { workerDatabaseUrl } from '../support/context';
+import { ConfigError, loadConfig } from '../../../src/core/config';
+import { workerDatabaseUrl } from '../../support/context';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
-import { ConfigError, loadConfig } from '../../src/core/config';
+import { ConfigError, loadConfig } from '../../../src/core/config';
 
-const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../../..');
 const example = fs.readFileSync(path.join(ROOT, '.env.example'), 'utf8');
 
 describe('.env.example', () => {

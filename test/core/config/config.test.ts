@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/core/config';
+import { ConfigError, loadConfig } from '../../../src/core/config';
 
 describe('loadConfig', () => {
   it('gives every variable its documented default in development', () => {
@@ -272,7 +272,7 @@ describe('loadConfig', () => {
         `REDIS_TLS_CA_FILE: cannot read ${missing} (ENOENT)`,
       ]),
     );
-    const notPem = path.resolve(__dirname, '../../package.json');
+    const notPem = path.resolve(__dirname, '../../../package.json');
     expect(() => loadConfig({ NODE_ENV: 'test', REDIS_TLS: 'true', REDIS_TLS_CA_FILE: notPem })).toThrow(
       `REDIS_TLS_CA_FILE: ${notPem} holds no PEM certificate`,
     );

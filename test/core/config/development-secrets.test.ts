@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig } from '../../src/core/config';
+import { ConfigError, loadConfig } from '../../../src/core/config';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {

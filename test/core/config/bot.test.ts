@@ -1,4 +1,4 @@
-import { loadConfig, type ConfigError } from '../../src/core/config';
+import { loadConfig, type ConfigError } from '../../../src/core/config';
 
 describe('loadConfig: the bot side', () => {
   it('leaves the bot API off by default, reminds 3 days ahead, and lets the bot make 1200 requests a minute', () => {
