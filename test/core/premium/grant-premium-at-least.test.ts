@@ -1,7 +1,7 @@
-import { OutboxEvent, UserPremium } from '../../src/core/models';
-import { grantPremium } from '../../src/core/premium/grant';
-import { useTestCore } from '../support/context';
-import { createUser, DAY_MS, grantRequest } from '../support/fixtures';
+import { OutboxEvent, UserPremium } from '../../../src/core/models';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { useTestCore } from '../../support/context';
+import { createUser, DAY_MS, grantRequest } from '../../support/fixtures';
 
 const getCore = useTestCore();
 

@@ -1,10 +1,10 @@
 import { Sequelize } from 'sequelize';
-import { AppError } from '../../src/core/errors';
-import { OutboxEvent, PremiumGrant, ServerPremium, User, UserPremium } from '../../src/core/models';
-import { resolvePlan } from '../../src/core/plans';
-import { grantPremium } from '../../src/core/premium/grant';
-import { useTestCore } from '../support/context';
-import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
+import { AppError } from '../../../src/core/errors';
+import { OutboxEvent, PremiumGrant, ServerPremium, User, UserPremium } from '../../../src/core/models';
+import { resolvePlan } from '../../../src/core/plans';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { useTestCore } from '../../support/context';
+import { createUser, DAY_MS, grantRequest, snowflake } from '../../support/fixtures';
 
 const getCore = useTestCore();
 const db = (): Sequelize => getCore().sequelize;

@@ -1,9 +1,9 @@
-import { OutboxEvent, PremiumGrant, ServerPremium, UserPremium } from '../../src/core/models';
-import { resolvePlan } from '../../src/core/plans';
-import { grantPremium } from '../../src/core/premium/grant';
-import { revokePremium, type RequestedRevoke } from '../../src/core/premium/revoke';
-import { useTestCore } from '../support/context';
-import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
+import { OutboxEvent, PremiumGrant, ServerPremium, UserPremium } from '../../../src/core/models';
+import { resolvePlan } from '../../../src/core/plans';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { revokePremium, type RequestedRevoke } from '../../../src/core/premium/revoke';
+import { useTestCore } from '../../support/context';
+import { createUser, DAY_MS, grantRequest, snowflake } from '../../support/fixtures';
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;

@@ -1,5 +1,5 @@
-import { OutboxEvent } from '../../src/core/models';
-import { useTestCore } from '../support/context';
+import { OutboxEvent } from '../../../src/core/models';
+import { useTestCore } from '../../support/context';
 
 useTestCore();
 
