@@ -1,6 +1,6 @@
 import { QueryTypes, Sequelize } from 'sequelize';
-import { createMigrator } from '../../src/core/db/migrator';
-import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { createMigrator } from '../../../src/core/db/migrator';
+import { createDatabase, databaseUrl, dropDatabase } from '../../support/databases';
 
 // A database of its own, migrated up, all the way down and up again: seconds on the shared 2-core machine.
 jest.setTimeout(30_000);

@@ -1,9 +1,9 @@
-import { createCore, type Core } from '../../src/core';
-import { ConfigError, loadConfig } from '../../src/core/config';
-import { grantPremium } from '../../src/core/premium/grant';
-import { getPremiumStatus } from '../../src/core/users';
-import { resetDatabase, testConfig } from '../support/context';
-import { createUser, grantRequest } from '../support/fixtures';
+import { createCore, type Core } from '../../../src/core';
+import { ConfigError, loadConfig } from '../../../src/core/config';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { getPremiumStatus } from '../../../src/core/users';
+import { resetDatabase, testConfig } from '../../support/context';
+import { createUser, grantRequest } from '../../support/fixtures';
 
 /** The statements prepared on the session of the pool's one connection. */
 async function preparedOnSession(core: Core): Promise<string[]> {

@@ -1,10 +1,10 @@
 import type { Client } from 'pg';
-import { createCore, type Core } from '../../src/core';
-import { withPlainTransaction } from '../../src/core/db/plain-transaction';
-import { OutboxEvent, PremiumGrant } from '../../src/core/models';
-import { grantPremium } from '../../src/core/premium/grant';
-import { resetDatabase, testConfig } from '../support/context';
-import { createUser, grantRequest } from '../support/fixtures';
+import { createCore, type Core } from '../../../src/core';
+import { withPlainTransaction } from '../../../src/core/db/plain-transaction';
+import { OutboxEvent, PremiumGrant } from '../../../src/core/models';
+import { grantPremium } from '../../../src/core/premium/grant';
+import { resetDatabase, testConfig } from '../../support/context';
+import { createUser, grantRequest } from '../../support/fixtures';
 
 // One connection, so that the test can reach the one its statements were prepared on.
 let core: Core;

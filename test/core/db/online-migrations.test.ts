@@ -1,8 +1,8 @@
 import { Client } from 'pg';
 import { QueryTypes, Sequelize } from 'sequelize';
-import { seedScale } from '../../bench/scale/seed';
-import { createMigrator } from '../../src/core/db/migrator';
-import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
+import { seedScale } from '../../../bench/scale/seed';
+import { createMigrator } from '../../../src/core/db/migrator';
+import { createDatabase, databaseUrl, dropDatabase } from '../../support/databases';
 
 /** The last migration a live service may already run: the ones after it must not stop it. */
 const DEPLOYED = '011-dispute-history';
