@@ -1,7 +1,7 @@
-import { createCore, type Core } from '../../src/core';
-import { getPremiumStatus } from '../../src/core/users';
-import { resetDatabase, testConfig } from '../support/context';
-import { createUser, DAY_MS } from '../support/fixtures';
+import { createCore, type Core } from '../../../src/core';
+import { getPremiumStatus } from '../../../src/core/users';
+import { resetDatabase, testConfig } from '../../support/context';
+import { createUser, DAY_MS } from '../../support/fixtures';
 
 describe('the premium status read', () => {
   // One connection, so that the statement planted below is on the connection the read gets.
