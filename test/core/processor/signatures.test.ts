@@ -2,7 +2,7 @@ import {
   paymentSignature,
   signaturesMatch,
   webhookSignature,
-} from '../../src/core/processor/razorpay-client';
+} from '../../../src/core/processor/razorpay-client';
 
 describe('signatures', () => {
   it('signs order_id|payment_id with HMAC-SHA256 hex', () => {
