@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { createCore, type Core } from '../../src/core';
 import { connectRedis, type RedisClient } from '../../src/redis/connection';
 import { buildApp } from '../../src/server/app';
-import { stateCookieOf } from '../server/auth/sign-in-app';
+import { stateCookieOf } from '../support/sign-in-app';
 import { resetDatabase, testConfig } from '../support/context';
 import { pollUntil } from '../support/wait';
 import { insertOutboxRows, pendingRows, streamIds } from '../worker/support/outbox';

@@ -14,7 +14,7 @@ import { pollUntil } from '../support/wait';
 import { pendingRows, readStream } from '../worker/support/outbox';
 import { PrivateRedis } from '../worker/support/private-redis';
 import { useRelays } from '../worker/support/relays';
-import { bearer, MONTHLY_USER, post, verifyBody } from './payments/harness';
+import { bearer, MONTHLY_USER, post, verifyBody } from '../support/payments-app';
 
 // A redis-server of its own, shut down, hung and restarted under the API and relay: 10 s a test measured.
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@ import { QueryTypes } from 'sequelize';
 import { Order } from '../../src/core/models';
 import { reconcileJob } from '../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../src/worker/scheduler';
-import { paidButUnverified, useSandboxedCore } from '../core/payments/sandboxed-core';
+import { paidButUnverified, useSandboxedCore } from '../support/sandboxed-core';
 import { createUser } from '../support/fixtures';
 import { longestTransactionMs } from '../support/transactions';
 import { insertOutboxRows } from './support/outbox';

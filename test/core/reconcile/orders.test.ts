@@ -7,7 +7,7 @@ import type { Sandbox } from '../../../src/sandbox';
 import { reconcileJob } from '../../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../../src/worker/scheduler';
 import { createUser } from '../../support/fixtures';
-import * as orders from '../payments/sandboxed-core';
+import * as orders from '../../support/sandboxed-core';
 
 const getContext = orders.useSandboxedCore({ PROVIDER_TIMEOUT_MS: '1000' });
 const getCore = () => getContext().core;

@@ -4,7 +4,7 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { MONTHLY_USER, orderAs, usePaymentsApp, verifyAs, verifyBody } from '../../server/payments/harness';
+import { MONTHLY_USER, orderAs, usePaymentsApp, verifyAs, verifyBody } from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = () => getApp();

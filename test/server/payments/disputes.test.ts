@@ -19,8 +19,8 @@ import {
   verifyAs,
   verifyBody,
   type PaymentsTestApp,
-} from './harness';
-import { buyMonthFor } from '../self-service/support';
+} from '../../support/payments-app';
+import { buyMonthFor } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const startRelay = useRelays();

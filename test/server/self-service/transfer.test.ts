@@ -15,8 +15,8 @@ import {
   refundAtProcessor,
   usePaymentsApp,
   type PaymentsTestApp,
-} from '../payments/harness';
-import { buyMonthFor, errorOf, snapshot } from './support';
+} from '../../support/payments-app';
+import { buyMonthFor, errorOf, snapshot } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

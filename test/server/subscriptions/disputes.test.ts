@@ -5,7 +5,7 @@ import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
 import { readStream } from '../../worker/support/outbox';
 import { useRelays } from '../../worker/support/relays';
-import { chargesOf, ledger, subscribe, useSubscriptionsApp } from './harness';
+import { chargesOf, ledger, subscribe, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
 const startRelay = useRelays();

@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { QueryTypes } from 'sequelize';
-import type { User } from '../../../src/core/models';
-import type { TestApp } from '../../support/app';
-import { bearer, orderAs, verifyAs, verifyBody, type PaymentsTestApp } from '../payments/harness';
+import type { User } from '../../src/core/models';
+import type { TestApp } from './app';
+import { bearer, orderAs, verifyAs, verifyBody, type PaymentsTestApp } from './payments-app';
 
 export function get(app: TestApp, url: string, user: User): Promise<LightMyRequestResponse> {
   return app.app.inject({ method: 'GET', url, headers: { authorization: bearer(app, user) } });

@@ -1,13 +1,13 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { QueryTypes } from 'sequelize';
-import type { User } from '../../../src/core/models';
-import { razorpayClientFor } from '../../../src/core/payments/processor';
-import { parsePlanIds } from '../../../src/core/plan-ids';
-import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
-import type { SubscriptionCheckoutResponse } from '../../../src/sandbox';
-import type { TestApp } from '../../support/app';
-import { pollUntil } from '../../support/wait';
-import { bearer, post, usePaymentsApp, type PaymentsTestApp } from '../payments/harness';
+import type { User } from '../../src/core/models';
+import { razorpayClientFor } from '../../src/core/payments/processor';
+import { parsePlanIds } from '../../src/core/plan-ids';
+import { syncPlans } from '../../src/core/subscriptions/plans-sync';
+import type { SubscriptionCheckoutResponse } from '../../src/sandbox';
+import type { TestApp } from './app';
+import { pollUntil } from './wait';
+import { bearer, post, usePaymentsApp, type PaymentsTestApp } from './payments-app';
 
 /**
  * The payments app with the processor's plans synced (as `premium plans sync` does, into the config the

@@ -1,11 +1,11 @@
-import type { Core } from '../../../src/core';
-import { createOrder } from '../../../src/core/orders/create-order';
-import { razorpayClientFor } from '../../../src/core/payments/processor';
-import { verifyPayment } from '../../../src/core/payments/verify-payment';
-import type { User } from '../../../src/core/models';
-import type { RazorpayClient } from '../../../src/core/processor/razorpay-client';
-import { startSandbox, type CheckoutResponse, type Sandbox } from '../../../src/sandbox';
-import { testConfig, useTestCore } from '../../support/context';
+import type { Core } from '../../src/core';
+import { createOrder } from '../../src/core/orders/create-order';
+import { razorpayClientFor } from '../../src/core/payments/processor';
+import { verifyPayment } from '../../src/core/payments/verify-payment';
+import type { User } from '../../src/core/models';
+import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
+import { startSandbox, type CheckoutResponse, type Sandbox } from '../../src/sandbox';
+import { testConfig, useTestCore } from './context';
 
 export interface SandboxedCore {
   core: Core;

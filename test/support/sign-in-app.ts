@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { startSandbox, type Sandbox } from '../../../src/sandbox';
-import { useTestApp, type TestApp } from '../../support/app';
-import { testConfig } from '../../support/context';
+import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { useTestApp, type TestApp } from './app';
+import { testConfig } from './context';
 
 export const FRONTEND_URL = 'http://frontend.test';
 export const REDIRECT_URI = 'http://api.test/api/auth/idp/callback';

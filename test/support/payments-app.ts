@@ -1,18 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
-import { UserGuild, UserPremium, type User } from '../../../src/core/models';
-import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../../src/core/processor/types';
-import { issueSessionToken } from '../../../src/core/session';
+import { UserGuild, UserPremium, type User } from '../../src/core/models';
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../../src/core/processor/types';
+import { issueSessionToken } from '../../src/core/session';
 import {
   startSandbox,
   type CheckoutResponse,
   type DisputeStage,
   type Sandbox,
   type WebhookEntities,
-} from '../../../src/sandbox';
-import { useTestApp, type TestApp } from '../../support/app';
-import { testConfig } from '../../support/context';
-import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
+} from '../../src/sandbox';
+import { useTestApp, type TestApp } from './app';
+import { testConfig } from './context';
+import { createUser, DAY_MS, snowflake } from './fixtures';
 
 export interface PaymentsTestApp extends TestApp {
   sandbox: Sandbox;
