@@ -10,7 +10,7 @@ import { testConfig, uniqueName } from '../support/context';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 import { createUser } from '../support/fixtures';
 import { pollUntil } from '../support/wait';
-import { readStream } from '../worker/support/outbox';
+import { readStream } from '../support/outbox-stream';
 import { describeNeeding, PGBOUNCER } from '../support/requirements';
 import { PrivatePgBouncer } from './support/private-pgbouncer';
 

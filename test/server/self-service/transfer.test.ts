@@ -4,8 +4,8 @@ import { revokePremium } from '../../../src/core/premium/revoke';
 import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
+import { readStream } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
 import {
   bearer,
   deliver,

@@ -3,8 +3,8 @@ import type { User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
+import { readStream } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
 import { chargesOf, ledger, subscribe, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();

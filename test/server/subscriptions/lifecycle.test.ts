@@ -3,8 +3,8 @@ import { announceExpiries } from '../../../src/core/premium/expiry';
 import { isRenewedBySubscription } from '../../../src/core/subscriptions/renewal';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream, type StreamEvent } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
+import { readStream, type StreamEvent } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
 import { bearer, manageGuild } from '../../support/payments-app';
 import {
   cancelAs,

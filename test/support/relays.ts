@@ -1,7 +1,7 @@
 import pino, { type Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { Config } from '../../../src/core/config';
-import { OutboxRelay, type RelayOptions, type RelayTuning } from '../../../src/worker/relay/outbox-relay';
+import type { Config } from '../../src/core/config';
+import { OutboxRelay, type RelayOptions, type RelayTuning } from '../../src/worker/relay/outbox-relay';
 
 export interface TestRelay {
   relay: OutboxRelay;

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from 'ioredis';
 import { freePort } from './ports';
-import { pollUntil } from '../../support/wait';
+import { pollUntil } from './wait';
 
 /** A redis-server of the test's own (never the shared one on 6379), to stop, restart and configure. */
 export class PrivateRedis {

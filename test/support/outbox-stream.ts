@@ -1,8 +1,8 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
-import { grantPremium, type GrantRequest } from '../../../src/core/premium/grant';
-import { User } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
-import type { RedisClient } from '../../../src/redis/connection';
+import { grantPremium, type GrantRequest } from '../../src/core/premium/grant';
+import { User } from '../../src/core/models';
+import { resolvePlan } from '../../src/core/plans';
+import type { RedisClient } from '../../src/redis/connection';
 
 export interface StreamEvent {
   id: string;
