@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-const ROOT = path.resolve(__dirname, '../../..');
+const ROOT = path.resolve(__dirname, '../..');
 /** Screenshots and process logs, kept after the run (git-ignored). */
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 const READY_WITHIN_MS = 15_000;

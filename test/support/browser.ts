@@ -1,4 +1,4 @@
-import { isExecutable, type Requirement } from '../../support/requirements';
+import { isExecutable, type Requirement } from './requirements';
 
 /** Where Chromium or Chrome usually is, on Linux and macOS. */
 export const USUAL_BROWSER_PATHS = [

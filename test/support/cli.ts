@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workerDatabaseUrl } from '../support/context';
+import { workerDatabaseUrl } from './context';
 
 /** The built CLI, as operators run it (`npm test` builds `dist/` first; on your own, `npm run build`). */
 const BIN = path.resolve(__dirname, '../../bin/premium.js');
