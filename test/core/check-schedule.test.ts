@@ -1,4 +1,4 @@
-import { nextSubscriptionCheck } from '../../../src/core/check-schedule';
+import { nextSubscriptionCheck } from '../../src/core/check-schedule';
 
 describe('the next check of a live subscription', () => {
   const now = new Date('2026-01-01T00:00:00Z');

@@ -1,4 +1,4 @@
-import { avatarUrl, guildIconUrl } from '../../../src/core/cdn';
+import { avatarUrl, guildIconUrl } from '../../src/core/cdn';
 
 describe('Discord CDN URLs', () => {
   it('serves a still avatar as PNG and an animated (a_) one as GIF', () => {
