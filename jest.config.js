@@ -27,8 +27,8 @@ const PROCESS_TESTS = [
 
 const SLOW_TESTS = [
   '<rootDir>/test/bot-kit/convergence.test.ts',
-  '<rootDir>/test/core/migrations.test.ts',
-  '<rootDir>/test/core/online-migrations.test.ts',
+  '<rootDir>/test/core/db/migrations.test.ts',
+  '<rootDir>/test/core/db/online-migrations.test.ts',
   '<rootDir>/test/server/payments/create-order-slow-processor.test.ts',
   '<rootDir>/test/worker/reconcile-slow-processor.test.ts',
 ];

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { freePort } from '../../test/worker/support/ports';
+import { freePort } from '../../test/support/ports';
 import { startChild, whileAlive, type Child } from '../children';
 import type { BenchEnvironment } from '../environment';
 import { pollUntil } from '../../test/support/wait';

@@ -11,8 +11,8 @@ import { buildApp } from '../../src/server/app';
 import { useTestCore } from '../support/context';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
 import { pollUntil } from '../support/wait';
-import { pendingRows } from '../worker/support/outbox';
-import { useRelays } from '../worker/support/relays';
+import { pendingRows } from '../support/outbox-stream';
+import { useRelays } from '../support/relays';
 import { guildEvent, useKit } from './support';
 
 const TOKEN = randomBytes(24).toString('hex');

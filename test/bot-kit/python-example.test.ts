@@ -12,7 +12,7 @@ import { useTestApp } from '../support/app';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
 import { describeNeeding, PYTHON_REDIS } from '../support/requirements';
 import { pollUntil } from '../support/wait';
-import { useRelays } from '../worker/support/relays';
+import { useRelays } from '../support/relays';
 
 const TOKEN = 'bot-token-of-the-python-example-0123456789';
 const GROUP = 'python-bot';

@@ -5,7 +5,7 @@ import type { PremiumChange } from '../../src/core/premium/types';
 import { useTestCore } from '../support/context';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
 import { isoTime } from '../../src/cli/format';
-import { json, premium, premiumAtTerminal } from './support';
+import { json, premium, premiumAtTerminal } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

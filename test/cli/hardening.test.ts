@@ -1,7 +1,7 @@
 import { OutboxEvent, PremiumGrant, UserGuild } from '../../src/core/models';
 import { useTestCore } from '../support/context';
 import { createUser, snowflake } from '../support/fixtures';
-import { json, premium } from './support';
+import { json, premium } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

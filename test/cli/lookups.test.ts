@@ -5,7 +5,7 @@ import { revokePremium } from '../../src/core/premium/revoke';
 import { useTestCore, workerDatabaseUrl } from '../support/context';
 import { dropDatabase, databaseUrl } from '../support/databases';
 import { createOrderRow, createUser, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium, premiumAtTerminal } from './support';
+import { json, premium, premiumAtTerminal } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

@@ -5,7 +5,7 @@ import { revenueReport, subscribersReport } from '../../src/core/reports';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { monthlyOrderAtSandbox, useCliSandbox } from './sandbox';
-import { json } from './support';
+import { json } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

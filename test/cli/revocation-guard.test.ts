@@ -7,7 +7,7 @@ import { revokePremium } from '../../src/core/premium/revoke';
 import { startWorker } from '../../src/worker/worker';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser, grantRequest } from '../support/fixtures';
-import { json, premium } from './support';
+import { json, premium } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

@@ -3,7 +3,7 @@ import { createOrder } from '../../src/core/orders/create-order';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createUser } from '../support/fixtures';
-import { premium, type CliRun } from './support';
+import { premium, type CliRun } from '../support/cli';
 
 export const CREDENTIALS = {
   discord: { clientId: 'cli-client', clientSecret: 'cli-client-secret' },

@@ -5,7 +5,7 @@ import { OutboxEvent, PremiumGrant, ServerPremium } from '../../src/core/models'
 import { grantPremium } from '../../src/core/premium/grant';
 import { useTestCore } from '../support/context';
 import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium } from './support';
+import { json, premium } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

@@ -7,7 +7,7 @@ import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
 import { CREDENTIALS, useCliSandbox } from './sandbox';
-import { json } from './support';
+import { json } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

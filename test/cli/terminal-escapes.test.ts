@@ -2,7 +2,7 @@ import { UserGuild } from '../../src/core/models';
 import { grantPremium } from '../../src/core/premium/grant';
 import { useTestCore } from '../support/context';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
-import { json, premium, premiumAtTerminal } from './support';
+import { json, premium, premiumAtTerminal } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);

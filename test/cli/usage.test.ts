@@ -1,6 +1,6 @@
 import { PremiumGrant } from '../../src/core/models';
 import { useTestCore } from '../support/context';
-import { premium } from './support';
+import { premium } from '../support/cli';
 
 useTestCore();
 

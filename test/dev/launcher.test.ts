@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from 'pg';
 import { loadConfig } from '../../src/core/config';
 import { issueSessionToken } from '../../src/core/session';
-import { freePorts } from '../e2e/support/processes';
+import { freePorts } from '../support/processes';
 import { databaseUrl } from '../support/databases';
 import { pollUntil } from '../support/wait';
 import { launch, launcherLines, ROOT, type Launch } from './launcher';

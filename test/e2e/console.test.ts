@@ -4,8 +4,8 @@ import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
-import { BROWSER } from './support/browser';
-import { ARTIFACTS } from './support/processes';
+import { BROWSER } from '../support/browser';
+import { ARTIFACTS } from '../support/processes';
 import { useProduct } from './support/product';
 
 // The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.

@@ -6,9 +6,9 @@ import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { DAY_MS } from '../support/fixtures';
 import { describeNeeding } from '../support/requirements';
-import { BROWSER } from './support/browser';
+import { BROWSER } from '../support/browser';
 import { textOf } from './support/page-text';
-import { ARTIFACTS } from './support/processes';
+import { ARTIFACTS } from '../support/processes';
 import { useProduct } from './support/product';
 
 // The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.

@@ -3,9 +3,9 @@ import type { Page } from 'playwright-core';
 import { createCodes } from '../../src/core/codes/create-codes';
 import { resolvePlan } from '../../src/core/plans';
 import { describeNeeding } from '../support/requirements';
-import { BROWSER } from './support/browser';
+import { BROWSER } from '../support/browser';
 import { textOf } from './support/page-text';
-import { ARTIFACTS } from './support/processes';
+import { ARTIFACTS } from '../support/processes';
 import { useProduct } from './support/product';
 
 // The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.

@@ -2,11 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { createCore, type Core } from '../../src/core';
 import { connectRedis, type RedisClient } from '../../src/redis/connection';
 import { buildApp } from '../../src/server/app';
-import { stateCookieOf } from '../server/auth/sign-in-app';
+import { stateCookieOf } from '../support/sign-in-app';
 import { resetDatabase, testConfig } from '../support/context';
 import { pollUntil } from '../support/wait';
-import { insertOutboxRows, pendingRows, streamIds } from '../worker/support/outbox';
-import { useRelays } from '../worker/support/relays';
+import { insertOutboxRows, pendingRows, streamIds } from '../support/outbox-stream';
+import { useRelays } from '../support/relays';
 import { PrivateCluster, PrivateSentinelSet, type TopologyOptions } from './support/private-topologies';
 
 // Sentinel and Cluster servers of its own: stopping them, and each test against them, take seconds.

@@ -4,13 +4,13 @@ import { createCore, type Core } from '../../src/core';
 import type { User } from '../../src/core/models';
 import { issueSessionToken } from '../../src/core/session';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
-import { premium, json } from '../cli/support';
-import { freePorts, runProcess, type RunningProcess } from '../e2e/support/processes';
+import { premium, json } from '../support/cli';
+import { freePorts, runProcess, type RunningProcess } from '../support/processes';
 import { testConfig, uniqueName } from '../support/context';
 import { createDatabase, databaseUrl, dropDatabase } from '../support/databases';
 import { createUser } from '../support/fixtures';
 import { pollUntil } from '../support/wait';
-import { readStream } from '../worker/support/outbox';
+import { readStream } from '../support/outbox-stream';
 import { describeNeeding, PGBOUNCER } from '../support/requirements';
 import { PrivatePgBouncer } from './support/private-pgbouncer';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { testConfig, workerDatabaseUrl } from '../support/context';
 import { pollUntil } from '../support/wait';
-import { freePort } from '../worker/support/ports';
+import { freePort } from '../support/ports';
 
 // Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.
 jest.setTimeout(60_000);

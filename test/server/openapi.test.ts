@@ -13,7 +13,7 @@ import {
   paymentOf,
   usePaymentsApp,
   verifyBody,
-} from './payments/harness';
+} from '../support/payments-app';
 
 const BOT_TOKEN = 'bot-token-of-the-openapi-test-0123456789';
 const getApp = usePaymentsApp({ BOT_API_TOKEN: BOT_TOKEN });

@@ -11,10 +11,10 @@ import type { TestApp } from '../support/app';
 import { testConfig, uniqueName, useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
 import { pollUntil } from '../support/wait';
-import { pendingRows, readStream } from '../worker/support/outbox';
-import { PrivateRedis } from '../worker/support/private-redis';
-import { useRelays } from '../worker/support/relays';
-import { bearer, MONTHLY_USER, post, verifyBody } from './payments/harness';
+import { pendingRows, readStream } from '../support/outbox-stream';
+import { PrivateRedis } from '../support/private-redis';
+import { useRelays } from '../support/relays';
+import { bearer, MONTHLY_USER, post, verifyBody } from '../support/payments-app';
 
 // A redis-server of its own, shut down, hung and restarted under the API and relay: 10 s a test measured.
 jest.setTimeout(60_000);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { findBrowser } from '../e2e/support/browser';
+import { findBrowser } from './browser';
 import { onPath, PGBOUNCER, requirementPlan } from './requirements';
 // The reporter is plain JavaScript, loaded by jest itself.
 // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -7,7 +7,7 @@ import { revokePremium } from '../../src/core/premium/revoke';
 import { expiryJob } from '../../src/worker/jobs/expiry';
 import { runExclusively } from '../../src/worker/scheduler';
 import { useTestCore } from '../support/context';
-import { createUser, grantMonth } from './support/outbox';
+import { createUser, grantMonth } from '../support/outbox-stream';
 
 const GUILD_ID = '223456789012345678';
 

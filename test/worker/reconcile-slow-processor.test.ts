@@ -3,10 +3,10 @@ import { QueryTypes } from 'sequelize';
 import { Order } from '../../src/core/models';
 import { reconcileJob } from '../../src/worker/jobs/reconcile';
 import { runExclusively } from '../../src/worker/scheduler';
-import { paidButUnverified, useSandboxedCore } from '../core/payments/sandboxed-core';
+import { paidButUnverified, useSandboxedCore } from '../support/sandboxed-core';
 import { createUser } from '../support/fixtures';
 import { longestTransactionMs } from '../support/transactions';
-import { insertOutboxRows } from './support/outbox';
+import { insertOutboxRows } from '../support/outbox-stream';
 
 /** The slow processor: every answer about an order's payments takes 15 s. */
 const PROCESSOR_DELAY_MS = 15_000;

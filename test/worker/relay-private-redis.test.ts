@@ -6,9 +6,9 @@ import { Op } from 'sequelize';
 import type { Config } from '../../src/core/config';
 import { OutboxEvent } from '../../src/core/models';
 import { uniqueName, useTestCore } from '../support/context';
-import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from './support/outbox';
-import { PrivateRedis } from './support/private-redis';
-import { counterValue, recordingLogger, useRelays } from './support/relays';
+import { createUser, grantMonth, insertOutboxRows, pendingRows, streamIds } from '../support/outbox-stream';
+import { PrivateRedis } from '../support/private-redis';
+import { counterValue, recordingLogger, useRelays } from '../support/relays';
 import { pollUntil } from '../support/wait';
 
 // A redis-server of its own, stopped and restarted under the relay: seconds a test.

@@ -13,8 +13,8 @@ import {
   pendingRows,
   readStream,
   streamIds,
-} from './support/outbox';
-import { counterValue, useRelays } from './support/relays';
+} from '../support/outbox-stream';
+import { counterValue, useRelays } from '../support/relays';
 import { pollUntil } from '../support/wait';
 
 describe('outbox relay', () => {

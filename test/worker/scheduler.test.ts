@@ -8,7 +8,7 @@ import { expiryJob } from '../../src/worker/jobs/expiry';
 import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
 import { runExclusively, Scheduler } from '../../src/worker/scheduler';
 import { useTestCore } from '../support/context';
-import { createUser, grantMonth } from './support/outbox';
+import { createUser, grantMonth } from '../support/outbox-stream';
 import { pollUntil } from '../support/wait';
 
 const logger = pino({ level: 'silent' });

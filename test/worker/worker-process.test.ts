@@ -5,9 +5,9 @@ import { Redis } from 'ioredis';
 import { QueryTypes } from 'sequelize';
 import type { Config } from '../../src/core/config';
 import { uniqueName, useTestCore } from '../support/context';
-import { insertOutboxRows, pendingRows, streamIds } from './support/outbox';
-import { freePort } from './support/ports';
-import { useRelays } from './support/relays';
+import { insertOutboxRows, pendingRows, streamIds } from '../support/outbox-stream';
+import { freePort } from '../support/ports';
+import { useRelays } from '../support/relays';
 import { pollUntil } from '../support/wait';
 
 // Each test starts and stops processes of its own (node or tsx): seconds a test on the shared 2-core machine.

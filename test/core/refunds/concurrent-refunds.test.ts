@@ -4,7 +4,7 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { paidMonthlyOrder, paymentOf, usePaymentsApp } from '../../server/payments/harness';
+import { paidMonthlyOrder, paymentOf, usePaymentsApp } from '../../support/payments-app';
 
 // Razorpay answers a refund 1.5 s after making it; its webhook may come first.
 jest.setTimeout(20_000);

@@ -4,7 +4,7 @@ import { requestRefund } from '../../../src/core/refunds';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
 import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { chargedMonthlySubscription, useSubscriptionsApp } from '../../server/subscriptions/harness';
+import { chargedMonthlySubscription, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 // One automatic revoke in the hour reaches the limit: the next one is held for an operator.
 const getApp = useSubscriptionsApp({ MAX_REVOKES_PER_HOUR: '1' });

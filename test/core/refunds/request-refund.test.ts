@@ -4,7 +4,7 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { MONTHLY_USER, orderAs, usePaymentsApp, verifyAs, verifyBody } from '../../server/payments/harness';
+import { MONTHLY_USER, orderAs, paidMonthlyOrder, usePaymentsApp } from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = () => getApp();
@@ -15,11 +15,7 @@ beforeEach(() => app().sandbox.razorpay.setWebhookUrl(app().webhookUrl));
 /** A Monthly USER order bought and verified through the API: 30 days of premium from now. */
 async function boughtOrder() {
   const buyer = await createUser();
-  const order = await orderAs(app(), buyer, MONTHLY_USER);
-  const checkout = await app().sandbox.razorpay.pay(order.id);
-  const verified = await verifyAs(app(), buyer, verifyBody(buyer, checkout));
-  expect(verified.statusCode).toBe(200);
-  return { buyer, orderId: order.id, paymentId: checkout.razorpay_payment_id };
+  return { buyer, ...(await paidMonthlyOrder(app(), buyer)) };
 }
 
 const refund = (orderId: string, amountPaise?: number) =>

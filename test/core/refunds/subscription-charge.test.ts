@@ -3,11 +3,7 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { requestRefund } from '../../../src/core/refunds';
 import { openDisputes, revenueReport } from '../../../src/core/reports';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import {
-  chargedMonthlySubscription,
-  chargesOf,
-  useSubscriptionsApp,
-} from '../../server/subscriptions/harness';
+import { chargedMonthlySubscription, chargesOf, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
 

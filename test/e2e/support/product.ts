@@ -5,7 +5,7 @@ import type { Core } from '../../../src/core';
 import { formatPlanIds } from '../../../src/core/plan-ids';
 import { SANDBOX_PLAN_IDS } from '../../../src/sandbox';
 import { resetDatabase, testConfig, useTestCore, workerDatabaseUrl } from '../../support/context';
-import { freePorts, runProcess, type RunningProcess } from './processes';
+import { freePorts, runProcess, type RunningProcess } from '../../support/processes';
 
 const CHROMIUM_ARGS = [
   '--headless',

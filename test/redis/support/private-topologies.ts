@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
-import { freePorts } from '../../e2e/support/processes';
+import { freePorts } from '../../support/processes';
 import { pollUntil } from '../../support/wait';
 
 const run = promisify(execFile);

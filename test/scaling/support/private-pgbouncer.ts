@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '../../worker/support/ports';
+import { freePort } from '../../support/ports';
 import { pollUntil } from '../../support/wait';
 
 /**

@@ -4,7 +4,7 @@ import { buildApp } from '../../../src/server/app';
 import { apiRedisOptions } from '../../../src/server/redis-options';
 import { useTestCore } from '../../support/context';
 import { createUser } from '../../support/fixtures';
-import { FRONTEND_URL, redirectOf } from './sign-in-app';
+import { FRONTEND_URL, redirectOf } from '../../support/sign-in-app';
 
 const getCore = useTestCore({ FRONTEND_URL });
 

@@ -5,7 +5,13 @@ import { grantPremium } from '../../../src/core/premium/grant';
 import type { Fault, FaultRoute, SandboxDiscordGuild, SandboxDiscordUser } from '../../../src/sandbox';
 import { signInStateKey } from '../../../src/server/sign-in-state';
 import { createUser, grantRequest, snowflake } from '../../support/fixtures';
-import { FRONTEND_URL, redirectOf, REDIRECT_URI, stateCookieOf, useSignInApp } from './sign-in-app';
+import {
+  FRONTEND_URL,
+  redirectOf,
+  REDIRECT_URI,
+  stateCookieOf,
+  useSignInApp,
+} from '../../support/sign-in-app';
 
 const { app, sandbox } = useSignInApp({ PROVIDER_TIMEOUT_MS: '1000' });
 const ANIMATED_AVATAR = 'a_1269e74af4df7417b13759eae50c83dc';

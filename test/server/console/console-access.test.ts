@@ -4,7 +4,7 @@ import { issueSessionToken } from '../../../src/core/session';
 import type { SandboxDiscordUser } from '../../../src/sandbox';
 import { consoleCookieOptions } from '../../../src/server/console/cookie';
 import { createUser, snowflake } from '../../support/fixtures';
-import { FRONTEND_URL, redirectOf, stateCookieOf, useSignInApp } from '../auth/sign-in-app';
+import { FRONTEND_URL, redirectOf, stateCookieOf, useSignInApp } from '../../support/sign-in-app';
 
 const OPERATOR = snowflake();
 const OTHER_OPERATOR = snowflake();

@@ -1,6 +1,6 @@
 import { Order, type User } from '../../../src/core/models';
 import { createUser } from '../../support/fixtures';
-import { bearer, MONTHLY_USER, orderAs, post, usePaymentsApp } from './harness';
+import { bearer, MONTHLY_USER, orderAs, post, usePaymentsApp } from '../../support/payments-app';
 
 const getApp = usePaymentsApp({ MAX_OPEN_ORDERS: '3' });
 

@@ -3,7 +3,7 @@ import { QueryTypes, Sequelize } from 'sequelize';
 import { Order } from '../../../src/core/models';
 import { createUser } from '../../support/fixtures';
 import { longestTransactionMs } from '../../support/transactions';
-import { bearer, MONTHLY_USER, orderAs, post, usePaymentsApp } from './harness';
+import { bearer, MONTHLY_USER, orderAs, post, usePaymentsApp } from '../../support/payments-app';
 
 // Razorpay answers in 3 s, then 1 s: 4 s a test measured on the shared 2-core machine.
 jest.setTimeout(30_000);

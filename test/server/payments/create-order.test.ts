@@ -1,6 +1,6 @@
 import { Order, type User } from '../../../src/core/models';
 import { createUser, snowflake } from '../../support/fixtures';
-import { bearer, manageGuild, MONTHLY_USER, orderAs, post, usePaymentsApp } from './harness';
+import { bearer, manageGuild, MONTHLY_USER, orderAs, post, usePaymentsApp } from '../../support/payments-app';
 
 // Low, so that a slow processor is given up on quickly; the sandbox answers far sooner.
 const getApp = usePaymentsApp({ PROVIDER_TIMEOUT_MS: '1000' });

@@ -11,7 +11,7 @@ import {
   usePaymentsApp,
   verifyBody,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

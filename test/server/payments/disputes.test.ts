@@ -4,8 +4,8 @@ import { revokePremium, type RevokeRequest } from '../../../src/core/premium/rev
 import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
+import { readStream } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
 import {
   deliver,
   deliverDispute,
@@ -19,8 +19,8 @@ import {
   verifyAs,
   verifyBody,
   type PaymentsTestApp,
-} from './harness';
-import { buyMonthFor } from '../self-service/support';
+} from '../../support/payments-app';
+import { buyMonthFor } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const startRelay = useRelays();

@@ -3,7 +3,7 @@ import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes
 import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser } from '../../support/fixtures';
-import { buyMonthFor } from '../self-service/support';
+import { buyMonthFor } from '../../support/self-service';
 import {
   bearer,
   deliverDispute,
@@ -12,7 +12,7 @@ import {
   paidMonthlyOrder,
   usePaymentsApp,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 // One automatic revoke in the hour reaches the limit: every automatic revoke after it is held.
 const getApp = usePaymentsApp({ MAX_REVOKES_PER_HOUR: '1' });

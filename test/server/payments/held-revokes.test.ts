@@ -12,7 +12,7 @@ import {
   paidMonthlyOrder,
   usePaymentsApp,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 // One automatic revoke in the hour reaches the limit: the next automatic revoke is held for an operator.
 const getApp = usePaymentsApp({ MAX_REVOKES_PER_HOUR: '1' });

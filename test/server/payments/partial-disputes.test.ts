@@ -2,7 +2,12 @@ import { QueryTypes } from 'sequelize';
 import { Order, UserPremium, type User } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { deliverDispute, paidMonthlyOrder, usePaymentsApp, type PaymentsTestApp } from './harness';
+import {
+  deliverDispute,
+  paidMonthlyOrder,
+  usePaymentsApp,
+  type PaymentsTestApp,
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

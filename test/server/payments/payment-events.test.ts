@@ -1,5 +1,13 @@
 import { createUser } from '../../support/fixtures';
-import { bearer, MONTHLY_USER, orderAs, post, usePaymentsApp, verifyAs, verifyBody } from './harness';
+import {
+  bearer,
+  MONTHLY_USER,
+  orderAs,
+  post,
+  usePaymentsApp,
+  verifyAs,
+  verifyBody,
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 

@@ -3,7 +3,7 @@ import type { User } from '../../../src/core/models';
 import { Order, PremiumGrant } from '../../../src/core/models';
 import { webhookSignature } from '../../../src/core/processor/signatures';
 import { createUser } from '../../support/fixtures';
-import { bearer, manageGuild, usePaymentsApp } from './harness';
+import { bearer, manageGuild, usePaymentsApp } from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const RUNS = { numRuns: 100 };

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Order } from '../../../src/core/models';
 import { createUser } from '../../support/fixtures';
-import { bearer, MONTHLY_USER, usePaymentsApp } from './harness';
+import { bearer, MONTHLY_USER, usePaymentsApp } from '../../support/payments-app';
 
 const getApp = usePaymentsApp({ RATE_LIMIT_PER_MINUTE: '2', WEBHOOK_RATE_LIMIT_PER_MINUTE: '4' });
 

@@ -7,7 +7,7 @@ import {
   paidMonthlyOrder,
   usePaymentsApp,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

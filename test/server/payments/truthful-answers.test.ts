@@ -10,7 +10,7 @@ import {
   verifyAs,
   verifyBody,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

@@ -18,7 +18,7 @@ import {
   userPremiumUntil,
   verifyAs,
   verifyBody,
-} from './harness';
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 

@@ -13,6 +13,7 @@ import {
   deliver,
   MONTHLY_USER,
   orderAs,
+  paidMonthlyOrder,
   paymentOf,
   refundAtProcessor,
   tenDaysFromNow,
@@ -21,7 +22,7 @@ import {
   verifyAs,
   verifyBody,
   type PaymentsTestApp,
-} from './harness';
+} from '../../support/payments-app';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();
@@ -240,10 +241,8 @@ describe('POST /api/payment/webhook: refunds', () => {
   /** A user whose premium ran until `expiry` and who then bought and verified a Monthly USER order. */
   async function verifiedPurchase(expiry: Date) {
     const user = await userPremiumUntil(expiry);
-    const order = await orderAs(app(), user, MONTHLY_USER);
-    const checkout = await app().sandbox.razorpay.pay(order.id);
-    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
-    return { user, order, paymentId: checkout.razorpay_payment_id };
+    const { orderId, paymentId } = await paidMonthlyOrder(app(), user);
+    return { user, order: { id: orderId }, paymentId };
   }
 
   it('revokes the grant on a full refund: order refunded, 30 days taken back, a REMOVE event', async () => {

@@ -9,8 +9,8 @@ import {
   post,
   usePaymentsApp,
   type PaymentsTestApp,
-} from '../payments/harness';
-import { buyMonthFor, errorOf, get, snapshot } from './support';
+} from '../../support/payments-app';
+import { buyMonthFor, errorOf, get, snapshot } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

@@ -4,8 +4,8 @@ import { OutboxEvent, PremiumGrant, UserPremium, type User } from '../../../src/
 import { resolvePlan } from '../../../src/core/plans';
 import { useTestApp } from '../../support/app';
 import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
-import { bearer, manageGuild } from '../payments/harness';
-import { errorOf, snapshot } from './support';
+import { bearer, manageGuild } from '../../support/payments-app';
+import { errorOf, snapshot } from '../../support/self-service';
 
 const getApp = useTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
 

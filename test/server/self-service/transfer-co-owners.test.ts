@@ -9,8 +9,8 @@ import {
   refundAtProcessor,
   usePaymentsApp,
   type PaymentsTestApp,
-} from '../payments/harness';
-import { buyFor, errorOf, snapshot } from './support';
+} from '../../support/payments-app';
+import { buyFor, errorOf, snapshot } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

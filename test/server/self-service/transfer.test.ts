@@ -4,8 +4,8 @@ import { revokePremium } from '../../../src/core/premium/revoke';
 import { transferPremium } from '../../../src/core/transfers/transfer';
 import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
+import { readStream } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
 import {
   bearer,
   deliver,
@@ -15,8 +15,8 @@ import {
   refundAtProcessor,
   usePaymentsApp,
   type PaymentsTestApp,
-} from '../payments/harness';
-import { buyMonthFor, errorOf, snapshot } from './support';
+} from '../../support/payments-app';
+import { buyMonthFor, errorOf, snapshot } from '../../support/self-service';
 
 const getApp = usePaymentsApp();
 const app = (): PaymentsTestApp => getApp();

@@ -2,7 +2,7 @@ import { QueryTypes } from 'sequelize';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { subscriptionSignature } from '../../../src/core/processor/signatures';
 import { createUser } from '../../support/fixtures';
-import { bearer, deliver, manageGuild, post } from '../payments/harness';
+import { bearer, deliver, manageGuild, post } from '../../support/payments-app';
 import {
   cancelAs,
   chargesOf,
@@ -12,7 +12,7 @@ import {
   subscriptionRow,
   useSubscriptionsApp,
   verifySubscriptionAs,
-} from './harness';
+} from '../../support/subscriptions-app';
 
 describe('subscriptions refuse bad input and survive faults', () => {
   const getApp = useSubscriptionsApp();

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import type { HeldWebhook } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
-import { chargesOf, subscribe, useSubscriptionsApp } from './harness';
+import { chargesOf, subscribe, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 /** The four events Razorpay sends for one charge of a subscription. */
 const CHARGE_EVENTS = ['payment.captured', 'order.paid', 'invoice.paid', 'subscription.charged'];

@@ -1,7 +1,7 @@
 import { UserPremium } from '../../../src/core/models';
 import type { DisputeStage } from '../../../src/sandbox';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { chargesOf, HOUR_MS, ledger, subscribe, useSubscriptionsApp } from './harness';
+import { chargesOf, HOUR_MS, ledger, subscribe, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
 const GRACE_MS = 72 * HOUR_MS;

@@ -4,7 +4,13 @@ import { UserPremium, type User } from '../../../src/core/models';
 import type { RazorpaySubscription } from '../../../src/core/processor/subscription-types';
 import type { RazorpayPayment } from '../../../src/core/processor/types';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { createSubscriptionAs, HOUR_MS, subscribe, subscriptionRow, useSubscriptionsApp } from './harness';
+import {
+  createSubscriptionAs,
+  HOUR_MS,
+  subscribe,
+  subscriptionRow,
+  useSubscriptionsApp,
+} from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
 const GRACE_MS = 72 * HOUR_MS;

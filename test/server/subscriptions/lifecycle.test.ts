@@ -3,9 +3,9 @@ import { announceExpiries } from '../../../src/core/premium/expiry';
 import { isRenewedBySubscription } from '../../../src/core/subscriptions/renewal';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { pollUntil } from '../../support/wait';
-import { readStream, type StreamEvent } from '../../worker/support/outbox';
-import { useRelays } from '../../worker/support/relays';
-import { bearer, manageGuild } from '../payments/harness';
+import { readStream, type StreamEvent } from '../../support/outbox-stream';
+import { useRelays } from '../../support/relays';
+import { bearer, manageGuild } from '../../support/payments-app';
 import {
   cancelAs,
   chargesOf,
@@ -16,7 +16,7 @@ import {
   useSubscriptionsApp,
   createSubscriptionAs,
   verifySubscriptionAs,
-} from './harness';
+} from '../../support/subscriptions-app';
 
 const GRACE_MS = 72 * HOUR_MS;
 

@@ -3,7 +3,13 @@ import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { chargesOf, ledger, subscribe, subscriptionRow, useSubscriptionsApp } from './harness';
+import {
+  chargesOf,
+  ledger,
+  subscribe,
+  subscriptionRow,
+  useSubscriptionsApp,
+} from '../../support/subscriptions-app';
 
 describe('the reconciler, the safety net of subscription webhooks', () => {
   const getApp = useSubscriptionsApp();

@@ -1,0 +1,220 @@
+import { QueryTypes, Sequelize } from 'sequelize';
+import { createMigrator } from '../../../src/core/db/migrator';
+import { createDatabase, databaseUrl, dropDatabase } from '../../support/databases';
+
+// A database of its own, migrated up, all the way down and up again: seconds on the shared 2-core machine.
+jest.setTimeout(30_000);
+
+const TABLES = [
+  'code_attempt_failures',
+  'console_sessions',
+  'held_revokes',
+  'job_runs',
+  'order_reservations',
+  'orders',
+  'outbox',
+  'payment_disputes',
+  'payment_refund_keys',
+  'payment_refunds',
+  'premium_code_batches',
+  'premium_codes',
+  'premium_grants',
+  'premium_transfer_moves',
+  'premium_transfers',
+  'server_premiums',
+  'subscription_charges',
+  'subscription_status_changes',
+  'subscriptions',
+  'user_guilds',
+  'user_premiums',
+  'users',
+  'webhook_events',
+];
+
+describe('migrations', () => {
+  const name = `${process.env.TEST_RUN_ID}_migrations_${process.env.JEST_WORKER_ID}`;
+  let sequelize: Sequelize;
+
+  beforeAll(async () => {
+    await createDatabase(name);
+    sequelize = new Sequelize(databaseUrl(name), { dialect: 'postgres', logging: false });
+  });
+  afterAll(async () => {
+    await sequelize.close();
+    await dropDatabase(name);
+  });
+
+  async function tables(): Promise<string[]> {
+    const rows = await sequelize.query<{ name: string }>(
+      `SELECT table_name AS name FROM information_schema.tables
+       WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY 1`,
+      { type: QueryTypes.SELECT },
+    );
+    return rows.map((row) => row.name);
+  }
+
+  it('go up, all the way down, and up again', async () => {
+    const migrator = createMigrator(sequelize);
+    const applied = await migrator.up();
+    expect(applied.length).toBeGreaterThan(0);
+    expect(await tables()).toEqual(TABLES);
+    expect(await migrator.pending()).toEqual([]);
+
+    await migrator.down({ to: 0 });
+    expect(await tables()).toEqual([]);
+    expect((await migrator.executed()).length).toBe(0);
+
+    await migrator.up();
+    expect(await tables()).toEqual(TABLES);
+  });
+
+  it('sets aside, as the relay would, a pending outbox row written before payloads were checked', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.down({ to: '010-outbox-well-formed' });
+    await sequelize.query(`
+      INSERT INTO outbox (event_id, type, aggregate_key, payload) VALUES
+        ('00000000-0000-4000-8000-00000000000a', 'USER_PREMIUM_ADD', 'user:1',
+         '{"eventId": "00000000-0000-4000-8000-00000000000a", "type": "USER_PREMIUM_ADD"}'),
+        ('00000000-0000-4000-8000-00000000000b', 'USER_PREMIUM_ADD', 'user:1', '{"type": "USER_PREMIUM_ADD"}')`);
+
+    await migrator.up();
+
+    const rows = await sequelize.query<{ event_id: string; dead: boolean; last_error: string | null }>(
+      'SELECT event_id, dead_at IS NOT NULL AS dead, last_error FROM outbox ORDER BY id',
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { event_id: '00000000-0000-4000-8000-00000000000a', dead: false, last_error: null },
+      {
+        event_id: '00000000-0000-4000-8000-00000000000b',
+        dead: true,
+        last_error: "payload is not a JSON object carrying the row's eventId and type",
+      },
+    ]);
+  });
+
+  it.each([
+    ['the dispute the order names', 'disp_First0001'],
+    ['an earlier dispute (a later one named on the order since)', 'disp_Second0001'],
+  ])(
+    'names on an order the grant a dispute won before the column existed gave back: %s',
+    async (_label, namedDispute) => {
+      const migrator = createMigrator(sequelize);
+      await migrator.down({ to: '011-dispute-history' });
+      await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
+      await sequelize.query(
+        `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('4242', 'buyer') RETURNING id),
+        paid AS (
+          INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
+                              amount_paise, status, payment_id, dispute_id, dispute_status)
+          SELECT 'order_Legacy0001', 'receipt-legacy-1', id, 'USER', 'Monthly', 30, 19900, 'paid',
+                 'pay_Legacy0001', $1, 'won'
+          FROM buyer)
+        INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                    source, actor, reason, version)
+        SELECT 'dispute:disp_First0001:won', '00000000-0000-4000-8000-0000000000c1', 'grant', 'USER', id, 30,
+               now() + interval '30 days', 'webhook', 'razorpay-webhook',
+               'dispute disp_First0001 won (order order_Legacy0001)', 3
+        FROM buyer`,
+        { bind: [namedDispute] },
+      );
+
+      await migrator.up();
+
+      const [order] = await sequelize.query<{ given_back: boolean }>(
+        `SELECT o.restore_grant_id = g.id AS given_back FROM orders o, premium_grants g
+         WHERE g.idempotency_key = 'dispute:disp_First0001:won'`,
+        { type: QueryTypes.SELECT },
+      );
+      expect(order).toEqual({ given_back: true });
+    },
+  );
+
+  it('links each dispute to the ledger rows of its revoke and restore, found by their keys', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.up();
+    await migrator.down({ to: '020-sellers-desk' });
+    await sequelize.query('TRUNCATE users, orders, premium_grants, payment_disputes, held_revokes CASCADE');
+    // One order, disputed three times as the code wrote it before 021: disp_A revoked its grant and was
+    // won (restored), disp_B revoked the restoring grant and is open, disp_C was closed without a revoke,
+    // and disp_D's revoke is held by the revocation guard (no ledger row yet).
+    await sequelize.query(
+      `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('6001', 'disputed') RETURNING id)
+      INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
+                          amount_paise, status, payment_id, dispute_id, dispute_status)
+      SELECT 'order_Disputed01', 'receipt-disputed-1', id, 'USER', 'Monthly', 30, 19900, 'disputed',
+             'pay_Disputed01', 'disp_D', 'open'
+      FROM buyer`,
+    );
+    const ledgerRow = (key: string, kind: 'grant' | 'revoke', revokes: string | null, orderId: boolean) =>
+      sequelize.query(
+        `INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                    source, actor, order_id, revokes_grant_id, version)
+        SELECT $1, gen_random_uuid(), $2, 'USER', o.buyer_user_id, CASE WHEN $2 = 'grant' THEN 30 ELSE -30 END,
+               now(), 'webhook', 'razorpay-webhook', CASE WHEN $4 THEN o.id END,
+               (SELECT id FROM premium_grants WHERE idempotency_key = $3), 1
+        FROM orders o`,
+        { bind: [key, kind, revokes, orderId] },
+      );
+    await ledgerRow('order:order_Disputed01', 'grant', null, true);
+    await ledgerRow('dispute:disp_A', 'revoke', 'order:order_Disputed01', true);
+    await ledgerRow('dispute:disp_A:won', 'grant', null, false);
+    await ledgerRow('dispute:disp_B', 'revoke', 'dispute:disp_A:won', false);
+    await sequelize.query(
+      `INSERT INTO held_revokes (idempotency_key, request) VALUES ('dispute:disp_D', '{}');
+      INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
+      SELECT d.dispute_id, o.id, d.status, d.opened FROM orders o,
+        (VALUES ('disp_A', 'won', true), ('disp_B', 'open', true), ('disp_C', 'closed', false),
+                ('disp_D', 'open', true)) AS d (dispute_id, status, opened)`,
+    );
+
+    await migrator.up();
+
+    const rows = await sequelize.query(
+      `SELECT d.dispute_id AS "disputeId", r.idempotency_key AS "revoke", s.idempotency_key AS "restore"
+       FROM payment_disputes d
+       LEFT JOIN premium_grants r ON r.id = d.revoke_ledger_id
+       LEFT JOIN premium_grants s ON s.id = d.restore_ledger_id
+       ORDER BY d.dispute_id`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { disputeId: 'disp_A', revoke: 'dispute:disp_A', restore: 'dispute:disp_A:won' },
+      { disputeId: 'disp_B', revoke: 'dispute:disp_B', restore: null },
+      { disputeId: 'disp_C', revoke: null, restore: null },
+      { disputeId: 'disp_D', revoke: null, restore: null },
+    ]);
+  });
+
+  it('marks as announced the expiry of a record a revoke ended before revokes marked it', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.up();
+    await migrator.down({ to: '016-expiry-due' });
+    await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
+    // Two records that ran out at version 2: one ended by a revoke, one by time.
+    await sequelize.query(
+      `WITH holders AS (
+         INSERT INTO users (provider_id, username) VALUES ('5001', 'revoked'), ('5002', 'expired') RETURNING id, username),
+       records AS (
+         INSERT INTO user_premiums (user_id, expires_at, version)
+         SELECT id, now() - interval '1 day', 2 FROM holders RETURNING user_id)
+       INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
+                                   source, actor, version, created_at)
+       SELECT 'revoke-' || id, gen_random_uuid(), 'revoke', 'USER', id, 0, now() - interval '1 day',
+              'manual', 'operator', 2, now() - interval '1 day'
+       FROM holders WHERE username = 'revoked'`,
+    );
+
+    await migrator.up();
+
+    const rows = await sequelize.query<{ username: string; announced: number | null }>(
+      `SELECT u.username, r.expiry_announced_version AS announced
+       FROM user_premiums r JOIN users u ON u.id = r.user_id ORDER BY u.username`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { username: 'expired', announced: null },
+      { username: 'revoked', announced: 2 },
+    ]);
+  });
+});

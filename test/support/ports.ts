@@ -1,0 +1,2 @@
+/** The launcher's: a TCP port nothing listens on right now. */
+export { freePort } from '../../scripts/dev/probe';
