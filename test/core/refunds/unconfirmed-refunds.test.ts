@@ -4,7 +4,7 @@ import { createRazorpayClient, type RazorpayClient } from '../../../src/core/pro
 import { recheckPaidOrders } from '../../../src/core/reconcile/refunds';
 import { requestRefund } from '../../../src/core/refunds';
 import { createUser } from '../../support/fixtures';
-import { deliver, paidMonthlyOrder, paymentOf, usePaymentsApp } from '../../server/payments/harness';
+import { deliver, paidMonthlyOrder, paymentOf, usePaymentsApp } from '../../support/payments-app';
 
 // Razorpay answers after our client gave up, and the tests wait for its late answers.
 jest.setTimeout(30_000);
