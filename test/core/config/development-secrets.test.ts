@@ -1,14 +1,5 @@
 import { ConfigError, loadConfig } from '../../../src/core/config';
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
+import { problemsOf } from '../../support/config-problems';
 
 /** What development fills in for each secret left unset: public, since it is in the source. */
 const fallback = loadConfig({ NODE_ENV: 'development' });

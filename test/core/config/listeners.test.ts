@@ -1,4 +1,5 @@
-import { ConfigError, isLoopback, loadConfig } from '../../../src/core/config';
+import { isLoopback, loadConfig } from '../../../src/core/config';
+import { problemsOf } from '../../support/config-problems';
 
 const SECRETS = {
   JWT_SECRET: 'j'.repeat(32),
@@ -8,16 +9,6 @@ const SECRETS = {
   RAZORPAY_KEY_SECRET: 'key-secret',
   RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
 };
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 describe('development fallbacks serve this machine only', () => {
   it.each(['development', 'test'])(

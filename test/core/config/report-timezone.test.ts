@@ -1,16 +1,7 @@
 import { Client } from 'pg';
-import { ConfigError, loadConfig } from '../../../src/core/config';
+import { loadConfig } from '../../../src/core/config';
+import { problemsOf } from '../../support/config-problems';
 import { workerDatabaseUrl } from '../../support/context';
-
-function problemsOf(env: NodeJS.ProcessEnv): string[] {
-  try {
-    loadConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-  return [];
-}
 
 /** The wall-clock time at `instant` in `zone`, as PostgreSQL reads the zone. */
 async function postgresLocalTime(zone: string, instant: string): Promise<string> {
