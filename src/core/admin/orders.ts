@@ -37,6 +37,20 @@ export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFaile
   return order.status === 'created' && order.paymentFailedAt !== null;
 }
 
+/**
+ * What an operator is shown as an order's state: its status, except an unpaid order whose last attempt
+ * was declined (`payment failed`) and a paid one Razorpay refunded part of (`partly refunded`).
+ */
+export type OrderState = OrderStatus | 'payment failed' | 'partly refunded';
+
+export function orderState(
+  order: Pick<OrderSummary, 'status' | 'paymentFailedAt'> & { refundedPaise?: number },
+): OrderState {
+  if (paymentFailed(order)) return 'payment failed';
+  if (order.status === 'paid' && (order.refundedPaise ?? 0) > 0) return 'partly refunded';
+  return order.status;
+}
+
 export interface OrderFilter {
   status?: OrderStatus;
   /** The buyer; an unknown one is an error rather than an empty list. */
@@ -51,8 +65,18 @@ export interface OrderFilter {
 
 export interface OrderDetails {
   /** `nextCheckAt`: when the reconciler next asks Razorpay about it (unpaid orders only; null once it stopped). */
-  order: OrderSummary & { receipt: string; nextCheckAt: Date | null; checksMade: number };
-  /** The ledger rows that cite this order: its grant, and the revoke of a refund (newest first, a page). */
+  order: OrderSummary & {
+    receipt: string;
+    nextCheckAt: Date | null;
+    checksMade: number;
+    /** In paise: what Razorpay refunded of it so far (processed refunds, partial ones included). */
+    refundedPaise: number;
+    state: OrderState;
+  };
+  /**
+   * The ledger rows of this order: its grant, the revoke of a refund or dispute, the grants its payment
+   * paid for since (a partial refund's rest, a won dispute's restore) and their revokes (newest first, a page).
+   */
   grants: LedgerEntry[];
   /** The cursor of the next page of `grants`, or null. */
   grantsNextCursor: string | null;
@@ -88,19 +112,25 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
   };
 }
 
-/** One order by its processor order id, with the ledger rows that cite it (a page of them). */
+/** One order by its processor order id, with its state, what was refunded and its ledger rows (a page of them). */
 export async function describeOrder(
   sequelize: Sequelize,
   orderId: string,
   ledgerPage: { limit: number; cursor?: string } = { limit: 100 },
 ): Promise<OrderDetails> {
-  const [order] = await selectRows<OrderDetails['order'] & { id: number }>(sequelize, DESCRIBE_ORDER, [
-    orderId,
-  ]);
+  const [order] = await selectRows<Omit<OrderDetails['order'], 'state'> & { id: number }>(
+    sequelize,
+    DESCRIBE_ORDER,
+    [orderId],
+  );
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
   const { id, ...shown } = order;
   const grants = await listLedger(sequelize, { orderId: id, ...ledgerPage });
-  return { order: shown, grants: grants.rows, grantsNextCursor: grants.nextCursor };
+  return {
+    order: { ...shown, state: orderState(shown) },
+    grants: grants.rows,
+    grantsNextCursor: grants.nextCursor,
+  };
 }
 
 /** What the processor says about an order: the order itself and every payment attempted on it. */
