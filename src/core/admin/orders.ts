@@ -30,6 +30,10 @@ export interface OrderSummary {
   /** The last declined attempt to pay it (`payment.failed`): the bank's reason, and when. */
   paymentFailure: string | null;
   paymentFailedAt: Date | null;
+  /** In paise: what Razorpay refunded of it so far (processed refunds, partial ones included). */
+  refundedPaise: number;
+  /** What the console, the CLI and the demo page call it (`orderState`). */
+  state: OrderState;
 }
 
 /** An unpaid order whose last attempt to pay it was declined: the buyer should pay again. */
@@ -44,10 +48,10 @@ export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFaile
 export type OrderState = OrderStatus | 'payment failed' | 'partly refunded';
 
 export function orderState(
-  order: Pick<OrderSummary, 'status' | 'paymentFailedAt'> & { refundedPaise?: number },
+  order: Pick<OrderSummary, 'status' | 'paymentFailedAt' | 'refundedPaise'>,
 ): OrderState {
   if (paymentFailed(order)) return 'payment failed';
-  if (order.status === 'paid' && (order.refundedPaise ?? 0) > 0) return 'partly refunded';
+  if (order.status === 'paid' && order.refundedPaise > 0) return 'partly refunded';
   return order.status;
 }
 
@@ -65,14 +69,7 @@ export interface OrderFilter {
 
 export interface OrderDetails {
   /** `nextCheckAt`: when the reconciler next asks Razorpay about it (unpaid orders only; null once it stopped). */
-  order: OrderSummary & {
-    receipt: string;
-    nextCheckAt: Date | null;
-    checksMade: number;
-    /** In paise: what Razorpay refunded of it so far (processed refunds, partial ones included). */
-    refundedPaise: number;
-    state: OrderState;
-  };
+  order: OrderSummary & { receipt: string; nextCheckAt: Date | null; checksMade: number };
   /**
    * The ledger rows of this order: its grant, the revoke of a refund or dispute, the grants its payment
    * paid for since (a partial refund's rest, a won dispute's restore) and their revokes (newest first, a page).
@@ -100,14 +97,14 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
     .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since)
     .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
-  const rows = await selectRows<OrderSummary & PageKey>(
+  const rows = await selectRows<Omit<OrderSummary, 'state'> & PageKey>(
     sequelize,
     listOrdersSql(where, where.param(filter.limit + 1)),
     where.bind,
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('orders', [row.keyTime, row.id]));
   return {
-    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => row),
+    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => ({ ...row, state: orderState(row) })),
     nextCursor: page.nextCursor,
   };
 }

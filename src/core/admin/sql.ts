@@ -47,12 +47,17 @@ export function listLedger(where: Conditions, limit: string): string {
      LIMIT ${limit}`;
 }
 
-/** An order as `OrderSummary` shows it, from `orders o` joined with its buyer `users u`. */
+/**
+ * An order as `OrderSummary` shows it, from `orders o` joined with its buyer `users u`, with what Razorpay
+ * refunded of it (processed refunds, partial ones included; through `payment_refunds_payment`).
+ */
 const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
   o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
   o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
   o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt",
-  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt"`;
+  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt",
+  (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
+   WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"`;
 
 /** The newest orders matching `where`, with the page key. */
 export function listOrders(where: Conditions, limit: string): string {
@@ -62,13 +67,8 @@ export function listOrders(where: Conditions, limit: string): string {
      LIMIT ${limit}`;
 }
 
-/**
- * The order with Razorpay order id $1, with what the reconciler knows of it and what Razorpay refunded of
- * it (processed refunds, partial ones included).
- */
-export const DESCRIBE_ORDER = `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS},
-            (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
-             WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"
+/** The order with Razorpay order id $1, with what the reconciler knows of it. */
+export const DESCRIBE_ORDER = `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS}
      FROM orders o JOIN users u ON u.id = o.buyer_user_id
      WHERE o.processor_order_id = $1`;
 

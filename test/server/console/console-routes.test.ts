@@ -2,6 +2,7 @@ import { describeUser } from '../../../src/core/admin/users';
 import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { UserGuild } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
+import { applyFailedPayment } from '../../../src/core/payments/failed-payment';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { useTestApp } from '../../support/app';
@@ -99,6 +100,34 @@ describe('console lookups', () => {
       ['revoke', -44],
       ['grant', 37],
     ]);
+  });
+
+  it('shows a declined order as "payment failed" everywhere, as the CLI and the demo page do', async () => {
+    const buyer = await createUser();
+    const guildId = await managedGuild(buyer.id);
+    const order = await createOrderRow(buyer.id, { category: 'SERVER', guildId });
+    await app().core.sequelize.transaction((transaction) =>
+      applyFailedPayment(
+        {
+          processorOrderId: order.processorOrderId,
+          paymentId: 'pay_Declined00001',
+          reason: 'Your bank declined this payment',
+          at: new Date(),
+        },
+        transaction,
+      ),
+    );
+
+    const [user, guild, view] = await Promise.all([
+      request('GET', `/api/console/users/${buyer.providerId}`),
+      request('GET', `/api/console/guilds/${guildId}`),
+      request('GET', `/api/console/orders/${order.processorOrderId}`),
+    ]);
+
+    const stateOf = (rows: { state: string; status: string }[]) => rows.map((row) => [row.status, row.state]);
+    expect(stateOf(user.json().recentOrders)).toEqual([['created', 'payment failed']]);
+    expect(stateOf(guild.json().orders)).toEqual([['created', 'payment failed']]);
+    expect(stateOf([view.json().order])).toEqual([['created', 'payment failed']]);
   });
 
   it('answers 404 for a guild no one has seen and an unknown order, 400 for an empty search', async () => {

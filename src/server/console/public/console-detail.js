@@ -53,7 +53,7 @@
   function ordersSection(orders) {
     return section('Orders', orders, 'None.', (order) => [
       open('order', order.orderId),
-      ` ${order.status} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
+      ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
       el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
       order.status === 'paid'
         ? el(
