@@ -7,6 +7,7 @@ import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-clien
 import { applyChargeRefund } from './charge-refund';
 import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
 import type { RefundRequest, RefundResult, RefundStatus } from './types';
+import { rupeesOfPaise } from './amount';
 import {
   INSERT_ANSWERED,
   INSERT_REQUESTED,
@@ -125,7 +126,7 @@ async function reserve(
     if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
       throw AppError.conflict(
         'REFUND_UNCONFIRMED',
-        `a refund of ${unconfirmed.amount_paise} paise of ${payment.paymentId} is not confirmed yet; ` +
+        `a refund of ${rupeesOfPaise(unconfirmed.amount_paise)} of ${payment.paymentId} is not confirmed yet; ` +
           'repeat it with that amount (or none) before asking for another',
       );
     }
@@ -142,7 +143,7 @@ async function reserve(
   if (amount > left) {
     throw AppError.validation(
       'AMOUNT_TOO_LARGE',
-      `only ${left} paise of payment ${payment.paymentId} are left to refund, not ${amount}`,
+      `only ${rupeesOfPaise(left)} of payment ${payment.paymentId} is left to refund, not ${rupeesOfPaise(amount)}`,
     );
   }
   const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
@@ -180,7 +181,7 @@ async function refundUnderKey(
   if (row.paymentId !== payment.paymentId || amount !== row.amount_paise) {
     throw AppError.conflict(
       'IDEMPOTENCY_KEY_REUSED',
-      `idempotency key ${key} was used for a refund of ${row.amount_paise} paise of ${row.paymentId}`,
+      `idempotency key ${key} was used for a refund of ${rupeesOfPaise(row.amount_paise)} of ${row.paymentId}`,
     );
   }
   if (row.status === 'failed') {
