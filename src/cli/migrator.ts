@@ -4,5 +4,5 @@ import type { Session } from './session';
 export function loadMigrator(session: Session) {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createMigrator } = require('../core/db/migrator') as typeof import('../core/db/migrator');
-  return createMigrator(session.core().sequelize);
+  return createMigrator(session.sequelize());
 }

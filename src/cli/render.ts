@@ -1,5 +1,5 @@
 import type { LedgerEntry } from '../core/admin/ledger';
-import { paymentFailed, type OrderSummary } from '../core/admin/orders';
+import type { OrderSummary } from '../core/admin/orders';
 import type { PremiumChange } from '../core/premium/types';
 import { isoTime, money, table, time } from './format';
 
@@ -20,18 +20,13 @@ export function premiumLabel(isPremium: boolean, expiresAt: Date | null): string
   return isPremium ? `yes, until ${time(expiresAt)}` : `no, ended ${time(expiresAt)}`;
 }
 
-/** `payment failed` for an unpaid order whose last attempt was declined: it is not merely waiting. */
-export function orderStatusLabel(order: OrderSummary): string {
-  return paymentFailed(order) ? 'payment failed' : order.status;
-}
-
 export function ordersTable(orders: OrderSummary[]): string {
   if (orders.length === 0) return 'No orders.';
   return table(
     ['ORDER', 'STATUS', 'BUYER', 'FOR', 'PLAN', 'AMOUNT', 'PAYMENT', 'CREATED', 'PAID'],
     orders.map((order) => [
       order.orderId,
-      orderStatusLabel(order),
+      order.state,
       `${order.buyerUsername} (${order.buyerProviderId})`,
       order.guildId ? `guild ${order.guildId}` : 'USER',
       planLabel(order.planType, order.months),

@@ -1,5 +1,6 @@
-import { createCore, type Core } from '../core';
-import { loadConfig } from '../core/config';
+import type { Sequelize } from 'sequelize';
+import { createCore, openDatabase, type Core } from '../core';
+import { loadConfig, loadDatabaseConfig, type DatabaseConfig } from '../core/config';
 import { razorpayClientFor } from '../core/payments/processor';
 import { fitWidth, printable } from './format';
 import type { RazorpayClient } from '../core/processor/razorpay-client';
@@ -18,6 +19,7 @@ const POOL_MAX = 4;
  */
 export class Session {
   private opened: Core | undefined;
+  private database: Sequelize | undefined;
 
   constructor(private readonly globalOptions: () => GlobalOptions) {}
 
@@ -28,6 +30,21 @@ export class Session {
   core(): Core {
     this.opened ??= createCore(loadConfig(), { poolMax: POOL_MAX });
     return this.opened;
+  }
+
+  /**
+   * The database settings alone, for the `db` commands: a migration job is given DATABASE_URL, not the
+   * secrets and prices the service needs (loadConfig would refuse to start without them in production).
+   */
+  databaseConfig(): DatabaseConfig {
+    return this.opened?.config ?? loadDatabaseConfig();
+  }
+
+  /** The database of `databaseConfig`, opened on first use (the core's when it is open). */
+  sequelize(): Sequelize {
+    if (this.opened) return this.opened.sequelize;
+    this.database ??= openDatabase(this.databaseConfig(), { poolMax: POOL_MAX });
+    return this.database;
   }
 
   processor(): RazorpayClient {
@@ -51,5 +68,6 @@ export class Session {
   /** Lets the process exit promptly: the pool would otherwise hold it for its idle timeout. */
   async close(): Promise<void> {
     await this.opened?.close();
+    await this.database?.close();
   }
 }

@@ -266,4 +266,24 @@ describe('premium db', () => {
     expect(json(after)).toEqual({ executed: applied, pending: [] });
     expect(again.stdout).toBe('Nothing to apply: the database is up to date.\n');
   });
+
+  it('migrates in production given DATABASE_URL alone; a command on the service still needs its secrets', async () => {
+    const env = { NODE_ENV: 'production', DATABASE_URL: databaseUrl(`${name}_prod`) };
+    try {
+      const migrate = await premium(['db', 'migrate', '--json'], env);
+      const status = await premium(['db', 'status', '--json'], env);
+      const lookup = await premium(['users', 'find', 'someone'], env);
+
+      expect([migrate.code, migrate.stderr]).toEqual([0, '']);
+      expect(json(migrate)).toMatchObject({
+        created: true,
+        applied: expect.arrayContaining(['001-initial-schema']),
+      });
+      expect(json(status)).toMatchObject({ pending: [] });
+      expect(lookup.code).toBe(1);
+      expect(lookup.stderr).toContain('RAZORPAY_KEY_SECRET: is required in production');
+    } finally {
+      await dropDatabase(`${name}_prod`);
+    }
+  });
 });

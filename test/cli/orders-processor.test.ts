@@ -1,5 +1,7 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
+import { applyPayment } from '../../src/core/payments/apply-payment';
+import { applyRefund } from '../../src/core/refunds/order-refund';
 import { handleWebhook } from '../../src/core/webhooks/inbox';
 import { webhookSignature } from '../../src/core/processor/signatures';
 import type { Sandbox } from '../../src/sandbox';
@@ -42,6 +44,35 @@ describe('premium orders show', () => {
       processorError: null,
     });
     expect(asText.stdout).toContain(`premium orders reconcile --order ${orderId}`);
+  });
+
+  it('shows a partly refunded order with what was refunded and the grant the refund gave back', async () => {
+    const { orderId } = await monthlyOrderAtSandbox(getCore(), sandbox);
+    const paymentId = 'pay_CliPartly00001';
+    await applyPayment(getCore().sequelize, { processorOrderId: orderId, paymentId }, { source: 'webhook' });
+    await applyRefund(getCore().sequelize, {
+      refundId: 'rfnd_CliPartly0001',
+      processorOrderId: orderId,
+      paymentId,
+      amountPaise: 10_000,
+      refundedTotal: 10_000,
+    });
+
+    const asJson = await cli(['orders', 'show', orderId, '--json']);
+    const asText = await cli(['orders', 'show', orderId]);
+
+    expect(json(asJson)).toMatchObject({
+      order: { status: 'paid', state: 'partly refunded', refundedPaise: 10_000 },
+    });
+    // 10,000 of 19,900 paise takes 16 of the 30 days: the 14 left are granted back.
+    const { grants } = json(asJson) as { grants: { kind: string; days: number }[] };
+    expect(grants.map((row) => [row.kind, row.days]).sort()).toEqual([
+      ['grant', 14],
+      ['grant', 30],
+      ['revoke', -30],
+    ]);
+    expect(asText.stdout).toContain(`Order       ${orderId} (partly refunded)`);
+    expect(asText.stdout).toContain('Refunded    100.00 INR of 199.00 INR');
   });
 
   it('says when the reconciler will next ask Razorpay about an unpaid order, and when it has stopped', async () => {

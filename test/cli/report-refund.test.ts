@@ -121,6 +121,10 @@ describe('premium report', () => {
     expect(asJson.code).toBe(0);
     expect(json(asJson)).toEqual(await subscribersReport(getCore(), { month: '2026-03' }));
     expect(json(asJson)).toMatchObject({ live: 0, mrr: 0, churn: null });
+    const asText = await cli(['report', 'subscribers', '--month', '2026-03']);
+    expect(asText.stdout).toMatch(/^ {2}renewing +0\.00 INR, 0 subscription\(s\)$/m);
+    expect(asText.stdout).toMatch(/^ {2}ending at cycle end +0\.00 INR, 0 subscription\(s\)$/m);
+    expect(asText.stdout).toMatch(/^ {2}failing \(pending\) +0\.00 INR, 0 subscription\(s\)$/m);
   });
 
   it('refuses days and groupings that are not', async () => {

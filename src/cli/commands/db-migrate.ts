@@ -15,7 +15,7 @@ export function registerDbMigrate(db: Command, session: Session): void {
   db.command('migrate')
     .description('create the database of DATABASE_URL if it does not exist, and apply the pending migrations')
     .action(async () => {
-      const created = await createDatabaseIfMissing(session.core().config.databaseUrl);
+      const created = await createDatabaseIfMissing(session.databaseConfig().databaseUrl);
       const applied = await loadMigrator(session).up();
       session.emit({ created, applied: applied.map((migration) => migration.name) }, render);
     });

@@ -9,7 +9,7 @@ import {
 import { orderId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, money, section, table, time, yesNo } from '../format';
-import { ledgerTable, orderStatusLabel, planLabel } from '../render';
+import { ledgerTable, planLabel } from '../render';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
 
@@ -56,11 +56,18 @@ function nextCheck(order: OrderView['order']): string {
   return `none: stopped after ${order.checksMade} checks (premium orders reconcile --order ${order.orderId} asks now)`;
 }
 
+/** What Razorpay refunded of it: `100.00 INR of 398.00 INR`, with the time once all of it was. */
+function refunded(order: OrderView['order']): string {
+  if (order.refundedPaise === 0 && order.refundedAt === null) return '-';
+  const amount = `${money(order.refundedPaise, order.currency)} of ${money(order.amountPaise, order.currency)}`;
+  return order.refundedAt ? `${amount}, ${time(order.refundedAt)}` : amount;
+}
+
 function render(view: OrderView): string {
   const { order, grants } = view;
   return [
     fields([
-      ['Order', `${order.orderId} (${orderStatusLabel(order)})`],
+      ['Order', `${order.orderId} (${order.state})`],
       ['Buyer', `${order.buyerUsername} (${order.buyerProviderId})`],
       ['For', order.guildId ? `SERVER premium of guild ${order.guildId}` : 'USER premium'],
       ['Plan', `${planLabel(order.planType, order.months)}, ${order.durationDays} days`],
@@ -72,7 +79,7 @@ function render(view: OrderView): string {
       ...(paymentFailed(order)
         ? [['Failed', `${time(order.paymentFailedAt)}: ${order.paymentFailure}`] as [string, string]]
         : []),
-      ['Refunded', time(order.refundedAt)],
+      ['Refunded', refunded(order)],
       ['Next check', nextCheck(order)],
     ]),
     section('Razorpay says', renderProcessor(view)),

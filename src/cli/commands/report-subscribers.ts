@@ -1,8 +1,15 @@
 import type { Command } from 'commander';
-import { subscribersReport, type SubscribersReport } from '../../core/reports';
+import { subscribersReport, type LiveStanding, type SubscribersReport } from '../../core/reports';
 import { month } from '../arguments';
 import { fields, section, table } from '../format';
 import type { Session } from '../session';
+
+/** What each part of MRR is: what renews, what ends with its cycle, what a failed charge holds up. */
+const STANDING_LABELS: Record<LiveStanding, string> = {
+  renewing: 'renewing',
+  cancelling: 'ending at cycle end',
+  failing: 'failing (pending)',
+};
 
 const percent = (churn: number | null) => (churn === null ? '-' : `${(churn * 100).toFixed(2)}%`);
 
@@ -15,6 +22,12 @@ function render(report: SubscribersReport): string {
     fields([
       ['Live', `${report.live} (${statuses || 'none'})`],
       ['MRR', `${report.mrr.toFixed(2)} INR`],
+      ...(
+        Object.entries(report.liveByStanding) as [LiveStanding, { subscriptions: number; mrr: number }][]
+      ).map(([standing, { subscriptions, mrr }]): [string, string] => [
+        `  ${STANDING_LABELS[standing]}`,
+        `${mrr.toFixed(2)} INR, ${subscriptions} subscription(s)`,
+      ]),
       ['Churn', `${percent(report.churn)} (${report.movements.at(-1)!.period}, ${report.timeZone})`],
       ['Active premium', `${report.activePremium.USER} user(s), ${report.activePremium.SERVER} guild(s)`],
     ]),

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { PremiumChange } from '../premium/types';
 import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
-import { Conditions, listLedger as listLedgerSql } from './sql';
+import { Conditions, LEDGER_OF_ORDER, LEDGER_OF_ORDER_PARAMS, listLedger as listLedgerSql } from './sql';
 
 /** One row of the premium ledger as an operator reads it. */
 export interface LedgerEntry extends Pick<
@@ -30,7 +30,9 @@ export interface LedgerEntry extends Pick<
 
 /**
  * The newest ledger rows of one user, one guild or one order, a page at a time: keyset on (created_at, id), through
- * `premium_grants_user` or `premium_grants_order`.
+ * `premium_grants_user` or `premium_grants_order`. An order's rows include the grants its payment paid for
+ * after its own was revoked (a partial refund's rest, a won dispute's restore) and their revokes, which
+ * do not carry its id (`LEDGER_OF_ORDER`).
  */
 export async function listLedger(
   sequelize: Sequelize,
@@ -40,7 +42,7 @@ export async function listLedger(
   const where = new Conditions()
     .add('g.user_id = ?', filter.userId)
     .add('g.guild_id = ?', filter.guildId)
-    .add('g.order_id = ?', filter.orderId)
+    .add(LEDGER_OF_ORDER, ...orderIdTimes(filter.orderId))
     .add('(g.created_at, g.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
   const rows = await selectRows<LedgerEntry & PageKey>(
     sequelize,
@@ -52,4 +54,9 @@ export async function listLedger(
     rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => row),
     nextCursor: page.nextCursor,
   };
+}
+
+/** The order's id once per placeholder of `LEDGER_OF_ORDER`, or nothing without an order. */
+function orderIdTimes(orderId: number | undefined): [unknown, ...unknown[]] {
+  return orderId === undefined ? [undefined] : [orderId, ...Array(LEDGER_OF_ORDER_PARAMS - 1).fill(orderId)];
 }

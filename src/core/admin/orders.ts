@@ -30,11 +30,29 @@ export interface OrderSummary {
   /** The last declined attempt to pay it (`payment.failed`): the bank's reason, and when. */
   paymentFailure: string | null;
   paymentFailedAt: Date | null;
+  /** In paise: what Razorpay refunded of it so far (processed refunds, partial ones included). */
+  refundedPaise: number;
+  /** What the console, the CLI and the demo page call it (`orderState`). */
+  state: OrderState;
 }
 
 /** An unpaid order whose last attempt to pay it was declined: the buyer should pay again. */
 export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFailedAt'>): boolean {
   return order.status === 'created' && order.paymentFailedAt !== null;
+}
+
+/**
+ * What an operator is shown as an order's state: its status, except an unpaid order whose last attempt
+ * was declined (`payment failed`) and a paid one Razorpay refunded part of (`partly refunded`).
+ */
+export type OrderState = OrderStatus | 'payment failed' | 'partly refunded';
+
+export function orderState(
+  order: Pick<OrderSummary, 'status' | 'paymentFailedAt' | 'refundedPaise'>,
+): OrderState {
+  if (paymentFailed(order)) return 'payment failed';
+  if (order.status === 'paid' && order.refundedPaise > 0) return 'partly refunded';
+  return order.status;
 }
 
 export interface OrderFilter {
@@ -52,7 +70,10 @@ export interface OrderFilter {
 export interface OrderDetails {
   /** `nextCheckAt`: when the reconciler next asks Razorpay about it (unpaid orders only; null once it stopped). */
   order: OrderSummary & { receipt: string; nextCheckAt: Date | null; checksMade: number };
-  /** The ledger rows that cite this order: its grant, and the revoke of a refund (newest first, a page). */
+  /**
+   * The ledger rows of this order: its grant, the revoke of a refund or dispute, the grants its payment
+   * paid for since (a partial refund's rest, a won dispute's restore) and their revokes (newest first, a page).
+   */
   grants: LedgerEntry[];
   /** The cursor of the next page of `grants`, or null. */
   grantsNextCursor: string | null;
@@ -76,31 +97,37 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
     .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since)
     .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
-  const rows = await selectRows<OrderSummary & PageKey>(
+  const rows = await selectRows<Omit<OrderSummary, 'state'> & PageKey>(
     sequelize,
     listOrdersSql(where, where.param(filter.limit + 1)),
     where.bind,
   );
   const page = toPage(rows, filter.limit, (row) => encodeCursor('orders', [row.keyTime, row.id]));
   return {
-    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => row),
+    rows: page.rows.map(({ id: _id, keyTime: _keyTime, ...row }) => ({ ...row, state: orderState(row) })),
     nextCursor: page.nextCursor,
   };
 }
 
-/** One order by its processor order id, with the ledger rows that cite it (a page of them). */
+/** One order by its processor order id, with its state, what was refunded and its ledger rows (a page of them). */
 export async function describeOrder(
   sequelize: Sequelize,
   orderId: string,
   ledgerPage: { limit: number; cursor?: string } = { limit: 100 },
 ): Promise<OrderDetails> {
-  const [order] = await selectRows<OrderDetails['order'] & { id: number }>(sequelize, DESCRIBE_ORDER, [
-    orderId,
-  ]);
+  const [order] = await selectRows<Omit<OrderDetails['order'], 'state'> & { id: number }>(
+    sequelize,
+    DESCRIBE_ORDER,
+    [orderId],
+  );
   if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
   const { id, ...shown } = order;
   const grants = await listLedger(sequelize, { orderId: id, ...ledgerPage });
-  return { order: shown, grants: grants.rows, grantsNextCursor: grants.nextCursor };
+  return {
+    order: { ...shown, state: orderState(shown) },
+    grants: grants.rows,
+    grantsNextCursor: grants.nextCursor,
+  };
 }
 
 /** What the processor says about an order: the order itself and every payment attempted on it. */

@@ -47,12 +47,17 @@ export function listLedger(where: Conditions, limit: string): string {
      LIMIT ${limit}`;
 }
 
-/** An order as `OrderSummary` shows it, from `orders o` joined with its buyer `users u`. */
+/**
+ * An order as `OrderSummary` shows it, from `orders o` joined with its buyer `users u`, with what Razorpay
+ * refunded of it (processed refunds, partial ones included; through `payment_refunds_payment`).
+ */
 const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
   o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
   o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
   o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt",
-  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt"`;
+  o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt",
+  (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
+   WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"`;
 
 /** The newest orders matching `where`, with the page key. */
 export function listOrders(where: Conditions, limit: string): string {
@@ -66,6 +71,31 @@ export function listOrders(where: Conditions, limit: string): string {
 export const DESCRIBE_ORDER = `SELECT o.id, o.receipt, o.next_check_at AS "nextCheckAt", o.checks_made AS "checksMade", ${ORDER_COLUMNS}
      FROM orders o JOIN users u ON u.id = o.buyer_user_id
      WHERE o.processor_order_id = $1`;
+
+/**
+ * The ids of the grants order `?`'s payment paid for at some time besides its own: the grant that restored
+ * it after a won dispute, and each restore grant a partial refund made (what was left after taking its
+ * share, keyed `refund-share:<payment_refunds.id>:rest`). None carries the order's id (an order has one
+ * grant), so the order's ledger finds them here, and their revokes by `revokes_grant_id`.
+ */
+const GRANTS_PAID_FOR_BY_ORDER = `SELECT o.restore_grant_id FROM orders o WHERE o.id = ?
+       UNION SELECT g.id FROM orders o JOIN payment_refunds r ON r.payment_id = o.payment_id AND r.order_id = o.id
+         JOIN premium_grants g ON g.idempotency_key = 'refund-share:' || r.id || ':rest'
+         WHERE o.id = ?
+       UNION SELECT g.id FROM payment_disputes d JOIN premium_grants g ON g.idempotency_key = 'dispute:' || d.dispute_id || ':won'
+         WHERE d.order_id = ?`;
+
+/**
+ * The ledger rows of order `?` (for `Conditions`, which binds the order's id once per `?`): those that
+ * name it (its grant and that grant's revoke), the grants its payment paid for since, and their revokes.
+ * Each arm is an index lookup (`= ANY(ARRAY(…))` is worked out once, then probes the index), so the
+ * planner ORs three index scans rather than reading the ledger.
+ */
+export const LEDGER_OF_ORDER = `(g.order_id = ? OR g.id = ANY(ARRAY(${GRANTS_PAID_FOR_BY_ORDER}))
+       OR g.revokes_grant_id = ANY(ARRAY(${GRANTS_PAID_FOR_BY_ORDER})))`;
+
+/** How many times `LEDGER_OF_ORDER` takes the order's id. */
+export const LEDGER_OF_ORDER_PARAMS = LEDGER_OF_ORDER.split('?').length - 1;
 
 export const OUTBOX_STATS = `SELECT count(*) FILTER (WHERE dead_at IS NULL)::int AS pending,
             count(*) FILTER (WHERE dead_at IS NOT NULL)::int AS dead,

@@ -2,7 +2,7 @@
  * Every setting: the environment variables, validated at start with every problem reported at once, and
  * the Config the processes get (docs/configuration.md).
  */
-export { ConfigError, loadConfig, loadDotEnv } from './load';
+export { ConfigError, loadConfig, loadDatabaseConfig, loadDotEnv, type DatabaseConfig } from './load';
 export { isLoopback } from './listeners';
 export { SECRET_NAMES } from './secrets';
 export type { Config } from './types';

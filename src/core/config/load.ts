@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parsePlanPrices } from '../plans';
+import type { z } from 'zod';
+import { fields } from './fields';
 import { redisTopology } from './redis';
 import { schema } from './schema';
 import { isProductionProblem, secretOf, type SecretName } from './secrets';
@@ -18,12 +20,39 @@ export function loadDotEnv(file = path.resolve('.env')): void {
   if (fs.existsSync(file)) process.loadEnvFile(file);
 }
 
+/** An empty variable counts as unset. */
+function setVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+}
+
+function problemsOf(error: z.ZodError): string[] {
+  return error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+}
+
+/** What a one-off job on the database alone (`premium db migrate`, `db status`) needs. */
+export type DatabaseConfig = Pick<Config, 'databaseUrl' | 'databasePreparedStatements'>;
+
+const databaseFields = fields.pick({ DATABASE_URL: true, DATABASE_PREPARED_STATEMENTS: true });
+
+/**
+ * Validates the database settings alone: a migration job needs no secret, no price and no Redis, so a
+ * deploy gives it DATABASE_URL and nothing else (docs/deploying.md).
+ */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): DatabaseConfig {
+  const parsed = databaseFields.safeParse(setVariables(env));
+  if (!parsed.success) throw new ConfigError(problemsOf(parsed.error));
+  return {
+    databaseUrl: parsed.data.DATABASE_URL,
+    databasePreparedStatements: parsed.data.DATABASE_PREPARED_STATEMENTS,
+  };
+}
+
 /** Validates the environment, reporting every problem at once by variable name. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const emptyAsUnset = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const emptyAsUnset = setVariables(env);
   const parsed = schema.safeParse(emptyAsUnset);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const problems = problemsOf(parsed.error);
     if (emptyAsUnset.NODE_ENV === undefined && problems.some(isProductionProblem))
       problems.push('NODE_ENV: unset, which means production (development and test use the sandbox secrets)');
     throw new ConfigError(problems);

@@ -14,3 +14,8 @@ export function paiseOfRupees(rupees: string | number): number {
     throw AppError.validation('INVALID_AMOUNT', 'expected an amount in INR of at least 1, like 199 or 99.50');
   return Math.round(Number(text) * 100);
 }
+
+/** Paise as an operator reads an amount in INR: 29800 is `₹298.00`, as the console and `--amount` speak. */
+export function rupeesOfPaise(paise: number): string {
+  return `₹${(paise / 100).toFixed(2)}`;
+}

@@ -3,6 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { rupeesOfPaise } from './amount';
 import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
 import {
   INSERT_KEY,
@@ -82,7 +83,7 @@ async function reserve(
     if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
       throw AppError.conflict(
         'REFUND_UNCONFIRMED',
-        `a refund of ${unconfirmed.amount_paise} paise of ${payment.paymentId} is not confirmed yet; ` +
+        `a refund of ${rupeesOfPaise(unconfirmed.amount_paise)} of ${payment.paymentId} is not confirmed yet; ` +
           'repeat it with that amount (or none) before asking for another',
       );
     }
@@ -112,7 +113,7 @@ async function newRefundRow(
   if (amount > left) {
     throw AppError.validation(
       'AMOUNT_TOO_LARGE',
-      `only ${left} paise of payment ${payment.paymentId} are left to refund, not ${amount}`,
+      `only ${rupeesOfPaise(left)} of payment ${payment.paymentId} is left to refund, not ${rupeesOfPaise(amount)}`,
     );
   }
   const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
@@ -147,7 +148,7 @@ async function refundUnderKey(
   if (!row) return null;
   const amount = request.amountPaise ?? row.amount_paise;
   if (row.paymentId !== payment.paymentId || amount !== row.amount_paise) {
-    throw keyReused(key, `a refund of ${row.amount_paise} paise of ${row.paymentId}`);
+    throw keyReused(key, `a refund of ${rupeesOfPaise(row.amount_paise)} of ${row.paymentId}`);
   }
   if (row.status === 'failed') {
     throw AppError.conflict(

@@ -85,6 +85,18 @@ SELECT round(COALESCE(sum(${monthlyPaise()}), 0))::bigint
          AS paise
 FROM subscriptions WHERE status IN ('authenticated', 'active', 'pending')`;
 
+/**
+ * The live subscriptions apart, with their count and MRR in paise: `failing` (`pending`: a charge failed,
+ * Razorpay retries), `cancelling` (authenticated or active, cancelled at the cycle's end: no renewal
+ * comes) and `renewing` (the rest: the MRR that recurs).
+ */
+export const MRR_BY_STANDING_SQL = `
+SELECT CASE WHEN status = 'pending' THEN 'failing' WHEN cancel_at_cycle_end THEN 'cancelling' ELSE 'renewing' END
+         AS standing,
+       count(*)::int AS subscriptions, round(sum(${monthlyPaise()}))::bigint AS paise
+FROM subscriptions WHERE status IN ('authenticated', 'active', 'pending')
+GROUP BY 1`;
+
 /** Records whose premium runs now (version 0 is a record not yet written). */
 export const ACTIVE_PREMIUM_SQL = `
 SELECT (SELECT count(*) FROM user_premiums WHERE expires_at > now() AND version > 0)::int AS "USER",

@@ -10,9 +10,18 @@ import {
   FAILING_CHARGES_SQL,
   LIVE_STATUSES,
   MOVEMENTS_SQL,
+  MRR_BY_STANDING_SQL,
   MRR_SQL,
 } from './sql';
-import type { FailingCharge, SubscriberMovements, SubscribersReport, SubscriptionStatus } from './types';
+import type {
+  FailingCharge,
+  LiveStanding,
+  SubscriberMovements,
+  SubscribersReport,
+  SubscriptionStatus,
+} from './types';
+
+const LIVE_STANDINGS: LiveStanding[] = ['renewing', 'cancelling', 'failing'];
 
 const FIRST_REPORT_MONTH = FIRST_REPORT_DAY.slice(0, 7);
 
@@ -43,9 +52,14 @@ export async function subscribersReport(
     );
   }
   const lastMonth = `${month ?? today(config.reportTimeZone).slice(0, 7)}-01`;
-  const [statusRows, [mrr], [activePremium], movementRows, failingRows] = await Promise.all([
+  const [statusRows, [mrr], standingRows, [activePremium], movementRows, failingRows] = await Promise.all([
     select<{ status: SubscriptionStatus; count: number }>(sequelize, BY_STATUS_SQL, []),
     select<{ paise: string }>(sequelize, MRR_SQL, []),
+    select<{ standing: LiveStanding; subscriptions: number; paise: string }>(
+      sequelize,
+      MRR_BY_STANDING_SQL,
+      [],
+    ),
     select<Record<Category, number>>(sequelize, ACTIVE_PREMIUM_SQL, []),
     select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
     select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
@@ -65,6 +79,12 @@ export async function subscribersReport(
     live: LIVE_STATUSES.reduce((sum, status) => sum + byStatus[status as SubscriptionStatus], 0),
     byStatus,
     mrr: inr(mrr!.paise),
+    liveByStanding: Object.fromEntries(
+      LIVE_STANDINGS.map((standing) => {
+        const row = standingRows.find((each) => each.standing === standing);
+        return [standing, { subscriptions: row?.subscriptions ?? 0, mrr: inr(row?.paise ?? 0) }];
+      }),
+    ) as SubscribersReport['liveByStanding'],
     churn: movements.at(-1)!.churn,
     activePremium: activePremium!,
     movements,

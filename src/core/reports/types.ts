@@ -71,6 +71,8 @@ export interface FailingCharge {
   since: string | null;
 }
 
+export type LiveStanding = 'renewing' | 'cancelling' | 'failing';
+
 export interface SubscribersReport {
   timeZone: string;
   currency: 'INR';
@@ -79,6 +81,11 @@ export interface SubscribersReport {
   byStatus: Record<SubscriptionStatus, number>;
   /** Monthly recurring revenue of the live subscriptions, in INR (a plan's price over the months of its cycle). */
   mrr: number;
+  /**
+   * The live subscriptions and their MRR apart: `renewing` (authenticated or active, renewing), `cancelling`
+   * (authenticated or active, cancelled at the cycle's end) and `failing` (pending: a charge failed).
+   */
+  liveByStanding: Record<LiveStanding, { subscriptions: number; mrr: number }>;
   /** Churn of the report's month (the last of `movements`). */
   churn: number | null;
   activePremium: Record<Category, number>;

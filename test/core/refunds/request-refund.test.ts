@@ -125,6 +125,37 @@ describe('requestRefund', () => {
     expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);
   });
 
+  it('speaks rupees in its refusals, as the operator typed the amount', async () => {
+    const { orderId, paymentId } = await boughtOrder();
+    const keyed = (amountPaise: number, idempotencyKey: string) =>
+      requestRefund(app().core, processor(), {
+        orderId,
+        amountPaise,
+        reason: 'asked by mail',
+        actor: 'alice',
+        idempotencyKey,
+      });
+
+    await expect(refund(orderId, 50_000)).rejects.toMatchObject({
+      code: 'AMOUNT_TOO_LARGE',
+      message: `only ₹199.00 of payment ${paymentId} is left to refund, not ₹500.00`,
+    });
+    await keyed(2_000, 'console-refund-rupees-1');
+    await expect(keyed(3_000, 'console-refund-rupees-1')).rejects.toMatchObject({
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message: `idempotency key console-refund-rupees-1 was used for a refund of ₹20.00 of ${paymentId}`,
+    });
+    app().sandbox.faults.set('razorpay.payments.refund', { status: 502, body: '<html>bad gateway</html>' });
+    await expect(refund(orderId, 5_000)).rejects.toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+    app().sandbox.faults.clear();
+    await expect(refund(orderId, 6_000)).rejects.toMatchObject({
+      code: 'REFUND_UNCONFIRMED',
+      message: expect.stringMatching(
+        new RegExp(`^a refund of ₹50\\.00 of ${paymentId} is not confirmed yet; `),
+      ),
+    });
+  });
+
   it('refuses what cannot be refunded, with a clear error', async () => {
     const { orderId } = await boughtOrder();
     await expect(refund(orderId, 20_000)).rejects.toMatchObject({ code: 'AMOUNT_TOO_LARGE' });

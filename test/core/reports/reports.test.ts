@@ -423,6 +423,22 @@ describe('subscribers report', () => {
     ]);
   });
 
+  it('shows apart the MRR that renews, that ends with its cycle and that is failing', async () => {
+    await core().sequelize.query(
+      "UPDATE subscriptions SET cancel_at_cycle_end = true WHERE processor_subscription_id = 'sub_S2'",
+    );
+
+    const report = await subscribersReport(core(), { month: '2026-03' });
+
+    // S1 renews (₹199); S2, Yearly, is cancelled at its cycle's end; S5, Yearly, is pending.
+    expect(report.liveByStanding).toEqual({
+      renewing: { subscriptions: 1, mrr: 199 },
+      cancelling: { subscriptions: 1, mrr: 166.58 },
+      failing: { subscriptions: 1, mrr: 166.58 },
+    });
+    expect(report.mrr).toBe(532.17);
+  });
+
   it('refuses a month that is not one', async () => {
     await expect(subscribersReport(core(), { month: '2026-13' })).rejects.toMatchObject({
       code: 'INVALID_MONTH',

@@ -1,7 +1,10 @@
 import { describeUser } from '../../../src/core/admin/users';
 import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { UserGuild } from '../../../src/core/models';
+import { applyPayment } from '../../../src/core/payments/apply-payment';
+import { applyFailedPayment } from '../../../src/core/payments/failed-payment';
 import { grantPremium } from '../../../src/core/premium/grant';
+import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { useTestApp } from '../../support/app';
 import { createOrderRow, createUser, grantRequest, snowflake } from '../../support/fixtures';
 
@@ -63,6 +66,68 @@ describe('console lookups', () => {
     const user = (await request('GET', `/api/console/users/${buyer.providerId}`)).json();
     const expected = JSON.parse(JSON.stringify(await describeUser(app().core.sequelize, buyer.providerId)));
     expect(user).toEqual({ ...expected, subscriptions: [], waitingEvents: [] });
+  });
+
+  it('shows a partly refunded order with what was refunded and every ledger row of it', async () => {
+    const buyer = await createUser();
+    const order = await createOrderRow(buyer.id, { amountPaise: 39_800, durationDays: 60 });
+    const refund = (refundId: string, amountPaise: number, refundedTotal: number) =>
+      applyRefund(app().core.sequelize, {
+        refundId,
+        processorOrderId: order.processorOrderId,
+        paymentId: 'pay_Partly0000001',
+        amountPaise,
+        refundedTotal,
+      });
+    await applyPayment(
+      app().core.sequelize,
+      { processorOrderId: order.processorOrderId, paymentId: 'pay_Partly0000001' },
+      { source: 'webhook' },
+    );
+    await refund('rfnd_Partly000001', 10_000, 10_000);
+    await refund('rfnd_Partly000002', 5_000, 15_000);
+
+    const view = (await request('GET', `/api/console/orders/${order.processorOrderId}`)).json();
+
+    expect(view.order).toMatchObject({ status: 'paid', state: 'partly refunded', refundedPaise: 15_000 });
+    // Each refund revokes the grant the payment pays for and grants back the rest (60 days: 16, then 8).
+    const rows: { grantId: number; kind: string; days: number }[] = view.grants;
+    const byId = [...rows].sort((a, b) => a.grantId - b.grantId);
+    expect(byId.map((row) => [row.kind, row.days])).toEqual([
+      ['grant', 60],
+      ['revoke', -60],
+      ['grant', 44],
+      ['revoke', -44],
+      ['grant', 37],
+    ]);
+  });
+
+  it('shows a declined order as "payment failed" everywhere, as the CLI and the demo page do', async () => {
+    const buyer = await createUser();
+    const guildId = await managedGuild(buyer.id);
+    const order = await createOrderRow(buyer.id, { category: 'SERVER', guildId });
+    await app().core.sequelize.transaction((transaction) =>
+      applyFailedPayment(
+        {
+          processorOrderId: order.processorOrderId,
+          paymentId: 'pay_Declined00001',
+          reason: 'Your bank declined this payment',
+          at: new Date(),
+        },
+        transaction,
+      ),
+    );
+
+    const [user, guild, view] = await Promise.all([
+      request('GET', `/api/console/users/${buyer.providerId}`),
+      request('GET', `/api/console/guilds/${guildId}`),
+      request('GET', `/api/console/orders/${order.processorOrderId}`),
+    ]);
+
+    const stateOf = (rows: { state: string; status: string }[]) => rows.map((row) => [row.status, row.state]);
+    expect(stateOf(user.json().recentOrders)).toEqual([['created', 'payment failed']]);
+    expect(stateOf(guild.json().orders)).toEqual([['created', 'payment failed']]);
+    expect(stateOf([view.json().order])).toEqual([['created', 'payment failed']]);
   });
 
   it('answers 404 for a guild no one has seen and an unknown order, 400 for an empty search', async () => {

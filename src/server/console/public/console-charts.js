@@ -19,6 +19,11 @@
     );
   }
 
+  /** A part of MRR: "₹199.00 · 1 sub." */
+  function standing({ mrr, subscriptions }) {
+    return `${inr(mrr)} · ${subscriptions} sub.`;
+  }
+
   /** A uPlot chart of `x` (unix seconds, one step apart) and one or two series (`lines`, `bars`). */
   function chart(container, x, step, series) {
     container.replaceChildren();
@@ -83,22 +88,24 @@
 
   function renderOverview({ revenue, mrrByMonth, subscribers, openDisputes }) {
     const { totals } = revenue;
-    document
-      .getElementById('figures')
-      .replaceChildren(
-        figure('Net, 90 days', inr(totals.net), 'net'),
-        figure('Gross, 90 days', inr(totals.gross), 'gross'),
-        figure('Refunded', inr(totals.refunded), 'refunded'),
-        figure('Disputed (lost)', inr(totals.disputed), 'disputed'),
-        figure('MRR', inr(subscribers.mrr), 'mrr'),
-        figure('Live subscriptions', String(subscribers.live), 'live'),
-        figure(
-          'Churn this month',
-          subscribers.churn === null ? '-' : `${(subscribers.churn * 100).toFixed(1)}%`,
-          'churn',
-        ),
-        figure('Payments, 90 days', String(totals.payments), 'payments'),
-      );
+    document.getElementById('figures').replaceChildren(
+      figure('Net, 90 days', inr(totals.net), 'net'),
+      figure('Gross, 90 days', inr(totals.gross), 'gross'),
+      figure('Refunded', inr(totals.refunded), 'refunded'),
+      figure('Disputed (lost)', inr(totals.disputed), 'disputed'),
+      figure('MRR', inr(subscribers.mrr), 'mrr'),
+      // MRR apart: what renews, what ends with its cycle, what a failed charge holds up.
+      figure('MRR renewing', standing(subscribers.liveByStanding.renewing), 'mrr-renewing'),
+      figure('MRR ending at cycle end', standing(subscribers.liveByStanding.cancelling), 'mrr-cancelling'),
+      figure('MRR failing (pending)', standing(subscribers.liveByStanding.failing), 'mrr-failing'),
+      figure('Live subscriptions', String(subscribers.live), 'live'),
+      figure(
+        'Churn this month',
+        subscribers.churn === null ? '-' : `${(subscribers.churn * 100).toFixed(1)}%`,
+        'churn',
+      ),
+      figure('Payments, 90 days', String(totals.payments), 'payments'),
+    );
     charts.length = 0;
     chart(
       document.getElementById('revenue-chart'),

@@ -53,7 +53,7 @@
   function ordersSection(orders) {
     return section('Orders', orders, 'None.', (order) => [
       open('order', order.orderId),
-      ` ${order.status} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
+      ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
       el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
       order.status === 'paid'
         ? el(
@@ -156,18 +156,25 @@
     ];
   }
 
+  // What Razorpay refunded of the order: "₹100.00 of ₹398.00", with the time once all of it was.
+  function refunded(order) {
+    if (order.refundedPaise === 0 && !order.refundedAt) return '-';
+    const amount = `${inr(order.refundedPaise / 100)} of ${inr(order.amountPaise / 100)}`;
+    return order.refundedAt ? `${amount}, ${time(order.refundedAt)}` : amount;
+  }
+
   function renderOrder({ order, grants }) {
     return [
       el('h2', {}, `Order ${order.orderId}`),
       fields([
-        ['Status', order.status],
+        ['Status', order.state],
         ['Buyer', open('user', order.buyerProviderId)],
         ['For', order.guildId ? open('guild', order.guildId) : 'USER premium'],
         ['Plan', `${order.planType}, ${order.durationDays} days`],
         ['Amount', inr(order.amountPaise / 100)],
         ['Payment', order.paymentId ?? '-'],
         ['Paid', time(order.paidAt)],
-        ['Refunded', time(order.refundedAt)],
+        ['Refunded', refunded(order)],
       ]),
       order.status === 'paid'
         ? el(
