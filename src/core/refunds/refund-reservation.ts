@@ -29,7 +29,7 @@ export interface RefundRow {
   refundId: string | null;
 }
 
-/** Beyond the processor's timeout, how long a row's asker may take to record the answer. */
+/** Beyond two calls' timeouts (a retry lists refunds, then asks), how long an asker may take to record. */
 const ASKING_GRACE_MS = 5_000;
 const WAIT_STEP_MS = 200;
 
@@ -38,18 +38,21 @@ const WAIT_STEP_MS = 200;
  * is asked. Refunds of one payment are asked one at a time without holding a connection meanwhile: a row
  * asked for within the processor's timeout (`asked_at`) is being asked, and another refund of the payment
  * waits for its answer, then counts it. A row whose asker went away (an unconfirmed answer, a crash) is
- * taken over by the next refund of the payment with the same amount, so it is never asked for twice.
+ * taken over by the next refund of the payment asking the same amount, so it is never asked for twice;
+ * never by a refund that saw it being asked (that one is another refund, not a retry), nor by a refund
+ * of the rest that is not what the row asked for.
  */
 export async function reserveRefund(
   core: Pick<Core, 'sequelize' | 'config'>,
   request: RefundRequest,
 ): Promise<{ payment: RefundablePayment; row: RefundRow }> {
-  const askingMs = core.config.providerTimeoutMs + ASKING_GRACE_MS;
+  const askingMs = 2 * core.config.providerTimeoutMs + ASKING_GRACE_MS;
   const giveUpAt = Date.now() + askingMs;
+  const seenAsked = new Set<number>();
   for (;;) {
     const reserved = await core.sequelize.transaction(async (transaction) => {
       const payment = await lockRefundablePayment(transaction, request);
-      const row = await reserve(transaction, payment, request, askingMs);
+      const row = await reserve(transaction, payment, request, { askingMs, seenAsked });
       return row && { payment, row };
     });
     if (reserved) return reserved;
@@ -63,37 +66,44 @@ export async function reserveRefund(
   }
 }
 
-/** The row to ask for, or to answer from; null while another request is asking Razorpay. */
+/**
+ * The row to ask for, or to answer from; null while another request is asking Razorpay for one
+ * (`seenAsked` keeps which, across the waiting request's polls).
+ */
 async function reserve(
   transaction: Transaction,
   payment: RefundablePayment,
   request: RefundRequest,
-  askingMs: number,
+  { askingMs, seenAsked }: { askingMs: number; seenAsked: Set<number> },
 ): Promise<RefundRow | null> {
   const earlier = await refundUnderKey(transaction, payment, request);
   if (earlier?.refundId) return earlier;
-  refusedIfRefunded(payment);
-  const [unconfirmed] = await selectRows<Omit<RefundRow, 'resumed' | 'refundId'> & { asking: boolean }>(
-    transaction,
-    UNCONFIRMED_REFUND,
-    [payment.paymentId, askingMs / 1000],
-  );
-  if (unconfirmed) {
-    if (unconfirmed.asking) return null;
-    if (request.amountPaise !== undefined && request.amountPaise !== unconfirmed.amount_paise) {
+  const [unconfirmed] = await selectRows<
+    Omit<RefundRow, 'resumed' | 'refundId'> & { asking: boolean; leftWithIt: number }
+  >(transaction, UNCONFIRMED_REFUND, [payment.paymentId, askingMs / 1000, payment.amountPaise]);
+  if (!unconfirmed) {
+    refusedIfRefunded(payment);
+    return newRefundRow(transaction, payment, request);
+  }
+  const id = Number(unconfirmed.id);
+  if (unconfirmed.asking) {
+    seenAsked.add(id);
+    return null;
+  }
+  if (!earlier) {
+    const asked = request.amountPaise ?? Number(unconfirmed.leftWithIt);
+    if (seenAsked.has(id) || asked !== unconfirmed.amount_paise) {
       throw AppError.conflict(
         'REFUND_UNCONFIRMED',
         `a refund of ${rupeesOfPaise(unconfirmed.amount_paise)} of ${payment.paymentId} is not confirmed yet; ` +
-          'repeat it with that amount (or none) before asking for another',
+          'repeat that refund (under its idempotency key, or with its amount) before asking for another',
       );
     }
-    const id = Number(unconfirmed.id);
-    await execute(transaction, START_ASKING, [id]);
-    if (!earlier) await nameUnderKey(transaction, request, id);
-    const { receipt, amount_paise, reason, actor } = unconfirmed;
-    return { id, receipt, amount_paise, reason, actor, resumed: true, refundId: null };
   }
-  return newRefundRow(transaction, payment, request);
+  await execute(transaction, START_ASKING, [id]);
+  if (!earlier) await nameUnderKey(transaction, request, id);
+  const { receipt, amount_paise, reason, actor } = unconfirmed;
+  return { id, receipt, amount_paise, reason, actor, resumed: true, refundId: null };
 }
 
 /** A refund asked for the first time: what is left of the payment, or the amount asked for. */

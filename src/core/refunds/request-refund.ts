@@ -13,6 +13,7 @@ import {
   PROCESSED_TOTAL_WITH,
   RECORD_ANSWER,
   REFUND_RESULT,
+  START_ASKING,
   STOP_ASKING,
 } from './sql';
 import type { RefundRequest, RefundResult, RefundStatus } from './types';
@@ -37,7 +38,10 @@ export async function requestRefund(
   const { payment, row } = await reserveRefund(core, request);
   if (row.refundId !== null) return result(sequelize, payment, row.refundId);
 
-  const refund = await askRazorpay(processor, payment, row).catch(async (error: unknown) => {
+  const refund = await askRazorpay(sequelize, processor, payment, row).catch(async (error: unknown) => {
+    const made =
+      isAppError(error) && error.kind === 'validation' && (await madeAnyway(processor, payment, row));
+    if (made) return made;
     if (isRefusal(error, row)) {
       await execute(sequelize, MARK_FAILED, [row.id]);
       throw error;
@@ -46,27 +50,50 @@ export async function requestRefund(
     throw unconfirmed(payment, isAppError(error) ? error.message : 'no answer');
   });
 
+  // The answer is recorded on its own first: money went out, whatever taking premium back then meets.
   await sequelize
     .transaction(async (transaction) => {
       await lockRefundablePayment(transaction, { paymentId: payment.paymentId });
       await recordAnswer(transaction, row.id, refund);
-      if (refund.status === 'processed') await applyProcessed(core, payment, refund, transaction);
     })
-    .catch(async (error: unknown) => {
-      if (isAppError(error) && error.kind !== 'unavailable') throw error;
+    .catch(async () => {
       await execute(sequelize, STOP_ASKING, [row.id]).catch(() => undefined);
       throw unconfirmed(payment, `Razorpay made refund ${refund.id}, which could not be recorded yet`);
     });
+  if (refund.status === 'processed') {
+    await sequelize
+      .transaction(async (transaction) => {
+        await lockRefundablePayment(transaction, { paymentId: payment.paymentId });
+        await applyProcessed(core, payment, refund, transaction);
+      })
+      .catch((error: unknown) => {
+        throw AppError.unavailable(
+          'REFUND_NOT_APPLIED',
+          `Razorpay made refund ${refund.id} and it is recorded; its premium is taken back when Razorpay's ` +
+            `refund.processed webhook comes (${isAppError(error) ? error.message : 'the database failed'})`,
+        );
+      });
+  }
   return result(sequelize, payment, refund.id);
 }
 
+/** A refusal of a request that Razorpay may have made all the same: its refund, found by our receipt. */
+async function madeAnyway(
+  processor: RazorpayClient,
+  payment: RefundablePayment,
+  row: RefundRow,
+): Promise<RazorpayRefund | undefined> {
+  const refunds = await processor.fetchPaymentRefunds(payment.paymentId).catch(() => []);
+  return refunds.find((refund) => refund.receipt === row.receipt);
+}
+
 /**
- * Razorpay refused the refund for good. Not a resumed row's "different request under the same
- * idempotency key": Razorpay made that refund, and a retry finds it.
+ * Razorpay refused the refund for good. Not a retry's "different request under the same idempotency
+ * key" while its refund is not listed yet: Razorpay made that refund, and the next retry finds it.
  */
 function isRefusal(error: unknown, row: RefundRow): boolean {
   if (!isAppError(error) || error.kind !== 'validation') return false;
-  return !(row.resumed && /idempotency key/i.test(error.message));
+  return !(row.resumed && /idempoten/i.test(error.message));
 }
 
 function unconfirmed(payment: RefundablePayment, why: string): AppError {
@@ -94,8 +121,9 @@ function validate(request: RefundRequest): void {
   if (request.actor.trim() === '') throw AppError.validation('ACTOR_REQUIRED', 'a refund needs an actor');
 }
 
-/** Step 2. */
+/** Step 2; a retry first looks for the refund at Razorpay, then asks again, as asked from then. */
 async function askRazorpay(
+  sequelize: Sequelize,
   processor: RazorpayClient,
   payment: RefundablePayment,
   row: RefundRow,
@@ -105,6 +133,7 @@ async function askRazorpay(
       (r) => r.receipt === row.receipt,
     );
     if (made) return made;
+    await execute(sequelize, START_ASKING, [row.id]);
   }
   return processor.refundPayment(payment.paymentId, {
     amount: row.amount_paise,

@@ -70,19 +70,22 @@ export const INSERT_KEY = `
   ON CONFLICT (idempotency_key) DO NOTHING RETURNING refund_row_id`;
 
 /** Refund row $1 is being asked of Razorpay from now. */
-export const START_ASKING = 'UPDATE payment_refunds SET asked_at = now() WHERE id = $1';
+export const START_ASKING = 'UPDATE payment_refunds SET asked_at = clock_timestamp() WHERE id = $1';
 
 /** No one asks Razorpay for refund row $1 any more: the next refund of its payment may take it over. */
 export const STOP_ASKING = `UPDATE payment_refunds SET asked_at = NULL WHERE id = $1 AND status = 'requested'`;
 
 /**
- * The refund of payment $1 we asked for whose answer has not come, and whether Razorpay was asked for it
- * within the last $2 seconds (`asking`: its asker is still waiting for the answer).
+ * The refund of payment $1 we asked for whose answer has not come; whether Razorpay was asked for it within
+ * the last $2 seconds (`asking`: its asker is still waiting for the answer); and what of the payment's $3
+ * paise was left to refund when it was asked (`leftWithIt`).
  */
 export const UNCONFIRMED_REFUND = `
-  SELECT id, receipt, amount_paise, reason, actor,
-         COALESCE(asked_at > now() - make_interval(secs => $2), false) AS asking
-  FROM payment_refunds WHERE payment_id = $1 AND status = 'requested'`;
+  SELECT r.id, r.receipt, r.amount_paise, r.reason, r.actor,
+         COALESCE(r.asked_at > clock_timestamp() - make_interval(secs => $2), false) AS asking,
+         $3 - (SELECT COALESCE(sum(o.amount_paise), 0) FROM payment_refunds o
+               WHERE o.payment_id = r.payment_id AND o.status <> 'failed' AND o.id <> r.id) AS "leftWithIt"
+  FROM payment_refunds r WHERE r.payment_id = $1 AND r.status = 'requested'`;
 
 /** What of payment $1 is refunded or asked for, and how many refunds it had. */
 export const REFUNDED_SO_FAR = `
@@ -92,7 +95,7 @@ export const REFUNDED_SO_FAR = `
 /** A refund written down before Razorpay is asked, and asked from now. */
 export const INSERT_REQUESTED = `
   INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor, asked_at)
-  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, now()) RETURNING id`;
+  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, clock_timestamp()) RETURNING id`;
 
 /** Everything processed of payment $1, with refund $2, in paise. */
 export const PROCESSED_TOTAL_WITH = `

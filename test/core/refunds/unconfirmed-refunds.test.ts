@@ -84,6 +84,61 @@ describe('a refund whose answer was lost, asked again', () => {
   });
 });
 
+describe('another refund asked while the first is unconfirmed', () => {
+  it('is refused, never merged into the first, when it saw the first being asked', async () => {
+    const { orderId, paymentId } = await paidMonthlyOrder(app(), await createUser());
+    lateAnswer();
+    const a = refund(orderId, 'dialog-a-key', { client: impatient() }).catch((error: unknown) => error);
+    await sleep(100);
+
+    await expect(refund(orderId, 'dialog-b-key')).rejects.toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+    expect(await a).toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+    await sleep(1_200);
+    const first = await refund(orderId, 'dialog-a-key');
+    const second = await refund(orderId, 'dialog-b-key');
+
+    expect(second.refundId).not.toBe(first.refundId);
+    expect(second).toMatchObject({ refundedTotalPaise: 10_000 });
+    expect(app().sandbox.razorpay.refunds(paymentId)).toHaveLength(2);
+  });
+
+  it('of the rest is refused while a part of it waits to be confirmed', async () => {
+    const { orderId, paymentId } = await paidMonthlyOrder(app(), await createUser());
+    app().sandbox.faults.set('razorpay.payments.refund', { status: 503, times: 1 });
+    await expect(refund(orderId, 'dialog-part-key')).rejects.toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+
+    const rest = () => requestRefund(app().core, processor(), { orderId, reason: 'the rest', actor: 'bob' });
+    await expect(rest()).rejects.toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+    await refund(orderId, 'dialog-part-key');
+    expect(await rest()).toMatchObject({ amountPaise: 14_900, refundedTotalPaise: 19_900 });
+    expect(app().sandbox.razorpay.refunds(paymentId)).toHaveLength(2);
+  });
+
+  it('refused by Razorpay in any words is looked for before the row is marked failed', async () => {
+    const { orderId, paymentId } = await paidMonthlyOrder(app(), await createUser());
+    lateAnswer();
+    await expect(refund(orderId, 'dialog-words-key', { client: impatient() })).rejects.toMatchObject({
+      code: 'REFUND_UNCONFIRMED',
+    });
+    await sleep(1_200);
+    listLagsOnce();
+    app().sandbox.faults.set('razorpay.payments.refund', {
+      status: 400,
+      body: { error: { code: 'BAD_REQUEST_ERROR', description: 'Bad request' } },
+      times: 1,
+    });
+
+    const retried = await refund(orderId, 'dialog-words-key');
+
+    expect(
+      app()
+        .sandbox.razorpay.refunds(paymentId)
+        .map((made) => made.id),
+    ).toEqual([retried.refundId]);
+    expect(await statuses(paymentId)).toEqual(['processed']);
+  });
+});
+
 describe('a second refund of a payment while Razorpay is answering the first', () => {
   it('waits for the answer, then counts the first refund', async () => {
     const { orderId, paymentId } = await paidMonthlyOrder(app(), await createUser());
@@ -139,6 +194,34 @@ describe('an operator refund the reconciler settled before its webhook came', ()
     const retried = await ask();
 
     expect(retried).toMatchObject({ refundId: made!.id, status: 'processed' });
+    expect(await statuses(paymentId)).toEqual(['processed']);
+  });
+});
+
+describe('an unconfirmed refund the reconciler settled while its webhook was lost', () => {
+  it('is recorded by the same command again', async () => {
+    const { orderId, paymentId } = await paidMonthlyOrder(app(), await createUser());
+    lateAnswer();
+    const ask = () =>
+      requestRefund(app().core, processor(), {
+        orderId,
+        reason: 'asked by mail',
+        actor: 'alice',
+        idempotencyKey: 'dialog-lost-webhook',
+      });
+    await expect(
+      requestRefund(app().core, impatient(), {
+        orderId,
+        reason: 'asked by mail',
+        actor: 'alice',
+        idempotencyKey: 'dialog-lost-webhook',
+      }),
+    ).rejects.toMatchObject({ code: 'REFUND_UNCONFIRMED' });
+    await sleep(1_200);
+    await recheckPaidOrders(app().core, processor(), { limit: 100, concurrency: 1 });
+    const [made] = app().sandbox.razorpay.refunds(paymentId);
+
+    expect(await ask()).toMatchObject({ refundId: made!.id, status: 'processed' });
     expect(await statuses(paymentId)).toEqual(['processed']);
   });
 });
