@@ -74,6 +74,48 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     TEST_MS,
   );
 
+  it(
+    'says plainly that a renewal failed and what to do, while Razorpay retries and once it stops',
+    async () => {
+      const { api, newPage } = getProduct();
+      const page = await newPage();
+      await page.goto(`${api}/`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      // A server of its own: the account's subscription of the test above still holds the account.
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByLabel(/UPI AutoPay/).check();
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await textOf(page, '#subscriptions .message', /^Subscribed: Monthly premium for Demo Owned Server/);
+      const subscription = page.locator('#subscriptions li', { hasText: 'Demo Owned Server' });
+      await subscription.getByText('paid 1').waitFor();
+
+      await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
+      await page.getByRole('button', { name: 'Fail next charge' }).click();
+      await expect(
+        textOf(page, '#subscriptions li .renewal-failed', /^Your last renewal failed/),
+      ).resolves.toMatch(
+        /Razorpay retries the charge: update your payment method .* Premium stays until \d{4}-/,
+      );
+
+      await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
+      await page.getByRole('button', { name: 'Fail next charge' }).click();
+      await expect(
+        textOf(page, '#subscriptions li .renewal-failed', /^Your renewals failed/),
+      ).resolves.toMatch(
+        /Razorpay stopped retrying: premium ends \d{4}-.* Cancel this subscription, then subscribe again/,
+      );
+
+      // What it says to do can be done: a halted subscription is cancelled at once.
+      await subscription.getByRole('button', { name: 'Cancel' }).click();
+      await textOf(page, '#subscriptions .message', /^Subscription cancelled\.$/);
+      await subscription.locator('.subscription-status', { hasText: 'cancelled' }).waitFor();
+      await expect(subscription.locator('.renewal-failed').count()).resolves.toBe(0);
+    },
+    TEST_MS,
+  );
+
   it('loads the subscriptions section when demo.js arrives after its first request', async () => {
     const { api, newPage } = getProduct();
     const page = await newPage();
