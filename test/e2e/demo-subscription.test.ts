@@ -116,6 +116,26 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     TEST_MS,
   );
 
+  it('points a declined mandate at the Subscribe button, not at an order that does not exist', async () => {
+    const { api, newPage } = getProduct();
+    const page = await newPage();
+    await page.goto(`${api}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Decline' }).click();
+
+    await textOf(page, '#error', /declined/);
+    await expect(page.locator('#error').textContent()).resolves.toBe(
+      'Subscription not set up: The mandate was declined in the sandbox checkout. Nothing was charged: press Subscribe to try again.',
+    );
+    // What it points to is there, and leads back to the mandate page.
+    await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('heading', { name: /^Subscribe: ₹199\.00 every month$/ }).waitFor();
+  });
+
   it('loads the subscriptions section when demo.js arrives after its first request', async () => {
     const { api, newPage } = getProduct();
     const page = await newPage();
