@@ -99,8 +99,15 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   return env;
 }
 
+/**
+ * Whether this run wrote `.dev/env`. A run that stops before (ports busy, a URL that does not answer)
+ * must leave the file alone: it may be another run's, which the CLI beside that run still reads.
+ */
+let wroteDevEnv = false;
+
 /** `.dev/env`: what a command beside `npm run dev` (the CLI) needs to use the same servers and sandbox. */
 function writeDevEnv(env: NodeJS.ProcessEnv): void {
+  wroteDevEnv = true;
   const lines = Object.entries(env).map(([name, value]) => `${name}=${value}`);
   fs.writeFileSync(
     devEnvFile(),
@@ -157,7 +164,7 @@ async function shutdown(code: number): Promise<never> {
     );
     if (servers.length > 0) say('stopping the private PostgreSQL and Redis');
     for (const server of servers.reverse()) await server.stop();
-    fs.rmSync(devEnvFile(), { force: true });
+    if (wroteDevEnv) fs.rmSync(devEnvFile(), { force: true });
     say(code === 0 ? 'stopped' : 'stopped, with a failure above');
     process.exit(code);
   }

@@ -213,6 +213,25 @@ describe('npm run dev says what to change, in one line, when it cannot start', (
     }
   });
 
+  it("leaves the running launcher's .dev/env alone when it stops on busy ports", async () => {
+    // The first run's file, as the CLI beside it reads it; the second run shares its .dev/ and ports.
+    const devDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'premium-dev-')), '.dev');
+    fs.mkdirSync(devDir);
+    const first = '# Written by npm run dev while it runs\nRAZORPAY_API_URL=http://127.0.0.1:4010/razorpay\n';
+    fs.writeFileSync(path.join(devDir, 'env'), first);
+    const busy = await listening();
+    try {
+      const lines = await failedLaunch({
+        DEV_DIR: devDir,
+        SANDBOX_PORT: String((busy.address() as net.AddressInfo).port),
+      });
+      expect(lines[0]).toMatch(/^\[dev {4}\] port in use: \d+ \(SANDBOX_PORT\);/);
+      expect(fs.readFileSync(path.join(devDir, 'env'), 'utf8')).toBe(first);
+    } finally {
+      busy.close();
+    }
+  });
+
   it('says how to install Redis when it must start one and there is no redis-server', async () => {
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'premium-path-'));
     fs.symlinkSync(process.execPath, path.join(bin, 'node'));

@@ -45,6 +45,12 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       await page.getByRole('button', { name: 'Charge next cycle now' }).click();
       expect(page.url()).toBe(`${api}/dashboard`);
       await textOf(page, '#subscriptions li', /paid 2/);
+      // Both charges are in Your orders, beside the one-off orders, though no order was made for them.
+      await page.locator('#orders li.charge').nth(1).waitFor();
+      await expect(page.locator('#orders li.charge').allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · charged$/),
+        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · charged$/),
+      ]);
       await page.screenshot({ path: path.join(ARTIFACTS, 'demo-subscription.png'), fullPage: true });
 
       await untilRows(
@@ -73,6 +79,68 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     },
     TEST_MS,
   );
+
+  it(
+    'says plainly that a renewal failed and what to do, while Razorpay retries and once it stops',
+    async () => {
+      const { api, newPage } = getProduct();
+      const page = await newPage();
+      await page.goto(`${api}/`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      // A server of its own: the account's subscription of the test above still holds the account.
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByRole('button', { name: 'Subscribe' }).click();
+      await page.getByLabel(/UPI AutoPay/).check();
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await textOf(page, '#subscriptions .message', /^Subscribed: Monthly premium for Demo Owned Server/);
+      const subscription = page.locator('#subscriptions li', { hasText: 'Demo Owned Server' });
+      await subscription.getByText('paid 1').waitFor();
+
+      await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
+      await page.getByRole('button', { name: 'Fail next charge' }).click();
+      await expect(
+        textOf(page, '#subscriptions li .renewal-failed', /^Your last renewal failed/),
+      ).resolves.toMatch(
+        /Razorpay retries the charge: update your payment method .* Premium stays until \d{4}-/,
+      );
+
+      await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
+      await page.getByRole('button', { name: 'Fail next charge' }).click();
+      await expect(
+        textOf(page, '#subscriptions li .renewal-failed', /^Your renewals failed/),
+      ).resolves.toMatch(
+        /Razorpay stopped retrying: premium ends \d{4}-.* Cancel this subscription, then subscribe again/,
+      );
+
+      // What it says to do can be done: a halted subscription is cancelled at once.
+      await subscription.getByRole('button', { name: 'Cancel' }).click();
+      await textOf(page, '#subscriptions .message', /^Subscription cancelled\.$/);
+      await subscription.locator('.subscription-status', { hasText: 'cancelled' }).waitFor();
+      await expect(subscription.locator('.renewal-failed').count()).resolves.toBe(0);
+    },
+    TEST_MS,
+  );
+
+  it('points a declined mandate at the Subscribe button, not at an order that does not exist', async () => {
+    const { api, newPage } = getProduct();
+    const page = await newPage();
+    await page.goto(`${api}/`);
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+    await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('button', { name: 'Decline' }).click();
+
+    await textOf(page, '#error', /declined/);
+    await expect(page.locator('#error').textContent()).resolves.toBe(
+      'Subscription not set up: The mandate was declined in the sandbox checkout. Nothing was charged: press Subscribe to try again.',
+    );
+    // What it points to is there, and leads back to the mandate page.
+    await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
+    await page.getByRole('button', { name: 'Subscribe' }).click();
+    await page.getByRole('heading', { name: /^Subscribe: ₹199\.00 every month$/ }).waitFor();
+  });
 
   it('loads the subscriptions section when demo.js arrives after its first request', async () => {
     const { api, newPage } = getProduct();

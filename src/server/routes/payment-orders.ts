@@ -3,8 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
 import { recheckOrder } from '../../core/reconcile/recheck';
+import { listOwnCharges, type OwnCharge } from '../../core/subscriptions/own-charges';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { PLAN_TYPES } from '../../core/plans';
+import { PLAN_TYPES, SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies } from '../schemas';
@@ -28,6 +29,27 @@ const OrderView = Type.Object({
     Type.Object({ reason: Type.String(), at: Timestamp }),
     Type.Null({ description: 'the last attempt to pay an unpaid order, when Razorpay declined it' }),
   ]),
+});
+
+const ChargeView = Type.Object({
+  paymentId: Type.String(),
+  subscriptionId: Type.String(),
+  status: Type.String({ description: 'charged, disputed (charged back) or refunded' }),
+  planType: Type.Union(SUBSCRIPTION_PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
+  guildId: Type.Union([Type.String(), Type.Null()]),
+  amount: Type.Number({ description: 'INR' }),
+  currency: Type.String(),
+  cycleStart: Type.Union([Timestamp, Type.Null()]),
+  cycleEnd: Type.Union([Timestamp, Type.Null()]),
+  chargedAt: Timestamp,
+});
+
+const chargeView = (charge: OwnCharge) => ({
+  ...charge,
+  cycleStart: charge.cycleStart?.toISOString() ?? null,
+  cycleEnd: charge.cycleEnd?.toISOString() ?? null,
+  chargedAt: charge.chargedAt.toISOString(),
 });
 
 function view(order: OwnOrder) {
@@ -64,20 +86,25 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
           ),
         }),
         response: {
-          200: Type.Object({ orders: Type.Array(OrderView) }),
+          200: Type.Object({
+            orders: Type.Array(OrderView),
+            subscriptionCharges: Type.Array(ChargeView, {
+              description: "the caller's subscription charges, newest first (as many as `limit`)",
+            }),
+          }),
           ...errorReplies(400, 401, 404, 429),
         },
       },
     },
-    async (request) => ({
-      orders: (
-        await listOwnOrders(
-          core.sequelize,
-          request.caller!.providerId,
-          request.query.limit === undefined ? undefined : Number(request.query.limit),
-        )
-      ).map(view),
-    }),
+    async (request) => {
+      const { providerId } = request.caller!;
+      const limit =
+        request.query.limit === undefined ? OWN_ORDERS_LIMIT.default : Number(request.query.limit);
+      return {
+        orders: (await listOwnOrders(core.sequelize, providerId, limit)).map(view),
+        subscriptionCharges: (await listOwnCharges(providerId, limit)).map(chargeView),
+      };
+    },
   );
 
   app.post(

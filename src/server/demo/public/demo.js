@@ -310,6 +310,13 @@ async function buy(event) {
 
 /** Back from the checkout page: the payment is verified by the API, never trusted from the URL. */
 async function finishCheckout(params) {
+  // A declined mandate leaves no order to pay again: what exists is the Subscribe button.
+  if (params.get('error') && params.get('razorpay_subscription_id')) {
+    showError(
+      `Subscription not set up: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: press Subscribe to try again.`,
+    );
+    return;
+  }
   if (params.get('error')) {
     showError(
       `Payment failed: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: pay again from Your orders.`,

@@ -2,9 +2,9 @@
 'use strict';
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
-// order history with "Check again" on an unpaid order. A section of the dashboard (PremiumDemo.addSection):
-// its cards are built inside #self-service, and it uses demo.js's helpers and its `me` (the dashboard),
-// since classic scripts share one global scope.
+// order history, with the subscriptions' charges and "Check again" on an unpaid order. A section of the
+// dashboard (PremiumDemo.addSection): its cards are built inside #self-service, and it uses demo.js's
+// helpers and its `me` (the dashboard), since classic scripts share one global scope.
 
 const ORDERS_EVERY_POLLS = 5;
 
@@ -98,10 +98,34 @@ function orderRow(order) {
   return row;
 }
 
+/** A subscription's charge: paid by the mandate, so nothing to pay again or check. */
+function chargeRow(charge) {
+  const row = element(
+    'li',
+    'charge',
+    element(
+      'span',
+      '',
+      `${charge.planType} subscription for ${holderName(charge.guildId)}`,
+      ' ',
+      element('small', '', charge.paymentId),
+    ),
+    element('span', '', `₹${charge.amount} · `, charge.status),
+  );
+  const cycle = charge.cycleEnd ? `, for the cycle to ${formatTime(charge.cycleEnd)}` : '';
+  row.title = `charged ${formatTime(charge.chargedAt)} by subscription ${charge.subscriptionId}${cycle}`;
+  return row;
+}
+
 async function loadOrders() {
-  const { orders } = await api('/api/payment/orders');
-  byId('orders').replaceChildren(...orders.map(orderRow));
-  if (orders.length === 0) byId('orders').append(element('li', 'empty', 'No orders yet.'));
+  const { orders, subscriptionCharges = [] } = await api('/api/payment/orders');
+  // One list, newest first: an order by when it was made, a charge by when it was taken.
+  const rows = [
+    ...orders.map((order) => ({ at: order.createdAt, row: orderRow(order) })),
+    ...subscriptionCharges.map((charge) => ({ at: charge.chargedAt, row: chargeRow(charge) })),
+  ].sort((a, b) => Date.parse(b.at) - Date.parse(a.at));
+  byId('orders').replaceChildren(...rows.map(({ row }) => row));
+  if (rows.length === 0) byId('orders').append(element('li', 'empty', 'No orders yet.'));
 }
 
 /** After a change: the dashboard (status, servers) and the orders, at once rather than at the next poll. */

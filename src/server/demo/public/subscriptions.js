@@ -73,6 +73,26 @@
     }
   }
 
+  /**
+   * A failed renewal in plain words: Razorpay retries a `pending` charge on its own, and gives up at
+   * `halted`, which still holds the target until it is cancelled (docs/decisions.md).
+   */
+  function renewalProblem(subscription) {
+    if (subscription.status === 'pending') {
+      return (
+        'Your last renewal failed. Razorpay retries the charge: update your payment method (the UPI or ' +
+        `card of the mandate) so that it can pay. Premium stays until ${when(subscription.premiumExpiresAt)}.`
+      );
+    }
+    if (subscription.status === 'halted') {
+      return (
+        `Your renewals failed and Razorpay stopped retrying: premium ends ${when(subscription.premiumExpiresAt)}. ` +
+        'Cancel this subscription, then subscribe again with another payment method.'
+      );
+    }
+    return null;
+  }
+
   function row(subscription) {
     const details = [
       `${subscription.planType}, ₹${subscription.amount} a cycle`,
@@ -100,18 +120,16 @@
       link.href = control;
       actions.append(' ', link);
     }
-    const item = element(
-      'li',
+    const summary = element(
+      'span',
       '',
-      element(
-        'span',
-        '',
-        element('strong', 'subscription-status', subscription.status),
-        ` for ${targetName(subscription.guildId)} `,
-        element('small', '', details.join(' · ')),
-      ),
-      actions,
+      element('strong', 'subscription-status', subscription.status),
+      ` for ${targetName(subscription.guildId)} `,
+      element('small', '', details.join(' · ')),
     );
+    const problem = renewalProblem(subscription);
+    if (problem) summary.append(element('br'), element('span', 'failed renewal-failed', problem));
+    const item = element('li', '', summary, actions);
     item.dataset.subscriptionId = subscription.subscriptionId;
     return item;
   }
