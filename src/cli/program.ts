@@ -60,7 +60,7 @@ export function buildProgram(): { program: Command; session: Session } {
   registerRevokesHeld(revokes, session);
   registerRevokesRelease(revokes, session);
 
-  const codes = program.command('codes').description('gift codes: create, list, withdraw');
+  const codes = program.command('codes').description('gift codes: create, list, revoke');
   registerCodesCreate(codes, session);
   registerCodesList(codes, session);
   registerCodesRevoke(codes, session);

@@ -124,7 +124,7 @@ describe('premium codes', () => {
     expect(await rows('SELECT * FROM premium_codes WHERE batch_id > 1')).toEqual([]);
   });
 
-  it('list shows each code by id and state; revoke withdraws unredeemed ones, which are then refused', async () => {
+  it('list shows each code by id and state; revoke revokes unredeemed ones, which are then refused', async () => {
     const batch = json<BatchJson>(
       await premium([
         'codes',

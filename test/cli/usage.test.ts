@@ -44,6 +44,16 @@ describe('premium: usage, configuration and failures', () => {
     expect(run.stdout).toContain('--idempotency-key <key>');
   });
 
+  it('calls revoking a gift code revoke in every help text, as the command is named', async () => {
+    const codes = await premium(['codes', '--help']);
+    const revoke = await premium(['codes', 'revoke', '--help']);
+
+    expect(codes.stdout).toContain('gift codes: create, list, revoke');
+    expect(codes.stdout).toMatch(/^ {2}revoke \[options\] \[codeIds\.\.\.\] +revoke unredeemed gift codes/m);
+    expect(revoke.stdout).toContain('revoke unredeemed gift codes');
+    expect(`${codes.stdout}${revoke.stdout}`).not.toMatch(/withdr/i);
+  });
+
   it('exits 1 listing every configuration problem', async () => {
     const run = await premium(['users', 'find', 'fan'], { DATABASE_URL: 'not a url', JWT_SECRET: 'short' });
     expect(run.code).toBe(1);

@@ -16,7 +16,7 @@ interface RevokeOptions {
 export function registerCodesRevoke(codes: Command, session: Session): void {
   codes
     .command('revoke')
-    .description('withdraw unredeemed gift codes, by id or a whole batch (a redeemed one: revoke its grant)')
+    .description('revoke unredeemed gift codes, by id or a whole batch (a redeemed one: revoke its grant)')
     .argument('[codeIds...]', 'code ids, as create and list print them', many(positiveInteger))
     .option('--batch <id>', 'every code of this batch', positiveInteger)
     .addOption(reasonOption())
@@ -27,7 +27,7 @@ export function registerCodesRevoke(codes: Command, session: Session): void {
         command.error('error: give code ids or --batch, not both', { exitCode: EXIT_USAGE });
       }
       const what = options.batch === undefined ? `codes #${codeIds!.join(', #')}` : `batch #${options.batch}`;
-      await confirm(`Withdraw the unredeemed ${what}?`, options.yes);
+      await confirm(`Revoke the unredeemed ${what}?`, options.yes);
       const result = await revokeCodes(session.core().sequelize, {
         codeIds,
         batchId: options.batch,
@@ -36,7 +36,7 @@ export function registerCodesRevoke(codes: Command, session: Session): void {
       });
       session.emit(result, ({ revoked, skipped }) =>
         [
-          revoked.length === 0 ? 'No code withdrawn.' : `Withdrawn: #${revoked.join(', #')}.`,
+          revoked.length === 0 ? 'No code revoked.' : `Revoked: #${revoked.join(', #')}.`,
           ...skipped.map((entry) => `Left as it was: #${entry.codeId} (${entry.reason}).`),
         ].join('\n'),
       );
