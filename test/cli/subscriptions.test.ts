@@ -1,3 +1,4 @@
+import { Subscription } from '../../src/core/models';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { subscriptionSignature } from '../../src/core/processor/signatures';
 import { createSubscription } from '../../src/core/subscriptions/create';
@@ -99,6 +100,25 @@ describe('premium subscriptions', () => {
     const user = await cli(['users', 'show', buyer.providerId, '--json']);
     expect(json(user)).toMatchObject({ subscriptions: [{ subscriptionId, status: 'active' }] });
     expect((await cli(['users', 'show', buyer.providerId])).stdout).toContain(subscriptionId);
+  });
+
+  it("prints when a failing charge's grace ends as the other times, to the second; JSON keeps ISO", async () => {
+    const { subscriptionId } = await activeSubscription();
+    const currentEnd = new Date(Date.now() + 86_400_000 + 56);
+    await Subscription.update(
+      { status: 'pending', currentEnd },
+      { where: { processorSubscriptionId: subscriptionId } },
+    );
+
+    const asText = await cli(['report', 'subscribers']);
+    const asJson = await cli(['report', 'subscribers', '--json']);
+
+    const graceUntil = json<{ failingCharges: { graceUntil: string }[] }>(asJson).failingCharges[0]!
+      .graceUntil;
+    expect(graceUntil).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const shown = `${graceUntil.slice(0, 19)}Z \\(in \\d+ days\\)`;
+    expect(asText.stdout).toMatch(new RegExp(`^${subscriptionId} +pending +.+ +${shown}$`, 'm'));
+    expect(asText.stdout).not.toMatch(/\.\d{3}Z/);
   });
 
   it('cancels at cycle end only when confirmed', async () => {

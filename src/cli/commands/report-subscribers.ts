@@ -3,6 +3,7 @@ import { subscribersReport, type LiveStanding, type SubscribersReport } from '..
 import { month } from '../arguments';
 import { fields, section, table } from '../format';
 import type { Session } from '../session';
+import { timeOf } from '../subscriptions-render';
 
 /** What each part of MRR is: what renews, what ends with its cycle, what a failed charge holds up. */
 const STANDING_LABELS: Record<LiveStanding, string> = {
@@ -60,7 +61,7 @@ function render(report: SubscribersReport): string {
               c.guildId ?? 'USER',
               c.planType,
               c.amount.toFixed(2),
-              c.graceUntil ?? '-',
+              timeOf(c.graceUntil),
             ]),
           ),
     ),
