@@ -175,11 +175,13 @@ describe('premium orders reconcile', () => {
 
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      new RegExp(`^RESULT +ORDER +PAYMENT +DETAIL\nfailed +${orderId} +- +PROCESSOR_UNAVAILABLE`),
+      new RegExp(
+        `^RESULT +ORDER OR SUBSCRIPTION +PAYMENT +DETAIL\nfailed +${orderId} +- +PROCESSOR_UNAVAILABLE`,
+      ),
     );
     expect(run.stdout).toContain('Applied 0, skipped 0, failed 1.');
     expect(run.stderr).toBe(
-      'error: 1 order(s) could not be checked (listed above); a later run retries them (RECONCILE_INCOMPLETE)\n',
+      'error: 1 order(s) or subscription(s) could not be checked (listed above); a later run retries them (RECONCILE_INCOMPLETE)\n',
     );
     expect(await PremiumGrant.count()).toBe(0);
   });

@@ -121,6 +121,19 @@ describe('premium subscriptions', () => {
     expect(asText.stdout).not.toMatch(/\.\d{3}Z/);
   });
 
+  it('reconcile names the column of its subscriptions as well as its orders', async () => {
+    const { subscriptionId } = await activeSubscription();
+
+    const run = await cli(['orders', 'reconcile']);
+
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `^RESULT +ORDER OR SUBSCRIPTION +PAYMENT +DETAIL\\nskipped +${subscriptionId} +- +no unrecorded`,
+      ),
+    );
+  });
+
   it('cancels at cycle end only when confirmed', async () => {
     const { subscriptionId } = await activeSubscription();
     const unconfirmed = await cli(['subscriptions', 'cancel', subscriptionId]);

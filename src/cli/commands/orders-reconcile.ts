@@ -18,6 +18,7 @@ type ReconcileView = ReconcileReport & { dryRun: boolean };
 
 const RESULTS: ReconcileResult[] = ['applied', 'failed', 'skipped'];
 
+/** One table for both: each row's id says which it is (`order_…` or `sub_…`), and the header says so. */
 function render(view: ReconcileView): string {
   const rows = RESULTS.flatMap((result) =>
     view[result].map((entry) => [result, entry.orderId, entry.paymentId ?? '-', entry.reason]),
@@ -25,8 +26,8 @@ function render(view: ReconcileView): string {
   const summary = `Applied ${view.applied.length}, skipped ${view.skipped.length}, failed ${view.failed.length}.`;
   const lines =
     rows.length === 0
-      ? ['No order to reconcile.']
-      : [table(['RESULT', 'ORDER', 'PAYMENT', 'DETAIL'], rows), summary];
+      ? ['No order or subscription to reconcile.']
+      : [table(['RESULT', 'ORDER OR SUBSCRIPTION', 'PAYMENT', 'DETAIL'], rows), summary];
   if (view.dryRun) lines.push('Dry run: nothing was changed.');
   return lines.join('\n');
 }
@@ -59,7 +60,7 @@ export function registerOrdersReconcile(orders: Command, session: Session): void
       if (report.failed.length > 0) {
         throw AppError.unavailable(
           'RECONCILE_INCOMPLETE',
-          `${report.failed.length} order(s) could not be checked (listed above); a later run retries them`,
+          `${report.failed.length} order(s) or subscription(s) could not be checked (listed above); a later run retries them`,
         );
       }
     });
