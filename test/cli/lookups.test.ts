@@ -129,6 +129,49 @@ describe('premium orders list', () => {
     expect(await ids(['--status', 'created', '--limit', '1'])).toEqual([others.processorOrderId]);
   });
 
+  it('filters by the states it shows: a declined order is payment failed, a partly refunded one apart', async () => {
+    const fan = await createUser();
+    const unpaid = await createOrderRow(fan.id);
+    const declined = await createOrderRow(fan.id, {
+      paymentFailure: 'card declined',
+      paymentFailedAt: new Date(),
+    });
+    const paidOrder = (paymentId: string) =>
+      createOrderRow(fan.id, { status: 'paid', paymentId, paidAt: new Date() });
+    const paid = await paidOrder('pay_Cli00000000002');
+    const partly = await paidOrder('pay_Cli00000000003');
+    await db().query(
+      `INSERT INTO payment_refunds (refund_id, order_id, payment_id, amount_paise, status, processed_at)
+       VALUES ('rfnd_Cli0000000001', $1, 'pay_Cli00000000003', 10000, 'processed', now())`,
+      { bind: [partly.id] },
+    );
+
+    const listed = async (state: string) => {
+      const run = await premium(['orders', 'list', '--status', state, '--json']);
+      expect(run.code).toBe(0);
+      return json<{ orders: { orderId: string; state: string }[] }>(run).orders.map((o) => [
+        o.orderId,
+        o.state,
+      ]);
+    };
+    const failed = [[declined.processorOrderId, 'payment failed']];
+    expect(await listed('failed')).toEqual(failed);
+    expect(await listed('payment-failed')).toEqual(failed);
+    expect(await listed('payment failed')).toEqual(failed);
+    expect(await listed('created')).toEqual([[unpaid.processorOrderId, 'created']]);
+    expect(await listed('paid')).toEqual([[paid.processorOrderId, 'paid']]);
+    expect(await listed('partly-refunded')).toEqual([[partly.processorOrderId, 'partly refunded']]);
+    expect(await listed('refunded')).toEqual([]);
+    const asText = await premium(['orders', 'list', '--status', 'failed']);
+    expect(asText.stdout).toMatch(new RegExp(`^${declined.processorOrderId} +payment failed `, 'm'));
+
+    const unknown = await premium(['orders', 'list', '--status', 'declined']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'expected one of created, payment-failed, paid, partly-refunded, refunded, disputed.',
+    );
+  });
+
   it('pages with --limit and --cursor, each page after the last one seen, and refuses a foreign cursor', async () => {
     const fan = await createUser();
     const placed = [];

@@ -8,7 +8,7 @@ import type { RazorpayClient, RazorpayOrder, RazorpayPayment } from '../processo
 import { findUserByProviderId } from '../users';
 import { listLedger, type LedgerEntry } from './ledger';
 import { decodeCursor, encodeCursor, toPage, type Page, type PageKey } from './cursor';
-import { Conditions, DESCRIBE_ORDER, listOrders as listOrdersSql } from './sql';
+import { Conditions, DESCRIBE_ORDER, listOrders as listOrdersSql, ORDER_STATE_WHERE } from './sql';
 
 export interface OrderSummary {
   /** The processor's order id: what the buyer, Razorpay's dashboard and the webhook all quote. */
@@ -47,6 +47,9 @@ export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFaile
  */
 export type OrderState = OrderStatus | 'payment failed' | 'partly refunded';
 
+/** Every state `orderState` shows, unpaid to paid to taken back. */
+export const ORDER_STATES = Object.keys(ORDER_STATE_WHERE) as OrderState[];
+
 export function orderState(
   order: Pick<OrderSummary, 'status' | 'paymentFailedAt' | 'refundedPaise'>,
 ): OrderState {
@@ -56,7 +59,8 @@ export function orderState(
 }
 
 export interface OrderFilter {
-  status?: OrderStatus;
+  /** Only orders `orderState` shows in this state, so a filter lists what the list shows. */
+  state?: OrderState;
   /** The buyer; an unknown one is an error rather than an empty list. */
   providerId?: string;
   /** Orders of SERVER premium for this guild. */
@@ -91,8 +95,9 @@ export interface ProcessorOrderView {
 export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Promise<Page<OrderSummary>> {
   const buyer = filter.providerId === undefined ? undefined : await findUserByProviderId(filter.providerId);
   const after = filter.cursor === undefined ? undefined : decodeCursor('orders', filter.cursor, 2);
+  const [status, byState] = filter.state === undefined ? [] : ORDER_STATE_WHERE[filter.state];
   const where = new Conditions()
-    .add('o.status = ?', filter.status)
+    .add(byState ?? '', status)
     .add('o.buyer_user_id = ?', buyer?.id)
     .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since)

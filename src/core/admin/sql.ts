@@ -1,3 +1,6 @@
+import type { OrderStatus } from '../models';
+import type { OrderState } from './orders';
+
 /** The operator views' raw SQL: builders over a WHERE of optional filters, and the fixed statements. */
 
 /** A WHERE clause assembled from optional filters, with `$n` bind parameters in order. */
@@ -58,6 +61,23 @@ const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, 
   o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt",
   (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
    WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"`;
+
+/** The order has a processed refund (each is of more than nothing): `refundedPaise` > 0. */
+const REFUNDED_IN_PART = `EXISTS (SELECT 1 FROM payment_refunds r
+  WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed')`;
+
+/**
+ * The orders `orderState` shows in each state, as a clause for `Conditions` that binds the status: the
+ * status, and what sets the state apart from the other one of that status.
+ */
+export const ORDER_STATE_WHERE = {
+  created: ['created', '(o.status = ? AND o.payment_failed_at IS NULL)'],
+  'payment failed': ['created', '(o.status = ? AND o.payment_failed_at IS NOT NULL)'],
+  paid: ['paid', `(o.status = ? AND NOT ${REFUNDED_IN_PART})`],
+  'partly refunded': ['paid', `(o.status = ? AND ${REFUNDED_IN_PART})`],
+  refunded: ['refunded', 'o.status = ?'],
+  disputed: ['disputed', 'o.status = ?'],
+} as const satisfies Record<OrderState, readonly [OrderStatus, string]>;
 
 /** The newest orders matching `where`, with the page key. */
 export function listOrders(where: Conditions, limit: string): string {
