@@ -115,6 +115,32 @@ describe('premium report', () => {
     expect(asText.stdout).toMatch(/^TOTAL\s+398\.00\s+0\.00\s+0\.00\s+398\.00\s+2\s/m);
   });
 
+  it('prints only the days something happened, the totals and how many days it left out; JSON lists all', async () => {
+    await paidOrder(getCore());
+    await paidOrder(getCore());
+
+    const asJson = json<{ timeZone: string; periods: { period: string; payments: number }[] }>(
+      await cli(['report', 'revenue', '--json']),
+    );
+    const asText = await cli(['report', 'revenue']);
+    const empty = await cli(['report', 'revenue', '--from', '2025-01-01', '--to', '2025-03-31']);
+
+    const today = asJson.periods.filter((period) => period.payments > 0);
+    expect(today).toHaveLength(1);
+    const lines = asText.stdout.trimEnd().split('\n');
+    expect(lines.slice(2)).toEqual([
+      expect.stringMatching(
+        new RegExp(`^${today[0]!.period}\\s+398\\.00\\s+0\\.00\\s+0\\.00\\s+398\\.00\\s+2\\s`),
+      ),
+      expect.stringMatching(/^TOTAL\s+398\.00\s+0\.00\s+0\.00\s+398\.00\s+2\s/),
+      `Not shown: ${asJson.periods.length - 1} days with nothing paid, refunded or disputed.`,
+    ]);
+    expect(empty).toMatchObject({
+      code: 0,
+      stdout: `No payments, refunds or disputes from 2025-01-01 to 2025-03-31 (${asJson.timeZone}).\n`,
+    });
+  });
+
   it('prints the subscribers report', async () => {
     const asJson = await cli(['report', 'subscribers', '--month', '2026-03', '--json']);
 

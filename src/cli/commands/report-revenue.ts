@@ -21,9 +21,23 @@ function row(period: string, figures: MoneyFigures & Pick<RevenueReport['totals'
   ];
 }
 
+/** A period anything happened in: a payment, or a refund or dispute of an earlier one. */
+const active = (figures: MoneyFigures) =>
+  figures.payments > 0 || figures.gross !== 0 || figures.refunded !== 0 || figures.disputed !== 0;
+
+const plural = (count: number, by: RevenueReport['by']) => `${count} ${by}${count === 1 ? '' : 's'}`;
+
+/**
+ * Only the periods something happened in, and the totals: ninety rows of zeros hid the few that mattered.
+ * `--json` keeps every period, for charts and spreadsheets.
+ */
 function render(report: RevenueReport): string {
+  const range = `${report.from} to ${report.to} (${report.timeZone})`;
+  const shown = report.periods.filter(active);
+  if (shown.length === 0) return `No payments, refunds or disputes from ${range}.`;
+  const quiet = report.periods.length - shown.length;
   return [
-    `Revenue in INR by ${report.by}, ${report.from} to ${report.to} (${report.timeZone}):`,
+    `Revenue in INR by ${report.by}, ${range}:`,
     table(
       [
         'PERIOD',
@@ -37,8 +51,9 @@ function render(report: RevenueReport): string {
         'NET USER',
         'NET SERVER',
       ],
-      [...report.periods.map((period) => row(period.period, period)), row('TOTAL', report.totals)],
+      [...shown.map((period) => row(period.period, period)), row('TOTAL', report.totals)],
     ),
+    ...(quiet > 0 ? [`Not shown: ${plural(quiet, report.by)} with nothing paid, refunded or disputed.`] : []),
   ].join('\n');
 }
 
