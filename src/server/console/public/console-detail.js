@@ -2,18 +2,16 @@
 'use strict';
 /**
  * One user, guild, order or subscription, with the buttons of the actions on it (console-actions.js);
- * the view reloads after an action is done.
+ * the view reloads after an action is done. Its ids link to their own views (`#/orders/<id>`, …).
  */
 (function () {
-  const { el, inr, time, get } = window.ConsoleKit;
+  const { el, inr, time, get, viewLink } = window.ConsoleKit;
   const actions = window.ConsoleActions;
-  const { button, refundButton, cancelButton, grantButton, endPremiumButton } = actions;
+  const { refundButton, cancelButton, grantButton, endPremiumButton } = actions;
   const ENDED = new Set(['cancelled', 'completed', 'expired']);
   let current = null;
-  let onChange = () => {};
   actions.onDone = async () => {
     if (current) await showDetail(current.kind, current.id);
-    onChange();
   };
 
   function fields(pairs) {
@@ -37,8 +35,6 @@
     ];
   }
 
-  const open = (kind, id) => button(id, () => showDetail(kind, id), 'link secondary');
-
   function premiumFields(premium) {
     if (!premium) return el('p', { className: 'muted' }, 'Never had premium.');
     return fields([
@@ -52,7 +48,7 @@
 
   function ordersSection(orders) {
     return section('Orders', orders, 'None.', (order) => [
-      open('order', order.orderId),
+      viewLink('order', order.orderId),
       ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
       el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
       order.status === 'paid'
@@ -67,7 +63,7 @@
 
   function subscriptionsSection(subscriptions) {
     return section('Subscriptions', subscriptions, 'None.', (subscription) => [
-      open('subscription', subscription.subscriptionId),
+      viewLink('subscription', subscription.subscriptionId),
       ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
       el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
       !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
@@ -122,11 +118,11 @@
           : null,
       ),
       ...section('Guild premium bought', data.serverPremiums, 'None.', (server) => [
-        open('guild', server.guildId),
+        viewLink('guild', server.guildId),
         ` ${server.guildName ?? ''} · ${server.isActive ? `until ${time(server.expiresAt)}` : 'ended'}`,
       ]),
       ...section('Guilds they manage', data.manageableGuilds, 'None.', (guild) => [
-        open('guild', guild.guildId),
+        viewLink('guild', guild.guildId),
         ` ${guild.name}`,
       ]),
       ...ordersSection(data.recentOrders),
@@ -168,8 +164,8 @@
       el('h2', {}, `Order ${order.orderId}`),
       fields([
         ['Status', order.state],
-        ['Buyer', open('user', order.buyerProviderId)],
-        ['For', order.guildId ? open('guild', order.guildId) : 'USER premium'],
+        ['Buyer', viewLink('user', order.buyerProviderId)],
+        ['For', order.guildId ? viewLink('guild', order.guildId) : 'USER premium'],
         ['Plan', `${order.planType}, ${order.durationDays} days`],
         ['Amount', inr(order.amountPaise / 100)],
         ['Payment', order.paymentId ?? '-'],
@@ -192,8 +188,8 @@
       el('h2', {}, `Subscription ${data.subscriptionId}`),
       fields([
         ['Status', `${data.status}${data.cancelAtCycleEnd ? ' (ends with its cycle)' : ''}`],
-        ['Buyer', open('user', data.buyerProviderId)],
-        ['For', data.guildId ? open('guild', data.guildId) : 'USER premium'],
+        ['Buyer', viewLink('user', data.buyerProviderId)],
+        ['For', data.guildId ? viewLink('guild', data.guildId) : 'USER premium'],
         ['Plan', `${data.planType}, ${inr(data.amount)} a cycle`],
         ['Premium until', time(data.premiumExpiresAt)],
         ['Next charge', time(data.nextChargeAt)],
@@ -231,10 +227,5 @@
     detail.scrollIntoView({ block: 'start' });
   }
 
-  window.ConsoleDetail = {
-    showDetail,
-    set onChange(callback) {
-      onChange = callback;
-    },
-  };
+  window.ConsoleDetail = { showDetail };
 })();
