@@ -114,6 +114,12 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       const [[order]] = (await getProduct().core.sequelize.query(
         'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
       )) as [{ orderId: string }[], unknown];
+      // An open dispute on it: the overview's row links to the order and to the buyer, by name.
+      await getProduct().core.sequelize.query(
+        `INSERT INTO payment_disputes (dispute_id, order_id, status, opened, created_at, updated_at)
+         SELECT 'disp_E2eOpen', id, 'open', true, now(), now() FROM orders WHERE processor_order_id = $1`,
+        { bind: [order!.orderId] },
+      );
       const orderUrl = `${api()}/console#/orders/${order!.orderId}`;
       const orderHeading = page.getByRole('heading', { name: `Order ${order!.orderId}` });
       const userUrl = `${api()}/console#/users/${DEMO_USER.id}`;
@@ -139,6 +145,14 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.getByRole('link', { name: 'Overview' }).click();
       await page.locator('[data-figure="gross"]', { hasText: '₹' }).waitFor();
       await expect(page.locator('#detail').isHidden()).resolves.toBe(true);
+      const disputeRow = page.locator('#disputes li', { hasText: 'disp_E2eOpen' });
+      await expect(disputeRow.getByRole('link', { name: order!.orderId }).getAttribute('href')).resolves.toBe(
+        `#/orders/${order!.orderId}`,
+      );
+      await expect(
+        disputeRow.getByRole('link', { name: DEMO_USER.global_name! }).getAttribute('href'),
+      ).resolves.toBe(`#/users/${DEMO_USER.id}`);
+      await shot(page, 'console-overview-links');
       await page.goBack();
       await userHeading.waitFor();
       expect(page.url()).toBe(userUrl);
