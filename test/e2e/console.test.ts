@@ -66,7 +66,17 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.locator('#detail').getByRole('button', { name: 'Refund' }).first().click();
       await page.getByLabel('Reason').fill('Bought by mistake, asked for their money back');
       await page.getByRole('button', { name: 'Confirm' }).click();
-      await page.locator('#notice', { hasText: /^Refund order_\w+: done\./ }).waitFor();
+      // The confirmation is in the order's row, where the Refund button was, and in sight, not at the
+      // page's top (the sandbox's refund is processed at once, so the button is gone when it shows).
+      const outcome = page.locator('#detail [role="status"]', { hasText: /^Refund order_\w+: done\./ });
+      await outcome.waitFor();
+      await expect(
+        outcome.evaluate((line, height) => {
+          const { top, bottom } = line.getBoundingClientRect();
+          return { row: line.closest('li')?.getAttribute('data-row'), inSight: top >= 0 && bottom <= height };
+        }, page.viewportSize()!.height),
+      ).resolves.toEqual({ row: expect.stringMatching(/^order:order_\w+$/), inSight: true });
+      await shot(page, 'console-action-done');
 
       await getProduct().untilRows(
         "SELECT actor FROM premium_grants WHERE kind = 'revoke'",

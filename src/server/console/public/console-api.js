@@ -88,13 +88,6 @@
     viewLink,
     inr,
     time,
-    notice: (text) => {
-      show('error', null);
-      show('notice', text);
-    },
-    error: (text) => {
-      show('notice', null);
-      show('error', text);
-    },
+    error: (text) => show('error', text),
   };
 })();

@@ -22,14 +22,15 @@
     );
   }
 
-  function section(title, items, empty, render) {
+  /** `rowKey`: names a row as its actions do (console-actions.js), so an action's outcome finds it. */
+  function section(title, items, empty, render, rowKey = () => undefined) {
     return [
       el('h3', {}, title),
       el(
         'ul',
         { className: 'rows' },
         items.length
-          ? items.map((item) => el('li', {}, render(item)))
+          ? items.map((item) => el('li', { 'data-row': rowKey(item) }, render(item)))
           : el('li', { className: 'muted' }, empty),
       ),
     ];
@@ -47,43 +48,61 @@
   }
 
   function ordersSection(orders) {
-    return section('Orders', orders, 'None.', (order) => [
-      viewLink('order', order.orderId),
-      ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
-      el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
-      order.status === 'paid'
-        ? el(
-            'div',
-            { className: 'actions' },
-            refundButton({ orderId: order.orderId }, order.amountPaise / 100),
-          )
-        : null,
-    ]);
+    return section(
+      'Orders',
+      orders,
+      'None.',
+      (order) => [
+        viewLink('order', order.orderId),
+        ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
+        el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
+        order.status === 'paid'
+          ? el(
+              'div',
+              { className: 'actions' },
+              refundButton({ orderId: order.orderId }, order.amountPaise / 100),
+            )
+          : null,
+      ],
+      (order) => `order:${order.orderId}`,
+    );
   }
 
   function subscriptionsSection(subscriptions) {
-    return section('Subscriptions', subscriptions, 'None.', (subscription) => [
-      viewLink('subscription', subscription.subscriptionId),
-      ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
-      el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
-      !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
-        ? el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId))
-        : null,
-    ]);
+    return section(
+      'Subscriptions',
+      subscriptions,
+      'None.',
+      (subscription) => [
+        viewLink('subscription', subscription.subscriptionId),
+        ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
+        el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
+        !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
+          ? el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId))
+          : null,
+      ],
+      (subscription) => `subscription:${subscription.subscriptionId}`,
+    );
   }
 
   function ledgerSection(entries) {
-    return section('Ledger', entries, 'No change yet.', (entry) => [
-      `#${entry.grantId} ${entry.kind} ${entry.category}${entry.guildId ? ` ${entry.guildId}` : ''} · ${entry.days} day(s) · ${entry.source} · `,
-      el(
-        'span',
-        { className: 'muted' },
-        `${time(entry.createdAt)} by ${entry.actor}${entry.reason ? `: ${entry.reason}` : ''}`,
-      ),
-      entry.kind === 'grant' && entry.revokedByGrantId === null
-        ? el('div', { className: 'actions' }, actions.revokeGrantButton(entry))
-        : null,
-    ]);
+    return section(
+      'Ledger',
+      entries,
+      'No change yet.',
+      (entry) => [
+        `#${entry.grantId} ${entry.kind} ${entry.category}${entry.guildId ? ` ${entry.guildId}` : ''} · ${entry.days} day(s) · ${entry.source} · `,
+        el(
+          'span',
+          { className: 'muted' },
+          `${time(entry.createdAt)} by ${entry.actor}${entry.reason ? `: ${entry.reason}` : ''}`,
+        ),
+        entry.kind === 'grant' && entry.revokedByGrantId === null
+          ? el('div', { className: 'actions' }, actions.revokeGrantButton(entry))
+          : null,
+      ],
+      (entry) => `grant:${entry.grantId}`,
+    );
   }
 
   function eventsSection(events) {
@@ -197,13 +216,23 @@
       !ENDED.has(data.status) && !data.cancelAtCycleEnd
         ? el('div', { className: 'actions' }, cancelButton(data.subscriptionId))
         : null,
-      ...section('Charges', data.charges, 'None.', (charge) => [
-        `${charge.paymentId} · ${charge.status} · ${inr(charge.amount)} · `,
-        el('span', { className: 'muted' }, `cycle ends ${time(charge.cycleEnd)}`),
-        charge.status === 'charged'
-          ? el('div', { className: 'actions' }, refundButton({ paymentId: charge.paymentId }, charge.amount))
-          : null,
-      ]),
+      ...section(
+        'Charges',
+        data.charges,
+        'None.',
+        (charge) => [
+          `${charge.paymentId} · ${charge.status} · ${inr(charge.amount)} · `,
+          el('span', { className: 'muted' }, `cycle ends ${time(charge.cycleEnd)}`),
+          charge.status === 'charged'
+            ? el(
+                'div',
+                { className: 'actions' },
+                refundButton({ paymentId: charge.paymentId }, charge.amount),
+              )
+            : null,
+        ],
+        (charge) => `charge:${charge.paymentId}`,
+      ),
     ];
   }
 
