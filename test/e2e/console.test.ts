@@ -66,7 +66,17 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.locator('#detail').getByRole('button', { name: 'Refund' }).first().click();
       await page.getByLabel('Reason').fill('Bought by mistake, asked for their money back');
       await page.getByRole('button', { name: 'Confirm' }).click();
-      await page.locator('#notice', { hasText: /^Refund order_\w+: done\./ }).waitFor();
+      // The confirmation is in the order's row, where the Refund button was, and in sight, not at the
+      // page's top (the sandbox's refund is processed at once, so the button is gone when it shows).
+      const outcome = page.locator('#detail [role="status"]', { hasText: /^Refund order_\w+: done\./ });
+      await outcome.waitFor();
+      await expect(
+        outcome.evaluate((line, height) => {
+          const { top, bottom } = line.getBoundingClientRect();
+          return { row: line.closest('li')?.getAttribute('data-row'), inSight: top >= 0 && bottom <= height };
+        }, page.viewportSize()!.height),
+      ).resolves.toEqual({ row: expect.stringMatching(/^order:order_\w+$/), inSight: true });
+      await shot(page, 'console-action-done');
 
       await getProduct().untilRows(
         "SELECT actor FROM premium_grants WHERE kind = 'revoke'",
@@ -81,7 +91,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
         { type: 'USER_PREMIUM_ADD', providerId: DEMO_USER.id, source: expect.any(String) },
         { type: 'USER_PREMIUM_REMOVE', providerId: DEMO_USER.id, source: expect.any(String) },
       ]);
-      await page.reload();
+      await page.getByRole('link', { name: 'Overview' }).click();
       await page.locator('[data-figure="refunded"]', { hasText: '₹199.00' }).waitFor();
       await expect(page.locator('[data-figure="net"]').textContent()).resolves.toBe('₹0.00');
       await shot(page, 'console-refunded');
@@ -102,6 +112,69 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       expect(consoleRequests).toContainEqual(
         expect.objectContaining({ operatorId: DEMO_USER.id, method: 'POST', url: '/api/console/refund' }),
       );
+    },
+    TEST_MS,
+  );
+
+  it(
+    'a deep link opens its view, through the sign-in too, and Back returns to the view before',
+    async () => {
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      await buyMonthly(page);
+      const [[order]] = (await getProduct().core.sequelize.query(
+        'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
+      )) as [{ orderId: string }[], unknown];
+      // An open dispute on it: the overview's row links to the order and to the buyer, by name.
+      await getProduct().core.sequelize.query(
+        `INSERT INTO payment_disputes (dispute_id, order_id, status, opened, created_at, updated_at)
+         SELECT 'disp_E2eOpen', id, 'open', true, now(), now() FROM orders WHERE processor_order_id = $1`,
+        { bind: [order!.orderId] },
+      );
+      const orderUrl = `${api()}/console#/orders/${order!.orderId}`;
+      const orderHeading = page.getByRole('heading', { name: `Order ${order!.orderId}` });
+      const userUrl = `${api()}/console#/users/${DEMO_USER.id}`;
+      const userHeading = page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` });
+
+      // Signed out, the order's address is kept through Discord's sign-in, which returns to /console.
+      await page.goto(orderUrl);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await orderHeading.waitFor();
+      expect(page.url()).toBe(orderUrl);
+      await expect(page.locator('#overview').isHidden()).resolves.toBe(true);
+      await shot(page, 'console-order-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await shot(page, 'console-order-390');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // Order → its buyer → the overview, then Back twice: the buyer, then the order.
+      await page.locator('#detail').getByRole('link', { name: DEMO_USER.id }).click();
+      await userHeading.waitFor();
+      expect(page.url()).toBe(userUrl);
+      await page.getByRole('link', { name: 'Overview' }).click();
+      await page.locator('[data-figure="gross"]', { hasText: '₹' }).waitFor();
+      await expect(page.locator('#detail').isHidden()).resolves.toBe(true);
+      const disputeRow = page.locator('#disputes li', { hasText: 'disp_E2eOpen' });
+      await expect(disputeRow.getByRole('link', { name: order!.orderId }).getAttribute('href')).resolves.toBe(
+        `#/orders/${order!.orderId}`,
+      );
+      await expect(
+        disputeRow.getByRole('link', { name: DEMO_USER.global_name! }).getAttribute('href'),
+      ).resolves.toBe(`#/users/${DEMO_USER.id}`);
+      await shot(page, 'console-overview-links');
+      await page.goBack();
+      await userHeading.waitFor();
+      expect(page.url()).toBe(userUrl);
+      await page.goBack();
+      await orderHeading.waitFor();
+      expect(page.url()).toBe(orderUrl);
+
+      // Opened directly, signed in: the user's address shows the user, not the overview.
+      await page.goto('about:blank');
+      await page.goto(userUrl);
+      await userHeading.waitFor();
+      await expect(page.locator('#overview').isHidden()).resolves.toBe(true);
     },
     TEST_MS,
   );

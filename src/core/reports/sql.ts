@@ -144,12 +144,16 @@ LEFT JOIN subscription_status_changes x
 GROUP BY m.period, m.from_at, m.to_at
 ORDER BY m.period`;
 
+/** The buyer `u` as an operator knows them: Discord's display name, else the handle. */
+const BUYER_NAME = 'COALESCE(u.global_name, u.username)';
+
 /**
  * Subscriptions whose charge is failing now (pending: Razorpay retries; halted: it gave up), with the end
  * of the paid cycle and of the grace after it ($1: SUBSCRIPTION_GRACE_HOURS), soonest grace end first.
  */
 export const FAILING_CHARGES_SQL = `
 SELECT s.processor_subscription_id AS "subscriptionId", s.status, s.category, u.provider_id AS "providerId",
+       ${BUYER_NAME} AS "buyerName",
        s.guild_id AS "guildId", s.plan_type AS "planType", s.amount_paise AS "amountPaise",
        s.current_end AS "currentEnd", s.current_end + make_interval(hours => $1) AS "graceUntil",
        (SELECT max(x.changed_at) FROM subscription_status_changes x
@@ -191,7 +195,8 @@ ORDER BY m.period`;
 export const OPEN_DISPUTES_SQL = `
 SELECT d.dispute_id AS "disputeId", d.status, o.processor_order_id AS "orderId",
        s.processor_subscription_id AS "subscriptionId", COALESCE(o.payment_id, c.payment_id) AS "paymentId",
-       u.provider_id AS "providerId", COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS "amountPaise",
+       u.provider_id AS "providerId", ${BUYER_NAME} AS "buyerName",
+       COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS "amountPaise",
        d.respond_by AS "respondBy", d.created_at AS "openedAt"
 FROM payment_disputes d
 LEFT JOIN orders o ON o.id = d.order_id

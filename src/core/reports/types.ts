@@ -61,6 +61,8 @@ export interface FailingCharge {
   status: 'pending' | 'halted';
   category: Category;
   providerId: string;
+  /** The buyer's Discord display name, else their username. */
+  buyerName: string;
   guildId: string | null;
   planType: string;
   amount: number;
@@ -102,6 +104,8 @@ export interface OpenDispute {
   subscriptionId: string | null;
   paymentId: string | null;
   providerId: string;
+  /** The buyer's Discord display name, else their username. */
+  buyerName: string;
   amount: number;
   /** Razorpay's deadline for evidence; null when its webhook did not say. */
   respondBy: string | null;

@@ -406,6 +406,7 @@ describe('subscribers report', () => {
         status: 'halted',
         category: 'USER',
         providerId: buyerProviderId,
+        buyerName: 'fan',
         guildId: null,
         planType: 'Monthly',
         amount: 199,
@@ -463,7 +464,10 @@ describe('subscribers report', () => {
 describe('open disputes', () => {
   beforeEach(seed);
 
-  it('lists the open ones with their respond_by, not the lost ones', async () => {
+  it('lists the open ones with their respond_by and buyer, not the lost ones', async () => {
+    await core().sequelize.query("UPDATE users SET global_name = 'Fan Club' WHERE provider_id = $1", {
+      bind: [buyerProviderId],
+    });
     const disputes = await openDisputes(core());
 
     expect(disputes).toEqual([
@@ -472,6 +476,7 @@ describe('open disputes', () => {
         orderId: expect.stringMatching(/^order_/),
         subscriptionId: null,
         providerId: buyerProviderId,
+        buyerName: 'Fan Club',
         amount: 199,
         respondBy: '2026-03-25T18:29:59.000Z',
         openedAt: '2026-03-20T05:00:00.000Z',

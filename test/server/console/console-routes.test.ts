@@ -130,6 +130,39 @@ describe('console lookups', () => {
     expect(stateOf([view.json().order])).toEqual([['created', 'payment failed']]);
   });
 
+  it('names the buyer of a failing charge and of an open dispute in the overview', async () => {
+    const buyer = await createUser({ username: 'zed_fails' });
+    await app().core.sequelize.query("UPDATE users SET global_name = 'Zed' WHERE id = $1", {
+      bind: [buyer.id],
+    });
+    const subscriptionId = `sub_Fail${snowflake()}`;
+    await app().core.sequelize.query(
+      `INSERT INTO subscriptions (processor_subscription_id, processor_plan_id, buyer_user_id, category,
+         target_key, plan_type, duration_days, amount_paise, status, current_end)
+       VALUES ($1, 'plan_x', $2, 'USER', $1, 'Monthly', 30, 19900, 'pending', now())`,
+      { bind: [subscriptionId, buyer.id] },
+    );
+    const order = await createOrderRow(buyer.id, { status: 'paid', paymentId: `pay_${snowflake()}` });
+    await app().core.sequelize.query(
+      `INSERT INTO payment_disputes (dispute_id, order_id, status, opened, created_at, updated_at)
+       VALUES ($1, $2, 'open', true, now(), now())`,
+      { bind: [`disp_${snowflake()}`, order.id] },
+    );
+
+    const overview = (await request('GET', '/api/console/overview')).json();
+
+    expect(overview.subscribers.failingCharges).toContainEqual(
+      expect.objectContaining({ subscriptionId, providerId: buyer.providerId, buyerName: 'Zed' }),
+    );
+    expect(overview.openDisputes).toContainEqual(
+      expect.objectContaining({
+        orderId: order.processorOrderId,
+        providerId: buyer.providerId,
+        buyerName: 'Zed',
+      }),
+    );
+  });
+
   it('answers 404 for a guild no one has seen and an unknown order, 400 for an empty search', async () => {
     const answers = await Promise.all([
       request('GET', `/api/console/guilds/${snowflake()}`),

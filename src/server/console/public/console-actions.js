@@ -2,11 +2,13 @@
 'use strict';
 /**
  * The operator's actions on a user, guild, order or subscription: each button opens the dialog, which
- * asks for a reason and posts to /api/console/...; the answer or the error is shown, then `onDone` runs
- * (the detail reloads). Exposed as window.ConsoleActions.
+ * asks for a reason and posts to /api/console/...; an error stays in the dialog, beside Confirm. Once
+ * done, `onDone` runs (the detail reloads) and the confirmation is shown where the action was: beside
+ * its button, found again by its `data-action` key in the reloaded view, or under the view's heading
+ * when the action took the button away. Exposed as window.ConsoleActions.
  */
 (function () {
-  const { el, inr, post, notice } = window.ConsoleKit;
+  const { el, inr, post } = window.ConsoleKit;
   const PLANS = ['Monthly', 'Yearly', 'Custom'];
   let onDone = async () => {};
 
@@ -15,53 +17,90 @@
     return `console-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')}`;
   }
 
-  const button = (label, onclick, className = 'secondary') =>
-    el('button', { type: 'button', className, onclick }, label);
+  /** `action`: the key that finds this button again once the view reloads (see `showOutcome`). */
+  const button = (label, onclick, className = 'secondary', action = undefined) =>
+    el('button', { type: 'button', className, onclick, 'data-action': action }, label);
+
+  const find = (detail, attribute, key) =>
+    [...detail.querySelectorAll(`[${attribute}]`)].find((node) => node.getAttribute(attribute) === key);
+
+  /**
+   * The outcome of a done action where it was, in the reloaded view, scrolled into sight: beside its
+   * button; if the action took the button away (a refunded order, a revoked grant), in the row of what
+   * it acted on (`data-row`, the same key); else under the view's heading.
+   */
+  function showOutcome(action, text, className) {
+    const detail = document.getElementById('detail');
+    const line = el('p', { className, role: className === 'error' ? 'alert' : 'status' }, text);
+    const origin = find(detail, 'data-action', action);
+    const row = find(detail, 'data-row', action);
+    if (origin) (origin.closest('.actions') ?? origin).after(line);
+    else if (row) row.append(line);
+    else (detail.querySelector('h2') ?? detail).after(line);
+    line.scrollIntoView({ block: 'nearest' });
+  }
 
   function revokeGrantButton(entry) {
-    return button('Revoke this grant', () =>
-      act({
-        title: `Revoke grant #${entry.grantId}`,
-        what: `Takes back what is left of its ${entry.days} day(s); the bot is told.`,
-        path: '/api/console/revoke',
-        body: { grantId: entry.grantId },
-      }),
+    const action = `grant:${entry.grantId}`;
+    return button(
+      'Revoke this grant',
+      () =>
+        act({
+          action,
+          title: `Revoke grant #${entry.grantId}`,
+          what: `Takes back what is left of its ${entry.days} day(s); the bot is told.`,
+          path: '/api/console/revoke',
+          body: { grantId: entry.grantId },
+        }),
+      'secondary',
+      action,
     );
   }
 
   /** Ends a USER or SERVER premium now; `body` names the user or the guild. */
   function endPremiumButton(category, title, body) {
+    const action = `end:${category}`;
     return button(
       `End ${category} premium`,
-      () => act({ title, what: 'Premium ends now; the bot is told.', path: '/api/console/revoke', body }),
+      () =>
+        act({ action, title, what: 'Premium ends now; the bot is told.', path: '/api/console/revoke', body }),
       'danger',
+      action,
     );
   }
 
   function transferButton(guildId) {
-    return button('Transfer to another guild', () =>
-      act({
-        title: `Transfer guild ${guildId}'s premium`,
-        what: 'Moves the whole days left to the other guild; this one ends now. The bot is told of both.',
-        path: '/api/console/transfer',
-        body: { fromGuildId: guildId },
-        fields: [
-          {
-            name: 'toGuildId',
-            label: 'To guild (Discord id)',
-            required: true,
-            pattern: '[0-9]{1,20}',
-          },
-        ],
-      }),
+    const action = `transfer:${guildId}`;
+    return button(
+      'Transfer to another guild',
+      () =>
+        act({
+          action,
+          title: `Transfer guild ${guildId}'s premium`,
+          what: 'Moves the whole days left to the other guild; this one ends now. The bot is told of both.',
+          path: '/api/console/transfer',
+          body: { fromGuildId: guildId },
+          fields: [
+            {
+              name: 'toGuildId',
+              label: 'To guild (Discord id)',
+              required: true,
+              pattern: '[0-9]{1,20}',
+            },
+          ],
+        }),
+      'secondary',
+      action,
     );
   }
 
   function refundButton(target, amount) {
+    const action = target.orderId ? `order:${target.orderId}` : `charge:${target.paymentId}`;
     return button(
       'Refund',
       () =>
         act({
+          action,
           title: `Refund ${target.orderId ?? target.paymentId}`,
           what: `Asks Razorpay to refund the payment (${inr(amount)} paid). Premium is taken back when Razorpay confirms: all of it for a full refund, the same share of days for a partial one.`,
           path: '/api/console/refund',
@@ -77,18 +116,25 @@
           ],
         }),
       'danger',
+      action,
     );
   }
 
   function cancelButton(subscriptionId) {
-    return button('Cancel subscription', () =>
-      act({
-        title: `Cancel ${subscriptionId}`,
-        what: 'It stops renewing: an active one at the end of its paid cycle, any other at once. Premium already paid for is kept.',
-        path: `/api/console/subscriptions/${encodeURIComponent(subscriptionId)}/cancel`,
-        body: {},
-        noKey: true,
-      }),
+    const action = `subscription:${subscriptionId}`;
+    return button(
+      'Cancel subscription',
+      () =>
+        act({
+          action,
+          title: `Cancel ${subscriptionId}`,
+          what: 'It stops renewing: an active one at the end of its paid cycle, any other at once. Premium already paid for is kept.',
+          path: `/api/console/subscriptions/${encodeURIComponent(subscriptionId)}/cancel`,
+          body: {},
+          noKey: true,
+        }),
+      'secondary',
+      action,
     );
   }
 
@@ -104,10 +150,12 @@
               pattern: '[0-9]{1,20}',
             },
           ];
+    const action = `grant-new:${category}`;
     return button(
       `Grant ${category} premium`,
       () =>
         act({
+          action,
           title: `Grant ${category} premium`,
           what: 'Adds the plan’s days to what is left; the bot is told.',
           path: '/api/console/grant',
@@ -119,11 +167,12 @@
           ],
         }),
       '',
+      action,
     );
   }
 
   /** The dialog of one action: its own fields, the reason, and one idempotency key for its retries. */
-  function act({ title, what, path, body, fields: extra = [], noKey = false }) {
+  function act({ action, title, what, path, body, fields: extra = [], noKey = false }) {
     const dialog = document.getElementById('action');
     const form = document.getElementById('action-form');
     const errorLine = document.getElementById('action-error');
@@ -164,16 +213,23 @@
       if (!noKey) values.idempotencyKey = key;
       const confirm = document.getElementById('action-confirm');
       confirm.disabled = true;
+      let result;
       try {
-        const result = await post(path, values);
-        dialog.close();
-        notice(`${title}: done.${result?.status ? ` Razorpay says ${result.status}.` : ''}`);
-        await onDone();
+        result = await post(path, values);
       } catch (error) {
         errorLine.textContent = error.message;
         errorLine.hidden = false;
+        return;
       } finally {
         confirm.disabled = false;
+      }
+      dialog.close();
+      const done = `${title}: done.${result?.status ? ` Razorpay says ${result.status}.` : ''}`;
+      try {
+        await onDone();
+        showOutcome(action, done, 'notice');
+      } catch (error) {
+        showOutcome(action, `${done} The view did not reload: ${error.message}`, 'error');
       }
     };
     document.getElementById('action-cancel').onclick = () => dialog.close();

@@ -53,6 +53,25 @@
   const time = (value) =>
     value ? `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-';
 
+  /** Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`; `#/` the overview. */
+  const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
+  const viewHref = (kind, id) => `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
+
+  /** The view an address names: `{ kind, id }`, or null for the overview (and for anything unknown). */
+  function viewOf(hash) {
+    const match = /^#\/(users|guilds|orders|subscriptions)\/([^/]+)$/.exec(hash);
+    if (!match) return null;
+    const kind = Object.keys(PLURALS).find((key) => PLURALS[key] === match[1]);
+    try {
+      return { kind, id: decodeURIComponent(match[2]) };
+    } catch {
+      return null;
+    }
+  }
+
+  /** A link to a view: the browser keeps it in its history, so Back returns here. */
+  const viewLink = (kind, id, label = id) => el('a', { href: viewHref(kind, id), className: 'link' }, label);
+
   function show(id, text) {
     const element = document.getElementById(id);
     element.textContent = text ?? '';
@@ -64,15 +83,11 @@
     get: (path) => call('GET', path),
     post: (path, body) => call('POST', path, body),
     el,
+    viewHref,
+    viewOf,
+    viewLink,
     inr,
     time,
-    notice: (text) => {
-      show('error', null);
-      show('notice', text);
-    },
-    error: (text) => {
-      show('notice', null);
-      show('error', text);
-    },
+    error: (text) => show('error', text),
   };
 })();

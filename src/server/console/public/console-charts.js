@@ -1,8 +1,11 @@
 /* global window, document, uPlot */
 'use strict';
-/** The overview: headline figures, uPlot charts of revenue by day and MRR by month, active premium. */
+/**
+ * The overview: headline figures, uPlot charts of revenue by day and MRR by month, active premium, and the
+ * failing charges and open disputes, each linked to its subscription or order and its buyer (by name).
+ */
 (function () {
-  const { el, inr, time } = window.ConsoleKit;
+  const { el, inr, time, viewLink } = window.ConsoleKit;
   const charts = [];
   const DAY_SECONDS = 86_400;
   const MONTH_SECONDS = 30 * DAY_SECONDS;
@@ -86,6 +89,14 @@
     );
   }
 
+  // What a dispute is about: its order, else the subscription whose charge it is (with the payment).
+  function disputed(dispute) {
+    if (dispute.orderId) return [viewLink('order', dispute.orderId)];
+    if (dispute.subscriptionId)
+      return [viewLink('subscription', dispute.subscriptionId), ` (${dispute.paymentId ?? ''})`];
+    return [dispute.paymentId ?? ''];
+  }
+
   function renderOverview({ revenue, mrrByMonth, subscribers, openDisputes }) {
     const { totals } = revenue;
     document.getElementById('figures').replaceChildren(
@@ -129,11 +140,19 @@
     );
     activeBars(subscribers.activePremium);
     list('failing', subscribers.failingCharges, 'None.', (charge) => [
-      `${charge.subscriptionId} (${charge.status}) · ${charge.planType} ${inr(charge.amount)} · `,
+      viewLink('subscription', charge.subscriptionId),
+      ` (${charge.status}) · ${charge.planType} ${inr(charge.amount)} · bought by `,
+      viewLink('user', charge.providerId, charge.buyerName),
+      ...(charge.guildId ? [' for guild ', viewLink('guild', charge.guildId)] : []),
+      ' · ',
       el('span', { className: 'muted' }, `premium until ${time(charge.graceUntil)}`),
     ]);
     list('disputes', openDisputes, 'None.', (dispute) => [
-      `${dispute.disputeId} · ${inr(dispute.amount)} · ${dispute.orderId ?? dispute.paymentId ?? ''} · `,
+      `${dispute.disputeId} · ${inr(dispute.amount)} · `,
+      ...disputed(dispute),
+      ' · bought by ',
+      viewLink('user', dispute.providerId, dispute.buyerName),
+      ' · ',
       el('span', { className: 'muted' }, `respond by ${time(dispute.respondBy)}`),
     ]);
   }

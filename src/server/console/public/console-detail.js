@@ -2,18 +2,16 @@
 'use strict';
 /**
  * One user, guild, order or subscription, with the buttons of the actions on it (console-actions.js);
- * the view reloads after an action is done.
+ * the view reloads after an action is done. Its ids link to their own views (`#/orders/<id>`, …).
  */
 (function () {
-  const { el, inr, time, get } = window.ConsoleKit;
+  const { el, inr, time, get, viewLink } = window.ConsoleKit;
   const actions = window.ConsoleActions;
-  const { button, refundButton, cancelButton, grantButton, endPremiumButton } = actions;
+  const { refundButton, cancelButton, grantButton, endPremiumButton } = actions;
   const ENDED = new Set(['cancelled', 'completed', 'expired']);
   let current = null;
-  let onChange = () => {};
   actions.onDone = async () => {
     if (current) await showDetail(current.kind, current.id);
-    onChange();
   };
 
   function fields(pairs) {
@@ -24,20 +22,19 @@
     );
   }
 
-  function section(title, items, empty, render) {
+  /** `rowKey`: names a row as its actions do (console-actions.js), so an action's outcome finds it. */
+  function section(title, items, empty, render, rowKey = () => undefined) {
     return [
       el('h3', {}, title),
       el(
         'ul',
         { className: 'rows' },
         items.length
-          ? items.map((item) => el('li', {}, render(item)))
+          ? items.map((item) => el('li', { 'data-row': rowKey(item) }, render(item)))
           : el('li', { className: 'muted' }, empty),
       ),
     ];
   }
-
-  const open = (kind, id) => button(id, () => showDetail(kind, id), 'link secondary');
 
   function premiumFields(premium) {
     if (!premium) return el('p', { className: 'muted' }, 'Never had premium.');
@@ -51,43 +48,61 @@
   }
 
   function ordersSection(orders) {
-    return section('Orders', orders, 'None.', (order) => [
-      open('order', order.orderId),
-      ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
-      el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
-      order.status === 'paid'
-        ? el(
-            'div',
-            { className: 'actions' },
-            refundButton({ orderId: order.orderId }, order.amountPaise / 100),
-          )
-        : null,
-    ]);
+    return section(
+      'Orders',
+      orders,
+      'None.',
+      (order) => [
+        viewLink('order', order.orderId),
+        ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
+        el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
+        order.status === 'paid'
+          ? el(
+              'div',
+              { className: 'actions' },
+              refundButton({ orderId: order.orderId }, order.amountPaise / 100),
+            )
+          : null,
+      ],
+      (order) => `order:${order.orderId}`,
+    );
   }
 
   function subscriptionsSection(subscriptions) {
-    return section('Subscriptions', subscriptions, 'None.', (subscription) => [
-      open('subscription', subscription.subscriptionId),
-      ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
-      el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
-      !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
-        ? el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId))
-        : null,
-    ]);
+    return section(
+      'Subscriptions',
+      subscriptions,
+      'None.',
+      (subscription) => [
+        viewLink('subscription', subscription.subscriptionId),
+        ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
+        el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
+        !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
+          ? el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId))
+          : null,
+      ],
+      (subscription) => `subscription:${subscription.subscriptionId}`,
+    );
   }
 
   function ledgerSection(entries) {
-    return section('Ledger', entries, 'No change yet.', (entry) => [
-      `#${entry.grantId} ${entry.kind} ${entry.category}${entry.guildId ? ` ${entry.guildId}` : ''} · ${entry.days} day(s) · ${entry.source} · `,
-      el(
-        'span',
-        { className: 'muted' },
-        `${time(entry.createdAt)} by ${entry.actor}${entry.reason ? `: ${entry.reason}` : ''}`,
-      ),
-      entry.kind === 'grant' && entry.revokedByGrantId === null
-        ? el('div', { className: 'actions' }, actions.revokeGrantButton(entry))
-        : null,
-    ]);
+    return section(
+      'Ledger',
+      entries,
+      'No change yet.',
+      (entry) => [
+        `#${entry.grantId} ${entry.kind} ${entry.category}${entry.guildId ? ` ${entry.guildId}` : ''} · ${entry.days} day(s) · ${entry.source} · `,
+        el(
+          'span',
+          { className: 'muted' },
+          `${time(entry.createdAt)} by ${entry.actor}${entry.reason ? `: ${entry.reason}` : ''}`,
+        ),
+        entry.kind === 'grant' && entry.revokedByGrantId === null
+          ? el('div', { className: 'actions' }, actions.revokeGrantButton(entry))
+          : null,
+      ],
+      (entry) => `grant:${entry.grantId}`,
+    );
   }
 
   function eventsSection(events) {
@@ -122,11 +137,11 @@
           : null,
       ),
       ...section('Guild premium bought', data.serverPremiums, 'None.', (server) => [
-        open('guild', server.guildId),
+        viewLink('guild', server.guildId),
         ` ${server.guildName ?? ''} · ${server.isActive ? `until ${time(server.expiresAt)}` : 'ended'}`,
       ]),
       ...section('Guilds they manage', data.manageableGuilds, 'None.', (guild) => [
-        open('guild', guild.guildId),
+        viewLink('guild', guild.guildId),
         ` ${guild.name}`,
       ]),
       ...ordersSection(data.recentOrders),
@@ -168,8 +183,8 @@
       el('h2', {}, `Order ${order.orderId}`),
       fields([
         ['Status', order.state],
-        ['Buyer', open('user', order.buyerProviderId)],
-        ['For', order.guildId ? open('guild', order.guildId) : 'USER premium'],
+        ['Buyer', viewLink('user', order.buyerProviderId)],
+        ['For', order.guildId ? viewLink('guild', order.guildId) : 'USER premium'],
         ['Plan', `${order.planType}, ${order.durationDays} days`],
         ['Amount', inr(order.amountPaise / 100)],
         ['Payment', order.paymentId ?? '-'],
@@ -192,8 +207,8 @@
       el('h2', {}, `Subscription ${data.subscriptionId}`),
       fields([
         ['Status', `${data.status}${data.cancelAtCycleEnd ? ' (ends with its cycle)' : ''}`],
-        ['Buyer', open('user', data.buyerProviderId)],
-        ['For', data.guildId ? open('guild', data.guildId) : 'USER premium'],
+        ['Buyer', viewLink('user', data.buyerProviderId)],
+        ['For', data.guildId ? viewLink('guild', data.guildId) : 'USER premium'],
         ['Plan', `${data.planType}, ${inr(data.amount)} a cycle`],
         ['Premium until', time(data.premiumExpiresAt)],
         ['Next charge', time(data.nextChargeAt)],
@@ -201,13 +216,23 @@
       !ENDED.has(data.status) && !data.cancelAtCycleEnd
         ? el('div', { className: 'actions' }, cancelButton(data.subscriptionId))
         : null,
-      ...section('Charges', data.charges, 'None.', (charge) => [
-        `${charge.paymentId} · ${charge.status} · ${inr(charge.amount)} · `,
-        el('span', { className: 'muted' }, `cycle ends ${time(charge.cycleEnd)}`),
-        charge.status === 'charged'
-          ? el('div', { className: 'actions' }, refundButton({ paymentId: charge.paymentId }, charge.amount))
-          : null,
-      ]),
+      ...section(
+        'Charges',
+        data.charges,
+        'None.',
+        (charge) => [
+          `${charge.paymentId} · ${charge.status} · ${inr(charge.amount)} · `,
+          el('span', { className: 'muted' }, `cycle ends ${time(charge.cycleEnd)}`),
+          charge.status === 'charged'
+            ? el(
+                'div',
+                { className: 'actions' },
+                refundButton({ paymentId: charge.paymentId }, charge.amount),
+              )
+            : null,
+        ],
+        (charge) => `charge:${charge.paymentId}`,
+      ),
     ];
   }
 
@@ -231,10 +256,5 @@
     detail.scrollIntoView({ block: 'start' });
   }
 
-  window.ConsoleDetail = {
-    showDetail,
-    set onChange(callback) {
-      onChange = callback;
-    },
-  };
+  window.ConsoleDetail = { showDetail };
 })();

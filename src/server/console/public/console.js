@@ -1,15 +1,24 @@
-/* global window, document, history, location, URLSearchParams */
+/* global window, document, history, location, sessionStorage, URLSearchParams */
 'use strict';
-/** The console's start: who is signed in (the cookie is HttpOnly: only the API can tell), then the overview. */
+/**
+ * The console's start: who is signed in (the cookie is HttpOnly: only the API can tell), then the view
+ * the address names. Each view has its own address (console-api.js `viewHref`), so a link opens it and
+ * the browser's Back returns to the view before.
+ */
 (function () {
-  const { el, get, post, error, ApiError } = window.ConsoleKit;
+  const { el, get, post, error, ApiError, viewHref, viewOf, viewLink } = window.ConsoleKit;
   const { renderOverview } = window.ConsoleCharts;
   const { showDetail } = window.ConsoleDetail;
 
+  // The view asked for survives the Discord sign-in, which returns to /console without the address's hash.
+  const RETURN_TO = 'console-return-to';
+
   function signedOut(refused) {
+    if (viewOf(location.hash)) sessionStorage.setItem(RETURN_TO, location.hash);
     document.getElementById('signed-in').hidden = true;
     document.getElementById('sign-out').hidden = true;
     document.getElementById('operator').hidden = true;
+    document.getElementById('home').hidden = true;
     document.getElementById('signed-out').hidden = false;
     document.getElementById('refused').hidden = !refused;
   }
@@ -23,6 +32,17 @@
 
   async function loadOverview() {
     renderOverview(await get('/api/console/overview'));
+  }
+
+  /** Shows the view the address names: the overview, or one user, guild, order or subscription. */
+  async function route() {
+    const view = viewOf(location.hash);
+    error(null);
+    document.getElementById('overview').hidden = Boolean(view);
+    document.getElementById('detail').hidden = true;
+    if (view) return showDetail(view.kind, view.id);
+    window.scrollTo(0, 0);
+    return loadOverview();
   }
 
   async function search(text) {
@@ -41,33 +61,24 @@
         `${user.username} (${user.providerId})${user.isPremium ? ' · premium' : ''}`,
       ]),
     ];
-    document.getElementById('results').replaceChildren(
-      ...(items.length
-        ? items.map(([kind, id, label]) =>
-            el(
-              'li',
-              {},
-              el(
-                'button',
-                {
-                  type: 'button',
-                  className: 'secondary',
-                  onclick: () => showDetail(kind, id).catch(failed),
-                },
-                label,
-              ),
-            ),
-          )
-        : [el('li', { className: 'muted' }, `Nothing matches “${text}”.`)]),
-    );
-    if (items.length === 1) await showDetail(items[0][0], items[0][1]);
+    document
+      .getElementById('results')
+      .replaceChildren(
+        ...(items.length
+          ? items.map(([kind, id, label]) => el('li', {}, viewLink(kind, id, label)))
+          : [el('li', { className: 'muted' }, `Nothing matches “${text}”.`)]),
+      );
+    if (items.length !== 1) return;
+    const href = viewHref(items[0][0], items[0][1]);
+    if (location.hash === href) await route();
+    else location.hash = href;
   }
 
   async function start() {
     const refused = new URLSearchParams(location.search).get('error');
     if (refused) {
       // The reason stays on screen; the address bar loses it, so a reload starts afresh.
-      history.replaceState(null, '', location.pathname);
+      history.replaceState(null, '', `${location.pathname}${location.hash}`);
       if (refused !== 'not_an_operator') error(`Sign-in failed (${refused}); try again.`);
     }
     let me;
@@ -80,10 +91,14 @@
     }
     document.getElementById('operator').textContent = `Signed in as ${me.username}`;
     document.getElementById('operator').hidden = false;
+    document.getElementById('home').hidden = false;
     document.getElementById('sign-out').hidden = false;
     document.getElementById('signed-in').hidden = false;
-    window.ConsoleDetail.onChange = () => loadOverview().catch(failed);
-    await loadOverview();
+    const returnTo = sessionStorage.getItem(RETURN_TO);
+    sessionStorage.removeItem(RETURN_TO);
+    if (returnTo && !location.hash) history.replaceState(null, '', `${location.pathname}${returnTo}`);
+    window.addEventListener('hashchange', () => route().catch(failed));
+    await route();
   }
 
   document.getElementById('search').addEventListener('submit', (event) => {
