@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { listOrders, type OrderSummary } from '../../core/admin/orders';
+import type { OrderSummary } from '../../core/admin/orders';
 import type { OrderStatus } from '../../core/models';
 import { since, snowflake } from '../arguments';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
@@ -29,6 +29,7 @@ export function registerOrdersList(orders: Command, session: Session): void {
     'orders',
     50,
   ).action(async (options: ListOptions) => {
+    const { listOrders } = require('../../core/admin/orders') as typeof import('../../core/admin/orders');
     const page = await listOrders(session.core().sequelize, {
       status: options.status,
       providerId: options.user,
