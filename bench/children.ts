@@ -17,6 +17,12 @@ export function runChildrenFrom(directory: string): void {
   buildDir = directory;
 }
 
+/** Where `buildChildren` compiled the TypeScript file `file` (a path from the repository's root). */
+export function compiledPath(file: string): string {
+  if (!buildDir) throw new Error('runChildrenFrom() first');
+  return path.join(buildDir, file.replace(/\.ts$/, '.js'));
+}
+
 /** A TypeScript program of this repository running in a child process, with an IPC channel. */
 export class Child {
   /** Rejects when the process exits before `stop()` asked it to; race it against waits on the child. */
@@ -96,13 +102,11 @@ export function startChild(
   env: NodeJS.ProcessEnv = {},
   flags: string[] = [],
 ): Child {
-  if (!buildDir) throw new Error('runChildrenFrom() first');
-  const compiled = (file: string) => path.join(buildDir!, file.replace(/\.ts$/, '.js'));
-  const execArgv = [...flags, '--require', compiled('bench/exit-with-parent.ts')];
+  const execArgv = [...flags, '--require', compiledPath('bench/exit-with-parent.ts')];
   // One directory per child: its main thread and tsx's loader thread each write a profile there.
   if (profileDir)
     execArgv.push('--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, `${name}-${Date.now()}`)}`);
-  const child = fork(compiled(script), [], {
+  const child = fork(compiledPath(script), [], {
     cwd: ROOT,
     execArgv,
     env: { ...process.env, ...env },

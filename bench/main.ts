@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { benchApi } from './api/suite';
 import { buildChildren } from './build';
+import { benchCliStart } from './cli/start';
 import { runChildrenFrom, stopAllChildren } from './children';
 import { Cleanup } from './cleanup';
 import { createBenchEnvironment, type BenchEnvironment } from './environment';
@@ -15,6 +16,7 @@ const SUITES: Record<string, (env: BenchEnvironment, runs: number) => Promise<Se
   drain: benchRelayDrain,
   latency: benchRelayLatency,
   api: benchApi,
+  cli: benchCliStart,
 };
 
 /** BENCH_RUNS (default 3): runs per figure. BENCH_ONLY (e.g. `drain,api`): a subset, not written to results.json. */

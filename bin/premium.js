@@ -1,8 +1,32 @@
 #!/usr/bin/env node
-try {
-  require.resolve('../dist/src/cli/main.js');
-} catch {
+const fs = require('node:fs');
+const path = require('node:path');
+
+// Beside a running `npm run dev` (its `.dev/env` exists only while it runs), an unset NODE_ENV means
+// development: the CLI then reads that file and talks to the dev stack instead of asking for production's
+// secrets. An explicit NODE_ENV always wins, and a production image has no `.dev`.
+const devEnv = path.join(path.resolve(process.env.DEV_DIR || '.dev'), 'env');
+if (!process.env.NODE_ENV && fs.existsSync(devEnv)) process.env.NODE_ENV = 'development';
+
+const compiled = path.join(__dirname, '../dist/src/cli/main.js');
+const source = path.join(__dirname, '../src/cli/main.ts');
+
+/** tsx's CommonJS hook (a dev dependency), when this checkout has it. */
+function tsxHook() {
+  try {
+    return require.resolve('tsx/cjs');
+  } catch {
+    return undefined;
+  }
+}
+
+if (fs.existsSync(compiled)) {
+  require(compiled);
+} else if (process.env.NODE_ENV === 'development' && fs.existsSync(source) && tsxHook()) {
+  // Under development only, without a build: the TypeScript source. Production never runs from source.
+  require(tsxHook());
+  require(source);
+} else {
   console.error('premium: the CLI is not built yet: run npm run build first (or npm run cli -- <command>)');
   process.exit(1);
 }
-require('../dist/src/cli/main.js');

@@ -1,8 +1,8 @@
 import { InvalidArgumentError } from 'commander';
 import { isAppError } from '../core/errors';
 import { CUSTOM_MONTHS } from '../core/plans';
-import { paiseOfRupees } from '../core/refunds';
-import { PROVIDER_ID_PATTERN } from '../core/users';
+import { paiseOfRupees } from '../core/refunds/amount';
+import { PROVIDER_ID_PATTERN } from '../core/users/provider-id';
 
 /**
  * Parsers for commander arguments and options: a bad value is a usage error (exit 2), not a failure.

@@ -1,6 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConnectionError } from 'sequelize';
-import { ConfigError } from '../core/config';
+import { ConfigError } from '../core/config/config-error';
 import { isAppError } from '../core/errors';
 import { printable } from './format';
 
@@ -11,6 +10,12 @@ export const EXIT_USAGE = 2;
 /** A command used in a way it refuses (as commander's own usage errors do) before it changed anything. */
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+/** Requires sequelize here, not at start: a command that reached the database has loaded it already. */
+function isConnectionError(error: unknown): error is Error {
+  const { ConnectionError } = require('sequelize') as typeof import('sequelize');
+  return error instanceof ConnectionError;
 }
 
 /**
@@ -29,8 +34,7 @@ export function reportError(error: unknown, verbose: boolean): number {
     return EXIT_FAILURE;
   }
   if (isAppError(error)) write(`error: ${error.message} (${error.code})`);
-  else if (error instanceof ConnectionError)
-    write(`error: the database could not be reached: ${error.message}`);
+  else if (isConnectionError(error)) write(`error: the database could not be reached: ${error.message}`);
   else write(`error: ${error instanceof Error ? error.message : String(error)}`);
   if (verbose && error instanceof Error && error.stack) write(error.stack);
   return EXIT_FAILURE;

@@ -1,9 +1,13 @@
 import type { Sequelize } from 'sequelize';
-import { createCore, openDatabase, type Core } from '../core';
-import { loadConfig, loadDatabaseConfig, type DatabaseConfig } from '../core/config';
-import { razorpayClientFor } from '../core/payments/processor';
+import type { Core } from '../core';
+import type { DatabaseConfig } from '../core/config';
 import { fitWidth, printable } from './format';
 import type { RazorpayClient } from '../core/processor/razorpay-client';
+
+// The database libraries, the configuration's validation and Razorpay's client are loaded when a command
+// first asks for them, not at start: `--help` and usage errors need none of them (docs/performance.md).
+const coreModule = () => require('../core') as typeof import('../core');
+const configModule = () => require('../core/config') as typeof import('../core/config');
 
 export interface GlobalOptions {
   json?: boolean;
@@ -28,7 +32,7 @@ export class Session {
   }
 
   core(): Core {
-    this.opened ??= createCore(loadConfig(), { poolMax: POOL_MAX });
+    this.opened ??= coreModule().createCore(configModule().loadConfig(), { poolMax: POOL_MAX });
     return this.opened;
   }
 
@@ -37,17 +41,19 @@ export class Session {
    * secrets and prices the service needs (loadConfig would refuse to start without them in production).
    */
   databaseConfig(): DatabaseConfig {
-    return this.opened?.config ?? loadDatabaseConfig();
+    return this.opened?.config ?? configModule().loadDatabaseConfig();
   }
 
   /** The database of `databaseConfig`, opened on first use (the core's when it is open). */
   sequelize(): Sequelize {
     if (this.opened) return this.opened.sequelize;
-    this.database ??= openDatabase(this.databaseConfig(), { poolMax: POOL_MAX });
+    this.database ??= coreModule().openDatabase(this.databaseConfig(), { poolMax: POOL_MAX });
     return this.database;
   }
 
   processor(): RazorpayClient {
+    const { razorpayClientFor } =
+      require('../core/payments/processor') as typeof import('../core/payments/processor');
     return razorpayClientFor(this.core().config);
   }
 

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { workerDatabaseUrl } from '../support/context';
 import { ROOT } from './launcher';
 
 /** A fresh clone as far as `npm start` and the CLI can tell: the sources' package.json and scripts, no dist/. */
@@ -14,12 +15,22 @@ function freshClone(): string {
   return dir;
 }
 
-function run(command: string, args: string[], cwd: string) {
+/** A checkout without dist/ beside a running `npm run dev`: its sources, and the `.dev/env` it wrote. */
+function uncompiledBesideDevStack(): string {
+  const dir = freshClone();
+  for (const linked of ['src', 'node_modules', 'tsconfig.json'])
+    fs.symlinkSync(path.join(ROOT, linked), path.join(dir, linked));
+  fs.mkdirSync(path.join(dir, '.dev'));
+  fs.writeFileSync(path.join(dir, '.dev/env'), `DATABASE_URL=${workerDatabaseUrl()}\n`);
+  return dir;
+}
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
     execFile(
       command,
       args,
-      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME } },
+      { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );
   });
@@ -38,6 +49,34 @@ describe('a fresh clone without dist/', () => {
 
   it('the premium CLI says the same', async () => {
     const { code, stderr } = await run(process.execPath, ['bin/premium.js', '--help'], freshClone());
+    expect({ code, stderr }).toEqual({
+      code: 1,
+      stderr: 'premium: the CLI is not built yet: run npm run build first (or npm run cli -- <command>)\n',
+    });
+  });
+});
+
+describe('npx premium beside npm run dev, without a build', () => {
+  // tsx compiles the CLI's sources on the way, which takes a few seconds on a busy machine.
+  jest.setTimeout(30_000);
+
+  it('runs the sources under development against the dev stack, NODE_ENV unset', async () => {
+    const { code, stdout, stderr } = await run(
+      process.execPath,
+      ['bin/premium.js', 'outbox', 'stats', '--json'],
+      uncompiledBesideDevStack(),
+    );
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+    expect(JSON.parse(stdout)).toMatchObject({ pending: expect.any(Number), dead: expect.any(Number) });
+  });
+
+  it('never runs the sources in production: it says to build first', async () => {
+    const { code, stderr } = await run(
+      process.execPath,
+      ['bin/premium.js', '--help'],
+      uncompiledBesideDevStack(),
+      { NODE_ENV: 'production' },
+    );
     expect({ code, stderr }).toEqual({
       code: 1,
       stderr: 'premium: the CLI is not built yet: run npm run build first (or npm run cli -- <command>)\n',

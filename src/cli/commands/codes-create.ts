@@ -1,10 +1,6 @@
 import type { Command } from 'commander';
-import {
-  createCodes,
-  DEFAULT_CODE_LIFETIME_DAYS,
-  MAX_CODES_PER_BATCH,
-  type CodeBatch,
-} from '../../core/codes/create-codes';
+import { DEFAULT_CODE_LIFETIME_DAYS, MAX_CODES_PER_BATCH } from '../../core/codes/batch-limits';
+import type { CodeBatch } from '../../core/codes/create-codes';
 import { codeLifetime, positiveInteger } from '../arguments';
 import { time } from '../format';
 import { actorOption, addPlanOptions, planOf, reasonOption, type PlanOptions } from '../options';
@@ -43,6 +39,8 @@ export function registerCodesCreate(codes: Command, session: Session): void {
     .addOption(reasonOption())
     .addOption(actorOption())
     .action(async (options: CreateOptions, command: Command) => {
+      const { createCodes } =
+        require('../../core/codes/create-codes') as typeof import('../../core/codes/create-codes');
       const batch = await createCodes(session.core().sequelize, {
         plan: planOf(options, command),
         count: options.count,

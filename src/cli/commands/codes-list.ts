@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { CODE_STATUSES, listCodes, type CodeStatus } from '../../core/codes/list-codes';
+import { CODE_STATUSES, type CodeStatus } from '../../core/codes/code-status';
 import { positiveInteger } from '../arguments';
 import { isoTime, table } from '../format';
 import { planLabel } from '../render';
@@ -19,6 +19,8 @@ export function registerCodesList(codes: Command, session: Session): void {
     .addOption(new Option('--status <status>', 'only codes in this state').choices(CODE_STATUSES))
     .option('--limit <n>', 'at most this many', positiveInteger, 50)
     .action(async (options: ListOptions) => {
+      const { listCodes } =
+        require('../../core/codes/list-codes') as typeof import('../../core/codes/list-codes');
       const found = await listCodes(session.core().sequelize, {
         batchId: options.batch,
         status: options.status,

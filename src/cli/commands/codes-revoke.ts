@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { revokeCodes } from '../../core/codes/revoke-codes';
 import { many, positiveInteger } from '../arguments';
 import { confirm } from '../confirm';
 import { EXIT_USAGE } from '../errors';
@@ -23,6 +22,8 @@ export function registerCodesRevoke(codes: Command, session: Session): void {
     .addOption(actorOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (codeIds: number[] | undefined, options: RevokeOptions, command: Command) => {
+      const { revokeCodes } =
+        require('../../core/codes/revoke-codes') as typeof import('../../core/codes/revoke-codes');
       if ((codeIds?.length ?? 0) > 0 === (options.batch !== undefined)) {
         command.error('error: give code ids or --batch, not both', { exitCode: EXIT_USAGE });
       }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { createDatabaseIfMissing } from '../../core/db/create-database';
 import { loadMigrator } from '../migrator';
 import type { Session } from '../session';
 
@@ -15,6 +14,8 @@ export function registerDbMigrate(db: Command, session: Session): void {
   db.command('migrate')
     .description('create the database of DATABASE_URL if it does not exist, and apply the pending migrations')
     .action(async () => {
+      const { createDatabaseIfMissing } =
+        require('../../core/db/create-database') as typeof import('../../core/db/create-database');
       const created = await createDatabaseIfMissing(session.databaseConfig().databaseUrl);
       const applied = await loadMigrator(session).up();
       session.emit({ created, applied: applied.map((migration) => migration.name) }, render);

@@ -1,6 +1,4 @@
 import type { Command } from 'commander';
-import { isKnownGuild } from '../../core/admin/guilds';
-import { grantPremium } from '../../core/premium/grant';
 import { snowflake } from '../arguments';
 import { confirm } from '../confirm';
 import {
@@ -40,6 +38,9 @@ export function registerGrant(program: Command, session: Session): void {
       'grant even to a guild no one has signed in with (required when stdin is not a terminal)',
     )
     .action(async (options: GrantOptions, command: Command) => {
+      const { isKnownGuild } = require('../../core/admin/guilds') as typeof import('../../core/admin/guilds');
+      const { grantPremium } =
+        require('../../core/premium/grant') as typeof import('../../core/premium/grant');
       const plan = planOf(options, command);
       const { sequelize } = session.core();
       if (options.guild && !(await isKnownGuild(options.guild))) {

@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { listOrders, ORDER_STATES, type OrderState, type OrderSummary } from '../../core/admin/orders';
+import { ORDER_STATES, type OrderState } from '../../core/admin/order-states';
+import type { OrderSummary } from '../../core/admin/orders';
 import { since, snowflake } from '../arguments';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import { ordersTable } from '../render';
@@ -42,6 +43,7 @@ export function registerOrdersList(orders: Command, session: Session): void {
     'orders',
     50,
   ).action(async (options: ListOptions) => {
+    const { listOrders } = require('../../core/admin/orders') as typeof import('../../core/admin/orders');
     const page = await listOrders(session.core().sequelize, {
       state: options.status,
       providerId: options.user,

@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { reconcileOrders } from '../../core/reconcile/orders';
 import type { ReconcileReport, ReconcileResult } from '../../core/reconcile/report';
 import { AppError } from '../../core/errors';
 import { orderId, since } from '../arguments';
@@ -47,6 +46,8 @@ export function registerOrdersReconcile(orders: Command, session: Session): void
     .option('--dry-run', 'ask Razorpay and report what would be applied, change nothing')
     .option('--progress', 'report progress on stderr even when it is not a terminal')
     .action(async (options: ReconcileOptions) => {
+      const { reconcileOrders } =
+        require('../../core/reconcile/orders') as typeof import('../../core/reconcile/orders');
       const progress = progressReporter(options.progress);
       const report = await reconcileOrders(session.core(), session.processor(), {
         since: options.since,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { requestRefund, type RefundResult } from '../../core/refunds';
+import type { RefundResult } from '../../core/refunds';
 import { orderOrPayment, rupees } from '../arguments';
 import { confirm } from '../confirm';
 import { money } from '../format';
@@ -48,6 +48,7 @@ export function registerOrdersRefund(orders: Command, session: Session): void {
     .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (payment: { orderId: string } | { paymentId: string }, options: RefundOptions) => {
+      const { requestRefund } = require('../../core/refunds') as typeof import('../../core/refunds');
       const what = options.amount === undefined ? 'all that is left' : money(options.amount, 'INR');
       const named = 'orderId' in payment ? `order ${payment.orderId}` : `payment ${payment.paymentId}`;
       await confirm(

@@ -1,11 +1,5 @@
 import type { Command } from 'commander';
-import {
-  describeOrder,
-  fetchProcessorOrder,
-  paymentFailed,
-  type OrderDetails,
-  type ProcessorOrderView,
-} from '../../core/admin/orders';
+import type { OrderDetails, ProcessorOrderView } from '../../core/admin/orders';
 import { orderId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, money, section, table, time, yesNo } from '../format';
@@ -64,6 +58,7 @@ function refunded(order: OrderView['order']): string {
 }
 
 function render(view: OrderView): string {
+  const { paymentFailed } = require('../../core/admin/orders') as typeof import('../../core/admin/orders');
   const { order, grants } = view;
   return [
     fields([
@@ -96,6 +91,8 @@ export function registerOrdersShow(orders: Command, session: Session): void {
     'ledger rows',
     100,
   ).action(async (id: string, options: PageOptions) => {
+    const { describeOrder, fetchProcessorOrder } =
+      require('../../core/admin/orders') as typeof import('../../core/admin/orders');
     const details = await describeOrder(session.core().sequelize, id, options);
     await emitBesideProcessor(session, details, () => fetchProcessorOrder(session.processor(), id), render);
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { listDeadEvents, type DeadEvent } from '../../core/admin/outbox';
+import type { DeadEvent } from '../../core/admin/outbox';
 import { isoTime, table } from '../format';
 import type { Session } from '../session';
 
@@ -24,6 +24,8 @@ export function registerOutboxDead(outbox: Command, session: Session): void {
     .command('dead')
     .description('events the relay gave up on: the bot has not heard of them')
     .action(async () => {
+      const { listDeadEvents } =
+        require('../../core/admin/outbox') as typeof import('../../core/admin/outbox');
       session.emit({ events: await listDeadEvents(session.core().sequelize) }, render);
     });
 }

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { retryDeadEvents } from '../../core/admin/outbox';
 import { many, positiveInteger } from '../arguments';
 import { EXIT_USAGE } from '../errors';
 import type { Session } from '../session';
@@ -17,6 +16,8 @@ export function registerOutboxRetry(outbox: Command, session: Session): void {
     .argument('[ids...]', 'outbox ids from `premium outbox dead`', many(positiveInteger))
     .option('--all-dead', 'every dead event')
     .action(async (ids: number[], options: { allDead?: boolean }, command: Command) => {
+      const { retryDeadEvents } =
+        require('../../core/admin/outbox') as typeof import('../../core/admin/outbox');
       if (ids.length > 0 === Boolean(options.allDead)) {
         command.error('error: give outbox ids or --all-dead, not both', { exitCode: EXIT_USAGE });
       }

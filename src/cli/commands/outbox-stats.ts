@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { outboxStats, type OutboxStats } from '../../core/admin/outbox';
+import type { OutboxStats } from '../../core/admin/outbox';
 import { fields, time } from '../format';
 import type { Session } from '../session';
 
@@ -16,6 +16,7 @@ export function registerOutboxStats(outbox: Command, session: Session): void {
     .command('stats')
     .description('events waiting for the relay, dead ones, and how old the oldest waiting one is')
     .action(async () => {
+      const { outboxStats } = require('../../core/admin/outbox') as typeof import('../../core/admin/outbox');
       session.emit(await outboxStats(session.core().sequelize), render);
     });
 }

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
-import { syncPlans, type PlanSync } from '../../core/subscriptions/plans-sync';
+import type { PlanSync } from '../../core/subscriptions/plans-sync';
 import { table } from '../format';
 import { endProgress, progressReporter } from '../progress';
 import type { Session } from '../session';
@@ -29,6 +29,8 @@ export function registerPlansSync(plans: Command, session: Session): void {
     )
     .option('--progress', 'report progress on stderr even when it is not a terminal')
     .action(async (options: { progress?: boolean }) => {
+      const { syncPlans } =
+        require('../../core/subscriptions/plans-sync') as typeof import('../../core/subscriptions/plans-sync');
       const progress = progressReporter(options.progress);
       const sync = await syncPlans(session.core(), session.processor(), progress);
       if (progress) endProgress();

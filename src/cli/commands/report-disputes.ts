@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { openDisputes, type OpenDispute } from '../../core/reports';
+import type { OpenDispute } from '../../core/reports';
 import { table } from '../format';
 import type { Session } from '../session';
 
@@ -24,6 +24,7 @@ export function registerReportDisputes(report: Command, session: Session): void 
     .command('disputes')
     .description("open disputes, soonest Razorpay's respond_by first")
     .action(async () => {
+      const { openDisputes } = require('../../core/reports') as typeof import('../../core/reports');
       session.emit({ disputes: await openDisputes(session.core()) }, render);
     });
 }

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { revenueReport, type MoneyFigures, type RevenueQuery, type RevenueReport } from '../../core/reports';
+import type { MoneyFigures, RevenueQuery, RevenueReport } from '../../core/reports';
 import { day } from '../arguments';
 import { table } from '../format';
 import type { Session } from '../session';
@@ -65,6 +65,7 @@ export function registerReportRevenue(report: Command, session: Session): void {
     .option('--to <YYYY-MM-DD>', 'last day, included (default: today)', day)
     .addOption(new Option('--by <period>', 'one row per').choices(['day', 'month']).default('day'))
     .action(async (options: RevenueQuery) => {
+      const { revenueReport } = require('../../core/reports') as typeof import('../../core/reports');
       session.emit(await revenueReport(session.core(), options), render);
     });
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { subscribersReport, type LiveStanding, type SubscribersReport } from '../../core/reports';
+import type { LiveStanding, SubscribersReport } from '../../core/reports';
 import { month } from '../arguments';
 import { fields, section, table } from '../format';
 import type { Session } from '../session';
@@ -74,6 +74,7 @@ export function registerReportSubscribers(report: Command, session: Session): vo
     .description('live subscriptions, MRR, churn, active premium and the charges failing now')
     .option('--month <YYYY-MM>', 'the month whose movements and churn to show (default: this one)', month)
     .action(async (options: { month?: string }) => {
+      const { subscribersReport } = require('../../core/reports') as typeof import('../../core/reports');
       session.emit(await subscribersReport(session.core(), options), render);
     });
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { previewRevoke, revokePremium, type RevokeTarget } from '../../core/premium/revoke';
+import type { RevokeTarget } from '../../core/premium/revoke';
 import type { PremiumChange } from '../../core/premium/types';
-import { findUserByProviderId } from '../../core/users';
 import { positiveInteger, snowflake } from '../arguments';
 import { confirm, requireTerminal } from '../confirm';
 import { EXIT_USAGE } from '../errors';
@@ -50,6 +49,9 @@ export function registerRevoke(program: Command, session: Session): void {
     .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (options: RevokeOptions, command: Command) => {
+      const { previewRevoke, revokePremium } =
+        require('../../core/premium/revoke') as typeof import('../../core/premium/revoke');
+      const { findUserByProviderId } = require('../../core/users') as typeof import('../../core/users');
       const target = targetOf(options);
       if (!target) {
         command.error('error: give exactly one of --grant, --user or --guild', { exitCode: EXIT_USAGE });

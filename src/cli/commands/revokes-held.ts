@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
-import { listHeldRevokes, type HeldRevokeRow } from '../../core/revocation-guard/held-revokes';
+import type { HeldRevokeRow } from '../../core/revocation-guard/held-revokes';
 import type { RevokeRequest, RevokeTarget } from '../../core/premium/revoke';
-import { refundShareRowOf } from '../../core/refunds/refunded-share';
 import { isoTime, table } from '../format';
 import type { Session } from '../session';
 
@@ -12,6 +11,8 @@ export function targetText(target: RevokeTarget): string {
 
 /** A partial refund's revoke takes that refund's share of the grant's days, not all of them. */
 function takesText(request: RevokeRequest): string {
+  const { refundShareRowOf } =
+    require('../../core/refunds/refunded-share') as typeof import('../../core/refunds/refunded-share');
   const text = targetText(request.target);
   return refundShareRowOf(request.idempotencyKey) === null ? text : `a refund's share of ${text}`;
 }
@@ -39,6 +40,8 @@ export function registerRevokesHeld(revokes: Command, session: Session): void {
     .command('held')
     .description('automatic revokes the revocation guard holds for an operator to look at')
     .action(async () => {
+      const { listHeldRevokes } =
+        require('../../core/revocation-guard/held-revokes') as typeof import('../../core/revocation-guard/held-revokes');
       session.emit({ held: await listHeldRevokes(session.core().sequelize) }, render);
     });
 }

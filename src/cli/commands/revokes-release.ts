@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { releaseHeldRevokes, type ReleasedRevoke } from '../../core/guard-release/release';
+import type { ReleasedRevoke } from '../../core/guard-release/release';
 import { many, positiveInteger } from '../arguments';
 import { confirm } from '../confirm';
 import { EXIT_USAGE } from '../errors';
@@ -35,6 +35,8 @@ export function registerRevokesRelease(revokes: Command, session: Session): void
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .option('--progress', 'report progress on stderr even when it is not a terminal')
     .action(async (ids: number[], options: ReleaseOptions, command: Command) => {
+      const { releaseHeldRevokes } =
+        require('../../core/guard-release/release') as typeof import('../../core/guard-release/release');
       if (ids.length > 0 === Boolean(options.all)) {
         command.error('error: give held revoke ids or --all, not both', { exitCode: EXIT_USAGE });
       }

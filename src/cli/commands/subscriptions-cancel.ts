@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { cancelSubscription } from '../../core/subscriptions/cancel';
 import type { SubscriptionView } from '../../core/subscriptions/views';
 import { subscriptionId } from '../arguments';
 import { confirm } from '../confirm';
@@ -21,6 +20,8 @@ export function registerSubscriptionsCancel(subscriptions: Command, session: Ses
     .argument('<subscriptionId>', 'the Razorpay subscription id (sub_…)', subscriptionId)
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (id: string, options: { yes?: boolean }) => {
+      const { cancelSubscription } =
+        require('../../core/subscriptions/cancel') as typeof import('../../core/subscriptions/cancel');
       await confirm(`Cancel subscription ${id}? Premium already paid for is kept.`, options.yes);
       session.emit(
         await cancelSubscription(session.core(), session.processor(), { subscriptionId: id }),

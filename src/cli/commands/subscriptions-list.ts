@@ -1,6 +1,5 @@
 import { Option, type Command } from 'commander';
-import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../core/models';
-import { findSubscriptions } from '../../core/subscriptions/list';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../core/models/subscription-status';
 import { positiveInteger, snowflake } from '../arguments';
 import { subscriptionsTable } from '../subscriptions-render';
 import type { Session } from '../session';
@@ -23,6 +22,8 @@ export function registerSubscriptionsList(subscriptions: Command, session: Sessi
     .option('--guild <guildId>', "only this guild's subscriptions", snowflake)
     .option('--limit <n>', 'at most this many', positiveInteger, 50)
     .action(async (options: ListOptions) => {
+      const { findSubscriptions } =
+        require('../../core/subscriptions/list') as typeof import('../../core/subscriptions/list');
       session.core(); // opens the database the models read
       const found = await findSubscriptions({
         status: options.status,

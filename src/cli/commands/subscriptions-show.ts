@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
+import type { describeSubscriptionWithCharges } from '../../core/subscriptions/list';
 import type { RazorpaySubscription } from '../../core/processor/razorpay-client';
-import { describeSubscriptionWithCharges } from '../../core/subscriptions/list';
 import { subscriptionId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
 import { fields, isoTime, section, table, yesNo } from '../format';
@@ -63,6 +63,8 @@ export function registerSubscriptionsShow(subscriptions: Command, session: Sessi
     .description("one subscription: what this service recorded, its charges, and Razorpay's view of it")
     .argument('<subscriptionId>', 'the Razorpay subscription id (sub_…)', subscriptionId)
     .action(async (id: string) => {
+      const { describeSubscriptionWithCharges } =
+        require('../../core/subscriptions/list') as typeof import('../../core/subscriptions/list');
       session.core(); // opens the database the models read
       const details = await describeSubscriptionWithCharges(id);
       await emitBesideProcessor(session, details, () => session.processor().fetchSubscription(id), render);

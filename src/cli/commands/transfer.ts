@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { transferPremium, type Transfer } from '../../core/transfers/transfer';
+import type { Transfer } from '../../core/transfers/transfer';
 import { snowflake } from '../arguments';
 import { confirm } from '../confirm';
 import { time } from '../format';
@@ -36,6 +36,8 @@ export function registerTransfer(program: Command, session: Session): void {
     .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
     .action(async (options: TransferOptions) => {
+      const { transferPremium } =
+        require('../../core/transfers/transfer') as typeof import('../../core/transfers/transfer');
       await confirm(
         `Move the whole days left of guild ${options.from}'s premium to guild ${options.to}? The bot is told at once.`,
         options.yes,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { findUsers, type UserSummary } from '../../core/admin/users';
+import type { UserSummary } from '../../core/admin/users';
 import { text } from '../arguments';
 import { table, time, yesNo } from '../format';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
@@ -28,6 +28,7 @@ export function registerUsersFind(users: Command, session: Session): void {
     'users',
     25,
   ).action(async (search: string, options: PageOptions) => {
+    const { findUsers } = require('../../core/admin/users') as typeof import('../../core/admin/users');
     const page = await findUsers(session.core().sequelize, search, options);
     session.emit({ users: page.rows, nextCursor: page.nextCursor }, render);
   });

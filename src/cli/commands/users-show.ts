@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
-import { describeUser, type UserOverview } from '../../core/admin/users';
-import { listOwnSubscriptions } from '../../core/subscriptions/list';
+import type { UserOverview } from '../../core/admin/users';
 import type { SubscriptionView } from '../../core/subscriptions/views';
 import { snowflake } from '../arguments';
 import { fields, section, table, time, yesNo } from '../format';
@@ -64,6 +63,9 @@ export function registerUsersShow(users: Command, session: Session): void {
     .description('one user: live status, premium records, guilds, recent orders and grants')
     .argument('<providerId>', 'their Discord user id', snowflake)
     .action(async (providerId: string) => {
+      const { describeUser } = require('../../core/admin/users') as typeof import('../../core/admin/users');
+      const { listOwnSubscriptions } =
+        require('../../core/subscriptions/list') as typeof import('../../core/subscriptions/list');
       const overview = await describeUser(session.core().sequelize, providerId);
       session.emit({ ...overview, subscriptions: await listOwnSubscriptions(providerId) }, render);
     });

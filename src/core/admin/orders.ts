@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { OrderStatus } from '../models';
+import type { OrderState } from './order-states';
 import type { PlanType } from '../plans';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder, RazorpayPayment } from '../processor/razorpay-client';
@@ -41,14 +42,7 @@ export function paymentFailed(order: Pick<OrderSummary, 'status' | 'paymentFaile
   return order.status === 'created' && order.paymentFailedAt !== null;
 }
 
-/**
- * What an operator is shown as an order's state: its status, except an unpaid order whose last attempt
- * was declined (`payment failed`) and a paid one Razorpay refunded part of (`partly refunded`).
- */
-export type OrderState = OrderStatus | 'payment failed' | 'partly refunded';
-
-/** Every state `orderState` shows, unpaid to paid to taken back. */
-export const ORDER_STATES = Object.keys(ORDER_STATE_WHERE) as OrderState[];
+export { ORDER_STATES, type OrderState } from './order-states';
 
 export function orderState(
   order: Pick<OrderSummary, 'status' | 'paymentFailedAt' | 'refundedPaise'>,

@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../models';
-import type { OrderState } from './orders';
+import type { OrderState } from './order-states';
 
 /** The operator views' raw SQL: builders over a WHERE of optional filters, and the fixed statements. */
 

@@ -2,12 +2,12 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { Plan } from '../plans';
+import { DEFAULT_CODE_LIFETIME_DAYS, MAX_CODES_PER_BATCH } from './batch-limits';
 import { canonicalCode, codeSha256, generateCode } from './code-text';
 import { INSERT_BATCH, INSERT_CODES } from './sql';
 
-export const MAX_CODES_PER_BATCH = 1000;
-/** A code nobody redeemed stops working after this long, unless its batch is made never to expire. */
-export const DEFAULT_CODE_LIFETIME_DAYS = 90;
+export { DEFAULT_CODE_LIFETIME_DAYS, MAX_CODES_PER_BATCH } from './batch-limits';
+
 const DAY_MS = 86_400_000;
 
 export interface CreateCodesRequest {

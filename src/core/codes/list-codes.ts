@@ -2,10 +2,10 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { Conditions } from '../admin/sql';
 import type { PlanType } from '../plans';
+import type { CodeStatus } from './code-status';
 import { listCodes as listCodesSql } from './sql';
 
-export const CODE_STATUSES = ['unused', 'redeemed', 'revoked', 'expired'] as const;
-export type CodeStatus = (typeof CODE_STATUSES)[number];
+export { CODE_STATUSES, type CodeStatus } from './code-status';
 
 /** A code as an operator sees it: never the code itself, which is not stored. */
 export interface CodeSummary {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadDotEnv } from './load';
+import { loadDotEnv } from './dot-env';
 
 /** Where `npm run dev` keeps its private PostgreSQL, and the addresses it is running with. */
 export function devDirectory(): string {

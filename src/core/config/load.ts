@@ -1,6 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { parsePlanPrices } from '../plans';
+import { ConfigError } from './config-error';
 import type { z } from 'zod';
 import { fields } from './fields';
 import { redisTopology } from './redis';
@@ -8,17 +7,8 @@ import { schema } from './schema';
 import { isProductionProblem, secretOf, type SecretName } from './secrets';
 import type { Config } from './types';
 
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
-/** Reads `.env` from the working directory when present; variables already set win. */
-export function loadDotEnv(file = path.resolve('.env')): void {
-  if (fs.existsSync(file)) process.loadEnvFile(file);
-}
+export { ConfigError } from './config-error';
+export { loadDotEnv } from './dot-env';
 
 /** An empty variable counts as unset. */
 function setVariables(env: NodeJS.ProcessEnv): Record<string, string | undefined> {

@@ -8,20 +8,9 @@ import {
 } from 'sequelize';
 import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
+import type { SubscriptionStatus } from './subscription-status';
 
-/** Razorpay's subscription states (its `status` field, stored as the processor last said). */
-export const SUBSCRIPTION_STATUSES = [
-  'created',
-  'authenticated',
-  'active',
-  'pending',
-  'halted',
-  'cancelled',
-  'completed',
-  'paused',
-  'expired',
-] as const;
-export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+export { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from './subscription-status';
 
 /** A subscription in one of these holds its target: a second one for the same target is refused. */
 export const LIVE_STATUSES: readonly SubscriptionStatus[] = [

@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { User } from '../models';
 import { premiumStatus } from './sql';
 
-export const PROVIDER_ID_PATTERN = '^[0-9]{1,20}$';
+export { PROVIDER_ID_PATTERN } from './provider-id';
 
 export interface PremiumStatus {
   isPremium: boolean;
