@@ -47,6 +47,22 @@
     ]);
   }
 
+  /** A paid order's refund button, in its list row and in its own view alike. */
+  function orderActions(order) {
+    if (order.status !== 'paid') return null;
+    return el(
+      'div',
+      { className: 'actions' },
+      refundButton({ orderId: order.orderId }, order.amountPaise / 100),
+    );
+  }
+
+  /** A renewing subscription's cancel button, in its list row and in its own view alike. */
+  function subscriptionActions(subscription) {
+    if (ENDED.has(subscription.status) || subscription.cancelAtCycleEnd) return null;
+    return el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId));
+  }
+
   function ordersSection(orders) {
     return section(
       'Orders',
@@ -56,13 +72,7 @@
         viewLink('order', order.orderId),
         ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
         el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
-        order.status === 'paid'
-          ? el(
-              'div',
-              { className: 'actions' },
-              refundButton({ orderId: order.orderId }, order.amountPaise / 100),
-            )
-          : null,
+        orderActions(order),
       ],
       (order) => `order:${order.orderId}`,
     );
@@ -77,9 +87,7 @@
         viewLink('subscription', subscription.subscriptionId),
         ` ${subscription.status}${subscription.cancelAtCycleEnd ? ' (ends with its cycle)' : ''} · ${subscription.planType} ${inr(subscription.amount)} · `,
         el('span', { className: 'muted' }, `premium until ${time(subscription.premiumExpiresAt)}`),
-        !ENDED.has(subscription.status) && !subscription.cancelAtCycleEnd
-          ? el('div', { className: 'actions' }, cancelButton(subscription.subscriptionId))
-          : null,
+        subscriptionActions(subscription),
       ],
       (subscription) => `subscription:${subscription.subscriptionId}`,
     );
@@ -191,13 +199,7 @@
         ['Paid', time(order.paidAt)],
         ['Refunded', refunded(order)],
       ]),
-      order.status === 'paid'
-        ? el(
-            'div',
-            { className: 'actions' },
-            refundButton({ orderId: order.orderId }, order.amountPaise / 100),
-          )
-        : null,
+      orderActions(order),
       ...ledgerSection(grants),
     ];
   }
@@ -213,9 +215,7 @@
         ['Premium until', time(data.premiumExpiresAt)],
         ['Next charge', time(data.nextChargeAt)],
       ]),
-      !ENDED.has(data.status) && !data.cancelAtCycleEnd
-        ? el('div', { className: 'actions' }, cancelButton(data.subscriptionId))
-        : null,
+      subscriptionActions(data),
       ...section(
         'Charges',
         data.charges,
