@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { isAppError } from '../core/errors';
 import { CUSTOM_MONTHS } from '../core/plans';
-import { paiseOfRupees } from '../core/refunds/amount';
+import { paiseOfRupees } from '../core/money';
 import { PROVIDER_ID_PATTERN } from '../core/users/provider-id';
 
 /**

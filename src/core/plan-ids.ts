@@ -1,7 +1,7 @@
-import { SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from './plans';
+import { SEED_SUBSCRIPTION_PLAN_TYPES, type SeedSubscriptionPlanType } from './plans';
 
 /** `RAZORPAY_PLAN_IDS`: the Razorpay plan of each subscription plan, when configured. */
-export type ProcessorPlanIds = Partial<Record<SubscriptionPlanType, string>>;
+export type ProcessorPlanIds = Partial<Record<string, string>>;
 
 /** Parses `Monthly=plan_…,Yearly=plan_…` (either may be missing; empty means none). */
 export function parsePlanIds(text: string): ProcessorPlanIds {
@@ -11,17 +11,17 @@ export function parsePlanIds(text: string): ProcessorPlanIds {
     .map((piece) => piece.trim())
     .filter(Boolean)) {
     const [name, id] = part.split('=').map((piece) => piece.trim());
-    if (!SUBSCRIPTION_PLAN_TYPES.includes(name as SubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
-      const expected = SUBSCRIPTION_PLAN_TYPES.map((plan) => `${plan}=plan_…`).join(',');
+    if (!SEED_SUBSCRIPTION_PLAN_TYPES.includes(name as SeedSubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
+      const expected = SEED_SUBSCRIPTION_PLAN_TYPES.map((plan) => `${plan}=plan_…`).join(',');
       throw new Error(`expected "${expected}", got "${text}"`);
     }
-    ids[name as SubscriptionPlanType] = id;
+    ids[name as SeedSubscriptionPlanType] = id;
   }
   return ids;
 }
 
 export function formatPlanIds(ids: ProcessorPlanIds): string {
-  return SUBSCRIPTION_PLAN_TYPES.filter((plan) => ids[plan])
+  return SEED_SUBSCRIPTION_PLAN_TYPES.filter((plan) => ids[plan])
     .map((plan) => `${plan}=${ids[plan]}`)
     .join(',');
 }

@@ -1,92 +1,82 @@
-import { AppError } from './errors';
-
 /**
- * Every plan the service sells, and the only place one is named: types, route schemas, CLI choices, the
- * sandbox, subscriptions' Razorpay plans and the reports derive from these tables, so a catalog can
- * replace this module alone. The database's CHECK constraints on plan_type need a migration too.
+ * What every plan shares, whatever the catalog (src/core/catalog) holds: the seed's plan labels that
+ * create-order's `planType` still takes (the interface's contract), the Custom rule, PLAN_PRICES (which
+ * seeds the catalog once), and how a plan's days map to Razorpay's billing period and to months (MRR).
  */
-const FIXED_PLAN_DAYS = { Monthly: 30, Yearly: 365 } as const;
-/** Bought by the month, at the Monthly plan's days and price; it never renews. */
 export const CUSTOM_PLAN = 'Custom';
-const CUSTOM_MONTH = 'Monthly' satisfies FixedPlanType;
-export const DEFAULT_PLAN_TYPE = 'Monthly' satisfies PlanType;
-
-export type FixedPlanType = keyof typeof FIXED_PLAN_DAYS;
-export type PlanType = FixedPlanType | typeof CUSTOM_PLAN;
-const FIXED_PLAN_TYPES = Object.keys(FIXED_PLAN_DAYS) as FixedPlanType[];
-export const PLAN_TYPES: readonly PlanType[] = [...FIXED_PLAN_TYPES, CUSTOM_PLAN];
-
-/** The plans that renew as a subscription: Razorpay's period, and its length in months (MRR divides by it). */
-const RENEWALS = {
-  Monthly: { period: 'monthly', months: 1 },
-  Yearly: { period: 'yearly', months: 12 },
-} as const satisfies Partial<Record<FixedPlanType, { period: string; months: number }>>;
-export type SubscriptionPlanType = keyof typeof RENEWALS;
-export const SUBSCRIPTION_PLAN_TYPES = Object.keys(RENEWALS) as readonly SubscriptionPlanType[];
-
-export function renewalOf(planType: SubscriptionPlanType): (typeof RENEWALS)[SubscriptionPlanType] {
-  return RENEWALS[planType];
-}
+/** Bought by the month: N × the default tier's Monthly plan, in price and days. It never renews. */
+export const CUSTOM_MONTH_PLAN = 'Monthly';
+export const DEFAULT_PLAN_TYPE = 'Monthly';
+/** The seed's `planType` values of create-order; `plan` takes any catalog code. */
+export const SEED_PLAN_TYPES = ['Monthly', 'Yearly', CUSTOM_PLAN] as const;
+/** The seed's `planType` values of create-subscription. */
+export const SEED_SUBSCRIPTION_PLAN_TYPES = ['Monthly', 'Yearly'] as const;
+export type SeedPlanType = (typeof SEED_PLAN_TYPES)[number];
+export type SeedSubscriptionPlanType = (typeof SEED_SUBSCRIPTION_PLAN_TYPES)[number];
+/** A plan's code, or Custom. */
+export type PlanType = string;
+/** The tier of everything sold before the catalog, created by its migration. */
+export const DEFAULT_TIER = 'premium';
 
 export const CUSTOM_MONTHS = { min: 1, max: 36 } as const;
 export const SLOTS_PER_PURCHASE = 1;
 
-/** Prices in whole INR, from `PLAN_PRICES` (`Monthly=199,Yearly=1999`). Custom costs months × Monthly. */
-export type PlanPrices = Record<FixedPlanType, number>;
-
+/** What a grant of a plan adds: its days of its tier. */
 export interface Plan {
   planType: PlanType;
   /** Only for Custom: 1..36. */
   months: number | null;
   durationDays: number;
+  tier: string;
 }
+
+/** The plan a sold row (an order, a subscription, a code batch) keeps: what its grant adds. */
+export function planOf(sold: Plan): Plan {
+  return { planType: sold.planType, months: sold.months, durationDays: sold.durationDays, tier: sold.tier };
+}
+
+/** `PLAN_PRICES` (`Monthly=199,Yearly=1999`), whole INR: the seed's prices, which the catalog starts from. */
+export type PlanPrices = Record<SeedSubscriptionPlanType, number>;
 
 export function parsePlanPrices(text: string): PlanPrices {
   const entries = text.split(',').map((part) => part.trim().split('='));
   const prices: Partial<Record<string, number>> = {};
+  const names: readonly string[] = SEED_SUBSCRIPTION_PLAN_TYPES;
   for (const [name, value] of entries) {
     const price = Number(value);
-    if (!name || !isFixedPlan(name) || !Number.isInteger(price) || price < 1) {
-      const expected = FIXED_PLAN_TYPES.map((plan) => `${plan}=<INR>`).join(',');
+    if (!name || !names.includes(name) || !Number.isInteger(price) || price < 1) {
+      const expected = SEED_SUBSCRIPTION_PLAN_TYPES.map((plan) => `${plan}=<INR>`).join(',');
       throw new Error(`expected "${expected}" with whole amounts ≥ 1, got "${text}"`);
     }
     prices[name] = price;
   }
-  if (FIXED_PLAN_TYPES.some((plan) => prices[plan] === undefined)) {
-    throw new Error(`both ${FIXED_PLAN_TYPES.join(' and ')} prices are required, got "${text}"`);
+  if (SEED_SUBSCRIPTION_PLAN_TYPES.some((plan) => prices[plan] === undefined)) {
+    throw new Error(`both ${SEED_SUBSCRIPTION_PLAN_TYPES.join(' and ')} prices are required, got "${text}"`);
   }
-  return Object.fromEntries(FIXED_PLAN_TYPES.map((plan) => [plan, prices[plan]])) as PlanPrices;
+  return { Monthly: prices.Monthly!, Yearly: prices.Yearly! };
 }
 
-function isFixedPlan(name: string): name is FixedPlanType {
-  return (FIXED_PLAN_TYPES as string[]).includes(name);
+const YEAR_DAYS = 365;
+const MONTH_DAYS = 30;
+const WEEK_DAYS = 7;
+
+/**
+ * Razorpay bills a plan every `interval` periods: a renewing plan of D days renews yearly when D is whole
+ * years, else monthly when whole months (30 days), else weekly, else daily (Razorpay wants 7 or more).
+ */
+export function billingPeriodOf(days: number): { period: 'yearly' | 'monthly' | 'weekly' | 'daily'; interval: number } {
+  if (days % YEAR_DAYS === 0) return { period: 'yearly', interval: days / YEAR_DAYS };
+  if (days % MONTH_DAYS === 0) return { period: 'monthly', interval: days / MONTH_DAYS };
+  if (days % WEEK_DAYS === 0) return { period: 'weekly', interval: days / WEEK_DAYS };
+  return { period: 'daily', interval: days };
 }
 
-/** Resolves a plan label (and, for Custom, a month count) into the plan it stands for. */
-export function resolvePlan(planType: string, months?: number | null): Plan {
-  if (planType !== CUSTOM_PLAN && months !== undefined && months !== null) {
-    throw AppError.validation(
-      'MONTHS_NOT_ALLOWED',
-      `"months" applies to the Custom plan only, not ${planType}`,
-    );
-  }
-  if (isFixedPlan(planType)) return { planType, months: null, durationDays: FIXED_PLAN_DAYS[planType] };
-  if (planType !== CUSTOM_PLAN) {
-    throw AppError.validation(
-      'UNKNOWN_PLAN',
-      `unknown plan "${planType}"; expected one of ${PLAN_TYPES.join(', ')}`,
-    );
-  }
-  if (!Number.isInteger(months) || months! < CUSTOM_MONTHS.min || months! > CUSTOM_MONTHS.max) {
-    throw AppError.validation(
-      'INVALID_MONTHS',
-      `a Custom plan needs "months", a whole number from ${CUSTOM_MONTHS.min} to ${CUSTOM_MONTHS.max}`,
-    );
-  }
-  return { planType, months: months!, durationDays: months! * FIXED_PLAN_DAYS[CUSTOM_MONTH] };
+/** How many months a cycle of `days` lasts, for MRR: 365 days are 12 months, else 30 days a month. */
+export function monthsOf(days: number): number {
+  return days % YEAR_DAYS === 0 ? (days / YEAR_DAYS) * 12 : days / MONTH_DAYS;
 }
 
-/** The price in whole INR of a resolved plan. */
-export function planPrice(plan: Plan, prices: PlanPrices): number {
-  return plan.planType === CUSTOM_PLAN ? plan.months! * prices[CUSTOM_MONTH] : prices[plan.planType];
+/** monthsOf as SQL, of the column (or expression) `days`. */
+export function monthsOfSql(days: string): string {
+  return `(CASE WHEN ${days} % ${YEAR_DAYS} = 0 THEN ${days} / ${YEAR_DAYS} * 12.0 ELSE ${days} / ${MONTH_DAYS}.0 END)`;
 }

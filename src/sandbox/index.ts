@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import type { RazorpayInvoice, RazorpaySubscription } from '../core/processor/subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from '../core/processor/types';
-import type { SubscriptionPlanType } from '../core/plans';
+import type { SeedSubscriptionPlanType } from '../core/plans';
 import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
@@ -66,7 +66,7 @@ export interface SandboxOptions {
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
   bot?: { redis: RedisSettings; stream: string; blockMs?: number };
   /** Prices in whole INR (PLAN_PRICES): the subscription plans exist from the start, as SANDBOX_PLAN_IDS. */
-  subscriptionPlans?: Record<SubscriptionPlanType, number>;
+  subscriptionPlans?: Record<SeedSubscriptionPlanType, number>;
 }
 
 /** Whether an action's webhooks are delivered before it returns, not sent, or held (`takeHeldWebhooks`). */

@@ -21,6 +21,7 @@ import paymentOrdersRoutes from './routes/payment-orders';
 import paymentSubscriptionRoutes from './routes/payment-subscriptions';
 import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
+import plansRoutes from './routes/plans';
 import premiumRedeemRoutes from './routes/premium-redeem';
 import premiumTransferRoutes from './routes/premium-transfer';
 import userStatusRoutes from './routes/user-status';
@@ -49,6 +50,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   });
   await fastify.register(healthRoutes, options);
   await fastify.register(userStatusRoutes, options);
+  await fastify.register(plansRoutes, options);
   await fastify.register(authSignInRoutes, options);
   await fastify.register(authMeRoutes, options);
   await fastify.register(paymentCreateOrderRoutes, options);

@@ -10,6 +10,12 @@ export const ProviderId = Type.String({
 
 export const GuildId = Type.String({ pattern: PROVIDER_ID_PATTERN, description: 'Discord guild id' });
 
+/** A catalog plan's code (GET /api/plans), or Custom. */
+export const PlanCode = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$',
+  description: 'a plan code from GET /api/plans',
+});
+
 /** Who a purchase or a gift code is for: the caller (USER) or a guild they manage (SERVER, the default). */
 export const TargetFields = {
   category: Type.Optional(

@@ -13,7 +13,7 @@ const LADDER = [
   ['core'],
   ['config'],
   ['users', 'console', 'processor', 'revocation-guard'],
-  ['identity', 'premium'],
+  ['identity', 'premium', 'catalog'],
   ['transfers', 'subscriptions'],
   ['admin'],
   ['orders'],

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
+import { seedPlan } from '../support/fixtures';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
-import { resolvePlan } from '../../src/core/plans';
 import { grantPremium } from '../../src/core/premium/grant';
 import type { PremiumChange } from '../../src/core/premium/types';
 import { useTestApp } from '../support/app';
@@ -124,7 +124,7 @@ describeNeeding(PYTHON_REDIS, "docs/events.md's Python consumer", (python) => {
     const guildId = snowflake();
     const abandoned = await grantPremium(
       core.sequelize,
-      grantRequest(buyer.providerId, { category: 'SERVER', guildId, plan: resolvePlan('Yearly') }),
+      grantRequest(buyer.providerId, { category: 'SERVER', guildId, plan: seedPlan('Yearly') }),
     );
     await relayed(2);
     const [[, [[abandonedEntry]]]] = (await redis.xreadgroup(

@@ -1,7 +1,7 @@
 import path from 'node:path';
+import { seedPlan } from '../support/fixtures';
 import type { Page } from 'playwright-core';
 import { createCodes } from '../../src/core/codes/create-codes';
-import { resolvePlan } from '../../src/core/plans';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { DAY_MS } from '../support/fixtures';
@@ -194,7 +194,7 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
     'redeems a gift code for a server, moves it to the other server, and checks an unpaid order again',
     async () => {
       const { codes } = await createCodes(getCore().sequelize, {
-        plan: resolvePlan('Monthly'),
+        plan: seedPlan('Monthly'),
         count: 1,
         expiresAt: null,
         actor: 'e2e',

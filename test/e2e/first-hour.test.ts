@@ -1,7 +1,7 @@
 import path from 'node:path';
+import { seedPlan } from '../support/fixtures';
 import type { Page } from 'playwright-core';
 import { createCodes } from '../../src/core/codes/create-codes';
-import { resolvePlan } from '../../src/core/plans';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
 import { textOf } from './support/page-text';
@@ -77,7 +77,7 @@ describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
     'at %i px: the Custom price stays on its line, the code input is as wide as the select, notices name servers',
     async (width) => {
       const { codes } = await createCodes(getProduct().core.sequelize, {
-        plan: resolvePlan('Monthly'),
+        plan: seedPlan('Monthly'),
         count: 1,
         expiresAt: null,
         actor: 'e2e',

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { seedPlan } from '../support/fixtures';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { createCodes } from '../../src/core/codes/create-codes';
-import { resolvePlan } from '../../src/core/plans';
 import { createUser, snowflake } from '../support/fixtures';
 import {
   bearer,
@@ -65,7 +65,7 @@ describe('the OpenAPI document (/docs/json)', () => {
     const order = await orderAs(app, user, MONTHLY_USER);
     const checkout = await app.sandbox.razorpay.pay(order.id);
     const batch = await createCodes(app.core.sequelize, {
-      plan: resolvePlan('Monthly'),
+      plan: seedPlan('Monthly'),
       count: 1,
       expiresAt: null,
       actor: 'test',
@@ -148,6 +148,7 @@ describe('the OpenAPI document (/docs/json)', () => {
       await inject('GET /api/bot/users/{providerId}/premium', {
         url: `/api/bot/users/${user.providerId}/premium`,
       }),
+      await inject('GET /api/plans', { url: '/api/plans' }),
       await inject('GET /api/bot/premium', { url: '/api/bot/premium?category=USER', headers: bot }),
       await inject('POST /api/payment/create-subscription', {
         url: '/api/payment/create-subscription',

@@ -32,7 +32,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
  * DELETE of a test's few rows takes a millisecond where a TRUNCATE of the twenty tables took ~180 ms
  * (new files for every table and index), which was most of a short test's time. One statement, so that
  * the foreign keys (orders and grants point at each other) are checked once, after every table is
- * empty; the tables are read from the catalog, so a table a migration adds is emptied too.
+ * empty; the tables are read from the catalog, so a table a migration adds is emptied too. The catalog
+ * (tiers, plans) goes back to what the migrations seeded, kept by the global setup as `seeded_*`.
  */
 const EMPTY_EVERY_TABLE = `DO $$
 DECLARE
@@ -41,8 +42,11 @@ BEGIN
   SELECT 'WITH ' || string_agg(format('%I AS (DELETE FROM %I)', 'emptied_' || relname, relname), ', ') || ' SELECT 1'
     INTO statement
     FROM pg_class
-   WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relname <> 'schema_migrations';
+   WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
+     AND relname <> 'schema_migrations' AND relname NOT LIKE 'seeded\\_%';
   EXECUTE statement;
+  INSERT INTO tiers SELECT * FROM seeded_tiers;
+  INSERT INTO plans SELECT * FROM seeded_plans;
   PERFORM setval(sequence.seqrelid, sequence.seqstart, false)
      FROM pg_sequence sequence JOIN pg_class class ON class.oid = sequence.seqrelid
     WHERE class.relnamespace = 'public'::regnamespace;

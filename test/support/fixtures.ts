@@ -1,5 +1,5 @@
 import { Order, User } from '../../src/core/models';
-import { resolvePlan } from '../../src/core/plans';
+import { CUSTOM_PLAN, DEFAULT_TIER, type Plan } from '../../src/core/plans';
 import type { GrantRequest } from '../../src/core/premium/grant';
 
 let nextId = 100_000_000_000_000_000n;
@@ -21,6 +21,16 @@ export function createUser(
   });
 }
 
+/** The seed catalog's plans, as the migration creates them: Monthly 30 days, Yearly 365, Custom N × 30. */
+const SEED_DAYS: Record<string, number> = { Monthly: 30, Yearly: 365 };
+
+/** What a grant of one of the seed catalog's plans adds, without reading the catalog. */
+export function seedPlan(planType: string, months?: number | null): Plan {
+  return planType === CUSTOM_PLAN
+    ? { planType, months: months!, durationDays: months! * 30, tier: DEFAULT_TIER }
+    : { planType, months: null, durationDays: SEED_DAYS[planType]!, tier: DEFAULT_TIER };
+}
+
 let nextKey = 0;
 
 /** A USER Monthly manual grant for `providerId`, with a fresh idempotency key unless one is given. */
@@ -28,7 +38,7 @@ export function grantRequest(providerId: string, overrides: Partial<GrantRequest
   return {
     category: 'USER',
     providerId,
-    plan: resolvePlan('Monthly'),
+    plan: seedPlan('Monthly'),
     source: 'manual',
     actor: 'test',
     reason: 'test grant',

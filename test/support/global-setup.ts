@@ -13,6 +13,8 @@ export default async function globalSetup(globalConfig: Config.GlobalConfig): Pr
   await createDatabase(template);
   const sequelize = new Sequelize(databaseUrl(template), { dialect: 'postgres', logging: false });
   await createMigrator(sequelize).up();
+  // What the migrations seeded, which each test's reset restores (context.ts).
+  await sequelize.query('CREATE TABLE seeded_tiers AS TABLE tiers; CREATE TABLE seeded_plans AS TABLE plans');
   await sequelize.close();
   for (let worker = 1; worker <= globalConfig.maxWorkers; worker++) {
     await createDatabase(`${runId}_${worker}`, { template });

@@ -1,7 +1,7 @@
 import { QueryTypes, type Sequelize } from 'sequelize';
+import { seedPlan } from './fixtures';
 import { grantPremium, type GrantRequest } from '../../src/core/premium/grant';
 import { User } from '../../src/core/models';
-import { resolvePlan } from '../../src/core/plans';
 import type { RedisClient } from '../../src/redis/connection';
 
 export interface StreamEvent {
@@ -66,7 +66,7 @@ export function grantMonth(sequelize: Sequelize, providerId: string, target: Par
   return grantPremium(sequelize, {
     category: 'USER',
     providerId,
-    plan: resolvePlan('Monthly'),
+    plan: seedPlan('Monthly'),
     source: 'manual',
     actor: 'test',
     idempotencyKey: `test:${Math.random()}`,

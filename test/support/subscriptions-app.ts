@@ -2,7 +2,6 @@ import type { LightMyRequestResponse } from 'fastify';
 import { QueryTypes } from 'sequelize';
 import type { User } from '../../src/core/models';
 import { razorpayClientFor } from '../../src/core/payments/processor';
-import { parsePlanIds } from '../../src/core/plan-ids';
 import { syncPlans } from '../../src/core/subscriptions/plans-sync';
 import type { SubscriptionCheckoutResponse } from '../../src/sandbox';
 import type { TestApp } from './app';
@@ -17,8 +16,9 @@ export function useSubscriptionsApp(overrides: NodeJS.ProcessEnv = {}): () => Pa
   const getApp = usePaymentsApp(overrides);
   beforeAll(async () => {
     const app = getApp();
-    const { razorpayPlanIds } = await syncPlans(app.core, razorpayClientFor(app.core.config));
-    app.core.config.razorpayPlanIds = parsePlanIds(razorpayPlanIds);
+    // The catalog holds them until the next test empties it; the configuration's ids outlive that.
+    const { plans } = await syncPlans(app.core, razorpayClientFor(app.core.config));
+    app.core.config.razorpayPlanIds = Object.fromEntries(plans.map((plan) => [plan.planType, plan.planId]));
     app.sandbox.razorpay.setWebhookUrl(app.webhookUrl);
   });
   return getApp;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { seedPlan } from '../support/fixtures';
 import { Redis } from 'ioredis';
 import { Op } from 'sequelize';
 import type { Config } from '../../src/core/config';
 import { OutboxEvent } from '../../src/core/models';
-import { resolvePlan } from '../../src/core/plans';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { uniqueName, useTestCore } from '../support/context';
 import {
@@ -45,7 +45,7 @@ describe('outbox relay', () => {
     const serverGrant = await grantMonth(sequelize, buyer.providerId, {
       category: 'SERVER',
       guildId: '123456789012345678',
-      plan: resolvePlan('Yearly'),
+      plan: seedPlan('Yearly'),
     });
     const revoke = await revokePremium(sequelize, {
       target: { grantId: userGrant.grantId },

@@ -41,8 +41,9 @@ export function registerCodesCreate(codes: Command, session: Session): void {
     .action(async (options: CreateOptions, command: Command) => {
       const { createCodes } =
         require('../../core/codes/create-codes') as typeof import('../../core/codes/create-codes');
-      const batch = await createCodes(session.core().sequelize, {
-        plan: planOf(options, command),
+      const { sequelize } = session.core();
+      const batch = await createCodes(sequelize, {
+        plan: await planOf(options, command, sequelize),
         count: options.count,
         expiresAt: options.expiresIn === 'never' ? null : options.expiresIn,
         actor: options.actor,

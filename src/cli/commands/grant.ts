@@ -41,8 +41,8 @@ export function registerGrant(program: Command, session: Session): void {
       const { isKnownGuild } = require('../../core/admin/guilds') as typeof import('../../core/admin/guilds');
       const { grantPremium } =
         require('../../core/premium/grant') as typeof import('../../core/premium/grant');
-      const plan = planOf(options, command);
       const { sequelize } = session.core();
+      const plan = await planOf(options, command, sequelize);
       if (options.guild && !(await isKnownGuild(options.guild))) {
         await confirm(
           `No one who manages guild ${options.guild} has ever signed in: is the id right?`,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
+import { rupeesOfPaise } from '../../core/money';
 import type { PlanSync } from '../../core/subscriptions/plans-sync';
 import { table } from '../format';
 import { endProgress, progressReporter } from '../progress';
@@ -11,13 +11,12 @@ function render(sync: PlanSync): string {
       ['PLAN', 'PRICE', 'RAZORPAY PLAN', ''],
       sync.plans.map((plan) => [
         plan.planType,
-        `${plan.amount} INR`,
+        rupeesOfPaise(Math.round(plan.amount * 100)),
         plan.planId,
         plan.created ? 'created' : 'existing',
       ]),
     ),
-    'Configure the service with:',
-    `RAZORPAY_PLAN_IDS=${sync.razorpayPlanIds}`,
+    'The catalog now names these Razorpay plans; new subscriptions use them.',
   ].join('\n');
 }
 
@@ -25,7 +24,7 @@ export function registerPlansSync(plans: Command, session: Session): void {
   plans
     .command('sync')
     .description(
-      `find or create the Razorpay plans of ${SUBSCRIPTION_PLAN_TYPES.join(' and ')} at PLAN_PRICES, and print the RAZORPAY_PLAN_IDS to configure`,
+      'find or create the Razorpay plan of each renewing plan at its catalog price, and record it in the catalog',
     )
     .option('--progress', 'report progress on stderr even when it is not a terminal')
     .action(async (options: { progress?: boolean }) => {

@@ -50,6 +50,7 @@ export async function createCodes(sequelize: Sequelize, request: CreateCodesRequ
       plan.planType,
       plan.months,
       plan.durationDays,
+      plan.tier,
       expiresAt,
       request.actor,
       request.reason,

@@ -3,7 +3,7 @@ import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { targetGuild } from '../identity/access';
 import { DEFAULT_CATEGORY } from '../orders/create-order';
-import { resolvePlan, type PlanType } from '../plans';
+import { planOf, type PlanType } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { Category, PremiumChange } from '../premium/types';
 import { findUserByProviderId } from '../users';
@@ -34,6 +34,8 @@ interface LockedCode {
   id: number;
   planType: PlanType;
   months: number | null;
+  durationDays: number;
+  tier: string;
   redeemed: boolean;
   /** Who redeemed it within REPLAY_MINUTES, and for which guild (null: for their own account). */
   redeemedJustNowBy: number | null;
@@ -75,7 +77,7 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
         category,
         providerId: user.providerId,
         guildId,
-        plan: resolvePlan(code!.planType, code!.months),
+        plan: planOf(code!),
         source: 'code',
         actor: `user:${user.providerId}`,
         reason: `code #${code!.id}`,

@@ -1,8 +1,8 @@
 /** The codes' raw SQL. Plain reads and writes of one row go through the models instead. */
 
 export const INSERT_BATCH = `
-  INSERT INTO premium_code_batches (plan_type, months, duration_days, expires_at, actor, reason)
-  VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`;
+  INSERT INTO premium_code_batches (plan_type, months, duration_days, tier, expires_at, actor, reason)
+  VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`;
 
 /** $1: the batch, $2: the codes' SHA-256s. */
 export const INSERT_CODES = `
@@ -47,7 +47,8 @@ export function listCodes(where: string, limit: string): string {
 /** $1: the code's SHA-256. Who redeemed it counts as "just now" within `replayMinutes`. */
 export function lockCode(replayMinutes: number): string {
   return `
-  SELECT c.id, b.plan_type AS "planType", b.months, c.redeemed_at IS NOT NULL AS redeemed,
+  SELECT c.id, b.plan_type AS "planType", b.months, b.duration_days AS "durationDays", b.tier,
+         c.redeemed_at IS NOT NULL AS redeemed,
          CASE WHEN c.redeemed_at > now() - make_interval(mins => ${replayMinutes})
            THEN c.redeemed_by_user_id END AS "redeemedJustNowBy",
          g.guild_id AS "redeemedForGuildId",

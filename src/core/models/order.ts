@@ -22,6 +22,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare planType: PlanType;
   declare months: number | null;
   declare durationDays: number;
+  /** The tier of its days, as the catalog said when it was created. */
+  declare tier: CreationOptional<string>;
+  /** Servers it covers: 1, or a bundle's slots. */
+  declare slots: CreationOptional<number>;
   declare amountPaise: number;
   declare currency: CreationOptional<string>;
   declare status: CreationOptional<OrderStatus>;
@@ -56,6 +60,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         planType: { type: DataTypes.TEXT, allowNull: false },
         months: { type: DataTypes.INTEGER },
         durationDays: { type: DataTypes.INTEGER, allowNull: false },
+        tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
+        slots: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
         amountPaise: { type: DataTypes.INTEGER, allowNull: false },
         currency: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'INR' },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },

@@ -6,7 +6,6 @@ import {
   type InferCreationAttributes,
   type Sequelize,
 } from 'sequelize';
-import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
 import type { SubscriptionStatus } from './subscription-status';
 
@@ -34,8 +33,10 @@ export class Subscription extends Model<
   declare category: Category;
   declare guildId: string | null;
   declare targetKey: string;
-  declare planType: SubscriptionPlanType;
+  declare planType: string;
   declare durationDays: number;
+  /** The tier each charge grants, as the catalog said when it was created. */
+  declare tier: CreationOptional<string>;
   declare amountPaise: number;
   declare status: CreationOptional<SubscriptionStatus>;
   declare cancelAtCycleEnd: CreationOptional<boolean>;
@@ -62,6 +63,7 @@ export class Subscription extends Model<
         guildId: { type: DataTypes.TEXT },
         targetKey: { type: DataTypes.TEXT, allowNull: false },
         planType: { type: DataTypes.TEXT, allowNull: false },
+        tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
         durationDays: { type: DataTypes.INTEGER, allowNull: false },
         amountPaise: { type: DataTypes.INTEGER, allowNull: false },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },

@@ -5,7 +5,8 @@ import { AppError } from '../errors';
 import { Order } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { firstCheckAt } from '../check-schedule';
-import { DEFAULT_PLAN_TYPE, planPrice, resolvePlan } from '../plans';
+import { resolvePurchase } from '../catalog';
+import { rupeesOfPaise } from '../money';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -23,8 +24,10 @@ export interface CreateOrderRequest {
   /** The signed-in user; the body's `providerId` must be the same. */
   callerProviderId: string;
   providerId: string;
-  /** Whole INR, as the frontend shows it: it must equal the plan's price. */
+  /** INR, as the frontend shows it: it must equal the plan's price. */
   amount: number;
+  /** A catalog plan code; the seed's `planType` names one too. */
+  plan?: string;
   planType?: string;
   /** Only for Custom. */
   months?: number | null;
@@ -48,16 +51,15 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const plan = resolvePlan(request.planType ?? DEFAULT_PLAN_TYPE, request.months ?? null);
-  const price = planPrice(plan, core.config.planPrices);
-  if (request.amount !== price) {
+  const category = request.category ?? DEFAULT_CATEGORY;
+  const plan = await resolvePurchase(core.sequelize, request, { category });
+  if (Math.round(request.amount * PAISE_PER_RUPEE) !== plan.pricePaise) {
     throw AppError.validation(
       'AMOUNT_MISMATCH',
-      `the ${plan.planType} plan costs ${price} INR, not ${request.amount}`,
+      `the ${plan.planType} plan costs ${rupeesOfPaise(plan.pricePaise)}, not ${rupeesOfPaise(Math.round(request.amount * PAISE_PER_RUPEE))}`,
     );
   }
   const buyer = await findUserByProviderId(request.providerId);
-  const category = request.category ?? DEFAULT_CATEGORY;
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
 
   const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan };
@@ -66,7 +68,7 @@ export async function createOrder(
 
   const { receipt } = next;
   try {
-    const amountPaise = price * PAISE_PER_RUPEE;
+    const amountPaise = plan.pricePaise;
     const processorOrder = await processor.createOrder({
       amount: amountPaise,
       currency: 'INR',
@@ -76,6 +78,7 @@ export async function createOrder(
         target: aggregateKeyFor(guildId, buyer.providerId),
         planType: plan.planType,
         durationDays: String(plan.durationDays),
+        tier: plan.tier,
       },
     });
     const now = new Date();
@@ -92,6 +95,8 @@ export async function createOrder(
           planType: plan.planType,
           months: plan.months,
           durationDays: plan.durationDays,
+          tier: plan.tier,
+          slots: plan.slots,
           amountPaise,
           currency: 'INR',
           createdAt: now,

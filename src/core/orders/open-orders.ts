@@ -24,7 +24,7 @@ export async function lockBuyerOrders(transaction: Transaction, buyerUserId: num
 }
 
 /**
- * The buyer's newest unpaid order of the last hour for the same target and plan, if any, other than
+ * The buyer's newest unpaid order of the last hour for the same target and plan at the same price, if any, other than
  * those in `passed` (processor order ids found already paid at Razorpay).
  */
 export async function findReusableOrder(
@@ -41,6 +41,8 @@ export async function findReusableOrder(
       guildId: target.guildId,
       planType: target.plan.planType,
       months: target.plan.months,
+      amountPaise: target.plan.pricePaise,
+      tier: target.plan.tier,
       createdAt: { [Op.gt]: new Date(Date.now() - REUSE_WITHIN_MS) },
     },
     order: [['createdAt', 'DESC']],

@@ -17,7 +17,7 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
 }
 
 function targetKey({ category, guildId, plan }: OrderTarget): string {
-  return [category, guildId ?? '', plan.planType, plan.months ?? ''].join(':');
+  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise].join(':');
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Plan } from '../plans';
+import type { PricedPlan } from '../catalog';
 import type { Category } from '../premium/types';
 
 /** What a buyer orders: the plan, for themselves (USER) or for a guild (SERVER). */
@@ -6,5 +6,6 @@ export interface OrderTarget {
   buyerUserId: number;
   category: Category;
   guildId: string | null;
-  plan: Plan;
+  /** As the catalog priced it when the order was asked for: the order keeps it. */
+  plan: PricedPlan;
 }

@@ -1,3 +1,4 @@
+import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
@@ -32,6 +33,7 @@ export type PayableOrder = Pick<
   | 'planType'
   | 'months'
   | 'durationDays'
+  | 'tier'
   | 'amountPaise'
   | 'currency'
   | 'status'
@@ -130,7 +132,7 @@ export async function applyPayment(
         category: order.category,
         providerId: order.buyerProviderId,
         guildId: order.guildId,
-        plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
+        plan: planOf(order),
         source: context.source,
         actor: ACTORS[context.source](order.buyerProviderId),
         reason: `payment ${payment.paymentId}`,

@@ -1,3 +1,4 @@
+import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputedPayment } from '../disputes/types';
 import { PremiumGrant, type Order, type User } from '../models';
@@ -29,7 +30,7 @@ export function disputedOrder(
       category: order.category,
       providerId: buyer.providerId,
       guildId: order.guildId,
-      plan: { planType: order.planType, months: order.months, durationDays: order.durationDays },
+      plan: planOf(order),
     },
     setStanding: (status) => setOrderStanding(order, status, paymentId, transaction),
     recordDispute: (disputeId, disputeStatus) =>

@@ -18,7 +18,7 @@ export interface GrantRequest {
   /** Required for SERVER, absent for USER. */
   guildId?: string | null;
   /** A transfer moves days of no single plan: its planType is null. */
-  plan: Omit<Plan, 'planType'> & { planType: Plan['planType'] | null };
+  plan: Omit<Plan, 'planType' | 'tier'> & { planType: Plan['planType'] | null; tier?: string };
   source: GrantSource;
   actor: string;
   reason?: string | null;

@@ -69,8 +69,8 @@ export interface RazorpayInvoice {
 }
 
 export interface CreatePlanInput {
-  period: 'monthly' | 'yearly';
-  interval: 1;
+  period: 'daily' | 'weekly' | 'monthly' | 'yearly';
+  interval: number;
   item: { name: string; amount: number; currency: 'INR' };
   notes?: Record<string, string>;
 }

@@ -1,3 +1,3 @@
-export { paiseOfRupees } from './amount';
+export { paiseOfRupees } from '../money';
 export { requestRefund } from './request-refund';
 export type * from './types';

@@ -3,7 +3,7 @@ import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { rupeesOfPaise } from './amount';
+import { rupeesOfPaise } from '../money';
 import { lockRefundablePayment, refusedIfRefunded, type RefundablePayment } from './refundable-payment';
 import {
   INSERT_KEY,

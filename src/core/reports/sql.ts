@@ -1,13 +1,10 @@
 /** The reports' raw SQL: read-only queries over the money and subscription tables, in the report's zone. */
 
-import { renewalOf, SUBSCRIPTION_PLAN_TYPES } from '../plans';
+import { monthsOfSql } from '../plans';
 
-/** A subscription's plan price per month in paise, from the plans' cycle lengths; `s.` names the table. */
+/** A subscription's price per month in paise, from its cycle's length; `s.` names the table. */
 function monthlyPaise(table = ''): string {
-  const months = SUBSCRIPTION_PLAN_TYPES.map(
-    (plan) => `WHEN '${plan}' THEN ${table}amount_paise / ${renewalOf(plan).months}.0`,
-  );
-  return `CASE ${table}plan_type ${months.join(' ')} END`;
+  return `${table}amount_paise / ${monthsOfSql(`${table}duration_days`)}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { AppError } from '../errors';
 import { SubscriptionCharge } from '../models';
-import { resolvePlan } from '../plans';
+import { planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import type { LockedSubscription } from './locked-subscription';
@@ -66,7 +66,7 @@ export async function applyCharge(
       category: subscription.category,
       providerId: buyer.providerId,
       guildId: subscription.guildId,
-      plan: resolvePlan(subscription.planType),
+      plan: planOf({ ...subscription.get(), months: null }),
       source: 'subscription',
       actor: ACTORS[context.source](locked),
       reason: `subscription ${subscription.processorSubscriptionId} payment ${charge.paymentId}`,

@@ -3,7 +3,8 @@ import type { Core } from '..';
 import { AppError } from '../errors';
 import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
-import { planPrice, renewalOf, resolvePlan, type SubscriptionPlanType } from '../plans';
+import { resolvePurchase } from '../catalog';
+import { monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';
@@ -11,7 +12,6 @@ import { findUserByProviderId } from '../users';
 import { cancelSubscription } from './cancel';
 import { targetRecord } from './target-record';
 
-const PAISE_PER_RUPEE = 100;
 /** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
 export const AUTHORIZATION_WINDOW_MS = 3_600_000;
 /** How long a mandate runs, whatever the plan's cycle: Razorpay needs a count of cycles. */
@@ -22,7 +22,9 @@ const START_MARGIN_MS = 60_000;
 export interface CreateSubscriptionRequest {
   callerProviderId: string;
   providerId: string;
-  planType: SubscriptionPlanType;
+  /** A renewing catalog plan's code; the seed's `planType` (Monthly, Yearly) names one too. */
+  plan?: string;
+  planType?: string;
   category: Category;
   guildId?: string | null;
 }
@@ -32,7 +34,8 @@ export interface CreatedSubscription {
   status: string;
   shortUrl: string | null;
   keyId: string;
-  planType: SubscriptionPlanType;
+  planType: string;
+  tier: string;
   category: Category;
   guildId: string | null;
   /** When the first charge is due: the target's current expiry, or null for at once. */
@@ -52,12 +55,21 @@ export async function createSubscription(
   request: CreateSubscriptionRequest,
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const plan = resolvePlan(request.planType);
-  const processorPlanId = core.config.razorpayPlanIds[request.planType];
+  if (!request.plan && !request.planType) {
+    throw AppError.validation('PLAN_REQUIRED', 'name the plan to subscribe to: "plan" (or the seed\'s "planType")');
+  }
+  const plan = await resolvePurchase(core.sequelize, request, {
+    category: request.category,
+    processorPlanIds: core.config.razorpayPlanIds,
+  });
+  if (!plan.renews) {
+    throw AppError.validation('PLAN_DOES_NOT_RENEW', `plan ${plan.planType} is bought once, not as a subscription`);
+  }
+  const processorPlanId = plan.processorPlanId;
   if (!processorPlanId) {
     throw AppError.validation(
       'SUBSCRIPTION_PLAN_NOT_CONFIGURED',
-      `the ${request.planType} plan cannot be bought as a subscription here (RAZORPAY_PLAN_IDS has no id for it)`,
+      `the ${plan.planType} plan cannot be bought as a subscription here (it has no Razorpay plan: \`premium plans sync\`)`,
     );
   }
   const buyer = await findUserByProviderId(request.providerId);
@@ -69,7 +81,8 @@ export async function createSubscription(
     const reopen =
       existing.status === 'created' &&
       existing.buyerUserId === buyer.id &&
-      existing.planType === plan.planType;
+      existing.planType === plan.planType &&
+      existing.amountPaise === plan.pricePaise;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
@@ -77,10 +90,10 @@ export async function createSubscription(
   const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
     ?.expiresAt;
   const startAt = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
-  const amountPaise = planPrice(plan, core.config.planPrices) * PAISE_PER_RUPEE;
+  const amountPaise = plan.pricePaise;
   const created = await processor.createSubscription({
     plan_id: processorPlanId,
-    total_count: MANDATE_MONTHS / renewalOf(request.planType).months,
+    total_count: Math.max(1, Math.floor(MANDATE_MONTHS / monthsOf(plan.durationDays))),
     quantity: 1,
     customer_notify: 1,
     ...(startAt && { start_at: Math.floor(startAt.getTime() / 1000) }),
@@ -95,8 +108,9 @@ export async function createSubscription(
       category: request.category,
       guildId,
       targetKey,
-      planType: request.planType,
+      planType: plan.planType,
       durationDays: plan.durationDays,
+      tier: plan.tier,
       amountPaise,
       startAt,
       shortUrl: created.short_url,
@@ -153,6 +167,7 @@ function describeCreated(subscription: Subscription, keyId: string): CreatedSubs
     shortUrl: subscription.shortUrl,
     keyId,
     planType: subscription.planType,
+    tier: subscription.tier,
     category: subscription.category,
     guildId: subscription.guildId,
     startAt: subscription.startAt?.toISOString() ?? null,

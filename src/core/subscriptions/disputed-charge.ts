@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { DisputedPayment } from '../disputes/types';
 import type { SubscriptionCharge } from '../models';
-import { resolvePlan } from '../plans';
+import { planOf } from '../plans';
 import { grantsOfCharge } from '../premium/grant-paid-for';
 import type { LockedSubscription } from './locked-subscription';
 
@@ -23,7 +23,7 @@ export function disputedCharge(
       category: subscription.category,
       providerId: buyer.providerId,
       guildId: subscription.guildId,
-      plan: resolvePlan(subscription.planType),
+      plan: planOf({ ...subscription.get(), months: null }),
     },
     setStanding: async (standing) => {
       await charge.update(

@@ -1,6 +1,5 @@
 import { Op } from 'sequelize';
 import { Subscription, SubscriptionCharge } from '../models';
-import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
 import { findUserByProviderId } from '../users';
 
@@ -9,7 +8,7 @@ export interface OwnCharge {
   paymentId: string;
   subscriptionId: string;
   status: 'charged' | 'disputed' | 'refunded';
-  planType: SubscriptionPlanType;
+  planType: string;
   category: Category;
   guildId: string | null;
   /** In INR, as the orders'. */

@@ -1,18 +1,12 @@
 import type { Core } from '..';
-import {
-  planPrice,
-  renewalOf,
-  resolvePlan,
-  SUBSCRIPTION_PLAN_TYPES,
-  type SubscriptionPlanType,
-} from '../plans';
+import { listPlans, setProcessorPlanId, type CatalogPlan } from '../catalog';
+import { billingPeriodOf } from '../plans';
 import type { RazorpayClient, RazorpayPlan } from '../processor/razorpay-client';
-import { formatPlanIds, type ProcessorPlanIds } from '../plan-ids';
 
 export interface SyncedPlan {
-  planType: SubscriptionPlanType;
+  planType: string;
   planId: string;
-  /** Whole INR. */
+  /** INR. */
   amount: number;
   /** False when an existing plan with the same period, interval and amount was reused. */
   created: boolean;
@@ -20,14 +14,12 @@ export interface SyncedPlan {
 
 export interface PlanSync {
   plans: SyncedPlan[];
-  /** The value for RAZORPAY_PLAN_IDS. */
-  razorpayPlanIds: string;
 }
 
 /**
- * Finds, or else creates, the processor plan of each subscription plan at PLAN_PRICES (period monthly
- * or yearly, interval 1). Running it again creates nothing; after a price change it creates the new
- * plans (existing subscriptions keep theirs).
+ * Finds, or else creates, the Razorpay plan of each active renewing catalog plan at its price, and
+ * records it in the catalog, where new subscriptions read it. Running it again creates nothing; running
+ * subscriptions keep the Razorpay plan they were created with.
  */
 export async function syncPlans(
   core: Core,
@@ -36,29 +28,36 @@ export async function syncPlans(
 ): Promise<PlanSync> {
   const existing = await processor.listPlans();
   const plans: SyncedPlan[] = [];
-  for (const planType of SUBSCRIPTION_PLAN_TYPES) {
-    const amount = planPrice(resolvePlan(planType), core.config.planPrices);
-    const match = existing.find((plan) => matches(plan, planType, amount));
-    const plan =
+  for (const plan of (await listPlans(core.sequelize)).filter((each) => each.renews)) {
+    const known = plan.processorPlanId ?? core.config.razorpayPlanIds[plan.code] ?? null;
+    const match = existing.find((candidate) => matches(candidate, plan, known));
+    const processorPlan =
       match ??
       (await processor.createPlan({
-        period: renewalOf(planType).period,
-        interval: 1,
-        item: { name: `Premium ${planType}`, amount: amount * 100, currency: 'INR' },
-        notes: { planType },
+        ...billingPeriodOf(plan.days),
+        item: { name: plan.name, amount: plan.pricePaise, currency: 'INR' },
+        notes: { planType: plan.code },
       }));
-    onProgress?.(`${planType}: ${match ? 'found' : 'created'} ${plan.id}`);
-    plans.push({ planType, planId: plan.id, amount, created: !match });
+    await setProcessorPlanId(core.sequelize, plan.code, processorPlan.id);
+    onProgress?.(`${plan.code}: ${match ? 'found' : 'created'} ${processorPlan.id}`);
+    plans.push({ planType: plan.code, planId: processorPlan.id, amount: plan.pricePaise / 100, created: !match });
   }
-  const ids: ProcessorPlanIds = Object.fromEntries(plans.map((plan) => [plan.planType, plan.planId]));
-  return { plans, razorpayPlanIds: formatPlanIds(ids) };
+  return { plans };
 }
 
-function matches(plan: RazorpayPlan, planType: SubscriptionPlanType, amount: number): boolean {
+function matches(candidate: RazorpayPlan, plan: CatalogPlan, known: string | null): boolean {
+  const { period, interval } = billingPeriodOf(plan.days);
   return (
-    plan.period === renewalOf(planType).period &&
-    plan.interval === 1 &&
-    plan.item.amount === amount * 100 &&
-    plan.item.currency === 'INR'
+    candidate.period === period &&
+    candidate.interval === interval &&
+    candidate.item.amount === plan.pricePaise &&
+    candidate.item.currency === 'INR' &&
+    (candidate.id === known || notesName(candidate, plan.code))
   );
+}
+
+/** A Razorpay plan made for this catalog plan says so in its notes; the seed's were named by planType too. */
+function notesName(candidate: RazorpayPlan, code: string): boolean {
+  const notes: unknown = candidate.notes;
+  return typeof notes === 'object' && notes !== null && (notes as Record<string, unknown>).planType === code;
 }

@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
 import type { Subscription, SubscriptionStatus } from '../models';
-import type { SubscriptionPlanType } from '../plans';
 import type { Category } from '../premium/types';
 import { targetRecord } from './target-record';
 
@@ -8,7 +7,7 @@ import { targetRecord } from './target-record';
 export interface SubscriptionView {
   subscriptionId: string;
   status: SubscriptionStatus;
-  planType: SubscriptionPlanType;
+  planType: string;
   category: Category;
   guildId: string | null;
   amount: number;

@@ -1,4 +1,4 @@
-import { renewalOf, SUBSCRIPTION_PLAN_TYPES, type SubscriptionPlanType } from '../../core/plans';
+import { billingPeriodOf, SEED_SUBSCRIPTION_PLAN_TYPES, type SeedSubscriptionPlanType } from '../../core/plans';
 import type { SubscriptionSandbox } from './subscriptions';
 
 /**
@@ -7,19 +7,20 @@ import type { SubscriptionSandbox } from './subscriptions';
  * `premium plans sync` against such a sandbox finds them.
  */
 export const SANDBOX_PLAN_IDS = Object.fromEntries(
-  SUBSCRIPTION_PLAN_TYPES.map((plan) => [plan, `plan_Sandbox${plan}`]),
-) as Record<SubscriptionPlanType, string>;
+  SEED_SUBSCRIPTION_PLAN_TYPES.map((plan) => [plan, `plan_Sandbox${plan}`]),
+) as Record<SeedSubscriptionPlanType, string>;
+
+const SEED_PLAN_DAYS = { Monthly: 30, Yearly: 365 } as const;
 
 /** Creates each subscription plan at its price in whole INR, under its SANDBOX_PLAN_IDS id. */
 export function createSandboxPlans(
   subscriptions: SubscriptionSandbox,
-  prices: Record<SubscriptionPlanType, number>,
+  prices: Record<SeedSubscriptionPlanType, number>,
 ): void {
-  for (const planType of SUBSCRIPTION_PLAN_TYPES) {
+  for (const planType of SEED_SUBSCRIPTION_PLAN_TYPES) {
     subscriptions.createPlan(
       {
-        period: renewalOf(planType).period,
-        interval: 1,
+        ...billingPeriodOf(SEED_PLAN_DAYS[planType]),
         item: { name: `Premium ${planType}`, amount: prices[planType] * 100, currency: 'INR' },
         notes: [],
       },

@@ -4,7 +4,7 @@ import { isKnownGuild } from '../../core/admin/guilds';
 import { endOperatorSession } from '../../core/console/operator-session';
 import { AppError } from '../../core/errors';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { PLAN_TYPES, resolvePlan } from '../../core/plans';
+import { resolvePurchase } from '../../core/catalog';
 import { grantPremium } from '../../core/premium/grant';
 import { revokePremium, type RevokeTarget } from '../../core/premium/revoke';
 import { paiseOfRupees, requestRefund } from '../../core/refunds';
@@ -26,7 +26,7 @@ const GrantBody = Type.Object(
   {
     providerId: ProviderId,
     guildId: Type.Optional(GuildId),
-    plan: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+    plan: Type.String({ minLength: 1, maxLength: 32 }),
     months: Type.Optional(Type.Integer()),
     reason: Reason,
     idempotencyKey: IdempotencyKey,
@@ -102,7 +102,7 @@ const consoleActionRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
       category: guildId === undefined ? 'USER' : 'SERVER',
       providerId,
       guildId: guildId ?? null,
-      plan: resolvePlan(plan, months),
+      plan: await resolvePurchase(sequelize, { plan, months: months ?? null }, { forSale: false }),
       source: 'manual',
       actor: actorOf(operatorOf(request)),
       reason,

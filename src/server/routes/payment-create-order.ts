@@ -3,17 +3,18 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { createOrder } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { CUSTOM_MONTHS, DEFAULT_PLAN_TYPE, PLAN_TYPES } from '../../core/plans';
+import { CUSTOM_MONTHS, DEFAULT_PLAN_TYPE, SEED_PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, ProviderId, TargetFields } from '../schemas';
+import { errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
 
 const CreateOrderBody = Type.Object({
   amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
   providerId: ProviderId,
+  plan: Type.Optional(PlanCode),
   planType: Type.Optional(
     Type.Union(
-      PLAN_TYPES.map((plan) => Type.Literal(plan)),
-      { default: DEFAULT_PLAN_TYPE },
+      SEED_PLAN_TYPES.map((plan) => Type.Literal(plan)),
+      { description: `the seed's plan names; ${DEFAULT_PLAN_TYPE} when neither this nor "plan" is sent` },
     ),
   ),
   months: Type.Optional(
@@ -43,7 +44,7 @@ const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asyn
         body: CreateOrderBody,
         response: {
           200: ProcessorOrder,
-          ...errorReplies(400, 401, 403, 404, 429, 502),
+          ...errorReplies(400, 401, 403, 404, 409, 429, 502),
         },
       },
     },

@@ -5,7 +5,6 @@ import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/order
 import { recheckOrder } from '../../core/reconcile/recheck';
 import { listOwnCharges, type OwnCharge } from '../../core/subscriptions/own-charges';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { PLAN_TYPES, SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies } from '../schemas';
@@ -17,7 +16,7 @@ const Timestamp = Type.String({ format: 'date-time' });
 const OrderView = Type.Object({
   orderId: Type.String(),
   status: Type.String({ description: 'created (unpaid), paid or refunded' }),
-  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  planType: Type.String(),
   months: Type.Union([Type.Integer(), Type.Null()]),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
@@ -35,7 +34,7 @@ const ChargeView = Type.Object({
   paymentId: Type.String(),
   subscriptionId: Type.String(),
   status: Type.String({ description: 'charged, disputed (charged back) or refunded' }),
-  planType: Type.Union(SUBSCRIPTION_PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  planType: Type.String(),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
   amount: Type.Number({ description: 'INR' }),

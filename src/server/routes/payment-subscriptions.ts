@@ -4,14 +4,14 @@ import type { Core } from '../../core';
 import { SUBSCRIPTION_STATUSES } from '../../core/models';
 import { DEFAULT_CATEGORY } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
-import { SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
+import { SEED_SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { cancelSubscription } from '../../core/subscriptions/cancel';
 import { createSubscription } from '../../core/subscriptions/create';
 import { listOwnSubscriptions } from '../../core/subscriptions/list';
 import { verifySubscription } from '../../core/subscriptions/verify';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, ProviderId, TargetFields } from '../schemas';
+import { errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
 
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const SubscriptionId = Type.String({
@@ -19,12 +19,13 @@ const SubscriptionId = Type.String({
   description: 'Razorpay subscription id',
 });
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-const PlanType = Type.Union(SUBSCRIPTION_PLAN_TYPES.map((plan) => Type.Literal(plan)));
+const SeedPlanType = Type.Union(SEED_SUBSCRIPTION_PLAN_TYPES.map((plan) => Type.Literal(plan)));
 const Category = Type.Union(CATEGORIES.map((category) => Type.Literal(category)));
 
 const CreateSubscriptionBody = Type.Object({
   providerId: ProviderId,
-  planType: PlanType,
+  plan: Type.Optional(PlanCode),
+  planType: Type.Optional(SeedPlanType),
   ...TargetFields,
 });
 
@@ -33,7 +34,7 @@ const CreatedSubscription = Type.Object({
   status: Type.String(),
   shortUrl: Type.Union([Type.String(), Type.Null()]),
   keyId: Type.String(),
-  planType: PlanType,
+  planType: Type.String(),
   category: Category,
   guildId: Type.Union([Type.String(), Type.Null()]),
   startAt: Timestamp,
@@ -49,7 +50,7 @@ const VerifySubscriptionBody = Type.Object({
 const SubscriptionReply = Type.Object({
   subscriptionId: Type.String(),
   status: Type.Union(SUBSCRIPTION_STATUSES.map((status) => Type.Literal(status))),
-  planType: PlanType,
+  planType: Type.String(),
   category: Category,
   guildId: Type.Union([Type.String(), Type.Null()]),
   amount: Type.Number({ description: 'INR per cycle' }),
@@ -76,7 +77,7 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
       config: perUserRateLimit(),
       schema: {
         tags: ['subscriptions'],
-        summary: `Creates a Razorpay subscription that renews ${SUBSCRIPTION_PLAN_TYPES.join(' or ')} premium`,
+        summary: `Creates a Razorpay subscription that renews a renewing plan's premium`,
         security: bearer,
         body: CreateSubscriptionBody,
         response: { 200: CreatedSubscription, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },

@@ -3,7 +3,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import type { AppliedPayment } from '../../core/payments/apply-payment';
 import { verifyPayment } from '../../core/payments/verify-payment';
-import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, ProviderId } from '../schemas';
@@ -45,7 +44,7 @@ const VerifyPaymentReply = Type.Object({
   orderId: Type.String(),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
-  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  planType: Type.String(),
   expiresAt: Type.String({ format: 'date-time' }),
 });
 

@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { friendlyTime, holderName } from '../notices';
 import { redeemCode } from '../../core/codes/redeem-code';
-import { PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, TargetFields } from '../schemas';
@@ -21,7 +20,7 @@ const RedeemReply = Type.Object({
   codeId: Type.Integer(),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
-  planType: Type.Union(PLAN_TYPES.map((plan) => Type.Literal(plan))),
+  planType: Type.String(),
   days: Type.Integer(),
   expiresAt: Type.String({ format: 'date-time' }),
   message: Type.String(),
@@ -58,7 +57,7 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         codeId,
         category: change.category,
         guildId: change.guildId,
-        planType: change.planType as (typeof PLAN_TYPES)[number],
+        planType: change.planType!,
         days: change.days,
         expiresAt,
         message: `Code redeemed: premium for ${holder} is active until ${friendlyTime(change.expiresAt)}.`,

@@ -1,7 +1,7 @@
 import { Sequelize } from 'sequelize';
+import { seedPlan } from '../../support/fixtures';
 import { AppError } from '../../../src/core/errors';
 import { OutboxEvent, PremiumGrant, ServerPremium, User, UserPremium } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { useTestCore } from '../../support/context';
 import { createUser, DAY_MS, grantRequest, snowflake } from '../../support/fixtures';
@@ -70,7 +70,7 @@ describe('grantPremium', () => {
   it('extends an active record from its expiry', async () => {
     const user = await createUser();
     const first = await grantPremium(db(), grantRequest(user.providerId));
-    const second = await grantPremium(db(), grantRequest(user.providerId, { plan: resolvePlan('Yearly') }));
+    const second = await grantPremium(db(), grantRequest(user.providerId, { plan: seedPlan('Yearly') }));
     expect(second.expiresBefore).toEqual(first.expiresAt);
     expect(second.expiresAt.getTime()).toBe(first.expiresAt.getTime() + 365 * DAY_MS);
     expect(second.version).toBe(2);
@@ -86,7 +86,7 @@ describe('grantPremium', () => {
     const start = await dbNow();
     const change = await grantPremium(
       db(),
-      grantRequest(user.providerId, { plan: resolvePlan('Custom', 3) }),
+      grantRequest(user.providerId, { plan: seedPlan('Custom', 3) }),
     );
     expect(change.expiresAt.getTime()).toBeGreaterThanOrEqual(start + 90 * DAY_MS);
     expect(change.expiresAt.getTime()).toBeLessThan(start + 90 * DAY_MS + 60_000);

@@ -1,5 +1,5 @@
 import { OutboxEvent, PremiumGrant } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
+import { seedPlan } from '../../support/fixtures';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { revokePremium, type RevokeRequest } from '../../../src/core/premium/revoke';
 import { useTestCore } from '../../support/context';
@@ -24,7 +24,7 @@ describe('an idempotency key reused for a different change', () => {
     expect(await grantPremium(db(), request)).toEqual({ ...first, replayed: true });
 
     const reused = { code: 'IDEMPOTENCY_KEY_REUSED', kind: 'conflict' };
-    await expect(grantPremium(db(), { ...request, plan: resolvePlan('Yearly') })).rejects.toMatchObject(
+    await expect(grantPremium(db(), { ...request, plan: seedPlan('Yearly') })).rejects.toMatchObject(
       reused,
     );
     await expect(grantPremium(db(), { ...request, providerId: other.providerId })).rejects.toMatchObject(

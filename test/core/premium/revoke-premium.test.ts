@@ -1,5 +1,5 @@
 import { OutboxEvent, PremiumGrant, ServerPremium, UserPremium } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
+import { seedPlan } from '../../support/fixtures';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { revokePremium, type RequestedRevoke } from '../../../src/core/premium/revoke';
 import { useTestCore } from '../../support/context';
@@ -23,7 +23,7 @@ describe('revokePremium', () => {
   it("takes one grant's days back and announces the removal", async () => {
     const user = await createUser();
     const first = await grantPremium(db(), grantRequest(user.providerId));
-    const second = await grantPremium(db(), grantRequest(user.providerId, { plan: resolvePlan('Yearly') }));
+    const second = await grantPremium(db(), grantRequest(user.providerId, { plan: seedPlan('Yearly') }));
 
     const change = await revokePremium(db(), revokeRequest({ grantId: second.grantId }));
 
@@ -89,7 +89,7 @@ describe('revokePremium', () => {
     const own = await grantPremium(db(), grantRequest(buyer.providerId));
     await grantPremium(
       db(),
-      grantRequest(buyer.providerId, { category: 'SERVER', guildId, plan: resolvePlan('Yearly') }),
+      grantRequest(buyer.providerId, { category: 'SERVER', guildId, plan: seedPlan('Yearly') }),
     );
 
     const change = await revokePremium(db(), revokeRequest({ category: 'SERVER', guildId }));

@@ -1,5 +1,5 @@
 import { OutboxEvent, PremiumGrant, ServerPremium } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
+import { seedPlan } from '../../support/fixtures';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { revokePremium } from '../../../src/core/premium/revoke';
 import { useTestCore } from '../../support/context';
@@ -22,7 +22,7 @@ async function expectDaysFromNow(
   expect(expiry).toBeLessThanOrEqual(after + days * DAY_MS + 1000);
 }
 
-const serverGrant = (providerId: string, guildId: string, plan = resolvePlan('Monthly')) =>
+const serverGrant = (providerId: string, guildId: string, plan = seedPlan('Monthly')) =>
   grantRequest(providerId, { category: 'SERVER', guildId, plan });
 
 let revokeKey = 0;
@@ -41,7 +41,7 @@ describe('a SERVER purchase gives its buyer only what they paid for', () => {
     const guildId = snowflake();
     const threeYears = await grantPremium(
       db(),
-      serverGrant(member.providerId, guildId, resolvePlan('Custom', 36)),
+      serverGrant(member.providerId, guildId, seedPlan('Custom', 36)),
     );
     expect((await member.reload()).premiumExpiresAt).toEqual(threeYears.expiresAt);
 
@@ -76,7 +76,7 @@ describe('a SERVER purchase gives its buyer only what they paid for', () => {
         await grantPremium(db(), serverGrant(buyer.providerId, guildId));
       },
     );
-    const yearly = await grantPremium(db(), grantRequest(buyer.providerId, { plan: resolvePlan('Yearly') }));
+    const yearly = await grantPremium(db(), grantRequest(buyer.providerId, { plan: seedPlan('Yearly') }));
     await grantPremium(db(), serverGrant(buyer.providerId, snowflake()));
     expect((await buyer.reload()).premiumExpiresAt).toEqual(yearly.expiresAt);
   });
@@ -86,7 +86,7 @@ describe('a SERVER purchase gives its buyer only what they paid for', () => {
     const guildId = snowflake();
     const threeYears = await grantPremium(
       db(),
-      serverGrant(member.providerId, guildId, resolvePlan('Custom', 36)),
+      serverGrant(member.providerId, guildId, seedPlan('Custom', 36)),
     );
     const monthly = await grantPremium(db(), serverGrant(manager.providerId, guildId));
     const managerExpiry = (await manager.reload()).premiumExpiresAt!;
@@ -112,7 +112,7 @@ describe('a SERVER purchase gives its buyer only what they paid for', () => {
     const buyer = await createUser();
     const guildId = snowflake();
     const own = await grantPremium(db(), grantRequest(buyer.providerId));
-    await grantPremium(db(), serverGrant(buyer.providerId, guildId, resolvePlan('Yearly')));
+    await grantPremium(db(), serverGrant(buyer.providerId, guildId, seedPlan('Yearly')));
     await revoke({ category: 'SERVER', guildId });
     expect((await buyer.reload()).premiumExpiresAt).toEqual(own.expiresAt);
   });

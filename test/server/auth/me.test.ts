@@ -1,5 +1,5 @@
 import { ServerPremium, UserGuild } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
+import { seedPlan } from '../../support/fixtures';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { issueSessionToken } from '../../../src/core/session';
 import { useTestApp } from '../../support/app';
@@ -31,7 +31,7 @@ describe('GET /api/auth/me', () => {
     const own = await grantPremium(getApp().core.sequelize, grantRequest(user.providerId));
     const server = await grantPremium(
       getApp().core.sequelize,
-      grantRequest(user.providerId, { category: 'SERVER', guildId: alpha, plan: resolvePlan('Yearly') }),
+      grantRequest(user.providerId, { category: 'SERVER', guildId: alpha, plan: seedPlan('Yearly') }),
     );
     const lapsed = new Date(Date.now() - DAY_MS);
     await ServerPremium.create({ guildId: gamma, buyerUserId: user.id, expiresAt: lapsed });

@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
+import { seedPlan } from '../../support/fixtures';
 import { createCodes } from '../../../src/core/codes/create-codes';
 import { OutboxEvent, PremiumGrant, UserPremium, type User } from '../../../src/core/models';
-import { resolvePlan } from '../../../src/core/plans';
 import { useTestApp } from '../../support/app';
 import { createUser, DAY_MS, snowflake } from '../../support/fixtures';
 import { bearer, manageGuild } from '../../support/payments-app';
@@ -11,7 +11,7 @@ const getApp = useTestApp({ RATE_LIMIT_PER_MINUTE: '100000' });
 
 async function newCode(planType = 'Monthly', months?: number): Promise<{ codeId: number; code: string }> {
   const batch = await createCodes(getApp().core.sequelize, {
-    plan: resolvePlan(planType, months),
+    plan: seedPlan(planType, months),
     count: 1,
     expiresAt: null,
     actor: 'test',

@@ -1,5 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { execute, selectRows } from '../../../src/core/db/database';
 import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { syncPlans } from '../../../src/core/subscriptions/plans-sync';
 import { createUser, DAY_MS } from '../../support/fixtures';
@@ -194,16 +195,12 @@ describe('plans sync', () => {
       ['Monthly', 199, false],
       ['Yearly', 1999, false],
     ]);
-    expect(first.razorpayPlanIds).toBe(`Monthly=${first.plans[0]!.planId},Yearly=${first.plans[1]!.planId}`);
-    const prices = core.config.planPrices;
-    core.config.planPrices = { ...prices, Monthly: 249 };
-    try {
-      const repriced = await syncPlans(core, processor);
-      expect(repriced.plans.map((plan) => plan.created)).toEqual([true, false]);
-      expect(repriced.plans[0]!.planId).not.toBe(first.plans[0]!.planId);
-      expect(repriced.plans[1]!.planId).toBe(first.plans[1]!.planId);
-    } finally {
-      core.config.planPrices = prices;
-    }
+    const [monthly] = await selectRows<{ id: string }>(core.sequelize, "SELECT razorpay_plan_id AS id FROM plans WHERE code = 'Monthly'");
+    expect(monthly!.id).toBe(first.plans[0]!.planId);
+    await execute(core.sequelize, "UPDATE plans SET price_paise = 24900, razorpay_plan_id = NULL WHERE code = 'Monthly'");
+    const repriced = await syncPlans(core, processor);
+    expect(repriced.plans.map((plan) => plan.created)).toEqual([true, false]);
+    expect(repriced.plans[0]!.planId).not.toBe(first.plans[0]!.planId);
+    expect(repriced.plans[1]!.planId).toBe(first.plans[1]!.planId);
   });
 });

@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from './errors';
 
 const RUPEES = /^\d{1,9}(\.\d{1,2})?$/;
 
