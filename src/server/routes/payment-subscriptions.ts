@@ -35,6 +35,7 @@ const CreatedSubscription = Type.Object({
   shortUrl: Type.Union([Type.String(), Type.Null()]),
   keyId: Type.String(),
   planType: Type.String(),
+  tier: Type.String({ description: 'the tier each charge grants' }),
   category: Category,
   guildId: Type.Union([Type.String(), Type.Null()]),
   startAt: Timestamp,
