@@ -1,5 +1,7 @@
 import closeWithGrace from 'close-with-grace';
-import { createCore } from '../core';
+import type { FastifyBaseLogger } from 'fastify';
+import { createCore, type Core } from '../core';
+import { seedPriceDisagreements } from '../core/catalog';
 import { ConfigError, loadConfig } from '../core/config';
 import { loadLocalEnv } from '../core/config/dev-env';
 import { startHealthServer } from '../metrics/health-server';
@@ -38,6 +40,16 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port: config.port, host: config.host });
+  await warnOfSeedPrices(core, app.log);
+}
+
+/** Best effort: a catalog not migrated yet, or a database down at start, is reported elsewhere. */
+async function warnOfSeedPrices(core: Core, log: FastifyBaseLogger): Promise<void> {
+  try {
+    for (const message of await seedPriceDisagreements(core.sequelize, core.config.planPrices)) log.warn(message);
+  } catch (err) {
+    log.warn({ err }, 'could not compare PLAN_PRICES with the catalog');
+  }
 }
 
 main().catch((error: unknown) => {

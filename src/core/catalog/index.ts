@@ -13,3 +13,4 @@ export { resolvePurchase, type PlanChoice, type PricedPlan } from './purchase';
 export { addTier, listTiers, parseFeature, setTierFeatures, type NewTier } from './tiers';
 export { PLAN_SCOPES, scopeAllows } from './types';
 export type { CatalogPlan, Features, FeatureValue, PlanScope, Tier } from './types';
+export { seedPriceDisagreements } from './seed-prices';

@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { selectRows } from '../db/database';
+import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { paiseOfRupees } from '../money';
 import { billingPeriodOf, CUSTOM_PLAN } from '../plans';
@@ -21,6 +21,8 @@ const PLAN_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 const MAX_DAYS = 3650;
 const MAX_SLOTS = 100;
 const MAX_TRIAL_DAYS = 365;
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export async function listPlans(
   sequelize: Sequelize,
@@ -86,9 +88,8 @@ export async function addPlan(
       if (processorPlanId) await selectRows(transaction, SET_PLAN_PROCESSOR_ID, [plan.code, processorPlanId]);
     });
   } catch (error) {
-    const { code, constraint } = error as { code?: string; constraint?: string };
-    if (code === '23505' && constraint === 'plans_pkey') throw planExists(plan.code);
-    if (code === '23503') throw unknownTier(plan.tier);
+    if (brokenConstraint(error, UNIQUE_VIOLATION) === 'plans_pkey') throw planExists(plan.code);
+    if (brokenConstraint(error, FOREIGN_KEY_VIOLATION) !== null) throw unknownTier(plan.tier);
     throw error;
   }
   return findPlan(sequelize, plan.code);

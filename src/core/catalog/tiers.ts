@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { selectRows } from '../db/database';
+import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { INSERT_TIER, LIST_TIERS, SET_TIER_FEATURES } from './sql';
 import type { Features, FeatureValue, Tier } from './types';
@@ -7,6 +7,7 @@ import type { Features, FeatureValue, Tier } from './types';
 const TIER_CODE = /^[a-z0-9][a-z0-9-]{0,31}$/;
 const FEATURE_KEY = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 const MAX_FEATURES = 100;
+const UNIQUE_VIOLATION = '23505';
 
 export async function listTiers(sequelize: Sequelize): Promise<Tier[]> {
   return selectRows<Tier>(sequelize, LIST_TIERS);
@@ -41,11 +42,9 @@ export async function addTier(sequelize: Sequelize, tier: NewTier): Promise<Tier
     ]);
     return created!;
   } catch (error) {
-    const { code, constraint } = error as { code?: string; constraint?: string };
-    if (code === '23505' && constraint === 'tiers_pkey') {
-      throw AppError.conflict('TIER_EXISTS', `a tier "${tier.code}" exists already`);
-    }
-    if (code === '23505' && constraint === 'tiers_rank_key') {
+    const unique = brokenConstraint(error, UNIQUE_VIOLATION);
+    if (unique === 'tiers_pkey') throw AppError.conflict('TIER_EXISTS', `a tier "${tier.code}" exists already`);
+    if (unique === 'tiers_rank_key') {
       throw AppError.conflict('RANK_TAKEN', `another tier has rank ${tier.rank}; ranks are unique`);
     }
     throw error;

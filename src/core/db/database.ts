@@ -72,3 +72,13 @@ export async function execute(runner: Runner, sql: string, bind: unknown[] = [])
   const { sequelize, transaction } = queryOptionsOf(runner);
   await sequelize.query(sql, { bind, transaction });
 }
+
+/**
+ * The constraint a statement broke, when it failed on one (`code` a PostgreSQL SQLSTATE: 23505 unique,
+ * 23503 foreign key), whether it ran through Sequelize (which wraps the driver's error) or plain pg.
+ */
+export function brokenConstraint(error: unknown, code: string): string | null {
+  const cause = (error as { parent?: object }).parent ?? error;
+  const { code: state, constraint } = cause as { code?: string; constraint?: string };
+  return state === code ? (constraint ?? '') : null;
+}

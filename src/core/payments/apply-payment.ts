@@ -1,3 +1,4 @@
+import { brokenConstraint } from '../db/database';
 import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
@@ -158,6 +159,5 @@ export async function applyPayment(
 
 /** Whether a statement failed on orders.payment_id's uniqueness: the payment is some other order's. */
 function paidAnotherOrder(error: unknown): boolean {
-  const { code, constraint } = error as { code?: string; constraint?: string };
-  return code === '23505' && constraint === 'orders_payment_id_key';
+  return brokenConstraint(error, '23505') === 'orders_payment_id_key';
 }
