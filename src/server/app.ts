@@ -18,6 +18,7 @@ import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentOrdersRoutes from './routes/payment-orders';
+import paymentQuoteRoutes from './routes/payment-quote';
 import paymentSubscriptionRoutes from './routes/payment-subscriptions';
 import paymentVerifyRoutes from './routes/payment-verify';
 import paymentWebhookRoutes from './routes/payment-webhook';
@@ -54,6 +55,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(authSignInRoutes, options);
   await fastify.register(authMeRoutes, options);
   await fastify.register(paymentCreateOrderRoutes, options);
+  await fastify.register(paymentQuoteRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);
   await fastify.register(paymentWebhookRoutes, options);
   await fastify.register(paymentOrdersRoutes, options);

@@ -13,7 +13,7 @@ const LADDER = [
   ['core'],
   ['config'],
   ['users', 'console', 'processor', 'revocation-guard'],
-  ['identity', 'premium', 'catalog'],
+  ['identity', 'premium', 'catalog', 'offers'],
   ['transfers', 'subscriptions'],
   ['admin'],
   ['orders'],

@@ -149,6 +149,11 @@ describe('the OpenAPI document (/docs/json)', () => {
         url: `/api/bot/users/${user.providerId}/premium`,
       }),
       await inject('GET /api/plans', { url: '/api/plans' }),
+      await inject('POST /api/payment/quote', {
+        url: '/api/payment/quote',
+        headers: auth,
+        payload: { providerId: user.providerId, planType: 'Monthly', category: 'USER' },
+      }),
       await inject('GET /api/bot/premium', { url: '/api/bot/premium?category=USER', headers: bot }),
       await inject('POST /api/payment/create-subscription', {
         url: '/api/payment/create-subscription',

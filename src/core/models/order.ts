@@ -27,6 +27,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   /** Servers it covers: 1, or a bundle's slots. */
   declare slots: CreationOptional<number>;
   declare amountPaise: number;
+  /** The plan's price before any offer (null on orders from before offers: the amount was it). */
+  declare listPricePaise: CreationOptional<number | null>;
+  declare discountPaise: CreationOptional<number>;
+  declare offerId: CreationOptional<number | null>;
   declare currency: CreationOptional<string>;
   declare status: CreationOptional<OrderStatus>;
   declare paymentId: CreationOptional<string | null>;
@@ -63,6 +67,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
         slots: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
         amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        listPricePaise: { type: DataTypes.INTEGER },
+        discountPaise: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
+        offerId: { type: DataTypes.BIGINT },
         currency: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'INR' },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },
         paymentId: { type: DataTypes.TEXT, unique: true },

@@ -5,7 +5,8 @@ import { AppError } from '../errors';
 import { Order } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { firstCheckAt } from '../check-schedule';
-import { resolvePurchase } from '../catalog';
+import { resolvePurchase, type PricedPlan } from '../catalog';
+import { priceWithOffer, releaseOffer, reserveOffer } from '../offers';
 import { rupeesOfPaise } from '../money';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -33,6 +34,8 @@ export interface CreateOrderRequest {
   months?: number | null;
   category?: Category;
   guildId?: string | null;
+  /** An offer's code, as the buyer typed it. */
+  offerCode?: string | null;
 }
 
 /**
@@ -53,22 +56,31 @@ export async function createOrder(
   assertActingForSelf(request.callerProviderId, request.providerId);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
-  if (Math.round(request.amount * PAISE_PER_RUPEE) !== plan.pricePaise) {
-    throw AppError.validation(
-      'AMOUNT_MISMATCH',
-      `the ${plan.planType} plan costs ${rupeesOfPaise(plan.pricePaise)}, not ${rupeesOfPaise(Math.round(request.amount * PAISE_PER_RUPEE))}`,
-    );
-  }
+  if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
   const buyer = await findUserByProviderId(request.providerId);
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
+  // The code is judged before the amount, so a code that does not apply is named as such.
+  const offer = request.offerCode
+    ? { code: request.offerCode, planCode: plan.planType, listPricePaise: plan.pricePaise, buyerUserId: buyer.id }
+    : null;
+  const offered = offer && (await priceWithOffer(core.sequelize, offer));
+  if (offered) assertAmount(request, plan, offered.amountPaise, offered.code);
 
-  const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan };
+  const target: OrderTarget = {
+    buyerUserId: buyer.id,
+    category,
+    guildId,
+    plan,
+    offer,
+    amountPaise: offered?.amountPaise ?? plan.pricePaise,
+    offerId: offered?.offerId ?? null,
+  };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
 
-  const { receipt } = next;
+  const { receipt, price } = next;
   try {
-    const amountPaise = plan.pricePaise;
+    const amountPaise = price.amountPaise;
     const processorOrder = await processor.createOrder({
       amount: amountPaise,
       currency: 'INR',
@@ -98,6 +110,9 @@ export async function createOrder(
           tier: plan.tier,
           slots: plan.slots,
           amountPaise,
+          listPricePaise: price.listPricePaise,
+          discountPaise: price.discountPaise,
+          offerId: price.offerId,
           currency: 'INR',
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
@@ -108,13 +123,23 @@ export async function createOrder(
     });
     return processorOrder;
   } catch (error) {
-    // Best effort: when the database is what failed, the reservation's lease runs out instead.
+    // Best effort: when the database is what failed, the reservation's lease runs out instead, and the
+    // offer's hold ages out.
     await releaseReservation(core.sequelize, receipt).catch(() => undefined);
+    if (price.offerId !== null) await releaseOffer(core.sequelize, receipt).catch(() => undefined);
     throw error;
   }
 }
 
-type ReservationStep = { reuse: string } | { wait: true } | { receipt: string };
+/** What the new order charges: the plan's price, less an offer's discount. */
+interface OrderPrice {
+  listPricePaise: number;
+  discountPaise: number;
+  amountPaise: number;
+  offerId: number | null;
+}
+
+type ReservationStep = { reuse: string } | { wait: true } | { receipt: string; price: OrderPrice };
 
 /**
  * In short transactions under the buyer's lock: the order to hand out again (Razorpay's current view of
@@ -125,7 +150,7 @@ async function reuseOrReserve(
   core: Core,
   processor: RazorpayClient,
   target: OrderTarget,
-): Promise<{ order: RazorpayOrder } | { receipt: string }> {
+): Promise<{ order: RazorpayOrder } | { receipt: string; price: OrderPrice }> {
   const passed: string[] = [];
   for (;;) {
     const step = await core.sequelize.transaction(async (transaction): Promise<ReservationStep> => {
@@ -135,10 +160,13 @@ async function reuseOrReserve(
       if (await isReserved(transaction, target)) return { wait: true };
       await assertBelowOpenOrderLimit(transaction, target.buyerUserId, core.config.maxOpenOrders);
       const receipt = newReceipt();
+      const price: OrderPrice = target.offer
+        ? await reserveOffer(transaction, target.offer, receipt)
+        : { listPricePaise: target.plan.pricePaise, discountPaise: 0, amountPaise: target.plan.pricePaise, offerId: null };
       await reserveOrder(transaction, target, receipt, reservationLeaseMs(core.config.providerTimeoutMs));
-      return { receipt };
+      return { receipt, price };
     });
-    if ('receipt' in step) return { receipt: step.receipt };
+    if ('receipt' in step) return step;
     if ('reuse' in step) {
       const current = await processor.fetchOrder(step.reuse);
       // Paid at Razorpay but not here yet: the reconciler will apply it; this buyer gets a new order.
@@ -148,6 +176,15 @@ async function reuseOrReserve(
       await sleep(RESERVATION_POLL_MS);
     }
   }
+}
+
+function assertAmount(request: CreateOrderRequest, plan: PricedPlan, amountPaise: number, offerCode?: string) {
+  const asked = Math.round(request.amount * PAISE_PER_RUPEE);
+  if (asked === amountPaise) return;
+  const price = offerCode
+    ? `costs ${rupeesOfPaise(amountPaise)} with ${offerCode}`
+    : `costs ${rupeesOfPaise(amountPaise)}`;
+  throw AppError.validation('AMOUNT_MISMATCH', `the ${plan.planType} plan ${price}, not ${rupeesOfPaise(asked)}`);
 }
 
 /** Razorpay wants a receipt of at most 40 characters, unique per order. */

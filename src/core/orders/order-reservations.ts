@@ -16,8 +16,8 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan }: OrderTarget): string {
-  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise].join(':');
+function targetKey({ category, guildId, plan, offerId }: OrderTarget): string {
+  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise, offerId ?? ''].join(':');
 }
 
 /**

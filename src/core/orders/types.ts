@@ -1,4 +1,5 @@
 import type { PricedPlan } from '../catalog';
+import type { OfferRequest } from '../offers';
 import type { Category } from '../premium/types';
 
 /** What a buyer orders: the plan, for themselves (USER) or for a guild (SERVER). */
@@ -8,4 +9,9 @@ export interface OrderTarget {
   guildId: string | null;
   /** As the catalog priced it when the order was asked for: the order keeps it. */
   plan: PricedPlan;
+  /** The offer the buyer typed, reserved with a new order. */
+  offer: OfferRequest | null;
+  /** What the order charges, and the offer that lowered it: an unpaid order is handed out again only for the same. */
+  amountPaise: number;
+  offerId: number | null;
 }

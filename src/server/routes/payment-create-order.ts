@@ -21,6 +21,9 @@ const CreateOrderBody = Type.Object({
     Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
   ),
   ...TargetFields,
+  offerCode: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 40, description: "an offer's code; `amount` is then the price after it" }),
+  ),
 });
 
 const ProcessorOrder = Type.Object(

@@ -1,0 +1,54 @@
+/** The offers' raw SQL (migration 029). */
+
+const OFFER_COLUMNS = `o.id, o.code, o.percent_off AS "percentOff", o.amount_off_paise AS "amountOffPaise",
+  o.plan_codes AS "planCodes", o.starts_at AS "startsAt", o.ends_at AS "endsAt",
+  o.max_redemptions AS "maxRedemptions", o.first_purchase_only AS "firstPurchaseOnly", o.status,
+  o.actor, o.created_at AS "createdAt"`;
+
+/**
+ * A redemption that counts against its offer's caps: its order is paid (whatever happened after: a
+ * refunded order keeps it), or it is younger than $HOLD (the order may still be paid). Others gave theirs
+ * back by ageing. `r` is the redemption, `paid` the order's paid_at.
+ */
+export const counts = (hold: string) => `(paid.paid_at IS NOT NULL OR r.created_at > now() - ${hold}::interval)`;
+
+const REDEMPTIONS = (hold: string) => `
+  SELECT r.*, ${counts(hold)} AS counts, paid.paid_at IS NOT NULL AS paid
+  FROM offer_redemptions r LEFT JOIN orders paid ON paid.receipt = r.receipt`;
+
+export const INSERT_OFFER = `INSERT INTO offers (code, percent_off, amount_off_paise, plan_codes, starts_at, ends_at,
+    max_redemptions, first_purchase_only, actor)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
+
+/** Offer $1 by code, with what its redemptions count (hold $2) and the discount paid orders got. */
+export const OFFER_BY_CODE = `SELECT ${OFFER_COLUMNS},
+    (SELECT count(*) FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = o.id AND x.counts)::int AS "redemptions",
+    (SELECT COALESCE(sum(x.discount_paise), 0) FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = o.id AND x.paid)::bigint AS "discountGivenPaise"
+  FROM offers o WHERE o.code = $1`;
+
+export const LIST_OFFERS = `SELECT ${OFFER_COLUMNS},
+    (SELECT count(*) FROM (${REDEMPTIONS('$1')}) x WHERE x.offer_id = o.id AND x.counts)::int AS "redemptions",
+    (SELECT COALESCE(sum(x.discount_paise), 0) FROM (${REDEMPTIONS('$1')}) x WHERE x.offer_id = o.id AND x.paid)::bigint AS "discountGivenPaise"
+  FROM offers o ORDER BY o.created_at DESC, o.id DESC`;
+
+/** Offer $1 locked: every reservation of one offer runs one at a time, so no cap is ever passed. */
+export const LOCK_OFFER = `SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.code = $1 FOR UPDATE`;
+
+/** Redemptions of offer $1 that count (hold $2): all of them, buyer $3's, and buyer $3's paid ones. */
+export const COUNTED_REDEMPTIONS = `SELECT count(*)::int AS "all", count(*) FILTER (WHERE x.buyer_user_id = $3)::int AS "buyers",
+    count(*) FILTER (WHERE x.buyer_user_id = $3 AND x.paid)::int AS "buyersPaid"
+  FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = $1 AND x.counts`;
+
+/** Whether buyer $1 ever paid: an order or a subscription charge. */
+export const HAS_PAID = `SELECT EXISTS (SELECT 1 FROM orders WHERE buyer_user_id = $1 AND paid_at IS NOT NULL)
+  OR EXISTS (SELECT 1 FROM subscriptions WHERE buyer_user_id = $1 AND paid_count > 0) AS paid`;
+
+export const INSERT_REDEMPTION = `INSERT INTO offer_redemptions (offer_id, buyer_user_id, receipt, list_price_paise, discount_paise)
+  VALUES ($1, $2, $3, $4, $5)`;
+
+export const DELETE_REDEMPTION = `DELETE FROM offer_redemptions WHERE receipt = $1`;
+
+export const DISABLE_OFFER = `UPDATE offers SET status = 'disabled', updated_at = now() WHERE code = $1 AND status = 'active'
+  RETURNING id`;
+
+export const KNOWN_PLANS = `SELECT code FROM plans WHERE code = ANY($1)`;
