@@ -5,6 +5,7 @@ import { registerCodesRevoke } from './commands/codes-revoke';
 import { registerDbMigrate } from './commands/db-migrate';
 import { registerDbStatus } from './commands/db-status';
 import { registerGrant } from './commands/grant';
+import { registerOffers } from './commands/offers';
 import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
@@ -53,6 +54,7 @@ export function buildProgram(): { program: Command; session: Session } {
   registerGrant(program, session);
   registerRevoke(program, session);
   registerTransfer(program, session);
+  registerOffers(program, session);
 
   const revokes = program
     .command('revokes')

@@ -1,0 +1,44 @@
+import type { OfferWithFigures } from '../../core/offers';
+import { fields, isoTime, money, table } from '../format';
+
+export function discountOf(offer: OfferWithFigures): string {
+  return offer.percentOff !== null ? `${offer.percentOff}% off` : `${money(offer.amountOffPaise!, 'INR')} off`;
+}
+
+function redemptionsOf(offer: OfferWithFigures): string {
+  return offer.maxRedemptions === null ? `${offer.redemptions}` : `${offer.redemptions} of ${offer.maxRedemptions}`;
+}
+
+function window(offer: OfferWithFigures): string {
+  return `${offer.startsAt ? isoTime(offer.startsAt) : 'now'} to ${offer.endsAt ? isoTime(offer.endsAt) : 'no end'}`;
+}
+
+export function offersTable(offers: OfferWithFigures[]): string {
+  if (offers.length === 0) return 'No offers. `premium offers add <CODE> --percent N` adds one.';
+  return table(
+    ['CODE', 'DISCOUNT', 'PLANS', 'REDEEMED', 'GIVEN', 'VALID', 'STATUS'],
+    offers.map((offer) => [
+      offer.code,
+      discountOf(offer),
+      offer.planCodes?.join(', ') ?? 'all',
+      redemptionsOf(offer),
+      money(offer.discountGivenPaise, 'INR'),
+      window(offer),
+      offer.status,
+    ]),
+  );
+}
+
+export function offerFields(offer: OfferWithFigures): string {
+  return fields([
+    ['Code', offer.code],
+    ['Discount', discountOf(offer)],
+    ['Plans', offer.planCodes?.join(', ') ?? 'all'],
+    ['Valid', window(offer)],
+    ['First purchase only', offer.firstPurchaseOnly ? 'yes' : 'no'],
+    ['Redeemed', `${redemptionsOf(offer)} (paid orders, and unpaid ones of the last hour)`],
+    ['Discount given', money(offer.discountGivenPaise, 'INR')],
+    ['Status', offer.status],
+    ['Added by', `${offer.actor} at ${isoTime(offer.createdAt)}`],
+  ]);
+}
