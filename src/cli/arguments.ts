@@ -123,14 +123,19 @@ export function codeLifetime(value: string): Date | 'never' {
 export function instant(value: string): Date {
   const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
   if (!date || Number.isNaN(date.getTime())) {
-    throw new InvalidArgumentError('expected an ISO 8601 time or a day, like 2026-11-01 or 2026-11-01T18:30:00+05:30.');
+    throw new InvalidArgumentError(
+      'expected an ISO 8601 time or a day, like 2026-11-01 or 2026-11-01T18:30:00+05:30.',
+    );
   }
   return date;
 }
 
 /** A comma-separated list of names, like `Monthly,Yearly`. */
 export function list(value: string): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) throw new InvalidArgumentError('expected one name or more, separated by commas.');
   return names;
 }

@@ -65,7 +65,12 @@ describe('premium offers', () => {
   it('refuses a code that exists, keeping the first offer', async () => {
     expect((await premium(['offers', 'add', 'WELCOME', '--amount', '50'])).code).toBe(0);
     const again = await premium(['offers', 'add', 'welcome', '--percent', '5']);
-    expect([again.code, again.stderr.trim()]).toEqual([1, 'error: an offer WELCOME exists already (OFFER_EXISTS)']);
-    expect(json(await premium(['offers', 'show', 'WELCOME', '--json']))).toMatchObject({ amountOffPaise: 5_000 });
+    expect([again.code, again.stderr.trim()]).toEqual([
+      1,
+      'error: an offer WELCOME exists already (OFFER_EXISTS)',
+    ]);
+    expect(json(await premium(['offers', 'show', 'WELCOME', '--json']))).toMatchObject({
+      amountOffPaise: 5_000,
+    });
   });
 });

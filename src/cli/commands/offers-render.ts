@@ -2,11 +2,15 @@ import type { OfferWithFigures } from '../../core/offers';
 import { fields, isoTime, money, table } from '../format';
 
 export function discountOf(offer: OfferWithFigures): string {
-  return offer.percentOff !== null ? `${offer.percentOff}% off` : `${money(offer.amountOffPaise!, 'INR')} off`;
+  return offer.percentOff !== null
+    ? `${offer.percentOff}% off`
+    : `${money(offer.amountOffPaise!, 'INR')} off`;
 }
 
 function redemptionsOf(offer: OfferWithFigures): string {
-  return offer.maxRedemptions === null ? `${offer.redemptions}` : `${offer.redemptions} of ${offer.maxRedemptions}`;
+  return offer.maxRedemptions === null
+    ? `${offer.redemptions}`
+    : `${offer.redemptions} of ${offer.maxRedemptions}`;
 }
 
 function window(offer: OfferWithFigures): string {

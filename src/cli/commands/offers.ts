@@ -19,13 +19,19 @@ const offersModule = () => require('../../core/offers') as typeof import('../../
 
 /** `premium offers add|list|show|disable`: codes buyers type at checkout. */
 export function registerOffers(program: Command, session: Session): void {
-  const offers = program.command('offers').description('offer codes buyers type at checkout (docs/offers.md)');
+  const offers = program
+    .command('offers')
+    .description('offer codes buyers type at checkout (docs/offers.md)');
 
   offers
     .command('add <code>')
     .description('add an offer code: a percentage or an amount off, for some plans or all')
-    .addOption(new Option('--percent <n>', 'percent off, 1 to 100').argParser(positiveInteger).conflicts('amount'))
-    .addOption(new Option('--amount <INR>', 'this much off (the buyer still pays at least ₹1)').argParser(rupees))
+    .addOption(
+      new Option('--percent <n>', 'percent off, 1 to 100').argParser(positiveInteger).conflicts('amount'),
+    )
+    .addOption(
+      new Option('--amount <INR>', 'this much off (the buyer still pays at least ₹1)').argParser(rupees),
+    )
     .option('--plans <codes>', 'only these plans, comma-separated (default: every plan)', list)
     .option('--max-redemptions <n>', 'at most this many orders use it (default: no cap)', positiveInteger)
     .option('--starts <time>', 'valid from (ISO 8601 time or day; default: now)', instant)

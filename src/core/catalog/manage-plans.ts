@@ -139,7 +139,7 @@ export async function setProcessorPlanId(
 }
 
 export function unknownPlan(code: string): AppError {
-  return AppError.validation('UNKNOWN_PLAN', `no plan "${code}"; GET /api/plans lists the plans on sale`);
+  return AppError.validation('UNKNOWN_PLAN', `no plan "${code}" in the catalog`);
 }
 
 function planExists(code: string): AppError {

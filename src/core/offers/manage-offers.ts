@@ -26,10 +26,16 @@ export async function addOffer(sequelize: Sequelize, offer: NewOffer): Promise<O
   const percent = offer.percentOff ?? null;
   const amount = offer.amountOff === undefined || offer.amountOff === null ? null : offer.amountOff;
   if ((percent === null) === (amount === null)) {
-    throw AppError.validation('INVALID_DISCOUNT', 'an offer takes either a percentage or an amount off, one of them');
+    throw AppError.validation(
+      'INVALID_DISCOUNT',
+      'an offer takes either a percentage or an amount off, one of them',
+    );
   }
   if (percent !== null && (!Number.isInteger(percent) || percent < 1 || percent > 100)) {
-    throw AppError.validation('INVALID_DISCOUNT', `a percentage off is a whole number from 1 to 100, not ${percent}`);
+    throw AppError.validation(
+      'INVALID_DISCOUNT',
+      `a percentage off is a whole number from 1 to 100, not ${percent}`,
+    );
   }
   const amountOffPaise = amount === null ? null : paiseOfRupees(amount);
   const { maxRedemptions = null, startsAt = null, endsAt = null } = offer;
@@ -71,7 +77,10 @@ export async function listOffers(sequelize: Sequelize): Promise<OfferWithFigures
 }
 
 export async function showOffer(sequelize: Sequelize, code: string): Promise<OfferWithFigures> {
-  const [offer] = await selectRows<OfferWithFigures>(sequelize, OFFER_BY_CODE, [canonicalOfferCode(code), OFFER_HOLD]);
+  const [offer] = await selectRows<OfferWithFigures>(sequelize, OFFER_BY_CODE, [
+    canonicalOfferCode(code),
+    OFFER_HOLD,
+  ]);
   if (!offer) throw AppError.notFound('OFFER_NOT_FOUND', `no offer ${code}`);
   return withNumbers(offer);
 }

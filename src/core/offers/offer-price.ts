@@ -2,7 +2,14 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { canonicalOfferCode } from './offer-code';
-import { COUNTED_REDEMPTIONS, DELETE_REDEMPTION, HAS_PAID, INSERT_REDEMPTION, LOCK_OFFER, OFFER_BY_CODE } from './sql';
+import {
+  COUNTED_REDEMPTIONS,
+  DELETE_REDEMPTION,
+  HAS_PAID,
+  INSERT_REDEMPTION,
+  LOCK_OFFER,
+  OFFER_BY_CODE,
+} from './sql';
 import { OFFER_HOLD, type Offer, type OfferPrice } from './types';
 
 const MIN_PAID_PAISE = 100;
@@ -32,9 +39,14 @@ async function judge(
     );
   }
   if (offer.firstPurchaseOnly) {
-    const [{ paid } = { paid: false }] = await selectRows<{ paid: boolean }>(runner, HAS_PAID, [request.buyerUserId]);
+    const [{ paid } = { paid: false }] = await selectRows<{ paid: boolean }>(runner, HAS_PAID, [
+      request.buyerUserId,
+    ]);
     if (paid) {
-      throw AppError.validation('OFFER_FIRST_PURCHASE_ONLY', `offer code ${offer.code} is for a first purchase only`);
+      throw AppError.validation(
+        'OFFER_FIRST_PURCHASE_ONLY',
+        `offer code ${offer.code} is for a first purchase only`,
+      );
     }
   }
   const [counted] = await selectRows<{ all: number; buyers: number; buyersPaid: number }>(
@@ -47,12 +59,18 @@ async function judge(
   const buyersCounted = mode === 'reserve' ? buyers : buyersPaid;
   const othersAndBuyers = mode === 'reserve' ? all : all - buyers + buyersPaid;
   if (buyersCounted > 0) {
-    throw AppError.conflict('OFFER_ALREADY_USED', `offer code ${offer.code} was used by this account already`);
+    throw AppError.conflict(
+      'OFFER_ALREADY_USED',
+      `offer code ${offer.code} was used by this account already`,
+    );
   }
   if (offer.maxRedemptions !== null && othersAndBuyers >= offer.maxRedemptions) {
     throw AppError.conflict('OFFER_EXHAUSTED', `offer code ${offer.code} has been used up`);
   }
-  const off = offer.percentOff !== null ? Math.round((request.listPricePaise * offer.percentOff) / 100) : offer.amountOffPaise!;
+  const off =
+    offer.percentOff !== null
+      ? Math.round((request.listPricePaise * offer.percentOff) / 100)
+      : offer.amountOffPaise!;
   const discountPaise = Math.max(0, Math.min(off, request.listPricePaise - MIN_PAID_PAISE));
   return {
     offerId: offer.id,
@@ -107,4 +125,3 @@ export async function reserveOffer(
 export async function releaseOffer(runner: Sequelize | Transaction, receipt: string): Promise<void> {
   await execute(runner, DELETE_REDEMPTION, [receipt]);
 }
-

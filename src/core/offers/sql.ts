@@ -10,7 +10,8 @@ const OFFER_COLUMNS = `o.id, o.code, o.percent_off AS "percentOff", o.amount_off
  * refunded order keeps it), or it is younger than $HOLD (the order may still be paid). Others gave theirs
  * back by ageing. `r` is the redemption, `paid` the order's paid_at.
  */
-export const counts = (hold: string) => `(paid.paid_at IS NOT NULL OR r.created_at > now() - ${hold}::interval)`;
+export const counts = (hold: string) =>
+  `(paid.paid_at IS NOT NULL OR r.created_at > now() - ${hold}::interval)`;
 
 const REDEMPTIONS = (hold: string) => `
   SELECT r.*, ${counts(hold)} AS counts, paid.paid_at IS NOT NULL AS paid

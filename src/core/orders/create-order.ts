@@ -61,7 +61,12 @@ export async function createOrder(
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
   // The code is judged before the amount, so a code that does not apply is named as such.
   const offer = request.offerCode
-    ? { code: request.offerCode, planCode: plan.planType, listPricePaise: plan.pricePaise, buyerUserId: buyer.id }
+    ? {
+        code: request.offerCode,
+        planCode: plan.planType,
+        listPricePaise: plan.pricePaise,
+        buyerUserId: buyer.id,
+      }
     : null;
   const offered = offer && (await priceWithOffer(core.sequelize, offer));
   if (offered) assertAmount(request, plan, offered.amountPaise, offered.code);
@@ -162,7 +167,12 @@ async function reuseOrReserve(
       const receipt = newReceipt();
       const price: OrderPrice = target.offer
         ? await reserveOffer(transaction, target.offer, receipt)
-        : { listPricePaise: target.plan.pricePaise, discountPaise: 0, amountPaise: target.plan.pricePaise, offerId: null };
+        : {
+            listPricePaise: target.plan.pricePaise,
+            discountPaise: 0,
+            amountPaise: target.plan.pricePaise,
+            offerId: null,
+          };
       await reserveOrder(transaction, target, receipt, reservationLeaseMs(core.config.providerTimeoutMs));
       return { receipt, price };
     });
@@ -178,13 +188,21 @@ async function reuseOrReserve(
   }
 }
 
-function assertAmount(request: CreateOrderRequest, plan: PricedPlan, amountPaise: number, offerCode?: string) {
+function assertAmount(
+  request: CreateOrderRequest,
+  plan: PricedPlan,
+  amountPaise: number,
+  offerCode?: string,
+) {
   const asked = Math.round(request.amount * PAISE_PER_RUPEE);
   if (asked === amountPaise) return;
   const price = offerCode
     ? `costs ${rupeesOfPaise(amountPaise)} with ${offerCode}`
     : `costs ${rupeesOfPaise(amountPaise)}`;
-  throw AppError.validation('AMOUNT_MISMATCH', `the ${plan.planType} plan ${price}, not ${rupeesOfPaise(asked)}`);
+  throw AppError.validation(
+    'AMOUNT_MISMATCH',
+    `the ${plan.planType} plan ${price}, not ${rupeesOfPaise(asked)}`,
+  );
 }
 
 /** Razorpay wants a receipt of at most 40 characters, unique per order. */

@@ -17,7 +17,9 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
 }
 
 function targetKey({ category, guildId, plan, offerId }: OrderTarget): string {
-  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise, offerId ?? ''].join(':');
+  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise, offerId ?? ''].join(
+    ':',
+  );
 }
 
 /**

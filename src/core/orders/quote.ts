@@ -31,7 +31,9 @@ export interface Quote {
  */
 export async function quoteOrder(core: Core, request: QuoteRequest): Promise<Quote> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const plan = await resolvePurchase(core.sequelize, request, { category: request.category ?? DEFAULT_CATEGORY });
+  const plan = await resolvePurchase(core.sequelize, request, {
+    category: request.category ?? DEFAULT_CATEGORY,
+  });
   const buyer = await findUserByProviderId(request.providerId);
   const offered = request.offerCode
     ? await priceWithOffer(core.sequelize, {

@@ -22,7 +22,11 @@ const CreateOrderBody = Type.Object({
   ),
   ...TargetFields,
   offerCode: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 40, description: "an offer's code; `amount` is then the price after it" }),
+    Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: "an offer's code; `amount` is then the price after it",
+    }),
   ),
 });
 

@@ -119,7 +119,9 @@ describe('an offer code at checkout', () => {
       type: QueryTypes.UPDATE,
     });
     expect((await deliverRefund(getApp(), paid.id)).status).toBe(200);
-    expect(await Order.findOne({ where: { processorOrderId: paid.id } })).toMatchObject({ status: 'refunded' });
+    expect(await Order.findOne({ where: { processorOrderId: paid.id } })).toMatchObject({
+      status: 'refunded',
+    });
     expect((await orderWithCode(late, { amount: DISCOUNTED, offerCode: 'DIWALI20' })).statusCode).toBe(200);
     const other = await createUser();
     expect(
