@@ -39,9 +39,7 @@ describe('premium: usage, configuration and failures', () => {
   it('refuses a plan the catalog does not have with one line and exit 1, granting nothing', async () => {
     const run = await premium(['grant', '--user', '1', '--plan', 'Weekly', '--reason', 'x']);
     expect([run.code, run.stdout]).toEqual([1, '']);
-    expect(run.stderr).toBe(
-      'error: no plan "Weekly" in the catalog (UNKNOWN_PLAN)\n',
-    );
+    expect(run.stderr).toBe('error: no plan "Weekly" in the catalog (UNKNOWN_PLAN)\n');
     expect(await PremiumGrant.count()).toBe(0);
   });
 
