@@ -54,9 +54,15 @@ export const up: Migration = async ({ context: sequelize }) => {
   );
   for (const table of ['orders', 'subscriptions', 'premium_code_batches']) {
     await alterBriefly(sequelize, `ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${table}_plan_type_check`);
-    await alterBriefly(sequelize, `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS tier text NOT NULL DEFAULT 'premium'`);
+    await alterBriefly(
+      sequelize,
+      `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS tier text NOT NULL DEFAULT 'premium'`,
+    );
   }
-  await alterBriefly(sequelize, 'ALTER TABLE orders ADD COLUMN IF NOT EXISTS slots integer NOT NULL DEFAULT 1');
+  await alterBriefly(
+    sequelize,
+    'ALTER TABLE orders ADD COLUMN IF NOT EXISTS slots integer NOT NULL DEFAULT 1',
+  );
 };
 
 export const down: Migration = async ({ context: sequelize }) => {

@@ -62,5 +62,9 @@ export async function planOf(options: PlanOptions, command: Command, sequelize: 
     });
   }
   const { resolvePurchase } = require('../core/catalog') as typeof import('../core/catalog');
-  return resolvePurchase(sequelize, { plan: options.plan, months: options.months ?? null }, { forSale: false });
+  return resolvePurchase(
+    sequelize,
+    { plan: options.plan, months: options.months ?? null },
+    { forSale: false },
+  );
 }

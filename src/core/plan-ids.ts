@@ -11,7 +11,11 @@ export function parsePlanIds(text: string): ProcessorPlanIds {
     .map((piece) => piece.trim())
     .filter(Boolean)) {
     const [name, id] = part.split('=').map((piece) => piece.trim());
-    if (!SEED_SUBSCRIPTION_PLAN_TYPES.includes(name as SeedSubscriptionPlanType) || !id || !/^plan_\w+$/.test(id)) {
+    if (
+      !SEED_SUBSCRIPTION_PLAN_TYPES.includes(name as SeedSubscriptionPlanType) ||
+      !id ||
+      !/^plan_\w+$/.test(id)
+    ) {
       const expected = SEED_SUBSCRIPTION_PLAN_TYPES.map((plan) => `${plan}=plan_…`).join(',');
       throw new Error(`expected "${expected}", got "${text}"`);
     }

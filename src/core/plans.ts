@@ -64,7 +64,10 @@ const WEEK_DAYS = 7;
  * Razorpay bills a plan every `interval` periods: a renewing plan of D days renews yearly when D is whole
  * years, else monthly when whole months (30 days), else weekly, else daily (Razorpay wants 7 or more).
  */
-export function billingPeriodOf(days: number): { period: 'yearly' | 'monthly' | 'weekly' | 'daily'; interval: number } {
+export function billingPeriodOf(days: number): {
+  period: 'yearly' | 'monthly' | 'weekly' | 'daily';
+  interval: number;
+} {
   if (days % YEAR_DAYS === 0) return { period: 'yearly', interval: days / YEAR_DAYS };
   if (days % MONTH_DAYS === 0) return { period: 'monthly', interval: days / MONTH_DAYS };
   if (days % WEEK_DAYS === 0) return { period: 'weekly', interval: days / WEEK_DAYS };

@@ -1,4 +1,12 @@
-export { addPlan, archivePlan, findPlan, listPlans, setPlanPrice, setProcessorPlanId, unknownPlan } from './manage-plans';
+export {
+  addPlan,
+  archivePlan,
+  findPlan,
+  listPlans,
+  setPlanPrice,
+  setProcessorPlanId,
+  unknownPlan,
+} from './manage-plans';
 export type { NewPlan } from './manage-plans';
 export { publicCatalog, type PublicCatalog } from './public-catalog';
 export { resolvePurchase, type PlanChoice, type PricedPlan } from './purchase';

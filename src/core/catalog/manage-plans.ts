@@ -62,7 +62,13 @@ export async function addPlan(
   const [existing] = await selectRows(sequelize, FIND_PLAN, [plan.code]);
   if (existing) throw planExists(plan.code);
   const processorPlanId = checked.renews
-    ? await createProcessorPlan(needProcessor(processor), checked.name, checked.days, checked.pricePaise, plan.code)
+    ? await createProcessorPlan(
+        needProcessor(processor),
+        checked.name,
+        checked.days,
+        checked.pricePaise,
+        plan.code,
+      )
     : null;
   try {
     await sequelize.transaction(async (transaction) => {
@@ -116,13 +122,18 @@ export async function setPlanPrice(
 /** No longer sold: create-order and create-subscription refuse it (409 PLAN_ARCHIVED); what was sold stays. */
 export async function archivePlan(sequelize: Sequelize, code: string): Promise<CatalogPlan> {
   const plan = await findPlan(sequelize, code);
-  if (plan.status === 'archived') throw AppError.conflict('PLAN_ARCHIVED', `plan ${code} is archived already`);
+  if (plan.status === 'archived')
+    throw AppError.conflict('PLAN_ARCHIVED', `plan ${code} is archived already`);
   await selectRows(sequelize, ARCHIVE_PLAN, [code]);
   return findPlan(sequelize, code);
 }
 
 /** Records the Razorpay plan `premium plans sync` found or created for a renewing plan. */
-export async function setProcessorPlanId(sequelize: Sequelize, code: string, processorPlanId: string): Promise<void> {
+export async function setProcessorPlanId(
+  sequelize: Sequelize,
+  code: string,
+  processorPlanId: string,
+): Promise<void> {
   await selectRows(sequelize, SET_PLAN_PROCESSOR_ID, [code, processorPlanId]);
 }
 
@@ -156,7 +167,10 @@ function checkNewPlan(plan: NewPlan) {
   const name = plan.name ?? plan.code;
   assertName(name);
   if (!(PLAN_SCOPES as readonly string[]).includes(plan.scope)) {
-    throw AppError.validation('INVALID_SCOPE', `a scope is one of ${PLAN_SCOPES.join(', ')}, not "${plan.scope}"`);
+    throw AppError.validation(
+      'INVALID_SCOPE',
+      `a scope is one of ${PLAN_SCOPES.join(', ')}, not "${plan.scope}"`,
+    );
   }
   const days = plan.days;
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) {
@@ -171,21 +185,32 @@ function checkNewPlan(plan: NewPlan) {
   }
   const renews = plan.renews ?? false;
   const trialDays = plan.trialDays ?? 0;
-  if (!Number.isInteger(trialDays) || trialDays < 0 || trialDays > MAX_TRIAL_DAYS || (trialDays > 0 && !renews)) {
+  if (
+    !Number.isInteger(trialDays) ||
+    trialDays < 0 ||
+    trialDays > MAX_TRIAL_DAYS ||
+    (trialDays > 0 && !renews)
+  ) {
     throw AppError.validation(
       'INVALID_TRIAL_DAYS',
       `trial days are 0 to ${MAX_TRIAL_DAYS}, and only a renewing plan (--renews) has a trial`,
     );
   }
   if (renews && billingPeriodOf(days).period === 'daily' && days < 7) {
-    throw AppError.validation('INVALID_DAYS', 'a renewing plan runs at least 7 days (Razorpay bills daily plans every 7 days or more)');
+    throw AppError.validation(
+      'INVALID_DAYS',
+      'a renewing plan runs at least 7 days (Razorpay bills daily plans every 7 days or more)',
+    );
   }
   return { name, days, slots, renews, trialDays, pricePaise: checkedPrice(plan.price) };
 }
 
 function needProcessor(processor: RazorpayClient | null): RazorpayClient {
   if (!processor) {
-    throw AppError.unavailable('PROCESSOR_NOT_CONFIGURED', 'a renewing plan needs Razorpay keys to create its Razorpay plan');
+    throw AppError.unavailable(
+      'PROCESSOR_NOT_CONFIGURED',
+      'a renewing plan needs Razorpay keys to create its Razorpay plan',
+    );
   }
   return processor;
 }

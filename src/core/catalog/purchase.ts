@@ -1,7 +1,14 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS, CUSTOM_PLAN, DEFAULT_PLAN_TYPE, DEFAULT_TIER, type Plan } from '../plans';
+import {
+  CUSTOM_MONTH_PLAN,
+  CUSTOM_MONTHS,
+  CUSTOM_PLAN,
+  DEFAULT_PLAN_TYPE,
+  DEFAULT_TIER,
+  type Plan,
+} from '../plans';
 import type { Category } from '../premium/types';
 import { unknownPlan } from './manage-plans';
 import { FIND_PLAN } from './sql';
@@ -36,7 +43,11 @@ export interface PlanChoice {
 export async function resolvePurchase(
   runner: Sequelize | Transaction,
   choice: PlanChoice,
-  options: { category?: Category; forSale?: boolean; processorPlanIds?: Partial<Record<string, string>> } = {},
+  options: {
+    category?: Category;
+    forSale?: boolean;
+    processorPlanIds?: Partial<Record<string, string>>;
+  } = {},
 ): Promise<PricedPlan> {
   const code = chosenCode(choice);
   const custom = code === CUSTOM_PLAN;
@@ -45,10 +56,15 @@ export async function resolvePurchase(
   }
   const [row] = await selectRows<CatalogPlan>(runner, FIND_PLAN, [custom ? CUSTOM_MONTH_PLAN : code]);
   if (!row || (custom && row.tier !== DEFAULT_TIER)) {
-    throw custom ? AppError.conflict('PLAN_ARCHIVED', 'Custom is no longer sold: its Monthly plan is gone') : unknownPlan(code);
+    throw custom
+      ? AppError.conflict('PLAN_ARCHIVED', 'Custom is no longer sold: its Monthly plan is gone')
+      : unknownPlan(code);
   }
   if ((options.forSale ?? true) && row.status === 'archived') {
-    throw AppError.conflict('PLAN_ARCHIVED', `plan ${custom ? `${CUSTOM_PLAN} (its ${CUSTOM_MONTH_PLAN})` : code} is no longer sold`);
+    throw AppError.conflict(
+      'PLAN_ARCHIVED',
+      `plan ${custom ? `${CUSTOM_PLAN} (its ${CUSTOM_MONTH_PLAN})` : code} is no longer sold`,
+    );
   }
   if (options.category && !scopeAllows(row.scope, options.category)) {
     throw AppError.validation(

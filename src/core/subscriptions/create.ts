@@ -56,14 +56,20 @@ export async function createSubscription(
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
   if (!request.plan && !request.planType) {
-    throw AppError.validation('PLAN_REQUIRED', 'name the plan to subscribe to: "plan" (or the seed\'s "planType")');
+    throw AppError.validation(
+      'PLAN_REQUIRED',
+      'name the plan to subscribe to: "plan" (or the seed\'s "planType")',
+    );
   }
   const plan = await resolvePurchase(core.sequelize, request, {
     category: request.category,
     processorPlanIds: core.config.razorpayPlanIds,
   });
   if (!plan.renews) {
-    throw AppError.validation('PLAN_DOES_NOT_RENEW', `plan ${plan.planType} is bought once, not as a subscription`);
+    throw AppError.validation(
+      'PLAN_DOES_NOT_RENEW',
+      `plan ${plan.planType} is bought once, not as a subscription`,
+    );
   }
   const processorPlanId = plan.processorPlanId;
   if (!processorPlanId) {

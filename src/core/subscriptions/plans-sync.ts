@@ -40,7 +40,12 @@ export async function syncPlans(
       }));
     await setProcessorPlanId(core.sequelize, plan.code, processorPlan.id);
     onProgress?.(`${plan.code}: ${match ? 'found' : 'created'} ${processorPlan.id}`);
-    plans.push({ planType: plan.code, planId: processorPlan.id, amount: plan.pricePaise / 100, created: !match });
+    plans.push({
+      planType: plan.code,
+      planId: processorPlan.id,
+      amount: plan.pricePaise / 100,
+      created: !match,
+    });
   }
   return { plans };
 }

@@ -1,4 +1,8 @@
-import { billingPeriodOf, SEED_SUBSCRIPTION_PLAN_TYPES, type SeedSubscriptionPlanType } from '../../core/plans';
+import {
+  billingPeriodOf,
+  SEED_SUBSCRIPTION_PLAN_TYPES,
+  type SeedSubscriptionPlanType,
+} from '../../core/plans';
 import type { SubscriptionSandbox } from './subscriptions';
 
 /**

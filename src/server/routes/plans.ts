@@ -21,9 +21,12 @@ const CatalogReply = Type.Object({
       code: Type.String({ description: 'send it as `plan` to create-order or create-subscription' }),
       name: Type.String(),
       tier: Type.String(),
-      scope: Type.Union(PLAN_SCOPES.map((scope) => Type.Literal(scope)), {
-        description: 'USER, SERVER, or ANY (the buyer picks)',
-      }),
+      scope: Type.Union(
+        PLAN_SCOPES.map((scope) => Type.Literal(scope)),
+        {
+          description: 'USER, SERVER, or ANY (the buyer picks)',
+        },
+      ),
       days: Type.Integer(),
       price: Type.Number({ description: 'INR' }),
       currency: Type.Literal('INR'),
