@@ -14,7 +14,7 @@ import {
   SET_PLAN_PROCESSOR_ID,
   TIER_EXISTS,
 } from './sql';
-import { assertName, unknownTier } from './tiers';
+import { assertName, databaseError, unknownTier } from './tiers';
 import { PLAN_SCOPES, type CatalogPlan, type PlanScope } from './types';
 
 const PLAN_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
@@ -86,7 +86,7 @@ export async function addPlan(
       if (processorPlanId) await selectRows(transaction, SET_PLAN_PROCESSOR_ID, [plan.code, processorPlanId]);
     });
   } catch (error) {
-    const { code, constraint } = error as { code?: string; constraint?: string };
+    const { code, constraint } = databaseError(error);
     if (code === '23505' && constraint === 'plans_pkey') throw planExists(plan.code);
     if (code === '23503') throw unknownTier(plan.tier);
     throw error;
@@ -103,7 +103,7 @@ export async function setPlanPrice(
   sequelize: Sequelize,
   processor: RazorpayClient | null,
   code: string,
-  price: number,
+  price: number | string,
 ): Promise<{ before: CatalogPlan; after: CatalogPlan }> {
   const pricePaise = checkedPrice(price);
   const before = await findPlan(sequelize, code);
