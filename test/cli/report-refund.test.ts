@@ -142,12 +142,12 @@ describe('premium report', () => {
     expect(lines.slice(5)).toEqual([
       '',
       expect.stringMatching(/^By tier, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(.+\):$/),
-      'TIER     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
-      'premium  398.00  0.00      0.00      398.00  2',
+      '  TIER     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  premium  398.00  0.00      0.00      398.00  2',
       '',
       expect.stringMatching(/^By plan, /),
-      'PLAN     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
-      'Monthly  398.00  0.00      0.00      398.00  2',
+      '  PLAN     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  Monthly  398.00  0.00      0.00      398.00  2',
     ]);
     expect(empty).toMatchObject({
       code: 0,
@@ -207,9 +207,9 @@ describe('premium report', () => {
       report.periods.filter((period) => period.payments === 0).map(() => ({})),
     );
     expect(text.stdout).toMatch(
-      /^premium +199\.00 +0\.00 +0\.00 +199\.00 +1\n^pro +99\.50 +0\.00 +0\.00 +99\.50 +1$/m,
+      /^ {2}premium +199\.00 +0\.00 +0\.00 +199\.00 +1\n^ {2}pro +99\.50 +0\.00 +0\.00 +99\.50 +1$/m,
     );
-    expect(text.stdout).toMatch(/^Monthly +199\.00 .+\n^ProWeek +99\.50 /m);
+    expect(text.stdout).toMatch(/^ {2}Monthly +199\.00 .+\n^ {2}ProWeek +99\.50 /m);
   });
 
   it('prints the subscribers report', async () => {

@@ -64,19 +64,22 @@ function render(report: RevenueReport): string {
   ].join('\n');
 }
 
-/** The range's figures of each tier (or plan), highest net first; the rows add up to the totals. */
+/** The range's figures of each tier (or plan), highest net first, indented under their heading. */
 function split(heading: string, parts: Record<string, MoneyFigures>): string {
   const rows = Object.entries(parts).sort(([a, x], [b, y]) => y.net - x.net || (a < b ? -1 : 1));
-  return table(
-    [heading, 'GROSS', 'REFUNDED', 'DISPUTED', 'NET', 'PAYMENTS'],
-    rows.map(([name, figures]) => [
-      name,
-      inr(figures.gross),
-      inr(figures.refunded),
-      inr(figures.disputed),
-      inr(figures.net),
-      String(figures.payments),
-    ]),
+  const indent = (text: string) => text.replace(/^/gm, '  ');
+  return indent(
+    table(
+      [heading, 'GROSS', 'REFUNDED', 'DISPUTED', 'NET', 'PAYMENTS'],
+      rows.map(([name, figures]) => [
+        name,
+        inr(figures.gross),
+        inr(figures.refunded),
+        inr(figures.disputed),
+        inr(figures.net),
+        String(figures.payments),
+      ]),
+    ),
   );
 }
 
