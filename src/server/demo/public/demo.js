@@ -155,6 +155,13 @@ function radio(code) {
   return input;
 }
 
+/** A plan's price beside its name, marked with its code (`.price[data-plan=Custom]`). */
+function priceOf(code, text) {
+  const price = element('span', 'price', text);
+  price.dataset.plan = code;
+  return price;
+}
+
 const tierName = (code) => catalog.tiers.find((tier) => tier.code === code)?.name ?? code;
 
 /** `Monthly, 30 days · ₹199`, and what else sets it apart: its tier, who it is for, whether it renews. */
@@ -170,7 +177,7 @@ function planLabel(plan) {
     '',
     radio(plan.code),
     ` ${plan.name}, ${plan.days} days `,
-    element('span', 'price', `· ${rupees.format(plan.price)}`),
+    priceOf(plan.code, `· ${rupees.format(plan.price)}`),
   );
   if (notes.length > 0) label.append(' ', element('small', 'plan-notes', notes.join(' · ')));
   return label;
@@ -197,7 +204,7 @@ function customLabel(month) {
       'span',
       'nowrap',
       `months of ${month.days} days `,
-      element('span', 'price', `· ${rupees.format(month.price)} a month`),
+      priceOf(CUSTOM, `· ${rupees.format(month.price)} a month`),
     ),
   );
 }
