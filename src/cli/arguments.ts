@@ -1,4 +1,6 @@
 import { InvalidArgumentError } from 'commander';
+import { assertFeatureKey, parseFeature } from '../core/catalog/features';
+import type { FeatureValue } from '../core/catalog/types';
 import { isAppError } from '../core/errors';
 import { CUSTOM_MONTHS } from '../core/plans';
 import { paiseOfRupees } from '../core/money';
@@ -26,6 +28,43 @@ export function positiveInteger(value: string): number {
     throw new InvalidArgumentError('expected a whole number ≥ 1.');
   }
   return number;
+}
+
+/** A whole number ≥ 0: a tier's rank, a plan's trial days. */
+export function wholeNumber(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number)) {
+    throw new InvalidArgumentError('expected a whole number ≥ 0.');
+  }
+  return number;
+}
+
+/**
+ * `--feature key=value`, repeated: the value a number, `true`/`false`, else a text (the catalog's
+ * `parseFeature`). A key given twice keeps its last value.
+ */
+export function features(
+  value: string,
+  previous: Record<string, FeatureValue> = {},
+): Record<string, FeatureValue> {
+  try {
+    const [key, parsed] = parseFeature(value);
+    return { ...previous, [key]: parsed };
+  } catch (error) {
+    if (isAppError(error)) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
+}
+
+/** `--remove key`: a feature's key, as `--feature` writes it. */
+export function featureKey(value: string): string {
+  try {
+    assertFeatureKey(value);
+    return value;
+  } catch (error) {
+    if (isAppError(error)) throw new InvalidArgumentError(`${error.message}.`);
+    throw error;
+  }
 }
 
 export function months(value: string): number {

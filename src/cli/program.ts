@@ -13,6 +13,10 @@ import { registerOrdersShow } from './commands/orders-show';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
+import { registerPlansAdd } from './commands/plans-add';
+import { registerPlansArchive } from './commands/plans-archive';
+import { registerPlansList } from './commands/plans-list';
+import { registerPlansSetPrice } from './commands/plans-set-price';
 import { registerPlansSync } from './commands/plans-sync';
 import { registerReportDisputes } from './commands/report-disputes';
 import { registerReportRevenue } from './commands/report-revenue';
@@ -23,6 +27,9 @@ import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
 import { registerSubscriptionsShow } from './commands/subscriptions-show';
+import { registerTiersAdd } from './commands/tiers-add';
+import { registerTiersList } from './commands/tiers-list';
+import { registerTiersSetFeatures } from './commands/tiers-set-features';
 import { registerTransfer } from './commands/transfer';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
@@ -40,7 +47,9 @@ function hintHelpAfterErrors(command: Command, name = command.name()): void {
  */
 export function buildProgram(): { program: Command; session: Session } {
   const program = new Command('premium')
-    .description('Operate the premium service: users, manual grants, orders, the outbox, the database.')
+    .description(
+      'Operate the premium service: users, manual grants, orders, the catalog, the outbox, the database.',
+    )
     .option('--json', 'print one JSON document and nothing else on stdout')
     .option('--verbose', 'print stack traces with errors')
     .exitOverride()
@@ -87,7 +96,20 @@ export function buildProgram(): { program: Command; session: Session } {
   registerReportSubscribers(report, session);
   registerReportDisputes(report, session);
 
-  const plans = program.command('plans').description('the Razorpay plans subscriptions are sold on');
+  const tiers = program
+    .command('tiers')
+    .description('the tiers plans sell, with the features the bot switches on: list, add, set-features');
+  registerTiersList(tiers, session);
+  registerTiersAdd(tiers, session);
+  registerTiersSetFeatures(tiers, session);
+
+  const plans = program
+    .command('plans')
+    .description('the plans on sale and their prices: list, add, set-price, archive, sync with Razorpay');
+  registerPlansList(plans, session);
+  registerPlansAdd(plans, session);
+  registerPlansSetPrice(plans, session);
+  registerPlansArchive(plans, session);
   registerPlansSync(plans, session);
 
   const outbox = program.command('outbox').description('the events on their way to the bot');

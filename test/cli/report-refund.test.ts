@@ -1,10 +1,13 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { revenueReport, subscribersReport } from '../../src/core/reports';
+import { createOrder } from '../../src/core/orders/create-order';
+import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
+import { revenueReport, subscribersReport, type RevenueReport } from '../../src/core/reports';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
-import { monthlyOrderAtSandbox, useCliSandbox } from './sandbox';
+import { createUser } from '../support/fixtures';
+import { CREDENTIALS, monthlyOrderAtSandbox, useCliSandbox } from './sandbox';
 import { json } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
@@ -128,17 +131,85 @@ describe('premium report', () => {
     const today = asJson.periods.filter((period) => period.payments > 0);
     expect(today).toHaveLength(1);
     const lines = asText.stdout.trimEnd().split('\n');
-    expect(lines.slice(2)).toEqual([
+    expect(lines.slice(2, 5)).toEqual([
       expect.stringMatching(
         new RegExp(`^${today[0]!.period}\\s+398\\.00\\s+0\\.00\\s+0\\.00\\s+398\\.00\\s+2\\s`),
       ),
       expect.stringMatching(/^TOTAL\s+398\.00\s+0\.00\s+0\.00\s+398\.00\s+2\s/),
       `Not shown: ${asJson.periods.length - 1} days with nothing paid, refunded or disputed.`,
     ]);
+    // Then the range by tier and by plan.
+    expect(lines.slice(5)).toEqual([
+      '',
+      expect.stringMatching(/^By tier, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(.+\):$/),
+      '  TIER     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  premium  398.00  0.00      0.00      398.00  2',
+      '',
+      expect.stringMatching(/^By plan, /),
+      '  PLAN     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  Monthly  398.00  0.00      0.00      398.00  2',
+    ]);
     expect(empty).toMatchObject({
       code: 0,
       stdout: `No payments, refunds or disputes from 2025-01-01 to 2025-03-31 (${asJson.timeZone}).\n`,
     });
+  });
+
+  it('splits revenue by tier and by plan, in --json per period too; each split adds up to the totals', async () => {
+    await paidOrder(getCore());
+    await cli(['tiers', 'add', 'pro', '--name', 'Pro', '--rank', '2']);
+    await cli([
+      'plans',
+      'add',
+      'ProWeek',
+      '--tier',
+      'pro',
+      '--scope',
+      'USER',
+      '--days',
+      '7',
+      '--price',
+      '99.50',
+    ]);
+    const buyer = await createUser();
+    const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
+    const order = await createOrder(getCore(), processor, {
+      callerProviderId: buyer.providerId,
+      providerId: buyer.providerId,
+      amount: 99.5,
+      plan: 'ProWeek',
+      category: 'USER',
+    });
+    const paid = await sandbox.razorpay.pay(order.id);
+    await applyPayment(
+      getCore().sequelize,
+      { processorOrderId: order.id, paymentId: paid.razorpay_payment_id },
+      { source: 'webhook' },
+    );
+
+    const run = await cli(['report', 'revenue', '--json']);
+    const text = await cli(['report', 'revenue']);
+
+    const report = json<RevenueReport>(run);
+    expect(report.totals).toMatchObject({ gross: 298.5, net: 298.5, payments: 2 });
+    const money = { refunded: 0, disputed: 0 };
+    expect(report.totals.byTier).toEqual({
+      premium: { ...money, gross: 199, net: 199, payments: 1 },
+      pro: { ...money, gross: 99.5, net: 99.5, payments: 1 },
+    });
+    expect(report.totals.byPlan).toEqual({
+      Monthly: report.totals.byTier.premium,
+      ProWeek: report.totals.byTier.pro,
+    });
+    const day = report.periods.find((period) => period.payments > 0)!;
+    expect([day.byTier, day.byPlan]).toEqual([report.totals.byTier, report.totals.byPlan]);
+    expect(report.periods.filter((period) => period.payments === 0).map((period) => period.byPlan)).toEqual(
+      report.periods.filter((period) => period.payments === 0).map(() => ({})),
+    );
+    expect(text.stdout).toMatch(
+      /^ {2}premium +199\.00 +0\.00 +0\.00 +199\.00 +1\n^ {2}pro +99\.50 +0\.00 +0\.00 +99\.50 +1$/m,
+    );
+    expect(text.stdout).toMatch(/^ {2}Monthly +199\.00 .+\n^ {2}ProWeek +99\.50 /m);
   });
 
   it('prints the subscribers report', async () => {

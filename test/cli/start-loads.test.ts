@@ -36,6 +36,12 @@ describe('premium loads only what the command uses', () => {
     ['the help', ['--help'], 0],
     ["a command's help", ['report', 'subscribers', '--help'], 0],
     ['a usage error', ['users', 'show'], 2],
+    ["the catalog's help", ['plans', 'add', '--help'], 0],
+    [
+      'a malformed --feature',
+      ['tiers', 'add', 'pro', '--name', 'Pro', '--rank', '2', '--feature', 'music'],
+      2,
+    ],
   ])('%s loads no database, configuration or processor library', async (_case, args, code) => {
     expect(await heavyLibrariesLoadedBy(args)).toEqual({ code, loaded: [] });
   });

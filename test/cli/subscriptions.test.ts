@@ -2,7 +2,6 @@ import { Subscription } from '../../src/core/models';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { subscriptionSignature } from '../../src/core/processor/signatures';
 import { createSubscription } from '../../src/core/subscriptions/create';
-import { parsePlanIds } from '../../src/core/plan-ids';
 import { verifySubscription } from '../../src/core/subscriptions/verify';
 import type { Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
@@ -21,20 +20,27 @@ beforeAll(() => {
 });
 
 describe('premium plans sync', () => {
-  it('creates the plans once, and prints the RAZORPAY_PLAN_IDS to configure', async () => {
+  it('creates the plans once, and records them in the catalog', async () => {
     const first = await cli(['plans', 'sync', '--json']);
     expect(first.code).toBe(0);
-    const { plans, razorpayPlanIds } = json<{
-      plans: { planId: string; created: boolean }[];
-      razorpayPlanIds: string;
-    }>(first);
-    expect(plans.map((plan) => plan.created)).toEqual([true, true]);
-    expect(razorpayPlanIds).toBe(`Monthly=${plans[0]!.planId},Yearly=${plans[1]!.planId}`);
+    const { plans } = json<{ plans: { planType: string; planId: string; created: boolean }[] }>(first);
+    expect(plans.map((plan) => [plan.planType, plan.created])).toEqual([
+      ['Monthly', true],
+      ['Yearly', true],
+    ]);
+    const listed = json<{ plans: { code: string; processorPlanId: string | null }[] }>(
+      await cli(['plans', 'list', '--json']),
+    );
+    expect(listed.plans.map((plan) => [plan.code, plan.processorPlanId])).toEqual(
+      plans.map((plan) => [plan.planType, plan.planId]),
+    );
 
     const again = await cli(['plans', 'sync']);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain(`RAZORPAY_PLAN_IDS=${razorpayPlanIds}\n`);
-    expect(again.stdout).toMatch(/Monthly\s+199 INR\s+plan_\w+\s+existing/);
+    expect(again.stdout).toMatch(
+      new RegExp(`^Monthly\\s+₹199\\.00\\s+${plans[0]!.planId}\\s+existing$`, 'm'),
+    );
+    expect(again.stdout).toContain('The catalog now names these Razorpay plans; new subscriptions use them.');
   });
 });
 
@@ -43,9 +49,8 @@ describe('premium subscriptions', () => {
   async function activeSubscription() {
     const core = getCore();
     const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
-    core.config.razorpayPlanIds = parsePlanIds(
-      json<{ razorpayPlanIds: string }>(await cli(['plans', 'sync', '--json'])).razorpayPlanIds,
-    );
+    // The catalog then names the Razorpay plans new subscriptions use.
+    expect((await cli(['plans', 'sync'])).code).toBe(0);
     const config = { ...core.config, razorpay: { ...core.config.razorpay, ...CREDENTIALS.razorpay } };
     const buyer = await createUser({ username: 'subscriber' });
     const request = { callerProviderId: buyer.providerId, providerId: buyer.providerId };

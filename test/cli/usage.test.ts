@@ -77,6 +77,16 @@ describe('premium: usage, configuration and failures', () => {
     expect(await PremiumGrant.count()).toBe(0);
   });
 
+  it('exits 1 with one line for a plan the catalog does not hold, and writes nothing', async () => {
+    const run = await premium(['grant', '--user', '1', '--plan', 'Weekly', '--reason', 'x']);
+    expect(run).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: no plan "Weekly"; GET /api/plans lists the plans on sale (UNKNOWN_PLAN)\n',
+    });
+    expect(await PremiumGrant.count()).toBe(0);
+  });
+
   it('adds the stack trace with --verbose', async () => {
     const run = await premium(['users', 'show', '42', '--verbose']);
     expect(run.code).toBe(1);

@@ -180,6 +180,79 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
   );
 
   it(
+    'the catalog: adds a tier and a plan, prices and archives it, each outcome beside its button',
+    async () => {
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      const detail = page.locator('#detail');
+      const outcome = (text: string | RegExp) => detail.locator('[role="status"]', { hasText: text });
+      const confirm = () => page.getByRole('button', { name: 'Confirm' }).click();
+
+      // Its own address, kept through the sign-in as the other views' are.
+      await page.goto(`${api()}/console#catalog`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.getByRole('heading', { name: 'Catalog' }).waitFor();
+      await expect(page.locator('#overview').isHidden()).resolves.toBe(true);
+      await detail.locator('li', { hasText: /^premium Premium · rank 1/ }).waitFor();
+
+      await page.getByRole('button', { name: 'Add tier' }).click();
+      await page.getByLabel('Code (lowercase').fill('pro');
+      await page.getByLabel('Name buyers read').fill('Pro');
+      await page.getByLabel('Features, one key=value').fill('music=true\nqueue=500');
+      await confirm();
+      const added = outcome('Added tier pro (Pro), rank 2: music=true queue=500.');
+      await added.waitFor();
+      // Beside the button it came from, in sight.
+      await expect(
+        added.evaluate((line) => line.previousElementSibling?.textContent?.includes('Add tier')),
+      ).resolves.toBe(true);
+
+      // The catalog's refusal stays in the dialog, and nothing is added.
+      await page.getByRole('button', { name: 'Add tier' }).click();
+      await page.getByLabel('Code (lowercase').fill('pro');
+      await page.getByLabel('Name buyers read').fill('Again');
+      await confirm();
+      await page.locator('#action-error', { hasText: 'a tier "pro" exists already' }).waitFor();
+      await page.getByRole('button', { name: 'Back' }).click();
+
+      await page.getByRole('button', { name: 'Add plan' }).click();
+      await page.getByLabel('Code (letters').fill('ProWeek');
+      await page.getByLabel('Tier', { exact: true }).selectOption('pro');
+      await page.getByLabel('Sold for').selectOption('USER');
+      await page.getByLabel('Days a purchase gives').fill('7');
+      await page.getByLabel('Price in INR').fill('49.50');
+      await confirm();
+      await outcome('Added plan ProWeek: ₹49.50 for 7 days of pro, on sale now.').waitFor();
+
+      const row = detail.locator('li', { hasText: /^ProWeek/ });
+      await row.getByRole('button', { name: 'Set price' }).click();
+      await page.getByLabel('New price in INR').fill('59');
+      await confirm();
+      await outcome(
+        'ProWeek: ₹49.50 → ₹59.00. Orders already created and running subscriptions keep their price.',
+      ).waitFor();
+      await shot(page, 'console-catalog');
+
+      await row.getByRole('button', { name: 'Archive' }).click();
+      await confirm();
+      // The button went with the plan's sale: the outcome is in its row.
+      await row.locator('[role="status"]', { hasText: 'Archived ProWeek' }).waitFor();
+      await expect(row.getByRole('button', { name: 'Archive' }).count()).resolves.toBe(0);
+
+      const [plans] = await getProduct().core.sequelize.query(
+        "SELECT tier, scope, days, price_paise, status FROM plans WHERE code = 'ProWeek'",
+      );
+      expect(plans).toEqual([
+        { tier: 'pro', scope: 'USER', days: 7, price_paise: 5_900, status: 'archived' },
+      ]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await shot(page, 'console-catalog-390');
+    },
+    TEST_MS,
+  );
+
+  it(
     'tells someone who is not an operator so, with a way to sign in again',
     async () => {
       const page = await getProduct().newPage({ width: 390, height: 844 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { seedPlan } from '../support/fixtures';
 import type { Page } from 'playwright-core';
+import { addPlan, addTier } from '../../src/core/catalog';
 import { createCodes } from '../../src/core/codes/create-codes';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
@@ -234,6 +235,39 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
         { source: 'transfer', guild_id: '613425648685547541' },
         { source: 'transfer', guild_id: '613425648685547542' },
       ]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "lists the catalog's plans: a plan added there shows with its price, for whom it is sold, and is bought at it",
+    async () => {
+      const { sequelize } = getCore();
+      await addTier(sequelize, { code: 'pro', name: 'Pro', rank: 2 });
+      await addPlan(sequelize, null, {
+        code: 'ProWeek',
+        name: 'Pro week',
+        tier: 'pro',
+        scope: 'USER',
+        days: 7,
+        price: '49.50',
+      });
+      const page = await newPage();
+      await signIn(page);
+
+      const proWeek = page.getByLabel('Pro week, 7 days · ₹49.50');
+      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      // Sold for users only: it cannot be chosen for a server.
+      await expect(proWeek.isDisabled()).resolves.toBe(true);
+      await page.getByLabel('For').selectOption({ label: 'Myself' });
+      await proWeek.check();
+      await page.getByRole('button', { name: 'Buy for ₹49.50' }).click();
+      await page.getByRole('heading', { name: 'Pay ₹49.50' }).waitFor();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+      await textOf(page, '#notice', /Payment verified/);
+      const [orders] = await sequelize.query('SELECT plan_type, tier, amount_paise, status FROM orders');
+      expect(orders).toEqual([{ plan_type: 'ProWeek', tier: 'pro', amount_paise: 4_950, status: 'paid' }]);
     },
     TEST_MS,
   );

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { createCore } from '../../src/core';
+import { addPlan, addTier, archivePlan } from '../../src/core/catalog';
 import { buildApp } from '../../src/server/app';
 import { demoConfig } from '../../src/server/demo/plugin';
 import { useTestApp } from '../support/app';
@@ -31,14 +32,37 @@ describe('the demo page outside production', () => {
     },
   );
 
-  it("tells the page where the sandbox's checkout and bot are, and the prices", async () => {
+  it("tells the page where the sandbox's checkout and bot are, and Custom's rule; no prices", async () => {
     const reply = await getApp().app.inject({ url: '/demo/config.json' });
     expect(reply.json()).toEqual({
       checkoutUrl: 'http://127.0.0.1:4010/razorpay/checkout',
       botEventsUrl: 'http://127.0.0.1:4010/bot/events',
-      prices: { Monthly: 199, Yearly: 1999 },
       customMonths: { min: 1, max: 36 },
+      customMonthPlan: 'Monthly',
     });
+  });
+
+  it("prices its plans from the catalog: a plan added is on the page's list, an archived one is not", async () => {
+    const { sequelize } = getApp().core;
+    await addTier(sequelize, { code: 'pro', name: 'Pro', rank: 2 });
+    await addPlan(sequelize, null, { code: 'ProWeek', tier: 'pro', scope: 'USER', days: 7, price: '49.50' });
+    await archivePlan(sequelize, 'Yearly');
+    const [page, script, plans] = await Promise.all([
+      getApp().app.inject({ url: '/' }),
+      getApp().app.inject({ url: '/demo/demo.js' }),
+      getApp().app.inject({ url: '/api/plans' }),
+    ]);
+
+    // The page has no plan of its own: demo.js lists GET /api/plans, and buys with its code and price.
+    expect(page.body).toContain('<fieldset id="plans">');
+    expect(page.body).not.toMatch(/value="(Monthly|Yearly)"/);
+    expect(script.body).toContain("api('/api/plans')");
+    expect(script.body).toContain('plan: code');
+    expect(script.body).not.toContain('settings.prices');
+    expect(plans.json().plans).toEqual([
+      expect.objectContaining({ code: 'Monthly', price: 199, renews: true }),
+      expect.objectContaining({ code: 'ProWeek', price: 49.5, tier: 'pro', scope: 'USER', renews: false }),
+    ]);
   });
 
   it('offers no checkout when Razorpay is not the sandbox', () => {

@@ -29,7 +29,8 @@ const plural = (count: number, by: RevenueReport['by']) => `${count} ${by}${coun
 
 /**
  * Only the periods something happened in, and the totals: ninety rows of zeros hid the few that mattered.
- * `--json` keeps every period, for charts and spreadsheets.
+ * Then the range's figures by tier and by plan. `--json` keeps every period, each with its own split, for
+ * charts and spreadsheets.
  */
 function render(report: RevenueReport): string {
   const range = `${report.from} to ${report.to} (${report.timeZone})`;
@@ -54,13 +55,40 @@ function render(report: RevenueReport): string {
       [...shown.map((period) => row(period.period, period)), row('TOTAL', report.totals)],
     ),
     ...(quiet > 0 ? [`Not shown: ${plural(quiet, report.by)} with nothing paid, refunded or disputed.`] : []),
+    '',
+    `By tier, ${range}:`,
+    split('TIER', report.totals.byTier),
+    '',
+    `By plan, ${range}:`,
+    split('PLAN', report.totals.byPlan),
   ].join('\n');
+}
+
+/** The range's figures of each tier (or plan), highest net first, indented under their heading. */
+function split(heading: string, parts: Record<string, MoneyFigures>): string {
+  const rows = Object.entries(parts).sort(([a, x], [b, y]) => y.net - x.net || (a < b ? -1 : 1));
+  const indent = (text: string) => text.replace(/^/gm, '  ');
+  return indent(
+    table(
+      [heading, 'GROSS', 'REFUNDED', 'DISPUTED', 'NET', 'PAYMENTS'],
+      rows.map(([name, figures]) => [
+        name,
+        inr(figures.gross),
+        inr(figures.refunded),
+        inr(figures.disputed),
+        inr(figures.net),
+        String(figures.payments),
+      ]),
+    ),
+  );
 }
 
 export function registerReportRevenue(report: Command, session: Session): void {
   report
     .command('revenue')
-    .description('gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE)')
+    .description(
+      'gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE), and by tier and plan',
+    )
     .option('--from <YYYY-MM-DD>', 'first day (default: 90 days, or 12 months, before --to)', day)
     .option('--to <YYYY-MM-DD>', 'last day, included (default: today)', day)
     .addOption(new Option('--by <period>', 'one row per').choices(['day', 'month']).default('day'))

@@ -10,7 +10,8 @@ export {
 export type { NewPlan } from './manage-plans';
 export { publicCatalog, type PublicCatalog } from './public-catalog';
 export { resolvePurchase, type PlanChoice, type PricedPlan } from './purchase';
-export { addTier, listTiers, parseFeature, setTierFeatures, type NewTier } from './tiers';
+export { featureText, parseFeature } from './features';
+export { addTier, listTiers, setTierFeatures, unknownTier, type NewTier } from './tiers';
 export { PLAN_SCOPES, scopeAllows } from './types';
 export type { CatalogPlan, Features, FeatureValue, PlanScope, Tier } from './types';
 export { seedPriceDisagreements } from './seed-prices';

@@ -104,7 +104,7 @@ export async function setPlanPrice(
   sequelize: Sequelize,
   processor: RazorpayClient | null,
   code: string,
-  price: number,
+  price: number | string,
 ): Promise<{ before: CatalogPlan; after: CatalogPlan }> {
   const pricePaise = checkedPrice(price);
   const before = await findPlan(sequelize, code);

@@ -10,6 +10,8 @@ interface RevenueRow {
   period: string;
   kind: 'oneOff' | 'subscription';
   category: Category;
+  tier: string;
+  plan: string;
   gross: string;
   refunded: string;
   disputed: string;
@@ -41,15 +43,39 @@ class Paise {
   }
 }
 
+/** Sums by a key (a tier, a plan), made as rows name them. */
+class KeyedSums {
+  private readonly sums = new Map<string, Paise>();
+
+  add(key: string, row: RevenueRow): void {
+    let sums = this.sums.get(key);
+    if (!sums) this.sums.set(key, (sums = new Paise()));
+    sums.add(row);
+  }
+
+  /** In key order, so that every period lists its tiers and plans alike. */
+  figures(): Record<string, MoneyFigures> {
+    return Object.fromEntries(
+      [...this.sums]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, sums]) => [key, sums.figures()]),
+    );
+  }
+}
+
 class PeriodSums {
   all = new Paise();
   oneOff = new Paise();
   subscription = new Paise();
   USER = new Paise();
   SERVER = new Paise();
+  tiers = new KeyedSums();
+  plans = new KeyedSums();
 
   add(row: RevenueRow): void {
     for (const sums of [this.all, this[row.kind], this[row.category]]) sums.add(row);
+    this.tiers.add(row.tier, row);
+    this.plans.add(row.plan, row);
   }
 
   figures(): Omit<RevenuePeriod, 'period'> {
@@ -57,13 +83,15 @@ class PeriodSums {
       ...this.all.figures(),
       byKind: { oneOff: this.oneOff.figures(), subscription: this.subscription.figures() },
       byCategory: { USER: this.USER.figures(), SERVER: this.SERVER.figures() },
+      byTier: this.tiers.figures(),
+      byPlan: this.plans.figures(),
     };
   }
 }
 
 /**
- * Gross, refunded, disputed and net INR by day or month in REPORT_TIMEZONE, split one-off / subscription
- * and USER / SERVER (the query: REVENUE_SQL).
+ * Gross, refunded, disputed and net INR by day or month in REPORT_TIMEZONE, split one-off / subscription,
+ * USER / SERVER, by tier and by plan (the query: REVENUE_SQL).
  */
 export async function revenueReport(
   core: Pick<Core, 'sequelize' | 'config'>,

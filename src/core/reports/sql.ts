@@ -8,8 +8,10 @@ function monthlyPaise(table = ''): string {
 }
 
 /**
- * Money in and out, one row per (period, kind, category), in paise. $1, $2: first and last day
- * (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`.
+ * Money in and out, one row per (period, kind, category, tier, plan), in paise. $1, $2: first and last
+ * day (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`. `tier` and `plan`
+ * are what the order or the subscription was sold as (its `tier` and `plan_type`, kept from the catalog
+ * when it was created), so a later price or tier change never moves money between them.
  *
  * - gross: captured payments, by the day they were paid: orders (`paid_at`) and subscription charges
  *   (each row is a captured charge, at its `created_at`);
@@ -23,15 +25,17 @@ WITH bounds AS (
          ($2::date + 1)::timestamp AT TIME ZONE $3 AS to_at
 ),
 paid AS (
-  SELECT paid_at AS at, 'oneOff' AS kind, category, amount_paise AS paise FROM orders WHERE paid_at IS NOT NULL
+  SELECT paid_at AS at, 'oneOff' AS kind, category, tier, plan_type AS plan, amount_paise AS paise
+  FROM orders WHERE paid_at IS NOT NULL
   UNION ALL
-  SELECT c.created_at, 'subscription', s.category, c.amount_paise
+  SELECT c.created_at, 'subscription', s.category, s.tier, s.plan_type, c.amount_paise
   FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
 ),
 refunded AS (
   SELECT r.processed_at AS at,
          CASE WHEN r.order_id IS NULL THEN 'subscription' ELSE 'oneOff' END AS kind,
-         COALESCE(o.category, s.category) AS category, r.amount_paise AS paise
+         COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
+         COALESCE(o.plan_type, s.plan_type) AS plan, r.amount_paise AS paise
   FROM payment_refunds r
   LEFT JOIN orders o ON o.id = r.order_id
   LEFT JOIN subscription_charges c ON c.id = r.charge_id
@@ -41,7 +45,8 @@ refunded AS (
 disputed AS (
   SELECT d.updated_at AS at,
          CASE WHEN d.order_id IS NULL THEN 'subscription' ELSE 'oneOff' END AS kind,
-         COALESCE(o.category, s.category) AS category,
+         COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
+         COALESCE(o.plan_type, s.plan_type) AS plan,
          COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS paise
   FROM payment_disputes d
   LEFT JOIN orders o ON o.id = d.order_id
@@ -50,19 +55,19 @@ disputed AS (
   WHERE d.status = 'lost'
 ),
 entries AS (
-  SELECT at, kind, category, paise AS gross, 0 AS refunded, 0 AS disputed, 1 AS payments FROM paid
-  UNION ALL SELECT at, kind, category, 0, paise, 0, 0 FROM refunded
-  UNION ALL SELECT at, kind, category, 0, 0, paise, 0 FROM disputed
+  SELECT at, kind, category, tier, plan, paise AS gross, 0 AS refunded, 0 AS disputed, 1 AS payments FROM paid
+  UNION ALL SELECT at, kind, category, tier, plan, 0, paise, 0, 0 FROM refunded
+  UNION ALL SELECT at, kind, category, tier, plan, 0, 0, paise, 0 FROM disputed
 )
 SELECT to_char(date_trunc($4, e.at AT TIME ZONE $3), CASE $4 WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'YYYY-MM' END)
          AS period,
-       e.kind, e.category,
+       e.kind, e.category, e.tier, e.plan,
        sum(e.gross)::bigint AS gross, sum(e.refunded)::bigint AS refunded,
        sum(e.disputed)::bigint AS disputed, sum(e.payments)::bigint AS payments
 FROM entries e, bounds b
 WHERE e.at >= b.from_at AND e.at < b.to_at
-GROUP BY 1, 2, 3
-ORDER BY 1, 2, 3`;
+GROUP BY 1, 2, 3, 4, 5
+ORDER BY 1, 2, 3, 4, 5`;
 
 /** Every period from $1 to $2 ($3 `day` or `month`), empty ones included. */
 export const PERIODS_SQL = `

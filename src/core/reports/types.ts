@@ -26,6 +26,13 @@ export interface RevenuePeriod extends MoneyFigures {
   period: string;
   byKind: { oneOff: MoneyFigures; subscription: MoneyFigures };
   byCategory: Record<Category, MoneyFigures>;
+  /**
+   * By the tier sold (the order's or subscription's `tier`), only the tiers with money moving in the
+   * period, in code order; their figures add up to the period's.
+   */
+  byTier: Record<string, MoneyFigures>;
+  /** By the plan sold (its code: `plan_type`; `Custom` for Custom orders), as `byTier`. */
+  byPlan: Record<string, MoneyFigures>;
 }
 
 export interface RevenueReport {

@@ -4,6 +4,7 @@ import { AppError } from '../errors';
 import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
+import { rupeesOfPaise } from '../money';
 import { monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -25,6 +26,8 @@ export interface CreateSubscriptionRequest {
   /** A renewing catalog plan's code; the seed's `planType` (Monthly, Yearly) names one too. */
   plan?: string;
   planType?: string;
+  /** INR a cycle, as the buyer was shown it: when given, it must be the plan's price (AMOUNT_MISMATCH). */
+  amount?: number;
   category: Category;
   guildId?: string | null;
 }
@@ -69,6 +72,13 @@ export async function createSubscription(
     throw AppError.validation(
       'PLAN_DOES_NOT_RENEW',
       `plan ${plan.planType} is bought once, not as a subscription`,
+    );
+  }
+  if (request.amount !== undefined && Math.round(request.amount * 100) !== plan.pricePaise) {
+    // The price changed since the buyer was shown it: they subscribe at the price they read, or not at all.
+    throw AppError.validation(
+      'AMOUNT_MISMATCH',
+      `the ${plan.planType} plan costs ${rupeesOfPaise(plan.pricePaise)} a cycle, not ${rupeesOfPaise(Math.round(request.amount * 100))}`,
     );
   }
   const processorPlanId = plan.processorPlanId;

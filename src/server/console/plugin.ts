@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../core/errors';
 import type { AppOptions } from '../app-options';
 import consoleActionRoutes from '../routes/console-actions';
+import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
@@ -66,5 +67,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await guardConsole(api, options.core);
     await api.register(consoleLookupRoutes, options);
     await api.register(consoleActionRoutes, options);
+    await api.register(consoleCatalogRoutes, options);
   });
 }

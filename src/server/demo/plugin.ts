@@ -4,18 +4,22 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../core/config';
 import type { Core } from '../../core';
 import { AppError } from '../../core/errors';
-import { CUSTOM_MONTHS } from '../../core/plans';
+import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS } from '../../core/plans';
 import { sourceDirectory } from '../source-directory';
 
-/** What the page needs besides the API: the sandbox's checkout page and bot stand-in, and the prices. */
+/**
+ * What the page needs besides the API: the sandbox's checkout page and bot stand-in, and the Custom rule
+ * (N months, in range, of the catalog's `customMonthPlan`). The plans and their prices are the catalog's:
+ * the page reads them from GET /api/plans, as any frontend would.
+ */
 export function demoConfig(config: Config) {
   // In development RAZORPAY_API_URL is the sandbox's `/razorpay`; the sandbox also serves the bot stand-in.
   const sandboxUrl = /^(.*)\/razorpay$/.exec(config.razorpay.apiUrl)?.[1];
   return {
     checkoutUrl: sandboxUrl === undefined ? null : `${config.razorpay.apiUrl}/checkout`,
     botEventsUrl: sandboxUrl === undefined ? null : `${sandboxUrl}/bot/events`,
-    prices: config.planPrices,
     customMonths: CUSTOM_MONTHS,
+    customMonthPlan: CUSTOM_MONTH_PLAN,
   };
 }
 

@@ -26,6 +26,12 @@ const CreateSubscriptionBody = Type.Object({
   providerId: ProviderId,
   plan: Type.Optional(PlanCode),
   planType: Type.Optional(SeedPlanType),
+  amount: Type.Optional(
+    Type.Number({
+      description:
+        "INR a cycle, as shown to the buyer: when given, the plan's price (else 400 AMOUNT_MISMATCH)",
+    }),
+  ),
   ...TargetFields,
 });
 

@@ -272,6 +272,8 @@ describe('revenue report', () => {
           USER: { ...zero, gross: 199, net: 199, payments: 1 },
           SERVER: { ...zero, gross: 199, net: 199, payments: 1 },
         },
+        byTier: { premium: { ...zero, gross: 398, net: 398, payments: 2 } },
+        byPlan: { Monthly: { ...zero, gross: 398, net: 398, payments: 2 } },
       },
       {
         period: '2026-03',
@@ -289,6 +291,12 @@ describe('revenue report', () => {
           USER: { gross: 2198, refunded: 0, disputed: 249, net: 1949, payments: 2 },
           SERVER: { gross: 2198, refunded: 699, disputed: 0, net: 1499, payments: 2 },
         },
+        byTier: { premium: { gross: 4396, refunded: 699, disputed: 249, net: 3448, payments: 4 } },
+        // Monthly: o1 and S1's renewal paid, the renewal refunded, o3 (February's) lost; Yearly: o2 and S2.
+        byPlan: {
+          Monthly: { gross: 398, refunded: 199, disputed: 199, net: 0, payments: 2 },
+          Yearly: { gross: 3998, refunded: 500, disputed: 50, net: 3448, payments: 2 },
+        },
       },
     ]);
     expect(report.totals).toMatchObject({
@@ -298,6 +306,43 @@ describe('revenue report', () => {
       net: 3846,
       payments: 6,
     });
+  });
+
+  it('splits by the tier and the plan each sale was made as; each split adds up to the figures', async () => {
+    // A Pro order sold before its price or tier changed: it stays Pro and ProMonthly in the report.
+    const n = snowflake();
+    const pro = await insert(
+      `INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, tier, duration_days,
+         amount_paise, status, payment_id, paid_at)
+       VALUES ($1, $2, $3, 'USER', 'ProMonthly', 'pro', 30, 29950, 'paid', $4, '2026-03-04T06:00:00Z')`,
+      [`order_${n}`, `rcpt_${n}`, buyerId, `pay_${n}`],
+    );
+    await refund({ orderId: pro }, 10_000, '2026-03-04T07:00:00Z');
+
+    const report = await revenueReport(core(), { from: '2026-02-01', to: '2026-03-31', by: 'month' });
+
+    expect(report.totals.byTier).toEqual({
+      premium: { gross: 4794, refunded: 699, disputed: 249, net: 3846, payments: 6 },
+      pro: { gross: 299.5, refunded: 100, disputed: 0, net: 199.5, payments: 1 },
+    });
+    expect(Object.keys(report.totals.byPlan)).toEqual(['Monthly', 'ProMonthly', 'Yearly']);
+    expect(report.totals.byPlan.ProMonthly).toEqual(report.totals.byTier.pro);
+    expect(report.totals).toMatchObject({
+      gross: 5093.5,
+      refunded: 799,
+      disputed: 249,
+      net: 4045.5,
+      payments: 7,
+    });
+    const paise = (rupees: number) => Math.round(rupees * 100);
+    for (const figures of [...report.periods, report.totals]) {
+      for (const split of [figures.byTier, figures.byPlan]) {
+        for (const name of ['gross', 'refunded', 'disputed', 'net', 'payments'] as const) {
+          const sum = Object.values(split).reduce((total, part) => total + paise(part[name]), 0);
+          expect(sum).toBe(paise(figures[name]));
+        }
+      }
+    }
   });
 
   it('refuses days that are not days and a range that ends before it starts', async () => {

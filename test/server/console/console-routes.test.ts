@@ -163,6 +163,33 @@ describe('console lookups', () => {
     );
   });
 
+  it("splits the overview's revenue by tier and by plan, each adding up to the totals", async () => {
+    const buyer = await createUser();
+    const paid = { status: 'paid' as const, paidAt: new Date() };
+    await createOrderRow(buyer.id, { ...paid, paymentId: `pay_${snowflake()}` });
+    await createOrderRow(buyer.id, {
+      ...paid,
+      paymentId: `pay_${snowflake()}`,
+      planType: 'ProWeek',
+      tier: 'pro',
+      durationDays: 7,
+      amountPaise: 9_950,
+    });
+
+    const { revenue } = (await request('GET', '/api/console/overview')).json();
+
+    const money = { refunded: 0, disputed: 0 };
+    expect(revenue.totals).toMatchObject({ gross: 298.5, net: 298.5, payments: 2 });
+    expect(revenue.totals.byTier).toEqual({
+      premium: { ...money, gross: 199, net: 199, payments: 1 },
+      pro: { ...money, gross: 99.5, net: 99.5, payments: 1 },
+    });
+    expect(revenue.totals.byPlan).toEqual({
+      Monthly: revenue.totals.byTier.premium,
+      ProWeek: revenue.totals.byTier.pro,
+    });
+  });
+
   it('answers 404 for a guild no one has seen and an unknown order, 400 for an empty search', async () => {
     const answers = await Promise.all([
       request('GET', `/api/console/guilds/${snowflake()}`),

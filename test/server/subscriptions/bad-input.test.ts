@@ -154,6 +154,8 @@ describe('subscriptions refuse bad input and survive faults', () => {
       [{ planType: 'Monthly', category: 'SERVER' }, 400, 'GUILD_REQUIRED'],
       [{ planType: 'Monthly', category: 'SERVER', guildId: '42' }, 403, 'NOT_GUILD_MANAGER'],
       [{ planType: 'Monthly', category: 'USER', providerId: '1' }, 403, 'NOT_YOUR_ACCOUNT'],
+      // The price the buyer was shown is no longer the plan's: nothing is created at that price or another.
+      [{ plan: 'Monthly', amount: 149, category: 'USER' }, 400, 'AMOUNT_MISMATCH'],
     ];
     for (const [body, status, code] of cases) {
       const reply = await createSubscriptionAs(app, user, body);
@@ -174,6 +176,9 @@ describe('subscriptions refuse bad input and survive faults', () => {
       app.core.config.razorpayPlanIds = configured;
     }
     expect(await count('subscriptions')).toBe(0);
+    // The plan's price, as GET /api/plans gives it, is taken.
+    const priced = await createSubscriptionAs(app, user, { plan: 'Monthly', amount: 199, category: 'USER' });
+    expect(priced.statusCode).toBe(200);
   });
 
   it('answers 502 and stores nothing when the processor is down during create', async () => {

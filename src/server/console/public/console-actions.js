@@ -9,7 +9,8 @@
  */
 (function () {
   const { el, inr, post } = window.ConsoleKit;
-  const PLANS = ['Monthly', 'Yearly', 'Custom'];
+  // The plans a grant offers: the catalog's on sale, then Custom; the seed's until the catalog is read.
+  let plans = ['Monthly', 'Yearly', 'Custom'];
   let onDone = async () => {};
 
   function randomKey() {
@@ -162,7 +163,7 @@
           body: fixed,
           fields: [
             ...who,
-            { name: 'plan', label: 'Plan', options: PLANS },
+            { name: 'plan', label: 'Plan', options: plans },
             { name: 'months', label: 'Months (Custom only)', type: 'number', min: '1', max: '36' },
           ],
         }),
@@ -171,44 +172,87 @@
     );
   }
 
-  /** The dialog of one action: its own fields, the reason, and one idempotency key for its retries. */
-  function act({ action, title, what, path, body, fields: extra = [], noKey = false }) {
+  /** One field of the dialog: a select (`options`), a textarea (`multiline`) or an input. */
+  function fieldInput(field) {
+    const id = `action-${field.name}`;
+    if (field.options) {
+      const select = el(
+        'select',
+        { id, name: field.name },
+        field.options.map((option) => el('option', { value: option }, option)),
+      );
+      if (field.value !== undefined) select.value = field.value;
+      return select;
+    }
+    const attributes = {
+      id,
+      name: field.name,
+      required: field.required,
+      placeholder: field.placeholder,
+      autocomplete: 'off',
+    };
+    if (field.multiline) {
+      const area = el('textarea', { ...attributes, rows: '4' });
+      area.value = field.value ?? '';
+      return area;
+    }
+    const input = el('input', {
+      ...attributes,
+      type: field.type ?? 'text',
+      inputmode: field.inputmode,
+      step: field.step,
+      min: field.min,
+      max: field.max,
+      maxlength: field.maxlength,
+      pattern: field.pattern,
+    });
+    if (field.value !== undefined) input.value = field.value;
+    return input;
+  }
+
+  /**
+   * The dialog of one action: its own fields, the reason (unless `noReason`: an action that writes no
+   * ledger row), and one idempotency key for its retries (unless `noKey`). A field's `parse` turns its
+   * text into what the route takes; `describe(result)` says what was done, in place of "done".
+   */
+  function act({
+    action,
+    title,
+    what,
+    path,
+    body,
+    fields: extra = [],
+    noKey = false,
+    noReason = false,
+    describe,
+  }) {
     const dialog = document.getElementById('action');
     const form = document.getElementById('action-form');
     const errorLine = document.getElementById('action-error');
+    const reason = document.getElementById('action-reason');
     document.getElementById('action-title').textContent = title;
     document.getElementById('action-what').textContent = what;
-    document.getElementById('action-reason').value = '';
+    reason.value = '';
+    reason.hidden = noReason;
+    reason.required = !noReason;
+    document.getElementById('action-reason-label').hidden = noReason;
     errorLine.hidden = true;
-    document.getElementById('action-fields').replaceChildren(
-      ...extra.flatMap((field) => {
-        const id = `action-${field.name}`;
-        const input = field.options
-          ? el(
-              'select',
-              { id, name: field.name },
-              field.options.map((option) => el('option', { value: option }, option)),
-            )
-          : el('input', {
-              id,
-              name: field.name,
-              type: field.type ?? 'text',
-              step: field.step,
-              min: field.min,
-              max: field.max,
-              required: field.required,
-              pattern: field.pattern,
-            });
-        return [el('label', { for: id }, field.label), input];
-      }),
-    );
+    document
+      .getElementById('action-fields')
+      .replaceChildren(
+        ...extra.flatMap((field) => [
+          el('label', { for: `action-${field.name}` }, field.label),
+          fieldInput(field),
+        ]),
+      );
     const key = randomKey();
     form.onsubmit = async (event) => {
       event.preventDefault();
-      const values = { ...body, reason: document.getElementById('action-reason').value.trim() };
+      const values = noReason ? { ...body } : { ...body, reason: reason.value.trim() };
       for (const field of extra) {
         const raw = document.getElementById(`action-${field.name}`).value.trim();
-        if (raw !== '') values[field.name] = field.type === 'number' ? Number(raw) : raw;
+        if (field.parse) values[field.name] = field.parse(raw);
+        else if (raw !== '') values[field.name] = field.type === 'number' ? Number(raw) : raw;
       }
       if (!noKey) values.idempotencyKey = key;
       const confirm = document.getElementById('action-confirm');
@@ -224,7 +268,9 @@
         confirm.disabled = false;
       }
       dialog.close();
-      const done = `${title}: done.${result?.status ? ` Razorpay says ${result.status}.` : ''}`;
+      const done = describe
+        ? describe(result)
+        : `${title}: done.${result?.status ? ` Razorpay says ${result.status}.` : ''}`;
       try {
         await onDone();
         showOutcome(action, done, 'notice');
@@ -237,6 +283,7 @@
   }
 
   window.ConsoleActions = {
+    act,
     button,
     refundButton,
     cancelButton,
@@ -246,6 +293,10 @@
     transferButton,
     set onDone(callback) {
       onDone = callback;
+    },
+    /** The catalog's plans (GET /api/console/catalog): the active ones are what a grant offers. */
+    set catalogPlans(catalogPlans) {
+      plans = [...catalogPlans.filter((plan) => plan.status === 'active').map((plan) => plan.code), 'Custom'];
     },
   };
 })();

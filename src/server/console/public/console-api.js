@@ -53,12 +53,17 @@
   const time = (value) =>
     value ? `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-';
 
-  /** Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`; `#/` the overview. */
+  /**
+   * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
+   * `#/catalog` (also reached as `#catalog`); `#/` the overview.
+   */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const viewHref = (kind, id) => `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
+  const viewHref = (kind, id) =>
+    kind === 'catalog' ? '#/catalog' : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 
   /** The view an address names: `{ kind, id }`, or null for the overview (and for anything unknown). */
   function viewOf(hash) {
+    if (hash === '#/catalog' || hash === '#catalog') return { kind: 'catalog', id: null };
     const match = /^#\/(users|guilds|orders|subscriptions)\/([^/]+)$/.exec(hash);
     if (!match) return null;
     const kind = Object.keys(PLURALS).find((key) => PLURALS[key] === match[1]);

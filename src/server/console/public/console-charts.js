@@ -97,6 +97,47 @@
     return [dispute.paymentId ?? ''];
   }
 
+  /**
+   * The 90 days' figures of each tier (or plan) sold, highest net first, and their total: the same
+   * `byTier` and `byPlan` as `premium report revenue`, whose rows add up to the totals above.
+   */
+  function splitTable(id, heading, parts, totals) {
+    const rows = Object.entries(parts).sort(([a, x], [b, y]) => y.net - x.net || (a < b ? -1 : 1));
+    const cells = (tag, name, figures) =>
+      el(
+        'tr',
+        {},
+        el(tag, { scope: tag === 'th' ? 'row' : undefined }, name),
+        ...[figures.gross, figures.refunded, figures.disputed, figures.net].map((amount) =>
+          el('td', {}, inr(amount)),
+        ),
+        el('td', {}, String(figures.payments)),
+      );
+    document
+      .getElementById(id)
+      .replaceChildren(
+        el(
+          'thead',
+          {},
+          el(
+            'tr',
+            {},
+            ...[heading, 'Gross', 'Refunded', 'Disputed', 'Net', 'Payments'].map((label) =>
+              el('th', { scope: 'col' }, label),
+            ),
+          ),
+        ),
+        el(
+          'tbody',
+          {},
+          rows.length
+            ? rows.map(([name, figures]) => cells('th', name, figures))
+            : el('tr', {}, el('td', { className: 'muted', colspan: 6 }, 'Nothing sold in these 90 days.')),
+        ),
+        el('tfoot', {}, cells('th', 'Total', totals)),
+      );
+  }
+
   function renderOverview({ revenue, mrrByMonth, subscribers, openDisputes }) {
     const { totals } = revenue;
     document.getElementById('figures').replaceChildren(
@@ -132,6 +173,8 @@
         { label: 'Net', color: '#1a7f37', values: revenue.periods.map((period) => period.net) },
       ],
     );
+    splitTable('revenue-by-tier', 'Tier', totals.byTier, totals);
+    splitTable('revenue-by-plan', 'Plan', totals.byPlan, totals);
     chart(
       document.getElementById('mrr-chart'),
       mrrByMonth.map((month) => monthToSeconds(month.period)),

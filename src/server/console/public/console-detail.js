@@ -1,7 +1,8 @@
 /* global window, document */
 'use strict';
 /**
- * One user, guild, order or subscription, with the buttons of the actions on it (console-actions.js);
+ * One user, guild, order or subscription, or the catalog (console-catalog.js), with the buttons of the
+ * actions on it (console-actions.js);
  * the view reloads after an action is done. Its ids link to their own views (`#/orders/<id>`, …).
  */
 (function () {
@@ -237,6 +238,7 @@
   }
 
   const VIEWS = {
+    catalog: { path: () => '/api/console/catalog', render: (data) => window.ConsoleCatalog.render(data) },
     user: { path: (id) => `/api/console/users/${id}`, render: renderUser },
     guild: { path: (id) => `/api/console/guilds/${id}`, render: renderGuild },
     order: { path: (id) => `/api/console/orders/${encodeURIComponent(id)}`, render: renderOrder },

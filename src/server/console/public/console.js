@@ -19,6 +19,7 @@
     document.getElementById('sign-out').hidden = true;
     document.getElementById('operator').hidden = true;
     document.getElementById('home').hidden = true;
+    document.getElementById('catalog-link').hidden = true;
     document.getElementById('signed-out').hidden = false;
     document.getElementById('refused').hidden = !refused;
   }
@@ -34,7 +35,7 @@
     renderOverview(await get('/api/console/overview'));
   }
 
-  /** Shows the view the address names: the overview, or one user, guild, order or subscription. */
+  /** Shows the view the address names: the overview, the catalog, or one user, guild, order or subscription. */
   async function route() {
     const view = viewOf(location.hash);
     error(null);
@@ -92,12 +93,17 @@
     document.getElementById('operator').textContent = `Signed in as ${me.username}`;
     document.getElementById('operator').hidden = false;
     document.getElementById('home').hidden = false;
+    document.getElementById('catalog-link').hidden = false;
     document.getElementById('sign-out').hidden = false;
     document.getElementById('signed-in').hidden = false;
     const returnTo = sessionStorage.getItem(RETURN_TO);
     sessionStorage.removeItem(RETURN_TO);
     if (returnTo && !location.hash) history.replaceState(null, '', `${location.pathname}${returnTo}`);
     window.addEventListener('hashchange', () => route().catch(failed));
+    // A grant offers the plans on sale; without the catalog it offers the seed's plans.
+    get('/api/console/catalog').then((catalog) => {
+      window.ConsoleActions.catalogPlans = catalog.plans;
+    }, failed);
     await route();
   }
 

@@ -2,8 +2,9 @@
 'use strict';
 
 // A reference frontend: it calls only the service's public endpoints, as a real frontend would, with
-// the session token from sign-in in `Authorization: Bearer`. The checkout page and the bot's event
-// list come from the local sandbox, whose addresses /demo/config.json gives.
+// the session token from sign-in in `Authorization: Bearer`. The plans and their prices are the
+// catalog's (GET /api/plans). The checkout page and the bot's event list come from the local sandbox,
+// whose addresses /demo/config.json gives.
 
 const TOKEN_KEY = 'premium.sessionToken';
 const POLL_MS = 2000;
@@ -18,14 +19,30 @@ const SIGN_IN_FAILURES = {
   session_expired: 'Your session has expired. Please sign in again.',
 };
 
-const rupees = new Intl.NumberFormat('en-IN', {
+const WHOLE_RUPEES = new Intl.NumberFormat('en-IN', {
   style: 'currency',
   currency: 'INR',
   maximumFractionDigits: 0,
 });
+const RUPEES_AND_PAISE = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+/** `₹1,999`, or `₹49.50` when there are paise. */
+const rupees = {
+  format: (amount) => (Number.isInteger(amount) ? WHOLE_RUPEES : RUPEES_AND_PAISE).format(amount),
+};
 
-/** The page's settings (checkout URL, bot URL, prices) and the signed-in user's dashboard. */
+const CUSTOM = 'Custom';
+
+/**
+ * The page's settings (checkout URL, bot URL, Custom's rule), the catalog (GET /api/plans: the tiers and
+ * the plans on sale, in the order to show them) and the signed-in user's dashboard.
+ */
 let settings;
+let catalog = { tiers: [], plans: [] };
 let me;
 
 const byId = (id) => document.getElementById(id);
@@ -97,17 +114,110 @@ function signOut(reason) {
   location.assign(reason ? `/login?error=${reason}` : '/');
 }
 
-function planPrice(planType, months) {
-  if (planType === 'Custom') return months * settings.prices.Monthly;
-  return settings.prices[planType];
+const planOf = (code) => catalog.plans.find((plan) => plan.code === code) ?? null;
+
+/** The plan Custom is N of (N × its price and days), or null when it is not on sale. */
+const monthPlan = () => planOf(settings.customMonthPlan);
+
+/** What the buyer pays, in INR: the catalog's price, as create-order checks it (`amount`). */
+function planPrice(code, months) {
+  if (code === CUSTOM) return Math.round(months * monthPlan().price * 100) / 100;
+  return planOf(code).price;
 }
 
-/** Why Buy cannot be pressed now, or null: Custom is a whole number of months within the range. */
-function buyRefusal(planType, months) {
+/** Whether a plan can be bought for the target: a USER plan for yourself, a SERVER one for a server. */
+function allowedFor(code, guildId) {
+  const plan = code === CUSTOM ? monthPlan() : planOf(code);
+  return Boolean(plan) && (plan.scope === 'ANY' || plan.scope === (guildId ? 'SERVER' : 'USER'));
+}
+
+const planInputs = () => [...document.querySelectorAll('#plans input[name="plan"]')];
+
+/** The plan chosen (its code, or Custom), or null when none on sale can be bought for the target. */
+function chosenCode() {
+  return planInputs().find((input) => input.checked && !input.disabled)?.value ?? null;
+}
+
+/** Why Buy cannot be pressed now, or null: a plan for the target; Custom, whole months within the range. */
+function buyRefusal(code, months, guildId) {
+  if (code === null) return `No plan on sale can be bought for ${guildId ? 'a server' : 'yourself'}.`;
   const { min, max } = settings.customMonths;
-  if (planType === 'Custom' && !(Number.isInteger(months) && months >= min && months <= max))
+  if (code === CUSTOM && !(Number.isInteger(months) && months >= min && months <= max))
     return `Custom is ${min} to ${max} whole months.`;
   return null;
+}
+
+function radio(code) {
+  const input = document.createElement('input');
+  input.type = 'radio';
+  input.name = 'plan';
+  input.value = code;
+  return input;
+}
+
+/** A plan's price beside its name, marked with its code (`.price[data-plan=Custom]`). */
+function priceOf(code, text) {
+  const price = element('span', 'price', text);
+  price.dataset.plan = code;
+  return price;
+}
+
+const tierName = (code) => catalog.tiers.find((tier) => tier.code === code)?.name ?? code;
+
+/** `Monthly, 30 days · ₹199`, and what else sets it apart: its tier, who it is for, whether it renews. */
+function planLabel(plan) {
+  const notes = [
+    catalog.tiers.length > 1 ? tierName(plan.tier) : null,
+    plan.scope === 'USER' ? 'yourself only' : null,
+    plan.scope === 'SERVER' ? (plan.slots > 1 ? `${plan.slots} servers` : 'servers only') : null,
+    plan.renews ? `renews${plan.trialDays > 0 ? `, ${plan.trialDays} days free` : ''}` : null,
+  ].filter(Boolean);
+  const label = element(
+    'label',
+    '',
+    radio(plan.code),
+    ` ${plan.name}, ${plan.days} days `,
+    priceOf(plan.code, `· ${rupees.format(plan.price)}`),
+  );
+  if (notes.length > 0) label.append(' ', element('small', 'plan-notes', notes.join(' · ')));
+  return label;
+}
+
+/** Custom: N months of the month plan, bought once. */
+function customLabel(month) {
+  const months = document.createElement('input');
+  months.type = 'number';
+  months.name = 'months';
+  months.value = '3';
+  months.step = '1';
+  months.min = settings.customMonths.min;
+  months.max = settings.customMonths.max;
+  months.setAttribute('aria-label', 'Months');
+  return element(
+    'label',
+    '',
+    radio(CUSTOM),
+    ` ${CUSTOM}: `,
+    months,
+    ' ',
+    element(
+      'span',
+      'nowrap',
+      `months of ${month.days} days `,
+      priceOf(CUSTOM, `· ${rupees.format(month.price)} a month`),
+    ),
+  );
+}
+
+/** The plans on sale, as the catalog lists them, then Custom when its month plan is among them. */
+function renderPlans() {
+  const labels = catalog.plans.map(planLabel);
+  const month = monthPlan();
+  if (month) labels.push(customLabel(month));
+  byId('plans').replaceChildren(
+    element('legend', '', 'Plan'),
+    ...(labels.length > 0 ? labels : [element('p', 'hint', 'No plan is on sale.')]),
+  );
 }
 
 function premiumText(status) {
@@ -160,6 +270,8 @@ function renderDashboard() {
     ...me.guilds.map((guild) => new Option(`Server: ${guild.name}`, guild.id)),
   );
   target.value = me.guilds.some((guild) => guild.id === chosen) ? chosen : '';
+  // The server chosen is gone: the plans that can be bought are those for yourself.
+  if (target.value !== chosen) updatePrice();
 }
 
 function renderEvents(events) {
@@ -234,6 +346,17 @@ window.PremiumDemo = {
   clearMessages,
   refresh,
   settings: () => settings,
+  /** The plan chosen on the buy form, priced from the catalog: `{code, name, renews, price}`, or null. */
+  chosenPlan() {
+    const code = chosenCode();
+    if (code === null) return null;
+    if (code === CUSTOM) {
+      const months = Number(byId('buy').elements.months.value);
+      return { code, name: CUSTOM, renews: false, price: planPrice(code, months) };
+    }
+    const { name, renews, price } = planOf(code);
+    return { code, name, renews, price };
+  },
 };
 
 /** Keeps the status and the bot's events live (a failed round says so in the header, and retries). */
@@ -247,27 +370,27 @@ async function poll() {
   setTimeout(poll, POLL_MS);
 }
 
-function showPrices() {
-  for (const price of document.querySelectorAll('.price[data-plan]')) {
-    const plan = price.dataset.plan;
-    price.textContent =
-      plan === 'Custom'
-        ? `· ${rupees.format(settings.prices.Monthly)} a month`
-        : `· ${rupees.format(settings.prices[plan])}`;
-  }
-}
-
+/**
+ * The form after any change: a plan that cannot be bought for the target is greyed out (the first that
+ * can is chosen instead), and Buy says the price, or why it cannot be pressed.
+ */
 function updatePrice() {
   const form = byId('buy').elements;
-  const planType = form.planType.value;
-  form.months.disabled = planType !== 'Custom';
-  const months = Number(form.months.value);
-  const refusal = buyRefusal(planType, months);
+  const guildId = form.target.value || null;
+  const inputs = planInputs();
+  for (const input of inputs) input.disabled = !allowedFor(input.value, guildId);
+  if (chosenCode() === null) {
+    const first = inputs.find((input) => !input.disabled);
+    if (first) first.checked = true;
+  }
+  const code = chosenCode();
+  if (form.months) form.months.disabled = code !== CUSTOM;
+  const months = form.months ? Number(form.months.value) : undefined;
+  const refusal = buyRefusal(code, months, guildId);
   byId('pay').disabled = refusal !== null;
   byId('buy-reason').textContent = refusal ?? '';
   byId('buy-reason').hidden = refusal === null;
-  byId('pay').textContent =
-    refusal === null ? `Buy for ${rupees.format(planPrice(planType, months))}` : 'Buy';
+  byId('pay').textContent = refusal === null ? `Buy for ${rupees.format(planPrice(code, months))}` : 'Buy';
 }
 
 /** Off to the checkout page for an unpaid order, which comes back to /dashboard with the payment. */
@@ -287,16 +410,17 @@ async function buy(event) {
     return;
   }
   const form = new FormData(event.target);
-  const planType = form.get('planType');
-  const months = planType === 'Custom' ? Number(form.get('months')) : undefined;
-  if (buyRefusal(planType, months) !== null) return;
+  const code = chosenCode();
+  const months = code === CUSTOM ? Number(form.get('months')) : undefined;
   const guildId = form.get('target') || null;
+  if (buyRefusal(code, months, guildId) !== null) return;
   byId('pay').disabled = true;
   try {
+    // The plan's code and the price shown: a price changed since the page read it is refused, not charged.
     const order = await api('/api/payment/create-order', {
       providerId: me.providerId,
-      amount: planPrice(planType, months),
-      planType,
+      amount: planPrice(code, months),
+      plan: code,
       months,
       category: guildId ? 'SERVER' : 'USER',
       guildId,
@@ -355,6 +479,11 @@ async function start() {
 
   settings = await (await fetch('/demo/config.json')).json();
   if (location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return showSignIn(params);
+  try {
+    catalog = await api('/api/plans');
+  } catch (error) {
+    showError(error, 'The plans on sale could not be loaded');
+  }
 
   byId('signed-in').hidden = false;
   for (const name of sections.keys()) {
@@ -365,12 +494,10 @@ async function start() {
   byId('sign-out').addEventListener('click', () => signOut());
   byId('avatar').addEventListener('error', () => (byId('avatar').hidden = true));
   const form = byId('buy');
-  form.elements.months.min = settings.customMonths.min;
-  form.elements.months.max = settings.customMonths.max;
+  renderPlans();
   // A new choice starts a new action: what the last one said no longer applies.
   form.addEventListener('input', () => (clearMessages(), updatePrice()));
   form.addEventListener('submit', buy);
-  showPrices();
   updatePrice();
 
   try {

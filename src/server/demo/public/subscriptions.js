@@ -1,4 +1,4 @@
-/* global document, fetch, sessionStorage, location, URL, URLSearchParams, setTimeout */
+/* global window, document, fetch, sessionStorage, location, URL, URLSearchParams, setTimeout */
 'use strict';
 
 // Subscriptions on the demo page: "Subscribe" beside the buy button, then the caller's subscriptions
@@ -144,17 +144,23 @@
   /** create-subscription, then off to the subscription checkout, which comes back to /dashboard. */
   async function subscribe(button) {
     const form = document.getElementById('buy').elements;
-    const planType = form.planType.value;
-    if (planType !== 'Monthly' && planType !== 'Yearly') {
-      say('Custom months are a one-off pass: choose Monthly or Yearly to subscribe.', true);
+    const plan = window.PremiumDemo.chosenPlan();
+    if (!plan) {
+      say('Choose a plan to subscribe to.', true);
+      return;
+    }
+    if (!plan.renews) {
+      say(`${plan.name} is bought once, not as a subscription: choose a plan marked “renews”.`, true);
       return;
     }
     const guildId = form.target.value || null;
     button.disabled = true;
     try {
+      // The plan's code and the price a cycle shown beside it: a price changed since is refused.
       const created = await api('/api/payment/create-subscription', {
         providerId: me.providerId,
-        planType,
+        plan: plan.code,
+        amount: plan.price,
         category: guildId ? 'SERVER' : 'USER',
         guildId,
       });
@@ -201,7 +207,7 @@
     if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/login') return;
     container.append(
       element('h2', '', 'Subscriptions'),
-      element('p', 'hint', 'Monthly and Yearly can renew themselves by UPI AutoPay or a card mandate.'),
+      element('p', 'hint', 'Plans marked “renews” can renew themselves by UPI AutoPay or a card mandate.'),
       element('p', 'message'),
       element('ul', 'rows stacked'),
     );

@@ -1,0 +1,286 @@
+/* global window */
+'use strict';
+/**
+ * The catalog (`#/catalog`): the tiers with their features and every plan with its price, days, scope,
+ * tier and status, and the changes `premium tiers …` and `premium plans …` make: add a tier, set its
+ * features, add a plan, set its price, archive it. Each is a dialog of console-actions.js posting to
+ * /api/console/catalog/...; a catalog change writes no ledger row, so it asks for no reason. Once done,
+ * the view reloads and what was done shows beside the button. Exposed as window.ConsoleCatalog.
+ */
+(function () {
+  const { el, inr } = window.ConsoleKit;
+  const { act, button } = window.ConsoleActions;
+  const SCOPES = ['ANY', 'USER', 'SERVER'];
+  const SCOPE_TEXT = { ANY: 'a user or a server', USER: 'a user', SERVER: 'a server' };
+
+  /** `music=true queue=500`, as the CLI prints them. */
+  const featureText = (features) =>
+    Object.entries(features)
+      .map(
+        ([key, value]) =>
+          `${key}=${typeof value === 'string' && /\s/.test(value) ? JSON.stringify(value) : value}`,
+      )
+      .join(' ') || 'no features';
+
+  /** Lines (or a line of words split by spaces or commas), blanks dropped. */
+  const lines = (text) =>
+    text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
+  const words = (text) => text.split(/[\s,]+/).filter(Boolean);
+
+  function addTierButton(tiers) {
+    const action = 'catalog:add-tier';
+    const highest = Math.max(0, ...tiers.map((tier) => tier.rank));
+    return button(
+      'Add tier',
+      () =>
+        act({
+          action,
+          title: 'Add a tier',
+          what: 'A tier is what a plan sells: its features are what the bot switches on. No plan sells it until one is added.',
+          path: '/api/console/catalog/tiers',
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            {
+              name: 'code',
+              label: 'Code (lowercase letters, digits, dashes: pro)',
+              required: true,
+              maxlength: '32',
+            },
+            { name: 'name', label: 'Name buyers read (Pro)', required: true, maxlength: '64' },
+            {
+              name: 'rank',
+              label: 'Rank (unique; higher is more, and runs first)',
+              type: 'number',
+              min: '0',
+              step: '1',
+              required: true,
+              value: String(highest + 1),
+            },
+            {
+              name: 'features',
+              label: 'Features, one key=value a line (music=true, queue=500, quality=high)',
+              multiline: true,
+              parse: lines,
+            },
+          ],
+          describe: (tier) =>
+            `Added tier ${tier.code} (${tier.name}), rank ${tier.rank}: ${featureText(tier.features)}.`,
+        }),
+      '',
+      action,
+    );
+  }
+
+  function featuresButton(tier) {
+    const action = `catalog:tier:${tier.code}:features`;
+    return button(
+      'Set features',
+      () =>
+        act({
+          action,
+          title: `Features of ${tier.code}`,
+          what: `Now: ${featureText(tier.features)}. The features named here change; the others stay. GET /api/plans shows them at once.`,
+          path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}/features`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            {
+              name: 'set',
+              label: 'Set, one key=value a line (a number, true/false, else text)',
+              multiline: true,
+              parse: lines,
+            },
+            { name: 'remove', label: 'Remove these keys (separated by spaces)', parse: words },
+          ],
+          describe: (after) => `Features of ${after.code} now: ${featureText(after.features)}.`,
+        }),
+      'secondary',
+      action,
+    );
+  }
+
+  function addPlanButton(data) {
+    const action = 'catalog:add-plan';
+    const tiers = data.tiers.map((tier) => tier.code);
+    return button(
+      'Add plan',
+      () =>
+        act({
+          action,
+          title: 'Add a plan',
+          what: 'On sale as soon as it is added, at the end of the list. A renewing plan gets its Razorpay plan now.',
+          path: '/api/console/catalog/plans',
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            {
+              name: 'code',
+              label: 'Code (letters, digits, - or _: ProMonthly)',
+              required: true,
+              maxlength: '32',
+            },
+            { name: 'name', label: 'Name buyers read (empty: the code)', maxlength: '64' },
+            { name: 'tier', label: 'Tier', options: tiers, value: data.defaultTier },
+            { name: 'scope', label: 'Sold for (ANY: the buyer picks)', options: SCOPES },
+            {
+              name: 'days',
+              label: 'Days a purchase gives',
+              type: 'number',
+              min: '1',
+              step: '1',
+              required: true,
+            },
+            {
+              name: 'price',
+              label: 'Price in INR (at least 1, paise allowed: 249.50)',
+              inputmode: 'decimal',
+              required: true,
+            },
+            {
+              name: 'slots',
+              label: 'Servers a purchase covers (a SERVER bundle: 2 or more)',
+              type: 'number',
+              min: '1',
+              step: '1',
+              value: '1',
+            },
+            {
+              name: 'renews',
+              label: 'Renews as a subscription',
+              options: ['no', 'yes'],
+              parse: (value) => value === 'yes',
+            },
+            {
+              name: 'trialDays',
+              label: 'Trial days before the first charge (renewing plans only)',
+              type: 'number',
+              min: '0',
+              step: '1',
+              value: '0',
+            },
+          ],
+          describe: (plan) =>
+            `Added plan ${plan.code}: ${inr(plan.price)} for ${plan.days} days of ${plan.tier}, on sale now.`,
+        }),
+      '',
+      action,
+    );
+  }
+
+  function priceButton(plan) {
+    const action = `catalog:plan:${plan.code}:price`;
+    return button(
+      'Set price',
+      () =>
+        act({
+          action,
+          title: `Price of ${plan.code}`,
+          what: `Now ${inr(plan.price)}. The new price is for orders and subscriptions created from now on: orders already created and running subscriptions keep theirs.${plan.renews ? ' A new Razorpay plan is made for new subscriptions.' : ''}`,
+          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/price`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            {
+              name: 'price',
+              label: 'New price in INR (at least 1, paise allowed)',
+              inputmode: 'decimal',
+              required: true,
+              value: String(plan.price),
+            },
+          ],
+          describe: ({ before, after }) =>
+            before.pricePaise === after.pricePaise
+              ? `${after.code} costs ${inr(after.price)} already: nothing changed.`
+              : `${after.code}: ${inr(before.price)} → ${inr(after.price)}. Orders already created and running subscriptions keep their price.`,
+        }),
+      'secondary',
+      action,
+    );
+  }
+
+  function archiveButton(plan) {
+    const action = `catalog:plan:${plan.code}:archive`;
+    return button(
+      'Archive',
+      () =>
+        act({
+          action,
+          title: `Archive ${plan.code}`,
+          what: `It is no longer sold (new orders and subscriptions of it are refused). What was sold stays: paid orders, gift codes and running subscriptions keep their days and price.${plan.code === 'Monthly' ? ' Custom is N months of Monthly: it stops too.' : ''}`,
+          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/archive`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          describe: (archived) => `Archived ${archived.code}: no longer sold; what was sold of it stays.`,
+        }),
+      'danger',
+      action,
+    );
+  }
+
+  function tierRow(tier) {
+    return el(
+      'li',
+      { 'data-row': `catalog:tier:${tier.code}:features` },
+      el('strong', {}, tier.code),
+      ` ${tier.name} · rank ${tier.rank} · `,
+      el('span', { className: 'muted' }, featureText(tier.features)),
+      el('div', { className: 'actions' }, featuresButton(tier)),
+    );
+  }
+
+  function planRow(plan) {
+    const details = [
+      inr(plan.price),
+      `${plan.days} days of ${plan.tier}`,
+      `for ${SCOPE_TEXT[plan.scope]}`,
+      ...(plan.slots > 1 ? [`${plan.slots} servers`] : []),
+      plan.renews
+        ? `renews${plan.trialDays > 0 ? ` after ${plan.trialDays} trial days` : ''} (${plan.processorPlanId ?? 'no Razorpay plan yet'})`
+        : 'bought once',
+    ];
+    const archived = plan.status === 'archived';
+    return el(
+      'li',
+      { 'data-row': `catalog:plan:${plan.code}:archive`, className: archived ? 'archived' : undefined },
+      el('strong', {}, plan.code),
+      plan.name === plan.code ? '' : ` ${plan.name}`,
+      ` · ${details.join(' · ')} · `,
+      el('span', { className: archived ? 'muted' : undefined }, plan.status),
+      el('div', { className: 'actions' }, priceButton(plan), archived ? null : archiveButton(plan)),
+    );
+  }
+
+  function render(data) {
+    window.ConsoleActions.catalogPlans = data.plans;
+    const onSale = data.plans.filter((plan) => plan.status === 'active').length;
+    return [
+      el('h2', {}, 'Catalog'),
+      el(
+        'p',
+        { className: 'muted' },
+        `What is sold and at what price, as GET /api/plans shows it: ${onSale} plan(s) on sale. The same changes as premium tiers … and premium plans … in the terminal.`,
+      ),
+      el('h3', {}, 'Tiers'),
+      el('div', { className: 'actions' }, addTierButton(data.tiers)),
+      el('ul', { className: 'rows', id: 'catalog-tiers' }, data.tiers.map(tierRow)),
+      el('h3', {}, 'Plans'),
+      el('div', { className: 'actions' }, addPlanButton(data)),
+      el(
+        'ul',
+        { className: 'rows', id: 'catalog-plans' },
+        data.plans.length ? data.plans.map(planRow) : el('li', { className: 'muted' }, 'No plans.'),
+      ),
+    ];
+  }
+
+  window.ConsoleCatalog = { render };
+})();
