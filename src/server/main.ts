@@ -46,7 +46,8 @@ async function main(): Promise<void> {
 /** Best effort: a catalog not migrated yet, or a database down at start, is reported elsewhere. */
 async function warnOfSeedPrices(core: Core, log: FastifyBaseLogger): Promise<void> {
   try {
-    for (const message of await seedPriceDisagreements(core.sequelize, core.config.planPrices)) log.warn(message);
+    for (const message of await seedPriceDisagreements(core.sequelize, core.config.planPrices))
+      log.warn(message);
   } catch (err) {
     log.warn({ err }, 'could not compare PLAN_PRICES with the catalog');
   }

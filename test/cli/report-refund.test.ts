@@ -24,7 +24,7 @@ async function paidOrder(core: Core): Promise<{ orderId: string; paymentId: stri
   await applyPayment(
     core.sequelize,
     { processorOrderId: orderId, paymentId: paid.razorpay_payment_id },
-    { source: 'webhook' },
+    { source: 'webhook', invoicing: core.config.invoicing },
   );
   return { orderId, paymentId: paid.razorpay_payment_id };
 }

@@ -125,17 +125,18 @@ export interface CreditedRefund {
   refundId: string | null;
   /** This refund, in paise, when known. */
   amountPaise?: number;
-  /** Everything refunded of the payment so far, in paise: what the credit notes are brought up to when the refund is not named. */
+  /** Everything refunded of the payment so far, this refund included, in paise: the credit notes never exceed it. */
   refundedTotal: number;
 }
 
 /**
  * Issues the credit note of a processed refund, in the caller's transaction (which holds the payment's
- * order or charge locked): for the refund's amount, never past what is left of the invoice uncredited,
- * with the invoice's place of supply and rate, its lines split from its own total. Once per refund id; a
- * refund Razorpay did not name credits what the payment's refunds exceed the credit notes by. Nothing
- * when the payment has no invoice (applied before invoices existed, or never applied). Call it last in
- * the transaction, as issueInvoice.
+ * order or charge locked): for the refund's amount, but never past what the payment's refunds exceed the
+ * credit notes by, nor past the invoice's total; with the invoice's place of supply and rate, its lines
+ * split from its own total. Once per refund id; a refund Razorpay did not name (the reconciler's)
+ * credits what the refunds exceed the credit notes by. Nothing when the payment has no invoice (applied
+ * before invoices existed, or never applied: a refund before its payment). Call it last in the
+ * transaction, as issueInvoice.
  */
 export async function issueCreditNote(
   transaction: Transaction,
@@ -154,12 +155,10 @@ export async function issueCreditNote(
     refundCredited: boolean;
   }>(transaction, INVOICE_TO_CREDIT, [refund.paymentId, refund.refundId]);
   if (!invoice || invoice.refundCredited) return null;
-  const left = invoice.totalPaise - invoice.credited;
-  const asked =
-    refund.refundId !== null && refund.amountPaise !== undefined
-      ? refund.amountPaise
-      : refund.refundedTotal - invoice.credited;
-  const amount = Math.min(asked, left);
+  // What the payment's refunds exceed the credit notes by: a refund the reconciler found unnamed, then
+  // named by its webhook, is credited once.
+  const owed = refund.refundedTotal - invoice.credited;
+  const amount = Math.min(refund.amountPaise ?? owed, owed, invoice.totalPaise - invoice.credited);
   if (amount <= 0) return null;
   const lines: TaxLines =
     invoice.kind === 'invoice'

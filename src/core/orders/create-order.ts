@@ -7,6 +7,7 @@ import { assertActingForSelf, targetGuild } from '../identity/access';
 import { firstCheckAt } from '../check-schedule';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
+import { parseBilling, type BillingInput } from '../invoices';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -33,6 +34,8 @@ export interface CreateOrderRequest {
   months?: number | null;
   category?: Category;
   guildId?: string | null;
+  /** Who the invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  billing?: BillingInput | null;
 }
 
 /**
@@ -51,6 +54,7 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
+  const billing = parseBilling(request.billing);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (Math.round(request.amount * PAISE_PER_RUPEE) !== plan.pricePaise) {
@@ -62,7 +66,7 @@ export async function createOrder(
   const buyer = await findUserByProviderId(request.providerId);
   const guildId = await targetGuild(buyer, category, request.guildId ?? null);
 
-  const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan };
+  const target: OrderTarget = { buyerUserId: buyer.id, category, guildId, plan, billing };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
 
@@ -99,6 +103,9 @@ export async function createOrder(
           slots: plan.slots,
           amountPaise,
           currency: 'INR',
+          billingStateCode: billing.stateCode,
+          billingGstin: billing.gstin,
+          billingName: billing.name,
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },

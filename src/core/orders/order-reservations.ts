@@ -16,8 +16,9 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan }: OrderTarget): string {
-  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise].join(':');
+function targetKey({ category, guildId, plan, billing }: OrderTarget): string {
+  const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
+  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise, ...billed].join(':');
 }
 
 /**

@@ -5,7 +5,7 @@ import { createOrder } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CUSTOM_MONTHS, DEFAULT_PLAN_TYPE, SEED_PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
+import { BillingFields, errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
 
 const CreateOrderBody = Type.Object({
   amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
@@ -21,6 +21,7 @@ const CreateOrderBody = Type.Object({
     Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max, description: 'Custom plan only' }),
   ),
   ...TargetFields,
+  ...BillingFields,
 });
 
 const ProcessorOrder = Type.Object(
