@@ -5,6 +5,10 @@ import { registerCodesRevoke } from './commands/codes-revoke';
 import { registerDbMigrate } from './commands/db-migrate';
 import { registerDbStatus } from './commands/db-status';
 import { registerGrant } from './commands/grant';
+import { registerInvoicesExport } from './commands/invoices-export';
+import { registerInvoicesList } from './commands/invoices-list';
+import { registerInvoicesPdf } from './commands/invoices-pdf';
+import { registerInvoicesShow } from './commands/invoices-show';
 import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
@@ -84,6 +88,14 @@ export function buildProgram(): { program: Command; session: Session } {
   registerReportRevenue(report, session);
   registerReportSubscribers(report, session);
   registerReportDisputes(report, session);
+
+  const invoices = program
+    .command('invoices')
+    .description("tax invoices (or receipts) and credit notes: list, show, PDF, the month's export");
+  registerInvoicesList(invoices, session);
+  registerInvoicesShow(invoices, session);
+  registerInvoicesPdf(invoices, session);
+  registerInvoicesExport(invoices, session);
 
   const plans = program.command('plans').description('the Razorpay plans subscriptions are sold on');
   registerPlansSync(plans, session);

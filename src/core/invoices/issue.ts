@@ -41,7 +41,14 @@ function documentOf(settings: InvoiceSettings, subject: InvoiceSubject) {
   const placeOfSupply = subject.billing.stateCode ?? sellerState;
   if (settings.sellerGstin === null) {
     const kind: InvoiceKind = 'receipt';
-    return { kind, prefix: RECEIPT_PREFIX, placeOfSupply, rate: 0, sac: null, lines: untaxed(subject.totalPaise) };
+    return {
+      kind,
+      prefix: RECEIPT_PREFIX,
+      placeOfSupply,
+      rate: 0,
+      sac: null,
+      lines: untaxed(subject.totalPaise),
+    };
   }
   const kind: InvoiceKind = 'invoice';
   return {

@@ -36,6 +36,12 @@ export function indiaMonth(month: string): { from: Date; to: Date } {
   };
 }
 
+/** The first instant of day `YYYY-MM-DD` in India time, or of the day `plusDays` after it. */
+export function indiaDayStart(day: string, plusDays = 0): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, date + plusDays) - INDIA_OFFSET_MS);
+}
+
 /** The date of `instant` in India time, `2026-04-01`. */
 export function indiaDate(instant: Date): string {
   return new Date(instant.getTime() + INDIA_OFFSET_MS).toISOString().slice(0, 10);

@@ -98,7 +98,11 @@ class Page {
 
   rule(): this {
     const y = this.doc.y + 2;
-    this.doc.moveTo(MARGIN, y).lineTo(PAGE_WIDTH - MARGIN, y).lineWidth(0.5).stroke();
+    this.doc
+      .moveTo(MARGIN, y)
+      .lineTo(PAGE_WIDTH - MARGIN, y)
+      .lineWidth(0.5)
+      .stroke();
     this.doc.y = y + 6;
     return this;
   }
@@ -199,7 +203,10 @@ export function creditNotePdf(invoice: IssuedInvoice, note: IssuedCreditNote): P
       invoice.kind === 'invoice' ? 'Against invoice' : 'Against receipt',
       `${note.invoiceNumber} of ${documentDate(note.invoiceIssuedAt)}`,
     ],
-    ['Place of supply', invoice.kind === 'invoice' && invoice.placeOfSupply ? stateLabel(invoice.placeOfSupply) : null],
+    [
+      'Place of supply',
+      invoice.kind === 'invoice' && invoice.placeOfSupply ? stateLabel(invoice.placeOfSupply) : null,
+    ],
     ['Payment', invoice.paymentId],
     ['Refund', note.refundId],
   ]);

@@ -2,13 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { indiaMonth } from './numbering';
-import {
-  CREDIT_NOTES_OF,
-  DOCUMENTS_ISSUED,
-  INVOICE_BY_NUMBER,
-  LIST_INVOICES,
-  OWN_INVOICE,
-} from './sql';
+import { CREDIT_NOTES_OF, DOCUMENTS_ISSUED, INVOICE_BY_NUMBER, LIST_INVOICES, OWN_INVOICE } from './sql';
 import type { TaxLines } from './tax';
 import type { DocumentType, InvoiceKind, IssuedCreditNote, IssuedInvoice } from './types';
 

@@ -84,7 +84,10 @@ const csvField = (value: string | null) => {
 
 /** The rows as CSV with a header line, lines ending CRLF (RFC 4180). */
 export function exportCsv(rows: ExportRow[]): string {
-  return [EXPORT_COLUMNS.join(','), ...rows.map((row) => EXPORT_COLUMNS.map((c) => csvField(row[c])).join(','))]
+  return [
+    EXPORT_COLUMNS.join(','),
+    ...rows.map((row) => EXPORT_COLUMNS.map((c) => csvField(row[c])).join(',')),
+  ]
     .map((line) => `${line}\r\n`)
     .join('');
 }
