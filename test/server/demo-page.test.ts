@@ -38,7 +38,13 @@ describe('the demo page outside production', () => {
       botEventsUrl: 'http://127.0.0.1:4010/bot/events',
       prices: { Monthly: 199, Yearly: 1999 },
       customMonths: { min: 1, max: 36 },
+      gstStates: expect.arrayContaining([
+        { code: '29', name: 'Karnataka' },
+        { code: '38', name: 'Ladakh' },
+      ]),
     });
+    // The billing select offers every state and union territory GST knows, and nothing else.
+    expect(reply.json().gstStates).toHaveLength(37);
   });
 
   it('offers no checkout when Razorpay is not the sandbox', () => {

@@ -5,6 +5,6 @@
 export { parseBilling, type Billing, type BillingInput } from './billing';
 export { describePurchase } from './description';
 export { invoiceStatement, issueCreditNote, issueInvoice, type InvoiceSubject } from './issue';
-export { documentsOfMonth, invoiceByNumber, listInvoices, ownInvoice } from './read';
+export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownInvoice } from './read';
 export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
 export type { IssuedCreditNote, IssuedInvoice } from './types';

@@ -2,7 +2,14 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { indiaMonth } from './numbering';
-import { CREDIT_NOTES_OF, DOCUMENTS_ISSUED, INVOICE_BY_NUMBER, LIST_INVOICES, OWN_INVOICE } from './sql';
+import {
+  CREDIT_NOTES_OF,
+  DOCUMENTS_ISSUED,
+  INVOICE_BY_NUMBER,
+  INVOICE_OF_PAYMENT,
+  LIST_INVOICES,
+  OWN_INVOICE,
+} from './sql';
 import type { TaxLines } from './tax';
 import type { DocumentType, InvoiceKind, IssuedCreditNote, IssuedInvoice } from './types';
 
@@ -92,6 +99,14 @@ export async function ownInvoice(
   const rows = await selectRows<InvoiceRow>(sequelize, OWN_INVOICE, [orderOrPaymentId, providerId]);
   const [invoice] = await withCreditNotes(sequelize, rows);
   if (!invoice) throw notFound(`for ${orderOrPaymentId} of yours`);
+  return invoice;
+}
+
+/** The invoice of a payment (an order's or a subscription charge's), for the seller's console. */
+export async function invoiceOfPayment(sequelize: Sequelize, paymentId: string): Promise<IssuedInvoice> {
+  const rows = await selectRows<InvoiceRow>(sequelize, INVOICE_OF_PAYMENT, [paymentId]);
+  const [invoice] = await withCreditNotes(sequelize, rows);
+  if (!invoice) throw notFound(`for payment ${paymentId}`);
   return invoice;
 }
 

@@ -93,6 +93,9 @@ const INVOICE_SELECT = `
 export const OWN_INVOICE = `${INVOICE_SELECT}
   WHERE u.provider_id = $2::text AND (o.processor_order_id = $1::text OR i.payment_id = $1::text)`;
 
+/** The invoice of payment $1, whoever paid it (the seller's console). */
+export const INVOICE_OF_PAYMENT = `${INVOICE_SELECT} WHERE i.payment_id = $1::text`;
+
 /** The invoice numbered $1, or the invoice a credit note numbered $1 credits. */
 export const INVOICE_BY_NUMBER = `${INVOICE_SELECT}
   WHERE i.number = $1::text OR i.id = (SELECT invoice_id FROM credit_notes WHERE number = $1::text)`;

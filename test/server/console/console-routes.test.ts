@@ -104,6 +104,11 @@ describe('console lookups', () => {
       ['revoke', -44],
       ['grant', 37],
     ]);
+    // Its receipt (no SELLER_GSTIN here) with the two refunds' credit notes, opened from the view.
+    const invoice = await request('GET', '/api/console/invoices/pay_Partly0000001');
+    expect(invoice.statusCode).toBe(200);
+    expect(invoice.headers['content-type']).toBe('application/pdf');
+    expect((await request('GET', '/api/console/invoices/pay_Unknown0000001')).statusCode).toBe(404);
   });
 
   it('shows a declined order as "payment failed" everywhere, as the CLI and the demo page do', async () => {

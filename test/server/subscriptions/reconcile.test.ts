@@ -195,9 +195,15 @@ describe('plans sync', () => {
       ['Monthly', 199, false],
       ['Yearly', 1999, false],
     ]);
-    const [monthly] = await selectRows<{ id: string }>(core.sequelize, "SELECT razorpay_plan_id AS id FROM plans WHERE code = 'Monthly'");
+    const [monthly] = await selectRows<{ id: string }>(
+      core.sequelize,
+      "SELECT razorpay_plan_id AS id FROM plans WHERE code = 'Monthly'",
+    );
     expect(monthly!.id).toBe(first.plans[0]!.planId);
-    await execute(core.sequelize, "UPDATE plans SET price_paise = 24900, razorpay_plan_id = NULL WHERE code = 'Monthly'");
+    await execute(
+      core.sequelize,
+      "UPDATE plans SET price_paise = 24900, razorpay_plan_id = NULL WHERE code = 'Monthly'",
+    );
     const repriced = await syncPlans(core, processor);
     expect(repriced.plans.map((plan) => plan.created)).toEqual([true, false]);
     expect(repriced.plans[0]!.planId).not.toBe(first.plans[0]!.planId);

@@ -150,6 +150,8 @@
       return;
     }
     const guildId = form.target.value || null;
+    const stateCode = form.stateCode.value || null;
+    const gstin = form.gstin.value.trim().toUpperCase() || null;
     button.disabled = true;
     try {
       const created = await api('/api/payment/create-subscription', {
@@ -157,6 +159,7 @@
         planType,
         category: guildId ? 'SERVER' : 'USER',
         guildId,
+        billing: stateCode || gstin ? { stateCode, gstin } : undefined,
       });
       const checkout = new URL(created.shortUrl);
       checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
