@@ -8,7 +8,10 @@ import { listPlans } from './manage-plans';
  * the catalog rules since, so a disagreement is worth a warning (a setting someone expects to matter),
  * never a second price.
  */
-export async function seedPriceDisagreements(sequelize: Sequelize, planPrices: PlanPrices): Promise<string[]> {
+export async function seedPriceDisagreements(
+  sequelize: Sequelize,
+  planPrices: PlanPrices,
+): Promise<string[]> {
   const plans = await listPlans(sequelize, { includeArchived: true });
   return SEED_SUBSCRIPTION_PLAN_TYPES.flatMap((code) => {
     const plan = plans.find((each) => each.code === code);

@@ -43,7 +43,8 @@ export async function addTier(sequelize: Sequelize, tier: NewTier): Promise<Tier
     return created!;
   } catch (error) {
     const unique = brokenConstraint(error, UNIQUE_VIOLATION);
-    if (unique === 'tiers_pkey') throw AppError.conflict('TIER_EXISTS', `a tier "${tier.code}" exists already`);
+    if (unique === 'tiers_pkey')
+      throw AppError.conflict('TIER_EXISTS', `a tier "${tier.code}" exists already`);
     if (unique === 'tiers_rank_key') {
       throw AppError.conflict('RANK_TAKEN', `another tier has rank ${tier.rank}; ranks are unique`);
     }

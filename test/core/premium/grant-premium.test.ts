@@ -84,10 +84,7 @@ describe('grantPremium', () => {
       { where: { userId: user.id } },
     );
     const start = await dbNow();
-    const change = await grantPremium(
-      db(),
-      grantRequest(user.providerId, { plan: seedPlan('Custom', 3) }),
-    );
+    const change = await grantPremium(db(), grantRequest(user.providerId, { plan: seedPlan('Custom', 3) }));
     expect(change.expiresAt.getTime()).toBeGreaterThanOrEqual(start + 90 * DAY_MS);
     expect(change.expiresAt.getTime()).toBeLessThan(start + 90 * DAY_MS + 60_000);
   });

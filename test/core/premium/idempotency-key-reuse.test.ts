@@ -24,9 +24,7 @@ describe('an idempotency key reused for a different change', () => {
     expect(await grantPremium(db(), request)).toEqual({ ...first, replayed: true });
 
     const reused = { code: 'IDEMPOTENCY_KEY_REUSED', kind: 'conflict' };
-    await expect(grantPremium(db(), { ...request, plan: seedPlan('Yearly') })).rejects.toMatchObject(
-      reused,
-    );
+    await expect(grantPremium(db(), { ...request, plan: seedPlan('Yearly') })).rejects.toMatchObject(reused);
     await expect(grantPremium(db(), { ...request, providerId: other.providerId })).rejects.toMatchObject(
       reused,
     );
