@@ -19,7 +19,7 @@ import {
   verifyBody,
   type PaymentsTestApp,
 } from '../../support/payments-app';
-import { describeNeeding, onPath, type Requirement } from '../../support/requirements';
+import { describeNeeding, PDFTOTEXT } from '../../support/requirements';
 import {
   chargedMonthlySubscription,
   createSubscriptionAs,
@@ -34,12 +34,6 @@ const SELLER = {
 };
 /** A registered buyer in Maharashtra (27). */
 const BUYER_GSTIN = '27AAPFU0939F1ZV';
-
-const POPPLER: Requirement = {
-  name: 'pdftotext',
-  install: 'Debian/Ubuntu: sudo apt install poppler-utils; macOS: brew install poppler',
-  find: () => onPath('pdftotext'),
-};
 
 const getApp = useSubscriptionsApp(SELLER);
 const app = () => getApp();
@@ -249,7 +243,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
     expect(reply.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  describeNeeding(POPPLER, 'the PDF as pdftotext reads it', (pdftotext) => {
+  describeNeeding(PDFTOTEXT, 'the PDF as pdftotext reads it', (pdftotext) => {
     it('holds the number, both GSTINs, the place of supply and every amount as text, ₹ included', async () => {
       const user = await createUser({ username: 'asha' });
       const { orderId } = await paidOrder(user, { gstin: BUYER_GSTIN, name: 'Asha Traders' });
