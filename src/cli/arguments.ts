@@ -113,6 +113,13 @@ export function month(value: string): string {
   return value;
 }
 
+/** An invoice's, receipt's or credit note's number: `INV/2627/000001`. */
+export function documentNumberArgument(value: string): string {
+  if (!/^[A-Za-z0-9-]{1,4}\/\d{4}\/\d{6}$/.test(value))
+    throw new InvalidArgumentError('expected a document number like INV/2627/000001.');
+  return value;
+}
+
 /** A Razorpay subscription id (sub_…). */
 export function subscriptionId(value: string): string {
   if (!/^sub_[A-Za-z0-9]{1,40}$/.test(value)) {

@@ -6,6 +6,10 @@ import { registerDbMigrate } from './commands/db-migrate';
 import { registerDbStatus } from './commands/db-status';
 import { registerGrant } from './commands/grant';
 import { registerOffers } from './commands/offers';
+import { registerInvoicesExport } from './commands/invoices-export';
+import { registerInvoicesList } from './commands/invoices-list';
+import { registerInvoicesPdf } from './commands/invoices-pdf';
+import { registerInvoicesShow } from './commands/invoices-show';
 import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
@@ -95,6 +99,14 @@ export function buildProgram(): { program: Command; session: Session } {
   registerReportRevenue(report, session);
   registerReportSubscribers(report, session);
   registerReportDisputes(report, session);
+
+  const invoices = program
+    .command('invoices')
+    .description("tax invoices (or receipts) and credit notes: list, show, PDF, the month's export");
+  registerInvoicesList(invoices, session);
+  registerInvoicesShow(invoices, session);
+  registerInvoicesPdf(invoices, session);
+  registerInvoicesExport(invoices, session);
 
   const tiers = program
     .command('tiers')

@@ -32,6 +32,29 @@ export const TargetFields = {
   ),
 };
 
+const optionalText = (maxLength: number, description: string) =>
+  Type.Optional(Type.Union([Type.String({ maxLength, description }), Type.Null()]));
+
+/**
+ * The buyer's billing for the invoice (docs/invoices.md); checked by the core, which answers 400
+ * INVALID_STATE or INVALID_GSTIN, so the schema only bounds the lengths.
+ */
+export const BillingFields = {
+  billing: Type.Optional(
+    Type.Object(
+      {
+        stateCode: optionalText(
+          8,
+          'the two-digit GST state code, "29" for Karnataka; the seller\'s state when absent',
+        ),
+        gstin: optionalText(20, "a registered buyer's GSTIN; its first two digits are the state"),
+        name: optionalText(200, 'the name the invoice is made out to; your Discord name when absent'),
+      },
+      { additionalProperties: false },
+    ),
+  ),
+};
+
 export const ErrorReply = Type.Object(
   {
     error: Type.Object({

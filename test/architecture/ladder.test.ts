@@ -12,7 +12,7 @@ const LADDER = [
   ['db'],
   ['core'],
   ['config'],
-  ['users', 'console', 'processor', 'revocation-guard'],
+  ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
   ['transfers', 'subscriptions'],
   ['admin'],

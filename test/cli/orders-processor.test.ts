@@ -49,14 +49,23 @@ describe('premium orders show', () => {
   it('shows a partly refunded order with what was refunded and the grant the refund gave back', async () => {
     const { orderId } = await monthlyOrderAtSandbox(getCore(), sandbox);
     const paymentId = 'pay_CliPartly00001';
-    await applyPayment(getCore().sequelize, { processorOrderId: orderId, paymentId }, { source: 'webhook' });
-    await applyRefund(getCore().sequelize, {
-      refundId: 'rfnd_CliPartly0001',
-      processorOrderId: orderId,
-      paymentId,
-      amountPaise: 10_000,
-      refundedTotal: 10_000,
-    });
+    const { invoicing } = getCore().config;
+    await applyPayment(
+      getCore().sequelize,
+      { processorOrderId: orderId, paymentId },
+      { source: 'webhook', invoicing },
+    );
+    await applyRefund(
+      getCore().sequelize,
+      {
+        refundId: 'rfnd_CliPartly0001',
+        processorOrderId: orderId,
+        paymentId,
+        amountPaise: 10_000,
+        refundedTotal: 10_000,
+      },
+      { invoicing },
+    );
 
     const asJson = await cli(['orders', 'show', orderId, '--json']);
     const asText = await cli(['orders', 'show', orderId]);

@@ -27,7 +27,7 @@ async function paidOrder(core: Core): Promise<{ orderId: string; paymentId: stri
   await applyPayment(
     core.sequelize,
     { processorOrderId: orderId, paymentId: paid.razorpay_payment_id },
-    { source: 'webhook' },
+    { source: 'webhook', invoicing: core.config.invoicing },
   );
   return { orderId, paymentId: paid.razorpay_payment_id };
 }
@@ -184,7 +184,7 @@ describe('premium report', () => {
     await applyPayment(
       getCore().sequelize,
       { processorOrderId: order.id, paymentId: paid.razorpay_payment_id },
-      { source: 'webhook' },
+      { source: 'webhook', invoicing: getCore().config.invoicing },
     );
 
     const run = await cli(['report', 'revenue', '--json']);

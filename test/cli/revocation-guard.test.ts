@@ -21,9 +21,10 @@ async function refundedBuyer(refundedTotal = 19_900): Promise<{ buyer: User; ord
   const order = await createOrderRow(buyer.id);
   const paymentId = `pay_Guard${String(order.id).padStart(9, '0')}`;
   const payment = { processorOrderId: order.processorOrderId, paymentId };
-  await applyPayment(db(), payment, { source: 'webhook' });
+  const { invoicing } = getCore().config;
+  await applyPayment(db(), payment, { source: 'webhook', invoicing });
   const refund = { refundId: `rfnd_${paymentId}`, refundedTotal, amountPaise: refundedTotal };
-  const limit = { maxRevokesPerHour: getCore().config.maxRevokesPerHour };
+  const limit = { maxRevokesPerHour: getCore().config.maxRevokesPerHour, invoicing };
   expect(await applyRefund(db(), { ...payment, ...refund }, limit)).toEqual({
     result: 'refunded',
   });

@@ -39,7 +39,13 @@ describe('the demo page outside production', () => {
       botEventsUrl: 'http://127.0.0.1:4010/bot/events',
       customMonths: { min: 1, max: 36 },
       customMonthPlan: 'Monthly',
+      gstStates: expect.arrayContaining([
+        { code: '29', name: 'Karnataka' },
+        { code: '38', name: 'Ladakh' },
+      ]),
     });
+    // The billing select offers every state and union territory GST knows, and nothing else.
+    expect(reply.json().gstStates).toHaveLength(37);
   });
 
   it("prices its plans from the catalog: a plan added is on the page's list, an archived one is not", async () => {

@@ -114,6 +114,14 @@ describe('the OpenAPI document (/docs/json)', () => {
         ...(await deliver(app, 'payment.captured', { payment: paymentOf(app, order.id) })),
       },
       await inject('GET /api/payment/orders', { url: '/api/payment/orders', headers: auth }),
+      await inject('GET /api/payment/orders/{orderId}/invoice', {
+        url: `/api/payment/orders/${order.id}/invoice`,
+        headers: { ...auth, accept: 'application/json' },
+      }),
+      await inject('GET /api/payment/orders/{orderId}/invoice', {
+        url: '/api/payment/orders/order_Unknown0000001/invoice',
+        headers: auth,
+      }),
       await inject('POST /api/payment/orders/{orderId}/recheck', {
         url: `/api/payment/orders/${order.id}/recheck`,
         headers: auth,

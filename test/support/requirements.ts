@@ -47,6 +47,12 @@ export const PROMTOOL: Requirement = {
   find: () => onPath('promtool'),
 };
 
+export const PDFTOTEXT: Requirement = {
+  name: 'pdftotext',
+  install: 'Debian/Ubuntu: sudo apt install poppler-utils; macOS: brew install poppler',
+  find: () => onPath('pdftotext'),
+};
+
 function importsRedis(python: string): boolean {
   try {
     execFileSync(python, ['-c', 'import redis'], { stdio: 'ignore' });

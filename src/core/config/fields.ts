@@ -5,6 +5,7 @@ import { parsePlanPrices } from '../plans';
 import { parseHostPorts } from '../redis-topology';
 import { parsePlanIds } from '../plan-ids';
 import { parseOperatorIds, readCaBundle } from './parsers';
+import { gstinProblem } from '../gst';
 import { isReportTimeZone } from './report-timezone';
 
 /** Without a user name in the URL, pg sends `$USER`, which CI machines may not set. */
@@ -35,6 +36,25 @@ function parsedWith<T>(parse: (value: string) => T) {
       }
     });
 }
+
+/** The longest document number GST allows (Rule 46: at most sixteen characters). */
+const MAX_NUMBER_LENGTH = 16;
+
+/** A series' prefix: numbers are `<prefix>/<FY>/<serial>`, like INV/2627/000001, of at most 16 characters. */
+const documentPrefix = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .superRefine((prefix, ctx) => {
+      const sample = `${prefix}/2627/000001`;
+      if (!/^[A-Za-z0-9-]+$/.test(prefix))
+        ctx.addIssue({ code: 'custom', message: 'may hold only letters, digits and hyphens' });
+      else if (sample.length > MAX_NUMBER_LENGTH)
+        ctx.addIssue({
+          code: 'custom',
+          message: `makes numbers like ${sample} of ${sample.length} characters; GST allows ${MAX_NUMBER_LENGTH} (a prefix of at most 4)`,
+        });
+    });
 
 /** Each variable: its type, default and values; the rules across variables are in schema.ts. */
 export const fields = z.object({
@@ -136,6 +156,30 @@ export const fields = z.object({
       isReportTimeZone,
       'is not an IANA time zone name like Asia/Kolkata or UTC (PostgreSQL reads an abbreviation such as IST or BST as a zone of its own)',
     ),
+  // Tax invoices (docs/invoices.md): without SELLER_GSTIN, receipts without tax lines.
+  SELLER_GSTIN: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      const problem = value === undefined ? null : gstinProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    }),
+  SELLER_NAME: z.string().trim().min(1).max(200).optional(),
+  SELLER_ADDRESS: z.string().trim().min(1).max(500).optional(),
+  GST_RATE_PERCENT: z
+    .string()
+    .default('18')
+    .refine(
+      (value) => /^\d{1,2}(\.\d{1,2})?$/.test(value) && Number(value) > 0,
+      'must be a rate in percent above 0 and below 100, at most two decimals (18, 5, 0.25)',
+    )
+    .transform(Number),
+  GST_SAC: z
+    .string()
+    .default('998431')
+    .refine((value) => /^99\d{4}$/.test(value), 'must be a six-digit services code (SAC) starting 99'),
+  INVOICE_PREFIX: documentPrefix('INV'),
+  CREDIT_NOTE_PREFIX: documentPrefix('CN'),
 });
 
 export type Env = z.infer<typeof fields>;

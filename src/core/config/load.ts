@@ -114,5 +114,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
     operatorProviderIds: e.OPERATOR_PROVIDER_IDS ?? [],
     reportTimeZone: e.REPORT_TIMEZONE,
+    invoicing: {
+      sellerGstin: e.SELLER_GSTIN ?? null,
+      sellerName: e.SELLER_NAME ?? null,
+      sellerAddress: e.SELLER_ADDRESS ?? null,
+      ratePercent: e.GST_RATE_PERCENT,
+      sac: e.GST_SAC,
+      invoicePrefix: e.INVOICE_PREFIX,
+      creditNotePrefix: e.CREDIT_NOTE_PREFIX,
+    },
   };
 }

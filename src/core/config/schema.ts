@@ -1,4 +1,5 @@
-import { fields } from './fields';
+import type { z } from 'zod';
+import { fields, type Env } from './fields';
 import { checkRedis } from './redis';
 import { checkSecrets } from './secrets';
 
@@ -12,4 +13,26 @@ export const schema = fields.superRefine((env, ctx) => {
       message: 'is unused with OUTBOX_LISTEN=false',
     });
   checkSecrets(env, ctx);
+  checkSeller(env, ctx);
 });
+
+/** A GST-registered seller's invoices name the seller; the two series must not share a prefix. */
+function checkSeller(env: Env, ctx: z.RefinementCtx<Env>): void {
+  if (env.SELLER_GSTIN !== undefined) {
+    for (const name of ['SELLER_NAME', 'SELLER_ADDRESS'] as const) {
+      if (env[name] === undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [name],
+          message: 'is required with SELLER_GSTIN (a tax invoice names its seller)',
+        });
+    }
+  }
+  const prefixes = [env.INVOICE_PREFIX, env.CREDIT_NOTE_PREFIX].map((prefix) => prefix.toUpperCase());
+  if (prefixes[0] === prefixes[1] || prefixes.includes('RCPT'))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['CREDIT_NOTE_PREFIX'],
+      message: `must differ from INVOICE_PREFIX and from RCPT (the receipts'): each series is numbered on its own`,
+    });
+}

@@ -2,6 +2,20 @@ import type { PlanPrices } from '../plans';
 import type { RedisTopology } from '../redis-topology';
 import type { ProcessorPlanIds } from '../plan-ids';
 
+/** The seller and the series of its tax documents (docs/invoices.md). */
+export interface InvoiceSettings {
+  /** SELLER_GSTIN: tax invoices and credit notes; null: receipts without tax lines. */
+  sellerGstin: string | null;
+  sellerName: string | null;
+  sellerAddress: string | null;
+  /** GST_RATE_PERCENT: prices include it. */
+  ratePercent: number;
+  /** GST_SAC: the services code every invoice names. */
+  sac: string;
+  invoicePrefix: string;
+  creditNotePrefix: string;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -88,4 +102,5 @@ export interface Config {
   operatorProviderIds: string[];
   /** The IANA time zone whose days and months the reports count in. */
   reportTimeZone: string;
+  invoicing: InvoiceSettings;
 }

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import type { InvoiceSettings } from '../config';
 import { withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { Order } from '../models';
@@ -16,7 +17,7 @@ import type { DisputeOutcome, PaymentDispute } from './types';
 export async function applyDispute(
   sequelize: Sequelize,
   dispute: PaymentDispute,
-  options: { transaction?: Transaction } & RevokeLimit = {},
+  options: { transaction?: Transaction; invoicing: InvoiceSettings } & RevokeLimit,
 ): Promise<DisputeOutcome> {
   return withTransaction(sequelize, options.transaction, async (transaction) => {
     const processorOrderId =
@@ -30,7 +31,7 @@ export async function applyDispute(
     return applyDisputeStage(
       sequelize,
       transaction,
-      disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction),
+      disputedOrder(sequelize, { order, buyer }, dispute.paymentId, transaction, options.invoicing),
       dispute,
       { maxRevokesPerHour: options.maxRevokesPerHour },
     );

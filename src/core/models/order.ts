@@ -49,6 +49,10 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare failedPaymentId: CreationOptional<string | null>;
   declare paymentFailure: CreationOptional<string | null>;
   declare paymentFailedAt: CreationOptional<Date | null>;
+  /** The buyer's GST state code (`29`), GSTIN and name for the invoice; null: the seller's state. */
+  declare billingStateCode: CreationOptional<string | null>;
+  declare billingGstin: CreationOptional<string | null>;
+  declare billingName: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -84,6 +88,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         failedPaymentId: { type: DataTypes.TEXT },
         paymentFailure: { type: DataTypes.TEXT },
         paymentFailedAt: { type: DataTypes.DATE },
+        billingStateCode: { type: DataTypes.TEXT },
+        billingGstin: { type: DataTypes.TEXT },
+        billingName: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -49,6 +49,10 @@ export class Subscription extends Model<
   declare authorizedPaymentId: CreationOptional<string | null>;
   /** When the processor's view stored here was seen: its webhook event's `created_at`, or the fetch. */
   declare stateEventAt: CreationOptional<Date | null>;
+  /** The buyer's GST state code (`29`), GSTIN and name for the invoice; null: the seller's state. */
+  declare billingStateCode: CreationOptional<string | null>;
+  declare billingGstin: CreationOptional<string | null>;
+  declare billingName: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -76,6 +80,9 @@ export class Subscription extends Model<
         shortUrl: { type: DataTypes.TEXT },
         authorizedPaymentId: { type: DataTypes.TEXT },
         stateEventAt: { type: DataTypes.DATE },
+        billingStateCode: { type: DataTypes.TEXT },
+        billingGstin: { type: DataTypes.TEXT },
+        billingName: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

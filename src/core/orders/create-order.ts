@@ -8,6 +8,7 @@ import { firstCheckAt } from '../check-schedule';
 import { resolvePurchase, type PricedPlan } from '../catalog';
 import { priceWithOffer, releaseOffer, reserveOffer } from '../offers';
 import { rupeesOfPaise } from '../money';
+import { parseBilling, type BillingInput } from '../invoices';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -36,6 +37,8 @@ export interface CreateOrderRequest {
   guildId?: string | null;
   /** An offer's code, as the buyer typed it. */
   offerCode?: string | null;
+  /** Who the invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  billing?: BillingInput | null;
 }
 
 /**
@@ -54,6 +57,7 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
+  const billing = parseBilling(request.billing);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
@@ -79,6 +83,7 @@ export async function createOrder(
     offer,
     amountPaise: offered?.amountPaise ?? plan.pricePaise,
     offerId: offered?.offerId ?? null,
+    billing,
   };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
@@ -119,6 +124,9 @@ export async function createOrder(
           discountPaise: price.discountPaise,
           offerId: price.offerId,
           currency: 'INR',
+          billingStateCode: billing.stateCode,
+          billingGstin: billing.gstin,
+          billingName: billing.name,
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },

@@ -24,7 +24,8 @@ export async function lockBuyerOrders(transaction: Transaction, buyerUserId: num
 }
 
 /**
- * The buyer's newest unpaid order of the last hour for the same target and plan at the same price, if any, other than
+ * The buyer's newest unpaid order of the last hour for the same target and plan at the same price, billed
+ * alike, if any, other than
  * those in `passed` (processor order ids found already paid at Razorpay).
  */
 export async function findReusableOrder(
@@ -44,6 +45,9 @@ export async function findReusableOrder(
       amountPaise: target.amountPaise,
       offerId: target.offerId,
       tier: target.plan.tier,
+      billingStateCode: target.billing.stateCode,
+      billingGstin: target.billing.gstin,
+      billingName: target.billing.name,
       createdAt: { [Op.gt]: new Date(Date.now() - REUSE_WITHIN_MS) },
     },
     order: [['createdAt', 'DESC']],

@@ -16,10 +16,10 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan, offerId }: OrderTarget): string {
-  return [category, guildId ?? '', plan.planType, plan.months ?? '', plan.pricePaise, offerId ?? ''].join(
-    ':',
-  );
+function targetKey({ category, guildId, plan, offerId, billing }: OrderTarget): string {
+  const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
+  const priced = [plan.pricePaise, offerId ?? ''];
+  return [category, guildId ?? '', plan.planType, plan.months ?? '', ...priced, ...billed].join(':');
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { PricedPlan } from '../catalog';
 import type { OfferRequest } from '../offers';
+import type { Billing } from '../invoices';
 import type { Category } from '../premium/types';
 
 /** What a buyer orders: the plan, for themselves (USER) or for a guild (SERVER). */
@@ -14,4 +15,6 @@ export interface OrderTarget {
   /** What the order charges, and the offer that lowered it: an unpaid order is handed out again only for the same. */
   amountPaise: number;
   offerId: number | null;
+  /** Who the invoice is made out to: an unpaid order is handed out again only for the same billing. */
+  billing: Billing;
 }

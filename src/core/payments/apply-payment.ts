@@ -2,7 +2,9 @@ import { brokenConstraint } from '../db/database';
 import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
+import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
+import { describePurchase, invoiceStatement } from '../invoices';
 import type { Order } from '../models';
 import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { grantPremium } from '../premium/grant';
@@ -41,7 +43,11 @@ export type PayableOrder = Pick<
   | 'paymentId'
   | 'disputeId'
   | 'refundedPaymentIds'
-> & { buyerProviderId: string };
+  | 'buyerUserId'
+  | 'billingStateCode'
+  | 'billingGstin'
+  | 'billingName'
+> & { buyerProviderId: string; buyerUsername: string };
 
 export interface AppliedPayment {
   order: PayableOrder;
@@ -85,17 +91,42 @@ export function amountMismatch(
   return `the payment of ${paid.amount} ${paid.currency} (paise) does not match order ${order.processorOrderId}'s ${order.amountPaise} ${order.currency}`;
 }
 
+/** The invoice of the order's payment: issued only if this transaction marks the order paid. */
+function orderInvoice(invoicing: InvoiceSettings, order: PayableOrder, paymentId: string) {
+  return invoiceStatement(
+    invoicing,
+    {
+      paymentId,
+      totalPaise: order.amountPaise,
+      currency: order.currency,
+      buyer: { userId: order.buyerUserId, username: order.buyerUsername },
+      billing: { stateCode: order.billingStateCode, gstin: order.billingGstin, name: order.billingName },
+      description: describePurchase(order),
+      orderId: order.id,
+      subscriptionId: null,
+    },
+    { orderPaidHere: true },
+  );
+}
+
 /**
  * The one way an order becomes paid and its premium granted, so that verify-payment, webhooks and the
  * reconciler cannot disagree: keyed `order:<processor order id>`, the same payment again returns the
  * first grant, `replayed`. Refusals (docs/api.md, verify-payment) are thrown before anything is written,
- * but PAYMENT_ALREADY_USED, which the unique orders.payment_id finds. Plain SQL in two round trips
- * (docs/performance.md): the order's lock goes with BEGIN, the grant and the paid order with COMMIT.
+ * but PAYMENT_ALREADY_USED, which the unique orders.payment_id finds. The payment's invoice is issued in
+ * the same transaction, behind the grant, once (docs/invoices.md). Plain SQL in two round trips
+ * (docs/performance.md): the order's lock goes with BEGIN, the grant, the paid order and the invoice
+ * with COMMIT.
  */
 export async function applyPayment(
   sequelize: Sequelize,
   payment: CapturedPayment,
-  context: { source: PaymentSource; buyerProviderId?: string; transaction?: Transaction },
+  context: {
+    source: PaymentSource;
+    buyerProviderId?: string;
+    transaction?: Transaction;
+    invoicing: InvoiceSettings;
+  },
 ): Promise<AppliedPayment> {
   const applied = withPlainTransaction(sequelize, context.transaction, async (transaction) => {
     const [order] = await transaction.rows<PayableOrder>(lockPayableOrder(payment.processorOrderId));
@@ -144,7 +175,11 @@ export async function applyPayment(
         },
         idempotencyKey: `order:${order.processorOrderId}`,
       },
-      { transaction, endsTransaction: true },
+      {
+        transaction,
+        endsTransaction: true,
+        followedBy: [orderInvoice(context.invoicing, order, payment.paymentId)],
+      },
     );
     return { order, change };
   });

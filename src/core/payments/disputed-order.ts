@@ -1,5 +1,6 @@
 import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
+import type { InvoiceSettings } from '../config';
 import type { DisputedPayment } from '../disputes/types';
 import { PremiumGrant, type Order, type User } from '../models';
 import { grantsOfOrder } from '../premium/grant-paid-for';
@@ -9,12 +10,15 @@ import { recordOrderDispute, recordOrderRestoreGrant, setOrderStanding } from '.
 /**
  * The order as the stage rules see it. A dispute that comes before its payment was applied records the
  * payment (learnedPayment) with the order's standing, and grants nothing until the dispute is won.
+ * `invoicing` lets the stage rules apply a payment never applied (with its invoice); the refunds' share,
+ * which never applies one, passes null.
  */
 export function disputedOrder(
   sequelize: Sequelize,
   { order, buyer }: { order: Order; buyer: User },
   paymentId: string,
   transaction: Transaction,
+  invoicing: InvoiceSettings | null,
 ): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
@@ -36,14 +40,16 @@ export function disputedOrder(
     recordDispute: (disputeId, disputeStatus) =>
       recordOrderDispute(order, disputeId, disputeStatus, transaction),
     recordRestoreGrant: (restoreGrantId) => recordOrderRestoreGrant(order, restoreGrantId, transaction),
-    applyIfNeverGranted: async () => {
-      if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
-        return;
-      await applyPayment(
-        sequelize,
-        { processorOrderId: order.processorOrderId, paymentId },
-        { source: 'webhook', transaction },
-      );
-    },
+    ...(invoicing && {
+      applyIfNeverGranted: async () => {
+        if ((await PremiumGrant.count({ where: { orderId: order.id, kind: 'grant' }, transaction })) > 0)
+          return;
+        await applyPayment(
+          sequelize,
+          { processorOrderId: order.processorOrderId, paymentId },
+          { source: 'webhook', transaction, invoicing },
+        );
+      },
+    }),
   };
 }

@@ -11,12 +11,14 @@
  */
 export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'under_review', 'closed')";
 
-/** Locks the order for the rest of the transaction, with its buyer's provider id (apply-payment). */
+/** Locks the order for the rest of the transaction, with its buyer (apply-payment) and billing (its invoice). */
 export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
            o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.tier,
            o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
            o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
-           u.provider_id AS "buyerProviderId"
+           o.billing_state_code AS "billingStateCode", o.billing_gstin AS "billingGstin",
+           o.billing_name AS "billingName", o.buyer_user_id AS "buyerUserId",
+           u.provider_id AS "buyerProviderId", u.username AS "buyerUsername"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
 

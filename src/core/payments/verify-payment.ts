@@ -25,6 +25,6 @@ export async function verifyPayment(core: Core, request: VerifyPaymentRequest): 
   return applyPayment(
     core.sequelize,
     { processorOrderId: request.processorOrderId, paymentId: request.paymentId },
-    { source: 'checkout', buyerProviderId: request.providerId },
+    { source: 'checkout', buyerProviderId: request.providerId, invoicing: core.config.invoicing },
   );
 }

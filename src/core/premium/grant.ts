@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
+import type { PlainQuery } from '../db/plain-query';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
 import { unknownUser } from '../users';
@@ -57,6 +58,11 @@ export async function grantPremium(
     transaction?: Transaction | PlainTransaction;
     /** Nothing follows the grant in the caller's plain transaction: it commits with the grant's statements. */
     endsTransaction?: boolean;
+    /**
+     * The caller's statements sent right behind the grant's, before the commit, without waiting for the
+     * grant's answer (the paid order's invoice): the transaction waits for their answers, and fails with them.
+     */
+    followedBy?: PlainQuery[];
   } = {},
 ): Promise<PremiumChange> {
   const owner: RecordOwner = {
@@ -108,6 +114,7 @@ export async function grantPremium(
     );
     if (owner.category === 'SERVER') void transaction.rows(raiseBuyerExpiry(owner));
     // The checks below refuse only what wrote nothing: an unknown user, a key used for another change.
+    for (const query of options.followedBy ?? []) void transaction.rows(query);
     if (options.endsTransaction || !options.transaction) transaction.endsHere();
     const [row] = await granted;
     if (!row) throw unknownUser(owner.providerId);

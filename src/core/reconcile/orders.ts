@@ -154,7 +154,7 @@ async function reconcileOrder(
     const { change } = await applyPayment(
       core.sequelize,
       { processorOrderId: order.processorOrderId, paymentId: captured.id, paid: captured },
-      { source: 'reconcile' },
+      { source: 'reconcile', invoicing: core.config.invoicing },
     );
     return change.replayed
       ? ['skipped', entry(captured.id, 'applied meanwhile by verify-payment or the webhook')]

@@ -49,7 +49,11 @@ export async function recheckPaidOrders(
                 paymentId,
                 refundedTotal: payment.amount_refunded,
               },
-              { source: 'reconcile', maxRevokesPerHour: core.config.maxRevokesPerHour },
+              {
+                source: 'reconcile',
+                maxRevokesPerHour: core.config.maxRevokesPerHour,
+                invoicing: core.config.invoicing,
+              },
             )
           : null;
       await markRefundChecked(core.sequelize, order.id);

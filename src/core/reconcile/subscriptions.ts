@@ -109,6 +109,7 @@ async function reconcileOne(
       applyProcessorView(core.sequelize, await lockSubscription(transaction, subscriptionId), view, {
         source: 'reconcile',
         graceHours: core.config.subscriptionGraceHours,
+        invoicing: core.config.invoicing,
         transaction,
       }),
     );

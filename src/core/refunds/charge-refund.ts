@@ -1,4 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import type { InvoiceSettings } from '../config';
+import { creditRefund } from './credit-note';
 import { disputedCharge } from '../subscriptions/disputed-charge';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import type { RefundOutcome } from './order-refund';
@@ -22,16 +24,29 @@ export interface ChargeRefund {
  * A full refund of a subscription's charge takes that cycle back through `revokePremium` (the REMOVE
  * event names the subscription), the grant a won dispute gave back if there was one; a partial one takes
  * the same share of the cycle's days, recorded and applied once, as for orders (`applyRefund`). Returns null when the payment is no charge of ours, so the order refund path can
- * look at it.
+ * look at it. Its credit note is issued last (docs/invoices.md).
  */
 export async function applyChargeRefund(
   sequelize: Sequelize,
   refund: ChargeRefund,
   transaction: Transaction,
-  limit: RevokeLimit = {},
+  options: RevokeLimit & { invoicing: InvoiceSettings },
 ): Promise<RefundOutcome | null> {
   const locked = await lockChargeOfPayment(transaction, refund.paymentId);
   if (!locked) return null;
+  const limit: RevokeLimit = { maxRevokesPerHour: options.maxRevokesPerHour };
+  const outcome = await applyLocked(sequelize, refund, transaction, locked, limit);
+  await creditRefund(transaction, options.invoicing, refund);
+  return outcome;
+}
+
+async function applyLocked(
+  sequelize: Sequelize,
+  refund: ChargeRefund,
+  transaction: Transaction,
+  locked: NonNullable<Awaited<ReturnType<typeof lockChargeOfPayment>>>,
+  limit: RevokeLimit,
+): Promise<RefundOutcome> {
   const { subscription, charge } = locked;
   const recorded = await recordProcessedRefund(transaction, { chargeId: charge.id }, refund);
   if (charge.status === 'refunded') {

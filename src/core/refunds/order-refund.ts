@@ -1,5 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import type { InvoiceSettings } from '../config';
 import { withTransaction } from '../db/database';
+import { creditRefund } from './credit-note';
 import { grantPaidFor, grantsOfOrder } from '../premium/grant-paid-for';
 import { disputedOrder } from '../payments/disputed-order';
 import { lockOrder } from '../orders/locked-order';
@@ -27,73 +29,90 @@ export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason
  * Takes a processed refund into the order and its premium, by the rules of docs/refunds.md (what a
  * refund takes) and docs/delivery-order.md (a refund before the payment grants nothing ever). Our
  * request's answer and the webhook may both bring it, so each refund is recorded in `payment_refunds`
- * and applied once, whichever comes first.
+ * and applied once, whichever comes first. Its credit note is issued last (docs/invoices.md).
  */
 export async function applyRefund(
   sequelize: Sequelize,
   refund: ProcessedRefund,
-  options: { transaction?: Transaction; source?: 'webhook' | 'reconcile' } & RevokeLimit = {},
+  options: RefundOptions,
+): Promise<RefundOutcome> {
+  return withTransaction(sequelize, options.transaction, async (transaction) => {
+    const outcome = await applyLocked(sequelize, refund, options, transaction);
+    await creditRefund(transaction, options.invoicing, refund);
+    return outcome;
+  });
+}
+
+type RefundOptions = {
+  transaction?: Transaction;
+  source?: 'webhook' | 'reconcile';
+  invoicing: InvoiceSettings;
+} & RevokeLimit;
+
+async function applyLocked(
+  sequelize: Sequelize,
+  refund: ProcessedRefund,
+  options: RefundOptions,
+  transaction: Transaction,
 ): Promise<RefundOutcome> {
   const source = options.source ?? 'webhook';
   const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
-  return withTransaction(sequelize, options.transaction, async (transaction) => {
-    const { order, buyer } = await lockOrder(transaction, refund.processorOrderId);
-    if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
-      return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
-    }
-    // Recorded even so: money went out, and the refund's row tells the reports (a reconciler may have
-    // settled the order first).
-    const recorded = await recordRefundOf(transaction, order.id, refund);
-    if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
-    if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
-    const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
-    const by = recorded?.requestedBy ?? null;
-    // An operator's refund is theirs in the ledger, and never held by the revocation guard.
-    const revokeSource = by ? 'manual' : source;
-    const actor = by?.actor ?? (source === 'webhook' ? 'razorpay-webhook' : 'reconciler');
-    const reason = by
-      ? `${described}: ${by.reason}`
-      : source === 'webhook'
-        ? described
-        : `${described}, found by the reconciler`;
-    if (refundedTotal < order.amountPaise) {
-      if (!recorded || order.status !== 'paid') {
-        const status = recorded ? `the order is ${order.status}` : 'no refund id';
-        return ignored(
-          `partial refund (${refundedTotal} of ${order.amountPaise} paise): ${status}, nothing taken now`,
-        );
-      }
-      await takeRefundedShare(
-        sequelize,
-        transaction,
-        disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction),
-        {
-          recorded,
-          source: revokeSource,
-          actor,
-          reason,
-        },
-        { maxRevokesPerHour: options.maxRevokesPerHour },
-      );
-      return { result: 'refunded' };
-    }
-    const grant = await grantPaidFor(grantsOfOrder(order), transaction);
-    await markOrderRefunded(order, refund.paymentId, transaction);
-    if (grant) {
-      await revokePremium(
-        sequelize,
-        {
-          target: { grantId: grant.id },
-          source: revokeSource,
-          actor,
-          reason,
-          idempotencyKey: `refund:${order.processorOrderId}`,
-        },
-        { transaction, maxRevokesPerHour: options.maxRevokesPerHour },
+  const { order, buyer } = await lockOrder(transaction, refund.processorOrderId);
+  if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
+    return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
+  }
+  // Recorded even so: money went out, and the refund's row tells the reports (a reconciler may have
+  // settled the order first).
+  const recorded = await recordRefundOf(transaction, order.id, refund);
+  if (order.status === 'refunded') return ignored(`order ${order.processorOrderId} is already refunded`);
+  if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
+  const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
+  const by = recorded?.requestedBy ?? null;
+  // An operator's refund is theirs in the ledger, and never held by the revocation guard.
+  const revokeSource = by ? 'manual' : source;
+  const actor = by?.actor ?? (source === 'webhook' ? 'razorpay-webhook' : 'reconciler');
+  const reason = by
+    ? `${described}: ${by.reason}`
+    : source === 'webhook'
+      ? described
+      : `${described}, found by the reconciler`;
+  if (refundedTotal < order.amountPaise) {
+    if (!recorded || order.status !== 'paid') {
+      const status = recorded ? `the order is ${order.status}` : 'no refund id';
+      return ignored(
+        `partial refund (${refundedTotal} of ${order.amountPaise} paise): ${status}, nothing taken now`,
       );
     }
+    await takeRefundedShare(
+      sequelize,
+      transaction,
+      disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction, options.invoicing),
+      {
+        recorded,
+        source: revokeSource,
+        actor,
+        reason,
+      },
+      { maxRevokesPerHour: options.maxRevokesPerHour },
+    );
     return { result: 'refunded' };
-  });
+  }
+  const grant = await grantPaidFor(grantsOfOrder(order), transaction);
+  await markOrderRefunded(order, refund.paymentId, transaction);
+  if (grant) {
+    await revokePremium(
+      sequelize,
+      {
+        target: { grantId: grant.id },
+        source: revokeSource,
+        actor,
+        reason,
+        idempotencyKey: `refund:${order.processorOrderId}`,
+      },
+      { transaction, maxRevokesPerHour: options.maxRevokesPerHour },
+    );
+  }
+  return { result: 'refunded' };
 }
 
 /** Records a refund Razorpay named (not one the reconciler inferred from the payment's total). */

@@ -69,7 +69,13 @@ async function lockPayment(
 ): Promise<DisputedPayment> {
   if (orderId !== null) {
     const { processorOrderId } = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
-    return disputedOrder(sequelize, await lockOrder(transaction, processorOrderId), paymentId, transaction);
+    return disputedOrder(
+      sequelize,
+      await lockOrder(transaction, processorOrderId),
+      paymentId,
+      transaction,
+      null,
+    );
   }
   const charge = await lockChargeOfPayment(transaction, paymentId);
   if (!charge) throw AppError.notFound('CHARGE_NOT_FOUND', `no subscription charge paid by ${paymentId}`);

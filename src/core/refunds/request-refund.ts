@@ -162,10 +162,15 @@ async function applyProcessed(
     receipt: refund.receipt,
   };
   if (payment.orderId !== null) {
-    await applyRefund(core.sequelize, { ...entity, processorOrderId: payment.orderId }, { transaction });
+    await applyRefund(
+      core.sequelize,
+      { ...entity, processorOrderId: payment.orderId },
+      { transaction, invoicing: core.config.invoicing },
+    );
   } else {
     await applyChargeRefund(core.sequelize, entity, transaction, {
       maxRevokesPerHour: core.config.maxRevokesPerHour,
+      invoicing: core.config.invoicing,
     });
   }
 }

@@ -71,6 +71,7 @@ export async function applyInvoiceCharge(
   await applyCharge(core.sequelize, await lockSubscription(transaction, subscriptionId), charge, {
     source: 'webhook',
     graceHours: core.config.subscriptionGraceHours,
+    invoicing: core.config.invoicing,
     transaction,
   });
 }

@@ -1,5 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
+import { describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
 import { planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
@@ -9,6 +11,14 @@ import type { LockedSubscription } from './locked-subscription';
 const HOUR_MS = 3_600_000;
 
 export type ChargeSource = 'checkout' | 'webhook' | 'reconcile';
+
+/** Where a charge is applied from, in the caller's transaction, with the settings its grant and invoice need. */
+export interface ChargeContext {
+  source: ChargeSource;
+  graceHours: number;
+  transaction: Transaction;
+  invoicing: InvoiceSettings;
+}
 
 /** One captured payment of a subscription, as a webhook, an invoice or Checkout's answer shows it. */
 export interface ChargeInput {
@@ -33,7 +43,8 @@ const ACTORS: Record<ChargeSource, (locked: LockedSubscription) => string> = {
  * alike: one cycle of the plan through `grantPremium`, keyed `subscription-charge:<payment id>`, so the
  * same payment grants once however often and in whatever order it is reported. The record then runs to
  * at least the cycle's end plus SUBSCRIPTION_GRACE_HOURS, so a renewal charged a little late never
- * leaves a gap. A refunded charge is never granted again.
+ * leaves a gap. A refunded charge is never granted again. The charge's invoice is issued last, when the
+ * charge is first recorded (docs/invoices.md).
  *
  * Refused before anything is written: AMOUNT_MISMATCH (money taken that does not pay for the plan: an
  * operator must refund), CHARGE_OF_ANOTHER_SUBSCRIPTION.
@@ -42,7 +53,7 @@ export async function applyCharge(
   sequelize: Sequelize,
   locked: LockedSubscription,
   charge: ChargeInput,
-  context: { source: ChargeSource; graceHours: number; transaction: Transaction },
+  context: ChargeContext,
 ): Promise<PremiumChange | null> {
   const { subscription, buyer } = locked;
   const { transaction } = context;
@@ -88,6 +99,25 @@ export async function applyCharge(
         cycleEnd: charge.cycleEnd,
         grantId: change.grantId,
         source: context.source,
+      },
+      { transaction },
+    );
+    await issueInvoice(
+      sequelize,
+      context.invoicing,
+      {
+        paymentId: charge.paymentId,
+        totalPaise: charge.amount,
+        currency: charge.currency,
+        buyer: { userId: buyer.id, username: buyer.username },
+        billing: {
+          stateCode: subscription.billingStateCode,
+          gstin: subscription.billingGstin,
+          name: subscription.billingName,
+        },
+        description: describePurchase({ ...subscription.get(), subscription: true }),
+        orderId: null,
+        subscriptionId: subscription.id,
       },
       { transaction },
     );

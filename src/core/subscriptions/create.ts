@@ -5,6 +5,7 @@ import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
+import { parseBilling, type BillingInput } from '../invoices';
 import { monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -30,6 +31,8 @@ export interface CreateSubscriptionRequest {
   amount?: number;
   category: Category;
   guildId?: string | null;
+  /** Who each charge's invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  billing?: BillingInput | null;
 }
 
 export interface CreatedSubscription {
@@ -58,6 +61,7 @@ export async function createSubscription(
   request: CreateSubscriptionRequest,
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
+  const billing = parseBilling(request.billing);
   if (!request.plan && !request.planType) {
     throw AppError.validation(
       'PLAN_REQUIRED',
@@ -98,7 +102,10 @@ export async function createSubscription(
       existing.status === 'created' &&
       existing.buyerUserId === buyer.id &&
       existing.planType === plan.planType &&
-      existing.amountPaise === plan.pricePaise;
+      existing.amountPaise === plan.pricePaise &&
+      existing.billingStateCode === billing.stateCode &&
+      existing.billingGstin === billing.gstin &&
+      existing.billingName === billing.name;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
@@ -130,6 +137,9 @@ export async function createSubscription(
       amountPaise,
       startAt,
       shortUrl: created.short_url,
+      billingStateCode: billing.stateCode,
+      billingGstin: billing.gstin,
+      billingName: billing.name,
     });
     return describeCreated(subscription, core.config.razorpay.keyId);
   } catch (error) {

@@ -1,8 +1,8 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { SubscriptionCharge } from '../models';
 import type { PremiumChange } from '../premium/types';
 import type { RazorpayClient, RazorpayPayment, RazorpaySubscription } from '../processor/razorpay-client';
-import { applyCharge, type ChargeInput, type ChargeSource } from './charges';
+import { applyCharge, type ChargeContext, type ChargeInput } from './charges';
 import type { LockedSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
 
@@ -58,7 +58,7 @@ export async function applyProcessorView(
   sequelize: Sequelize,
   locked: LockedSubscription,
   view: ProcessorView,
-  context: { source: ChargeSource; graceHours: number; transaction: Transaction },
+  context: ChargeContext,
 ): Promise<PremiumChange[]> {
   const changes: PremiumChange[] = [];
   for (const charge of view.unrecordedCharges) {

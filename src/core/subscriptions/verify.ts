@@ -52,6 +52,7 @@ export async function verifySubscription(
       await applyProcessorView(sequelize, locked, view, {
         source: 'checkout',
         graceHours: core.config.subscriptionGraceHours,
+        invoicing: core.config.invoicing,
         transaction,
       });
     }

@@ -101,7 +101,12 @@ export async function applySubscriptionWebhook(
         cycleStart: fromUnix(subscription.current_start),
         cycleEnd: fromUnix(subscription.current_end),
       },
-      { source: 'webhook', graceHours: core.config.subscriptionGraceHours, transaction },
+      {
+        source: 'webhook',
+        graceHours: core.config.subscriptionGraceHours,
+        transaction,
+        invoicing: core.config.invoicing,
+      },
     );
   }
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;

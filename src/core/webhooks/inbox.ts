@@ -132,7 +132,7 @@ async function applySubscriptionEvent(
       receipt: refund.entity.receipt ?? null,
     },
     transaction,
-    { maxRevokesPerHour: core.config.maxRevokesPerHour },
+    { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing },
   );
   return outcome && answer(event.event, outcome);
 }
@@ -153,10 +153,14 @@ async function applyEvent(
   transaction: Transaction,
 ): Promise<WebhookOutcome> {
   const { sequelize } = core;
-  const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour };
+  const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing };
   switch (event.kind) {
     case 'payment':
-      await applyPayment(sequelize, event.payment, { source: 'webhook', transaction });
+      await applyPayment(sequelize, event.payment, {
+        source: 'webhook',
+        transaction,
+        invoicing: core.config.invoicing,
+      });
       return { status: 'processed', event: event.name };
     case 'refund':
       return answer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Config } from '../../core/config';
 import type { Core } from '../../core';
 import { AppError } from '../../core/errors';
+import { GST_STATES } from '../../core/gst';
 import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS } from '../../core/plans';
 import { sourceDirectory } from '../source-directory';
 
@@ -20,6 +21,8 @@ export function demoConfig(config: Config) {
     botEventsUrl: sandboxUrl === undefined ? null : `${sandboxUrl}/bot/events`,
     customMonths: CUSTOM_MONTHS,
     customMonthPlan: CUSTOM_MONTH_PLAN,
+    /** The billing state's choices: GST's states and union territories, by code. */
+    gstStates: Object.entries(GST_STATES).map(([code, name]) => ({ code, name })),
   };
 }
 

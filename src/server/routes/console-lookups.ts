@@ -5,6 +5,8 @@ import { describeOrder } from '../../core/admin/orders';
 import { listWaitingEvents } from '../../core/admin/outbox';
 import { describeUser, findUsers } from '../../core/admin/users';
 import { AppError } from '../../core/errors';
+import { invoiceOfPayment } from '../../core/invoices';
+import { invoicePdf } from '../../core/invoices/pdf';
 import { openDisputes, revenueReport, subscribersReport } from '../../core/reports';
 import { mrrByMonth } from '../../core/reports/mrr-history';
 import { describeSubscriptionWithCharges, findSubscriptions } from '../../core/subscriptions/list';
@@ -93,6 +95,19 @@ const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     '/api/console/orders/:orderId',
     { schema: { hide, params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }) } },
     async (request) => describeOrder(sequelize, request.params.orderId),
+  );
+
+  // The invoice (or receipt) of a payment with its credit notes, as the buyer gets it: a link opens it.
+  app.get(
+    '/api/console/invoices/:paymentId',
+    { schema: { hide, params: Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 64 }) }) } },
+    async (request, reply) => {
+      const invoice = await invoiceOfPayment(sequelize, request.params.paymentId);
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${invoice.number.replace(/\//g, '-')}.pdf"`)
+        .send(await invoicePdf(invoice));
+    },
   );
 
   app.get(

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
+import { invoiceJson, ownInvoice } from '../../core/invoices';
+import { invoicePdf } from '../../core/invoices/pdf';
 import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
 import { recheckOrder } from '../../core/reconcile/recheck';
 import { listOwnCharges, type OwnCharge } from '../../core/subscriptions/own-charges';
@@ -61,6 +63,51 @@ function view(order: OwnOrder) {
       at: order.failedAttempt.at.toISOString(),
     },
   };
+}
+
+const Amount = Type.String({ pattern: '^\\d+\\.\\d{2}$', description: 'INR, two decimals' });
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const DocumentAmounts = { taxable: Amount, cgst: Amount, sgst: Amount, igst: Amount, total: Amount };
+const InvoiceView = Type.Object({
+  kind: Type.Union([Type.Literal('invoice'), Type.Literal('receipt')], {
+    description: 'receipt when the seller has no GSTIN: no tax lines',
+  }),
+  number: Type.String({ description: '<prefix>/<financial year>/<serial>, like INV/2627/000001' }),
+  issuedAt: Timestamp,
+  seller: Type.Object({
+    gstin: Nullable(Type.String()),
+    name: Nullable(Type.String()),
+    address: Nullable(Type.String()),
+    stateCode: Nullable(Type.String()),
+  }),
+  buyer: Type.Object({
+    name: Type.String(),
+    gstin: Nullable(Type.String()),
+    stateCode: Nullable(Type.String()),
+  }),
+  placeOfSupply: Nullable(Type.String({ description: 'the GST state code of the place of supply' })),
+  sac: Nullable(Type.String()),
+  rate: Type.Number({ description: 'GST in percent; 0 on a receipt' }),
+  ...DocumentAmounts,
+  currency: Type.String(),
+  description: Type.String(),
+  orderId: Nullable(Type.String()),
+  subscriptionId: Nullable(Type.String()),
+  paymentId: Type.String(),
+  creditNotes: Type.Array(
+    Type.Object({
+      number: Type.String(),
+      issuedAt: Timestamp,
+      invoiceNumber: Type.String(),
+      refundId: Nullable(Type.String()),
+      ...DocumentAmounts,
+    }),
+  ),
+});
+
+/** Whether the caller asked for JSON rather than the PDF (the default). */
+function wantsJson(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((type) => type.split(';')[0]!.trim() === 'application/json');
 }
 
 /** GET /api/payment/orders and POST /api/payment/orders/:orderId/recheck: "I paid, where is my premium?" */
@@ -128,6 +175,44 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         orderId: request.params.orderId,
       });
       return { ...view(recheck), applied: recheck.applied, message: recheck.message };
+    },
+  );
+
+  app.get(
+    '/api/payment/orders/:orderId/invoice',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['payments'],
+        summary: "Your order's tax invoice (or receipt) with its credit notes: PDF, or JSON when asked",
+        description:
+          "`orderId` is the order (`order_…`), or a subscription charge's payment (`pay_…`). " +
+          '`Accept: application/json` answers JSON; anything else the PDF. ' +
+          "404 INVOICE_NOT_FOUND for another user's order and for an order without a payment.",
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ orderId: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: {
+          200: {
+            description: 'The invoice',
+            content: {
+              'application/json': { schema: InvoiceView },
+              'application/pdf': { schema: Type.String({ format: 'binary' }) },
+            },
+          },
+          ...errorReplies(401, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const invoice = await ownInvoice(core.sequelize, request.caller!.providerId, request.params.orderId);
+      void reply.header('vary', 'Accept').header('cache-control', 'private, no-store');
+      if (wantsJson(request.headers.accept)) return invoiceJson(invoice);
+      const file = `${invoice.number.replace(/\//g, '-')}.pdf`;
+      return reply
+        .type('application/pdf')
+        .header('content-disposition', `inline; filename="${file}"`)
+        .send(await invoicePdf(invoice));
     },
   );
 };

@@ -11,7 +11,7 @@ import { createSubscription } from '../../core/subscriptions/create';
 import { listOwnSubscriptions } from '../../core/subscriptions/list';
 import { verifySubscription } from '../../core/subscriptions/verify';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
+import { BillingFields, errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
 
 const ProcessorId = Type.String({ minLength: 1, maxLength: 64 });
 const SubscriptionId = Type.String({
@@ -33,6 +33,7 @@ const CreateSubscriptionBody = Type.Object({
     }),
   ),
   ...TargetFields,
+  ...BillingFields,
 });
 
 const CreatedSubscription = Type.Object({

@@ -11,11 +11,21 @@ import { createOrderRow, createUser } from '../../support/fixtures';
 /** The ledger rows a dispute names (`payment_disputes.revoke_ledger_id`, `restore_ledger_id`). */
 const getCore = useTestCore({ MAX_REVOKES_PER_HOUR: '1' });
 const db = () => getCore().sequelize;
-const limit = () => ({ maxRevokesPerHour: getCore().config.maxRevokesPerHour });
+const limit = () => ({
+  maxRevokesPerHour: getCore().config.maxRevokesPerHour,
+  invoicing: getCore().config.invoicing,
+});
 
 const paidOrder = async (buyer: User, paymentId: string): Promise<Order> => {
   const order = await createOrderRow(buyer.id);
-  await applyPayment(db(), { processorOrderId: order.processorOrderId, paymentId }, { source: 'webhook' });
+  await applyPayment(
+    db(),
+    { processorOrderId: order.processorOrderId, paymentId },
+    {
+      source: 'webhook',
+      invoicing: getCore().config.invoicing,
+    },
+  );
   return order;
 };
 const dispute = (order: Order, paymentId: string, disputeId: string, stage: DisputeStage) =>

@@ -19,22 +19,20 @@ const pay = (order: Order, paymentId: string) =>
   applyPayment(
     db(),
     { processorOrderId: order.processorOrderId, paymentId, paid: { amount: 19_900, currency: 'INR' } },
-    { source: 'webhook' },
+    { source: 'webhook', invoicing: getCore().config.invoicing },
   );
 const refund = (order: Order, paymentId: string, refundedTotal = 19_900) =>
-  applyRefund(db(), {
-    refundId: `rfnd_${paymentId}`,
-    processorOrderId: order.processorOrderId,
-    paymentId,
-    refundedTotal,
-  });
+  applyRefund(
+    db(),
+    { refundId: `rfnd_${paymentId}`, processorOrderId: order.processorOrderId, paymentId, refundedTotal },
+    { invoicing: getCore().config.invoicing },
+  );
 const dispute = (order: Order, paymentId: string, stage: DisputeStage) =>
-  applyDispute(db(), {
-    disputeId: 'disp_Rules00000001',
-    paymentId,
-    processorOrderId: order.processorOrderId,
-    stage,
-  });
+  applyDispute(
+    db(),
+    { disputeId: 'disp_Rules00000001', paymentId, processorOrderId: order.processorOrderId, stage },
+    { invoicing: getCore().config.invoicing },
+  );
 const written = async () => [await PremiumGrant.count(), await OutboxEvent.count()];
 
 describe('paying an order', () => {

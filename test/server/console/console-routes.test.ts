@@ -72,17 +72,21 @@ describe('console lookups', () => {
     const buyer = await createUser();
     const order = await createOrderRow(buyer.id, { amountPaise: 39_800, durationDays: 60 });
     const refund = (refundId: string, amountPaise: number, refundedTotal: number) =>
-      applyRefund(app().core.sequelize, {
-        refundId,
-        processorOrderId: order.processorOrderId,
-        paymentId: 'pay_Partly0000001',
-        amountPaise,
-        refundedTotal,
-      });
+      applyRefund(
+        app().core.sequelize,
+        {
+          refundId,
+          processorOrderId: order.processorOrderId,
+          paymentId: 'pay_Partly0000001',
+          amountPaise,
+          refundedTotal,
+        },
+        { invoicing: app().core.config.invoicing },
+      );
     await applyPayment(
       app().core.sequelize,
       { processorOrderId: order.processorOrderId, paymentId: 'pay_Partly0000001' },
-      { source: 'webhook' },
+      { source: 'webhook', invoicing: app().core.config.invoicing },
     );
     await refund('rfnd_Partly000001', 10_000, 10_000);
     await refund('rfnd_Partly000002', 5_000, 15_000);
@@ -100,6 +104,11 @@ describe('console lookups', () => {
       ['revoke', -44],
       ['grant', 37],
     ]);
+    // Its receipt (no SELLER_GSTIN here) with the two refunds' credit notes, opened from the view.
+    const invoice = await request('GET', '/api/console/invoices/pay_Partly0000001');
+    expect(invoice.statusCode).toBe(200);
+    expect(invoice.headers['content-type']).toBe('application/pdf');
+    expect((await request('GET', '/api/console/invoices/pay_Unknown0000001')).statusCode).toBe(404);
   });
 
   it('shows a declined order as "payment failed" everywhere, as the CLI and the demo page do', async () => {

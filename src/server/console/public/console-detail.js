@@ -187,6 +187,12 @@
     return order.refundedAt ? `${amount}, ${time(order.refundedAt)}` : amount;
   }
 
+  // The payment's invoice (or receipt) with its credit notes, as a PDF in a new tab.
+  function invoiceLink(paymentId) {
+    const href = `/api/console/invoices/${encodeURIComponent(paymentId)}`;
+    return el('a', { href, target: '_blank', rel: 'noopener' }, 'invoice (PDF)');
+  }
+
   function renderOrder({ order, grants }) {
     return [
       el('h2', {}, `Order ${order.orderId}`),
@@ -197,6 +203,7 @@
         ['Plan', `${order.planType}, ${order.durationDays} days`],
         ['Amount', inr(order.amountPaise / 100)],
         ['Payment', order.paymentId ?? '-'],
+        ['Invoice', order.paymentId && order.paidAt ? invoiceLink(order.paymentId) : '-'],
         ['Paid', time(order.paidAt)],
         ['Refunded', refunded(order)],
       ]),
@@ -224,6 +231,8 @@
         (charge) => [
           `${charge.paymentId} · ${charge.status} · ${inr(charge.amount)} · `,
           el('span', { className: 'muted' }, `cycle ends ${time(charge.cycleEnd)}`),
+          ' · ',
+          invoiceLink(charge.paymentId),
           charge.status === 'charged'
             ? el(
                 'div',

@@ -401,6 +401,24 @@ function openCheckout(orderId) {
   location.assign(checkout);
 }
 
+/** The buy form's billing: the state chosen and a GSTIN typed, or nothing (the seller's state). */
+function billingOf(form) {
+  const stateCode = form.get('stateCode') || null;
+  const gstin = (form.get('gstin') || '').trim().toUpperCase() || null;
+  return stateCode || gstin ? { stateCode, gstin } : undefined;
+}
+
+/** The billing state's choices, from the page's settings. */
+function renderStates() {
+  const select = byId('buy').elements.stateCode;
+  for (const { code, name } of settings.gstStates ?? []) {
+    const option = document.createElement('option');
+    option.value = code;
+    option.textContent = `${name} (${code})`;
+    select.append(option);
+  }
+}
+
 /** create-order, then off to the checkout page, which comes back to /dashboard with the payment. */
 async function buy(event) {
   event.preventDefault();
@@ -424,6 +442,7 @@ async function buy(event) {
       months,
       category: guildId ? 'SERVER' : 'USER',
       guildId,
+      billing: billingOf(form),
     });
     openCheckout(order.id);
   } catch (error) {
@@ -478,6 +497,7 @@ async function start() {
   history.replaceState(null, '', location.pathname);
 
   settings = await (await fetch('/demo/config.json')).json();
+  renderStates();
   if (location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return showSignIn(params);
   try {
     catalog = await api('/api/plans');

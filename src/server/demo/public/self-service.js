@@ -1,4 +1,4 @@
-/* global document, confirm, PremiumDemo, api, element, byId, formatTime, openCheckout, settings, showNotice, showError, clearMessages, holderName, refresh, me */
+/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumDemo, api, element, byId, formatTime, openCheckout, settings, showNotice, showError, clearMessages, holderName, refresh, me */
 'use strict';
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
@@ -74,6 +74,44 @@ function button(text, className, onClick) {
   return node;
 }
 
+/**
+ * Downloads the invoice (a receipt when the seller has no GSTIN) of an order (`order_…`) or of a
+ * subscription charge (`pay_…`): the API answers the PDF with the session's Bearer token, which a plain
+ * link could not send.
+ */
+async function downloadInvoice(id, node) {
+  clearMessages();
+  node.disabled = true;
+  try {
+    const response = await fetch(`/api/payment/orders/${encodeURIComponent(id)}/invoice`, {
+      headers: { authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`, accept: 'application/pdf' },
+    });
+    if (!response.ok) {
+      const reply = await response.json().catch(() => null);
+      throw new Error(reply?.error?.message ?? response.statusText);
+    }
+    const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
+    const link = element('a');
+    link.href = URL.createObjectURL(await response.blob());
+    link.download = name ?? 'invoice.pdf';
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+  } catch (error) {
+    showError(error, 'The invoice could not be downloaded');
+  } finally {
+    node.disabled = false;
+  }
+}
+
+/** A paid order's or a charge's invoice button; its credit notes are listed in the same PDF. */
+function invoiceButton(id) {
+  return element(
+    'span',
+    'actions',
+    button('Invoice', '', (node) => downloadInvoice(id, node)),
+  );
+}
+
 function orderRow(order) {
   const plan = order.months ? `${order.planType} ${order.months} mo` : order.planType;
   const row = element(
@@ -90,6 +128,8 @@ function orderRow(order) {
     }
     actions.append(button('Check again', '', (node) => recheck(order.orderId, node)));
     row.append(actions);
+  } else if (order.paidAt) {
+    row.append(invoiceButton(order.orderId));
   }
   const failed = order.failedAttempt
     ? `, payment failed ${formatTime(order.failedAttempt.at)}: ${order.failedAttempt.reason}`
@@ -111,6 +151,7 @@ function chargeRow(charge) {
       element('small', '', charge.paymentId),
     ),
     element('span', '', `₹${charge.amount} · `, charge.status),
+    invoiceButton(charge.paymentId),
   );
   const cycle = charge.cycleEnd ? `, for the cycle to ${formatTime(charge.cycleEnd)}` : '';
   row.title = `charged ${formatTime(charge.chargedAt)} by subscription ${charge.subscriptionId}${cycle}`;

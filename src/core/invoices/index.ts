@@ -1,0 +1,10 @@
+/**
+ * Tax invoices, receipts and credit notes (docs/invoices.md): issued by payments, subscription charges
+ * and refunds inside their own transactions, read by the API, the console and the CLI.
+ */
+export { parseBilling, type Billing, type BillingInput } from './billing';
+export { describePurchase } from './description';
+export { invoiceStatement, issueCreditNote, issueInvoice, type InvoiceSubject } from './issue';
+export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownInvoice } from './read';
+export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
+export type { IssuedCreditNote, IssuedInvoice } from './types';

@@ -1,0 +1,216 @@
+import PDFDocument from 'pdfkit';
+import { stateLabel, stateTaxName } from '../gst';
+import { indiaDate } from './numbering';
+import { inr, type TaxLines } from './tax';
+import type { IssuedCreditNote, IssuedInvoice } from './types';
+
+/**
+ * The documents as PDF, made with pdfkit and the DejaVu Sans font (which has ₹): every word and amount is
+ * text in the PDF, with the font's Unicode map embedded, so that `pdftotext`, a screen reader or the
+ * accountant's software reads the number, the GSTINs and the amounts as they are printed.
+ */
+
+const FONT = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf');
+const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
+
+const MARGIN = 50;
+const PAGE_WIDTH = 595.28; // A4
+const CONTENT = PAGE_WIDTH - 2 * MARGIN;
+const AMOUNT_WIDTH = 110;
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `01 Apr 2026`, in India time. */
+export function documentDate(instant: Date): string {
+  const [year, month, day] = indiaDate(instant).split('-') as [string, string, string];
+  return `${day} ${MONTHS[Number(month) - 1]} ${year}`;
+}
+
+const rupees = (paise: number) => `₹${inr(paise)}`;
+
+/** The rate of each half of an intra-state tax: 9 of 18. */
+const half = (ratePercent: number) => String(ratePercent / 2);
+
+/** The lines below the taxable value: CGST and SGST (or UTGST), or IGST; none for a receipt. */
+function taxLines(invoice: IssuedInvoice, lines: TaxLines): [string, number][] {
+  if (invoice.kind === 'receipt') return [];
+  const rate = invoice.ratePercent;
+  if (lines.igst > 0 || invoice.placeOfSupply !== invoice.seller.stateCode) {
+    return [[`IGST @ ${rate}%`, lines.igst]];
+  }
+  return [
+    [`CGST @ ${half(rate)}%`, lines.cgst],
+    [`${stateTaxName(invoice.seller.stateCode)} @ ${half(rate)}%`, lines.sgst],
+  ];
+}
+
+class Page {
+  readonly doc: PDFKit.PDFDocument;
+
+  constructor(title: string, issuedAt: Date) {
+    this.doc = new PDFDocument({
+      size: 'A4',
+      margin: MARGIN,
+      font: FONT,
+      info: { Title: title, Producer: 'premium-service', Creator: 'premium-service', CreationDate: issuedAt },
+    });
+    this.doc.registerFont('body', FONT);
+    this.doc.registerFont('bold', BOLD);
+  }
+
+  heading(text: string): this {
+    this.doc.font('bold').fontSize(18).text(text, MARGIN, MARGIN);
+    this.doc.moveDown(0.5);
+    return this;
+  }
+
+  /** `Label: value` lines, skipping those without a value. */
+  fields(entries: [string, string | null][]): this {
+    this.doc.font('body').fontSize(10);
+    for (const [label, value] of entries) {
+      if (value === null || value === '') continue;
+      this.doc.font('bold').text(`${label}: `, MARGIN, this.doc.y, { continued: true });
+      this.doc.font('body').text(value);
+    }
+    this.doc.moveDown(0.8);
+    return this;
+  }
+
+  /** A block: a bold title, then its lines. */
+  block(title: string, lines: (string | null)[]): this {
+    this.doc.font('bold').fontSize(11).text(title, MARGIN);
+    this.doc.font('body').fontSize(10);
+    for (const line of lines) if (line) this.doc.text(line, MARGIN, this.doc.y, { width: CONTENT });
+    this.doc.moveDown(0.8);
+    return this;
+  }
+
+  /** A row of the amounts table: the label on the left, the amount right-aligned. */
+  amountRow(label: string, amount: string, bold = false): this {
+    const y = this.doc.y;
+    this.doc.font(bold ? 'bold' : 'body').fontSize(10);
+    this.doc.text(label, MARGIN, y, { width: CONTENT - AMOUNT_WIDTH });
+    const after = this.doc.y;
+    this.doc.text(amount, PAGE_WIDTH - MARGIN - AMOUNT_WIDTH, y, { width: AMOUNT_WIDTH, align: 'right' });
+    this.doc.y = Math.max(after, this.doc.y) + 2;
+    return this;
+  }
+
+  rule(): this {
+    const y = this.doc.y + 2;
+    this.doc
+      .moveTo(MARGIN, y)
+      .lineTo(PAGE_WIDTH - MARGIN, y)
+      .lineWidth(0.5)
+      .stroke();
+    this.doc.y = y + 6;
+    return this;
+  }
+
+  note(text: string): this {
+    this.doc.moveDown(1).font('body').fontSize(8).text(text, MARGIN, this.doc.y, { width: CONTENT });
+    return this;
+  }
+
+  render(): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    return new Promise((resolve, reject) => {
+      this.doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+      this.doc.on('end', () => resolve(Buffer.concat(chunks)));
+      this.doc.on('error', reject);
+      this.doc.end();
+    });
+  }
+}
+
+function parties(page: Page, invoice: IssuedInvoice): void {
+  const { seller, buyer } = invoice;
+  page.block(
+    'Seller',
+    [
+      seller.name,
+      seller.address,
+      seller.gstin && `GSTIN: ${seller.gstin}`,
+      seller.stateCode && `State: ${stateLabel(seller.stateCode)}`,
+    ].filter((line) => line !== null),
+  );
+  page.block('Billed to', [
+    buyer.name,
+    buyer.gstin && `GSTIN: ${buyer.gstin}`,
+    buyer.stateCode && `State: ${stateLabel(buyer.stateCode)}`,
+  ]);
+}
+
+function amounts(page: Page, invoice: IssuedInvoice, lines: TaxLines, what: string): void {
+  page.rule();
+  page.amountRow(invoice.kind === 'receipt' ? 'Description' : 'Description (SAC)', 'Amount', true);
+  page.rule();
+  const label = invoice.sac ? `${what} (SAC ${invoice.sac})` : what;
+  if (invoice.kind === 'receipt') {
+    page.amountRow(label, rupees(lines.total));
+  } else {
+    page.amountRow(label, '');
+    page.amountRow('Taxable value', rupees(lines.taxable));
+    for (const [name, paise] of taxLines(invoice, lines)) page.amountRow(name, rupees(paise));
+  }
+  page.rule();
+  page.amountRow(`Total (${invoice.currency})`, rupees(lines.total), true);
+  page.rule();
+}
+
+/** The invoice (or receipt) as a PDF, listing the credit notes issued against it. */
+export function invoicePdf(invoice: IssuedInvoice): Promise<Buffer> {
+  const taxed = invoice.kind === 'invoice';
+  const page = new Page(`${taxed ? 'Tax invoice' : 'Receipt'} ${invoice.number}`, invoice.issuedAt);
+  page.heading(taxed ? 'Tax Invoice' : 'Receipt');
+  page.fields([
+    [taxed ? 'Invoice number' : 'Receipt number', invoice.number],
+    ['Date', documentDate(invoice.issuedAt)],
+    ['Place of supply', taxed && invoice.placeOfSupply ? stateLabel(invoice.placeOfSupply) : null],
+    ['Order', invoice.orderId],
+    ['Subscription', invoice.subscriptionId],
+    ['Payment', invoice.paymentId],
+  ]);
+  parties(page, invoice);
+  amounts(page, invoice, invoice.lines, invoice.description);
+  if (invoice.creditNotes.length > 0) {
+    page.doc.moveDown(0.5);
+    page.block(
+      'Credit notes issued against this invoice',
+      invoice.creditNotes.map(
+        (note) =>
+          `${note.number} of ${documentDate(note.issuedAt)}: ${rupees(note.lines.total)}` +
+          (note.refundId ? ` (refund ${note.refundId})` : ''),
+      ),
+    );
+  }
+  page.note(
+    taxed
+      ? 'Prices include GST. Tax is not payable on reverse charge. Issued electronically; no signature required.'
+      : 'The seller is not registered for GST: no tax is charged on this receipt.',
+  );
+  return page.render();
+}
+
+/** A credit note as a PDF: the invoice it credits, its date, and its own lines. */
+export function creditNotePdf(invoice: IssuedInvoice, note: IssuedCreditNote): Promise<Buffer> {
+  const page = new Page(`Credit note ${note.number}`, note.issuedAt);
+  page.heading('Credit Note');
+  page.fields([
+    ['Credit note number', note.number],
+    ['Date', documentDate(note.issuedAt)],
+    [
+      invoice.kind === 'invoice' ? 'Against invoice' : 'Against receipt',
+      `${note.invoiceNumber} of ${documentDate(note.invoiceIssuedAt)}`,
+    ],
+    [
+      'Place of supply',
+      invoice.kind === 'invoice' && invoice.placeOfSupply ? stateLabel(invoice.placeOfSupply) : null,
+    ],
+    ['Payment', invoice.paymentId],
+    ['Refund', note.refundId],
+  ]);
+  parties(page, invoice);
+  amounts(page, invoice, note.lines, `Refund: ${invoice.description}`);
+  return page.render();
+}

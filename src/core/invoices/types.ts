@@ -1,0 +1,39 @@
+import type { TaxLines } from './tax';
+
+export type InvoiceKind = 'invoice' | 'receipt';
+
+/** What the export and the CLI call each row: an invoice, a credit note, or a receipt (no GSTIN). */
+export type DocumentType = InvoiceKind | 'credit_note';
+
+/** An invoice or receipt as issued and frozen (docs/invoices.md), amounts in paise. */
+export interface IssuedInvoice {
+  id: number;
+  kind: InvoiceKind;
+  number: string;
+  issuedAt: Date;
+  paymentId: string;
+  /** Razorpay's order id, or null for a subscription charge. */
+  orderId: string | null;
+  /** Razorpay's subscription id, for a subscription charge. */
+  subscriptionId: string | null;
+  buyerProviderId: string;
+  description: string;
+  seller: { gstin: string | null; name: string | null; address: string | null; stateCode: string | null };
+  buyer: { name: string; gstin: string | null; stateCode: string | null };
+  placeOfSupply: string | null;
+  sac: string | null;
+  ratePercent: number;
+  lines: TaxLines;
+  currency: string;
+  creditNotes: IssuedCreditNote[];
+}
+
+export interface IssuedCreditNote {
+  number: string;
+  issuedAt: Date;
+  invoiceNumber: string;
+  invoiceIssuedAt: Date;
+  /** Razorpay's refund id; null when the reconciler found the payment refunded without naming one. */
+  refundId: string | null;
+  lines: TaxLines;
+}

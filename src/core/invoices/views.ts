@@ -1,0 +1,93 @@
+import type { DocumentRow } from './read';
+import { indiaDate } from './numbering';
+import { inr, type TaxLines } from './tax';
+import type { IssuedInvoice } from './types';
+
+const amountsOf = (lines: TaxLines) => ({
+  taxable: inr(lines.taxable),
+  cgst: inr(lines.cgst),
+  sgst: inr(lines.sgst),
+  igst: inr(lines.igst),
+  total: inr(lines.total),
+});
+
+/**
+ * The invoice as `GET /api/payment/orders/:orderId/invoice` answers `Accept: application/json`, and as
+ * `premium invoices show --json` prints it: amounts in INR as text with two decimals (`"168.64"`), so
+ * that no reader turns them into floating point.
+ */
+export function invoiceJson(invoice: IssuedInvoice) {
+  return {
+    kind: invoice.kind,
+    number: invoice.number,
+    issuedAt: invoice.issuedAt.toISOString(),
+    seller: invoice.seller,
+    buyer: invoice.buyer,
+    placeOfSupply: invoice.placeOfSupply,
+    sac: invoice.sac,
+    rate: invoice.ratePercent,
+    ...amountsOf(invoice.lines),
+    currency: invoice.currency,
+    description: invoice.description,
+    orderId: invoice.orderId,
+    subscriptionId: invoice.subscriptionId,
+    paymentId: invoice.paymentId,
+    creditNotes: invoice.creditNotes.map((note) => ({
+      number: note.number,
+      issuedAt: note.issuedAt.toISOString(),
+      invoiceNumber: note.invoiceNumber,
+      refundId: note.refundId,
+      ...amountsOf(note.lines),
+    })),
+  };
+}
+
+export type InvoiceJson = ReturnType<typeof invoiceJson>;
+
+/** The export's columns, in order: what the seller's accountant files (GSTR-1) from. */
+export const EXPORT_COLUMNS = [
+  'type',
+  'number',
+  'date',
+  'buyerGstin',
+  'placeOfSupply',
+  'taxable',
+  'cgst',
+  'sgst',
+  'igst',
+  'total',
+  'paymentId',
+  'refundId',
+] as const;
+
+export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
+
+/** One export row per document: its date in India time, amounts in INR with two decimals. */
+export function exportRow(row: DocumentRow): ExportRow {
+  return {
+    type: row.type,
+    number: row.number,
+    date: indiaDate(row.issuedAt),
+    buyerGstin: row.buyerGstin,
+    placeOfSupply: row.placeOfSupply,
+    ...amountsOf(row),
+    paymentId: row.paymentId,
+    refundId: row.refundId,
+  };
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break. */
+const csvField = (value: string | null) => {
+  if (value === null) return '';
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+};
+
+/** The rows as CSV with a header line, lines ending CRLF (RFC 4180). */
+export function exportCsv(rows: ExportRow[]): string {
+  return [
+    EXPORT_COLUMNS.join(','),
+    ...rows.map((row) => EXPORT_COLUMNS.map((c) => csvField(row[c])).join(',')),
+  ]
+    .map((line) => `${line}\r\n`)
+    .join('');
+}
