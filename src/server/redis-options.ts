@@ -17,6 +17,9 @@ export function apiRedisOptions(): RedisOptions {
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 1000),
-    enableAutoPipelining: true,
+    // ioredis runs one auto-pipeline at a time: on a hung Redis, every command sent while one waited out
+    // its timeout waited for it, then for its own (two budgets, issue 38). The rate limits send one
+    // script per turn of the event loop already (rate-limit-store.ts); the rest is rare.
+    enableAutoPipelining: false,
   };
 }
