@@ -9,6 +9,7 @@ export const API_REDIS_COMMAND_TIMEOUT_MS = 500;
  * connections or hung, because what the API keeps there (rate limits, sign-in state) is worth less
  * than an answer. Nothing waits in an offline queue: a command sent while disconnected fails at once,
  * and reconnection is retried at least every second so that Redis is used again soon after it is back.
+ * Once a command timed out, the API sends none until Redis answers again (redis-circuit.ts).
  */
 export function apiRedisOptions(): RedisOptions {
   return {

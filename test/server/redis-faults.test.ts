@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { Order } from '../../src/core/models';
 import { buildApp } from '../../src/server/app';
-import { apiRedisOptions } from '../../src/server/redis-options';
+import { API_REDIS_COMMAND_TIMEOUT_MS, apiRedisOptions } from '../../src/server/redis-options';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import type { TestApp } from '../support/app';
 import { testConfig, uniqueName, useTestCore } from '../support/context';
@@ -111,14 +111,15 @@ async function purchases(phase: string, count: number, redisWorks: boolean): Pro
   return orders;
 }
 
-/** Until the API's Redis client gets a PONG (its commands may fail meanwhile). */
+/**
+ * Until the API finds Redis ready: once a command timed out, it sends Redis nothing until Redis answers
+ * a PING again (its probe's, or this one's when it is the first sent after that).
+ */
 const apiRedisAnswers = () =>
-  pollUntil('the API’s Redis to answer', () =>
-    api.redis.ping().then(
-      (reply) => reply === 'PONG',
-      () => false,
-    ),
-  );
+  pollUntil('the API to find Redis ready', async () => {
+    const ready = await api.app.inject({ method: 'GET', url: '/readyz' });
+    return ready.json<{ redis: string }>().redis === 'ok';
+  });
 
 const drained = () =>
   pollUntil('the outbox to drain', async () => (await pendingRows(getCore().sequelize)) === 0);
@@ -145,6 +146,7 @@ describe('payments while Redis is shut down or hung', () => {
     } finally {
       server.resume();
     }
+    await apiRedisAnswers();
     paid.push(...(await purchases('resumed', 2, true)));
 
     const slow = answers.filter((answer) => answer.ms >= ANSWER_WITHIN_MS);
@@ -259,13 +261,24 @@ describe('one Redis budget per request, whatever else is in flight', () => {
     async (count, apartMs) => {
       const { concurrent, later } = await whileHung(async () => ({
         concurrent: await sessionRequests(count, apartMs),
-        // Redis still hung: the client gave up on it and sends nothing until it answers again.
+        // Still hung: the API sends Redis nothing until it answers again, and so waits for nothing.
         later: await sessionRequests(count, apartMs),
       }));
       expectEachWithin(concurrent, ONE_BUDGET_MS);
-      expectEachWithin(later, ONE_BUDGET_MS);
+      expectEachWithin(later, API_REDIS_COMMAND_TIMEOUT_MS / 2);
     },
   );
+
+  it('says at once that Redis is down while it stays silent', async () => {
+    const ready = await whileHung(async () => {
+      await sessionRequests(1, 0);
+      const started = Date.now();
+      const reply = await api.app.inject({ method: 'GET', url: '/readyz' });
+      return { ms: Date.now() - started, status: reply.statusCode, body: reply.json<object>() };
+    });
+    expect(ready).toMatchObject({ status: 503, body: { postgres: 'ok', redis: 'down' } });
+    expect(ready.ms).toBeLessThan(API_REDIS_COMMAND_TIMEOUT_MS / 2);
+  });
 
   it('counts and signs in again once Redis answers again', async () => {
     const { config } = getCore();
