@@ -123,6 +123,27 @@ describe('outbox relay', () => {
     expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
   });
 
+  it('relays every row at least once, first seen in order, when its database connections are cut', async () => {
+    const { sequelize } = core();
+    const ids = await insertOutboxRows(sequelize, 3000);
+    const { registry } = startRelay(config, {
+      tuning: { batchSize: 50, outageRetry: { baseMs: 5, maxMs: 20 } },
+    });
+    // Cuts whatever the relay is doing: a claim, a batch being sent or one being settled.
+    for (let cut = 0; cut < 5 && (await pendingRows(sequelize)) > 0; cut++) {
+      await sequelize.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'premium-relay' AND datname = current_database()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    await drained();
+    const relayed = await streamIds(redis, config.eventsStream);
+    expect([...new Set(relayed)]).toEqual(ids);
+    expect(await counterValue(registry, 'premium_outbox_round_errors_total')).toBeGreaterThan(0);
+  });
+
   it('sets a row that fails on its own aside as dead after its attempts, while the rest flow', async () => {
     const { sequelize } = core();
     const [first] = await insertOutboxRows(sequelize, 1);

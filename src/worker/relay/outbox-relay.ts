@@ -113,6 +113,10 @@ export class OutboxRelay {
       connectionTimeoutMillis: 5000,
     });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle relay connection failed'));
+    // A connection lost while its batch is out (Postgres restarted, the connection cut) emits `error` on
+    // a client the pool no longer listens to, which would end the process. Its batch's next statement
+    // fails on its own and rolls it back: the rows are sent again (at least once).
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.publisher = new StreamPublisher({
       redis: { redisUrl: options.redisUrl, redis: options.redisTopology ?? { mode: 'single' } },
       minReplicas: options.streamMinReplicas ?? 0,
