@@ -123,6 +123,15 @@ describe('outbox relay', () => {
     expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
   });
 
+  it('relays a backlog of full batches once each, in order, settling each batch while it sends the next', async () => {
+    const ids = await insertOutboxRows(core().sequelize, 2000);
+    const { registry } = startRelay(config, { tuning: { batchSize: 50 } });
+
+    await drained();
+    expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
+    expect(await counterValue(registry, 'premium_outbox_relayed_total')).toBe(2000);
+  });
+
   it('relays every row at least once, first seen in order, when its database connections are cut', async () => {
     const { sequelize } = core();
     const ids = await insertOutboxRows(sequelize, 3000);
