@@ -105,6 +105,8 @@ export class OutboxRelay {
   private loop: Promise<void> | null = null;
   /** The last batch's settlement, which runs while the next batch is sent: false when it failed. */
   private settling: Promise<boolean> = Promise.resolve(true);
+  /** When a claim last started from the oldest pending row (Date.now()). */
+  private claimedFromOldestAt = 0;
 
   constructor(options: RelayOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
@@ -203,7 +205,7 @@ export class OutboxRelay {
     try {
       const batch = await claiming;
       if (batch.rows.length === this.tuning.batchSize) {
-        prefetched = this.claim();
+        prefetched = this.claim(this.prefetchFrom(batch));
         // Its failure is dealt with where it is awaited: in the next round, or by abandon().
         prefetched.catch(() => undefined);
       }
@@ -226,12 +228,26 @@ export class OutboxRelay {
     return { round, prefetched: null };
   }
 
-  private async claim(): Promise<ClaimedBatch> {
+  /**
+   * Where the claim of the batch after `batch` starts: after its last row, so that Postgres does not walk
+   * (and try to lock) every row this relay holds, the batch being sent and the one being settled, which
+   * doubled its CPU per row in a drain. A row left behind that was not claimable when its turn came
+   * (committed late with a lower id, due for its retry, released by another relay) is taken by a claim
+   * from the oldest pending row: every claim that does not follow a full batch, and one each poll interval.
+   */
+  private prefetchFrom(batch: ClaimedBatch): string | undefined {
+    if (Date.now() - this.claimedFromOldestAt >= this.tuning.pollIntervalMs) return undefined;
+    return batch.rows[batch.rows.length - 1]!.id;
+  }
+
+  private async claim(afterId?: string): Promise<ClaimedBatch> {
+    if (afterId === undefined) this.claimedFromOldestAt = Date.now();
     const client = await this.pool.connect();
     try {
+      const { batchSize, idleInTransactionTimeoutMs } = this.tuning;
       return {
         client,
-        rows: await claimPending(client, this.tuning.batchSize, this.tuning.idleInTransactionTimeoutMs),
+        rows: await claimPending(client, batchSize, idleInTransactionTimeoutMs, afterId),
       };
     } catch (error) {
       await rollBack(client);
