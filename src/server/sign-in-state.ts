@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { RedisClient } from '../redis/connection';
+import { redisCircuit } from './redis-circuit';
 
 const STATE = /^[0-9a-f]{32}$/;
 
@@ -26,21 +27,24 @@ export function createSignInStateStore(
   keyPrefix: string,
   ttlSeconds: number,
 ): SignInStateStore {
+  const circuit = redisCircuit(redis);
   return {
     async issue(purpose = 'app') {
       const state = randomBytes(16).toString('hex');
       // '1' is what every app sign-in stored before the console existed: states in flight at a deploy.
-      await redis.set(
-        signInStateKey(keyPrefix, state),
-        purpose === 'console' ? 'console' : '1',
-        'EX',
-        ttlSeconds,
+      await circuit.send((client) =>
+        client.set(
+          signInStateKey(keyPrefix, state),
+          purpose === 'console' ? 'console' : '1',
+          'EX',
+          ttlSeconds,
+        ),
       );
       return state;
     },
     async consume(state) {
       if (!STATE.test(state)) return null;
-      const stored = await redis.getdel(signInStateKey(keyPrefix, state));
+      const stored = await circuit.send((client) => client.getdel(signInStateKey(keyPrefix, state)));
       if (stored === null) return null;
       return stored === 'console' ? 'console' : 'app';
     },

@@ -123,6 +123,60 @@ describe('outbox relay', () => {
     expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
   });
 
+  it('relays a backlog of full batches once each, in order, settling each batch while it sends the next', async () => {
+    const ids = await insertOutboxRows(core().sequelize, 2000);
+    const { registry } = startRelay(config, { tuning: { batchSize: 50 } });
+
+    await drained();
+    expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
+    expect(await counterValue(registry, 'premium_outbox_relayed_total')).toBe(2000);
+  });
+
+  it('takes a row committed late with a lower id within a poll interval, while a backlog drains', async () => {
+    const { sequelize } = core();
+    const late = await sequelize.transaction();
+    const [[lateRow]] = (await sequelize.query(
+      `INSERT INTO outbox (event_id, type, aggregate_key, payload)
+       SELECT id, 'USER_PREMIUM_ADD', 'user:late', jsonb_build_object('eventId', id, 'type', 'USER_PREMIUM_ADD')
+       FROM gen_random_uuid() id RETURNING event_id`,
+      { transaction: late },
+    )) as [{ event_id: string }[], unknown];
+    const backlog = await insertOutboxRows(sequelize, 10_000);
+    startRelay(config, { tuning: { batchSize: 10, pollIntervalMs: 50 } });
+    await pollUntil(
+      'the relay to start on the backlog',
+      async () => (await redis.xlen(config.eventsStream)) > 0,
+    );
+    await late.commit();
+
+    await drained();
+    const relayed = await streamIds(redis, config.eventsStream);
+    expect(relayed.filter((id) => id !== lateRow!.event_id)).toEqual(backlog);
+    // Claims after the batches in hand would reach it only once the backlog is drained.
+    expect(relayed.indexOf(lateRow!.event_id)).toBeLessThan(backlog.length / 2);
+  }, 30_000);
+
+  it('relays every row at least once, first seen in order, when its database connections are cut', async () => {
+    const { sequelize } = core();
+    const ids = await insertOutboxRows(sequelize, 3000);
+    const { registry } = startRelay(config, {
+      tuning: { batchSize: 50, outageRetry: { baseMs: 5, maxMs: 20 } },
+    });
+    // Cuts whatever the relay is doing: a claim, a batch being sent or one being settled.
+    for (let cut = 0; cut < 5 && (await pendingRows(sequelize)) > 0; cut++) {
+      await sequelize.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'premium-relay' AND datname = current_database()`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+
+    await drained();
+    const relayed = await streamIds(redis, config.eventsStream);
+    expect([...new Set(relayed)]).toEqual(ids);
+    expect(await counterValue(registry, 'premium_outbox_round_errors_total')).toBeGreaterThan(0);
+  });
+
   it('sets a row that fails on its own aside as dead after its attempts, while the rest flow', async () => {
     const { sequelize } = core();
     const [first] = await insertOutboxRows(sequelize, 1);

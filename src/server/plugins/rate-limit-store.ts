@@ -1,5 +1,6 @@
 import { Cluster } from 'ioredis';
 import type { RedisClient } from '../../redis/connection';
+import { redisCircuit, type RedisCircuit } from '../redis-circuit';
 
 /**
  * Adds each counter's requests of this turn (INCRBY) and starts the window of a counter that is new, as
@@ -36,7 +37,10 @@ type CountingClient = RedisClient &
 class RequestsOfTheTurn {
   private counters = new Map<string, Counter>();
 
-  constructor(private readonly redis: CountingClient) {}
+  constructor(
+    private readonly redis: CountingClient,
+    private readonly circuit: RedisCircuit,
+  ) {}
 
   count(key: string, windowMs: number, done: Counted): void {
     let counter = this.counters.get(key);
@@ -59,10 +63,12 @@ class RequestsOfTheTurn {
   private async countBatch(counters: Counter[]): Promise<void> {
     let answer: number[];
     try {
-      answer = await this.redis[COMMAND](
-        counters.length,
-        ...counters.map((counter) => counter.key),
-        ...counters.flatMap((counter) => [counter.waiting.length, counter.windowMs]),
+      answer = await this.circuit.send(() =>
+        this.redis[COMMAND](
+          counters.length,
+          ...counters.map((counter) => counter.key),
+          ...counters.flatMap((counter) => [counter.waiting.length, counter.windowMs]),
+        ),
       );
     } catch (error) {
       for (const counter of counters) for (const done of counter.waiting) done(error as Error);
@@ -86,7 +92,7 @@ class RequestsOfTheTurn {
 export function perTurnRedisStore(redis: RedisClient, nameSpace: string) {
   const client = redis as CountingClient;
   if (!(COMMAND in client)) redis.defineCommand(COMMAND, { lua: COUNT_REQUESTS });
-  const turn = new RequestsOfTheTurn(client);
+  const turn = new RequestsOfTheTurn(client, redisCircuit(redis));
 
   // @fastify/rate-limit constructs it with its options, which it has no use for.
   return class PerTurnRedisStore {

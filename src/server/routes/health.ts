@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Core } from '../../core';
 import type { RedisClient } from '../../redis/connection';
 import { noRateLimit, perIpRateLimit } from '../plugins/rate-limit';
+import { redisCircuit } from '../redis-circuit';
 import { errorReplies } from '../schemas';
 import { PROBE } from '../sql';
 
@@ -69,7 +70,7 @@ export default async function healthRoutes(
   app.get('/readyz', { config: perIpRateLimit(), schema: readyzSchema }, async (request, reply) => {
     const [postgres, redis] = await Promise.all([
       probe('postgres', () => execute(options.core.sequelize, PROBE), request.log),
-      probe('redis', () => options.redis.ping(), request.log),
+      probe('redis', () => redisCircuit(options.redis).send((client) => client.ping()), request.log),
     ]);
     const ready = postgres === 'ok' && redis === 'ok';
     return reply.status(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', postgres, redis });

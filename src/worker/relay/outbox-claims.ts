@@ -22,20 +22,21 @@ export interface RowFailure {
 }
 
 /**
- * Begins the claiming transaction and locks up to `limit` pending rows that are due, oldest first,
- * skipping rows other relays hold. The locks last until `settleClaimed` commits, and end with the
- * connection if the process dies. On a pipelining client, BEGIN and the claim travel together. The
- * statements are unnamed: a named one would be prepared on one server connection of a PgBouncer and
- * looked for on another.
+ * Begins the claiming transaction and locks up to `limit` pending rows that are due, oldest first (after
+ * the row `afterId` when given), skipping rows other relays hold. The locks last until `settleClaimed`
+ * commits, and end with the connection if the process dies. On a pipelining client, BEGIN and the claim
+ * travel together. The statements are unnamed: a named one would be prepared on one server connection of
+ * a PgBouncer and looked for on another.
  */
 export async function claimPending(
   client: PoolClient,
   limit: number,
   idleInTransactionTimeoutMs: number,
+  afterId = '0',
 ): Promise<ClaimedRow[]> {
   const [, { rows }] = await Promise.all([
     client.query(beginClaim(idleInTransactionTimeoutMs)),
-    client.query<ClaimedRow>({ text: CLAIM_PENDING, values: [limit] }),
+    client.query<ClaimedRow>({ text: CLAIM_PENDING, values: [limit, afterId] }),
   ]);
   return rows;
 }

@@ -72,7 +72,9 @@ interface ClaimedBatch {
   rows: ClaimedRow[];
 }
 
-interface Settled {
+/** A batch Redis answered for, its transaction still open until it is settled. */
+interface Published {
+  client: pg.PoolClient;
   sent: ClaimedRow[];
   ackedAt: number;
   failures: RowFailure[];
@@ -86,7 +88,9 @@ interface Settled {
  * number of relays can run), sends them in one pipelined round of XADD, and in the same transaction
  * deletes exactly the rows Redis acknowledged and counts an attempt against the rows that failed on their
  * own. Woken by the outbox notification, with a poll as backstop. While Redis takes a full batch, the
- * next one is already being claimed on a second connection; it is sent only after this one settled.
+ * next one is already being claimed on a second connection and the previous one is being settled on a
+ * third. A batch is sent only once Redis acknowledged every row of the one before, so a single relay's
+ * entries reach the stream in the outbox's order (docs/delivery-order.md: at least once).
  */
 export class OutboxRelay {
   private readonly tuning: RelayTuning;
@@ -99,6 +103,10 @@ export class OutboxRelay {
   private readonly stopping = new AbortController();
   private readonly outageBackoff: Backoff;
   private loop: Promise<void> | null = null;
+  /** The last batch's settlement, which runs while the next batch is sent: false when it failed. */
+  private settling: Promise<boolean> = Promise.resolve(true);
+  /** When a claim last started from the oldest pending row (Date.now()). */
+  private claimedFromOldestAt = 0;
 
   constructor(options: RelayOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
@@ -106,13 +114,18 @@ export class OutboxRelay {
     this.pool = new pg.Pool({
       connectionString: options.databaseUrl,
       application_name: 'premium-relay',
-      // Two for the batch being sent and the one being claimed, one for metric scrapes.
-      max: 3,
+      // Three for the batch being settled, the one being sent and the one being claimed; one for metric
+      // scrapes.
+      max: 4,
       pipeline: true,
       keepAlive: true,
       connectionTimeoutMillis: 5000,
     });
     this.pool.on('error', (error) => this.logger.warn({ err: error }, 'idle relay connection failed'));
+    // A connection lost while its batch is out (Postgres restarted, the connection cut) emits `error` on
+    // a client the pool no longer listens to, which would end the process. Its batch's next statement
+    // fails on its own and rolls it back: the rows are sent again (at least once).
+    this.pool.on('connect', (client) => client.on('error', () => undefined));
     this.publisher = new StreamPublisher({
       redis: { redisUrl: options.redisUrl, redis: options.redisTopology ?? { mode: 'single' } },
       minReplicas: options.streamMinReplicas ?? 0,
@@ -150,6 +163,7 @@ export class OutboxRelay {
       // Claiming while Redis is unreachable would only lock rows to roll them back.
       if (!this.publisher.ready) {
         await this.abandon(next);
+        await this.settling;
         next = null;
         await this.publisher.untilReady(this.stopping.signal);
         continue;
@@ -164,6 +178,7 @@ export class OutboxRelay {
       if (round === 'caught-up') await this.waitForRows();
     }
     await this.abandon(next);
+    await this.settling;
   }
 
   /**
@@ -177,41 +192,62 @@ export class OutboxRelay {
     await this.wakeup.wait(0);
   }
 
-  /** Relays one claimed batch; when it was full, returns the next batch's claim, already under way. */
+  /**
+   * Relays one claimed batch; when it was full, returns the next batch's claim, already under way, and
+   * leaves this batch settling meanwhile. Otherwise it returns once this batch is settled, so that the
+   * next claim finds every row that stays pending (none is overtaken) and none locked.
+   */
   private async relayRound(
     claiming: Promise<ClaimedBatch>,
   ): Promise<{ round: Round; prefetched: Promise<ClaimedBatch> | null }> {
     let prefetched: Promise<ClaimedBatch> | null = null;
+    let round: Round;
     try {
       const batch = await claiming;
       if (batch.rows.length === this.tuning.batchSize) {
-        prefetched = this.claim();
+        prefetched = this.claim(this.prefetchFrom(batch));
         // Its failure is dealt with where it is awaited: in the next round, or by abandon().
         prefetched.catch(() => undefined);
       }
-      const settled = await this.sendAndSettle(batch);
-      this.record(settled);
-      if (settled.unsent > 0) {
-        this.metrics.redisErrors.inc();
-        // The next batch must not overtake the rows that stay pending.
-        await this.abandon(prefetched);
-        return { round: 'outage', prefetched: null };
-      }
-      return { round: prefetched ? 'more' : 'caught-up', prefetched };
+      const published = await this.publish(batch);
+      // The previous batch settled while this one was sent; one settlement at a time, in order.
+      const previousSettled = await this.settling;
+      this.settling = this.settle(published);
+      if (published.unsent > 0) this.metrics.redisErrors.inc();
+      // The next batch must not overtake the rows that stay pending.
+      if (published.unsent > 0 || !previousSettled) round = 'outage';
+      else round = prefetched ? 'more' : 'caught-up';
     } catch (error) {
       this.metrics.roundErrors.inc();
       this.logger.error({ err: error }, 'relay round failed');
-      await this.abandon(prefetched);
-      return { round: 'outage', prefetched: null };
+      round = 'outage';
     }
+    if (round === 'more') return { round, prefetched };
+    await this.abandon(prefetched);
+    if (!(await this.settling)) round = 'outage';
+    return { round, prefetched: null };
   }
 
-  private async claim(): Promise<ClaimedBatch> {
+  /**
+   * Where the claim of the batch after `batch` starts: after its last row, so that Postgres does not walk
+   * (and try to lock) every row this relay holds, the batch being sent and the one being settled, which
+   * doubled its CPU per row in a drain. A row left behind that was not claimable when its turn came
+   * (committed late with a lower id, due for its retry, released by another relay) is taken by a claim
+   * from the oldest pending row: every claim that does not follow a full batch, and one each poll interval.
+   */
+  private prefetchFrom(batch: ClaimedBatch): string | undefined {
+    if (Date.now() - this.claimedFromOldestAt >= this.tuning.pollIntervalMs) return undefined;
+    return batch.rows[batch.rows.length - 1]!.id;
+  }
+
+  private async claim(afterId?: string): Promise<ClaimedBatch> {
+    if (afterId === undefined) this.claimedFromOldestAt = Date.now();
     const client = await this.pool.connect();
     try {
+      const { batchSize, idleInTransactionTimeoutMs } = this.tuning;
       return {
         client,
-        rows: await claimPending(client, this.tuning.batchSize, this.tuning.idleInTransactionTimeoutMs),
+        rows: await claimPending(client, batchSize, idleInTransactionTimeoutMs, afterId),
       };
     } catch (error) {
       await rollBack(client);
@@ -225,7 +261,8 @@ export class OutboxRelay {
     if (batch) await rollBack(batch.client);
   }
 
-  private async sendAndSettle({ client, rows }: ClaimedBatch): Promise<Settled> {
+  /** Sends the batch's rows and judges each one; the batch is released (rolled back) if that throws. */
+  private async publish({ client, rows }: ClaimedBatch): Promise<Published> {
     try {
       const sendable: ClaimedRow[] = [];
       const failures: RowFailure[] = [];
@@ -247,17 +284,34 @@ export class OutboxRelay {
           if (delivery.mayHaveLanded) mayHaveLanded++;
         }
       }
+      return { client, sent, ackedAt, failures, unsent, mayHaveLanded };
+    } catch (error) {
+      await rollBack(client);
+      throw error;
+    }
+  }
+
+  /**
+   * Deletes the sent rows and records the failed ones, and commits. Never rejects: on failure the batch
+   * is rolled back (its rows pending again: those on the stream will be sent twice) and it answers false.
+   */
+  private async settle(published: Published): Promise<boolean> {
+    const { client, sent, failures } = published;
+    try {
       await settleClaimed(
         client,
         sent.map((row) => row.id),
         failures,
       );
       client.release();
-      return { sent, ackedAt, failures, unsent, mayHaveLanded };
     } catch (error) {
+      this.metrics.roundErrors.inc();
+      this.logger.error({ err: error }, 'relay round failed');
       await rollBack(client);
-      throw error;
+      return false;
     }
+    this.record(published);
+    return true;
   }
 
   private failureOf(row: ClaimedRow, error: string): RowFailure {
@@ -271,7 +325,7 @@ export class OutboxRelay {
     };
   }
 
-  private record({ sent, ackedAt, failures, mayHaveLanded }: Settled): void {
+  private record({ sent, ackedAt, failures, mayHaveLanded }: Published): void {
     this.metrics.relayed.inc(sent.length);
     this.metrics.resentAfterTimeout.inc(mayHaveLanded);
     for (const row of sent) this.metrics.latency.observe(Math.max(0, ackedAt - row.createdAtMs) / 1000);

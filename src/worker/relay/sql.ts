@@ -17,13 +17,16 @@ export function beginClaim(idleInTransactionTimeoutMs: number): string {
     SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(idleInTransactionTimeoutMs)}`;
 }
 
-/** Up to $1 due pending rows, oldest first, locked, skipping rows other relays hold. */
+/**
+ * Up to $1 due pending rows after id $2 (0: from the oldest), oldest first, locked, skipping rows other
+ * relays hold.
+ */
 export const CLAIM_PENDING = `
   SELECT id::text AS id, event_id::text AS "eventId", type, payload::text AS payload, attempts,
          -- date_part: a float8 at once; extract() computes in numeric since PostgreSQL 14, dearer per row.
          date_part('epoch', created_at) * 1000 AS "createdAtMs"
   FROM outbox
-  WHERE dead_at IS NULL AND available_at <= now()
+  WHERE dead_at IS NULL AND available_at <= now() AND outbox.id > $2
   ORDER BY outbox.id -- the column: "id" alone would sort by the text alias
   LIMIT $1
   FOR UPDATE SKIP LOCKED`;
