@@ -32,7 +32,8 @@ export function testConfig(overrides: NodeJS.ProcessEnv = {}): Config {
  * DELETE of a test's few rows takes a millisecond where a TRUNCATE of the twenty tables took ~180 ms
  * (new files for every table and index), which was most of a short test's time. One statement, so that
  * the foreign keys (orders and grants point at each other) are checked once, after every table is
- * empty; the tables are read from the catalog, so a table a migration adds is emptied too.
+ * empty; the tables are read from the catalog, so a table a migration adds is emptied too. The default
+ * tier is put back, as migration 026 seeded it.
  */
 const EMPTY_EVERY_TABLE = `DO $$
 DECLARE
@@ -43,6 +44,8 @@ BEGIN
     FROM pg_class
    WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') AND relname <> 'schema_migrations';
   EXECUTE statement;
+  -- The catalog's default tier (migration 026), which every grant that names no tier adds days to.
+  INSERT INTO tiers (code, name, rank) VALUES ('premium', 'Premium', 1);
   PERFORM setval(sequence.seqrelid, sequence.seqstart, false)
      FROM pg_sequence sequence JOIN pg_class class ON class.oid = sequence.seqrelid
     WHERE class.relnamespace = 'public'::regnamespace;

@@ -157,6 +157,8 @@ class DisputeChange {
           guildId: taken.guildId,
           plan: { ...payment.plan.plan, durationDays: days },
           ...payment.premium,
+          // Given back as days of the tier the dispute took them from.
+          tier: taken.tier,
           actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId} won (${payment.name})`,
           idempotencyKey: `${taken.idempotencyKey}:won`,

@@ -5,11 +5,12 @@ import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import type { Plan } from '../plans';
 import { grantStatement, type GrantRow, type OrderPaid } from './grant-statement';
+import { selectRows } from '../db/database';
 import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
-import { claimRecord, idempotencyLock, raiseBuyerExpiry } from './sql';
-import type { Category, GrantSource, PremiumChange } from './types';
+import { claimRecord, GRANT_REFUSAL, idempotencyLock, raiseBuyerExpiry } from './sql';
+import { DEFAULT_TIER, type Category, type GrantSource, type PremiumChange } from './types';
 
 export interface GrantRequest {
   category: Category;
@@ -30,6 +31,11 @@ export interface GrantRequest {
   atLeastUntil?: Date | null;
   /** The Razorpay subscription that paid for this grant; its event names it. */
   subscriptionId?: string | null;
+  /**
+   * The catalog tier whose days it adds (DEFAULT_TIER when absent); the days stack by rank
+   * (docs/money-rules.md, "Tiers"). A code the catalog does not hold is UNKNOWN_TIER, and nothing is written.
+   */
+  tier?: string;
 }
 
 /** Whether the change a key already made is the one `request` asks for. */
@@ -40,6 +46,7 @@ function isSameGrant(request: GrantRequest, row: GrantRow): boolean {
     row.providerId === request.providerId &&
     row.guildId === (request.guildId ?? null) &&
     row.planType === request.plan.planType &&
+    row.tier === (request.tier ?? DEFAULT_TIER) &&
     row.days === request.plan.durationDays
   );
 }
@@ -70,6 +77,7 @@ export async function grantPremium(
       'a SERVER grant needs a guild id and a USER grant must not have one',
     );
   }
+  const tier = request.tier ?? DEFAULT_TIER;
   const eventId = randomUUID();
   const event = changeEvent(
     {
@@ -87,13 +95,14 @@ export async function grantPremium(
   );
   return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
     void transaction.rows(idempotencyLock(request.idempotencyKey));
-    void transaction.rows(claimRecord(owner));
+    void transaction.rows(claimRecord(owner, tier));
     const granted = transaction.rows<GrantRow>(
       grantStatement(owner.category, {
         providerId: owner.providerId,
         idempotencyKey: request.idempotencyKey,
         guildId: owner.guildId,
         planType: request.plan.planType,
+        tier,
         days: request.plan.durationDays,
         atLeastUntil: request.atLeastUntil ?? null,
         eventId,
@@ -107,11 +116,23 @@ export async function grantPremium(
       }),
     );
     if (owner.category === 'SERVER') void transaction.rows(raiseBuyerExpiry(owner));
-    // The checks below refuse only what wrote nothing: an unknown user, a key used for another change.
+    // The checks below refuse only what wrote nothing: an unknown user or tier, a key used for another change.
     if (options.endsTransaction || !options.transaction) transaction.endsHere();
     const [row] = await granted;
-    if (!row) throw unknownUser(owner.providerId);
+    if (!row) throw await refusal(sequelize, owner.providerId, tier);
     if (row.replayed && !isSameGrant(request, row)) throw keyReused(request.idempotencyKey, row);
     return { ...changeFromLedger(row, row.providerId), replayed: row.replayed };
   });
+}
+
+/** Why a grant statement wrote nothing and answered nothing: an unknown tier, or an unknown user. */
+async function refusal(sequelize: Sequelize, providerId: string, tier: string): Promise<AppError> {
+  const [known] = await selectRows<{ tierKnown: boolean; userKnown: boolean }>(sequelize, GRANT_REFUSAL, [
+    tier,
+    providerId,
+  ]);
+  if (known && !known.tierKnown) {
+    return AppError.validation('UNKNOWN_TIER', `no tier ${JSON.stringify(tier)} in the catalog`);
+  }
+  return unknownUser(providerId);
 }

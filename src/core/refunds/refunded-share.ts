@@ -101,6 +101,8 @@ export async function takeRefundedShare(
         guildId: revoked.guildId,
         plan: { ...payment.plan.plan, durationDays: rest },
         ...payment.premium,
+        // The rest goes back as days of the tier the revoke took them from.
+        tier: revoked.tier,
         source: share.source,
         actor: share.actor,
         reason: `what is left of ${payment.name} after ${share.reason}`,
