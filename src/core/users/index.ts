@@ -1,8 +1,10 @@
 import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { plainRows } from '../db/plain-query';
 import { AppError } from '../errors';
 import { User } from '../models';
-import { premiumStatus } from './sql';
+import type { TierFeatures } from '../premium/types';
+import { DEFAULT_TIER_FEATURES, premiumStatus } from './sql';
 
 export { PROVIDER_ID_PATTERN } from './provider-id';
 
@@ -30,12 +32,80 @@ export async function findUserByProviderId(providerId: string): Promise<User> {
   return user;
 }
 
+/** The live status with its tiers (docs/money-rules.md, "Tiers"): the answer of GET /api/auth/user/:providerId. */
+export interface TieredPremiumStatus extends PremiumStatus {
+  /** The tier running now; null when not premium. */
+  tier: string | null;
+  /** Its features; `{}` when none runs. */
+  features: TierFeatures;
+  /** The tiers the user holds days of, in the order they run (highest first), each with its end. */
+  tiers: { tier: string; expiresAt: string }[];
+}
+
+interface StatusRow {
+  premium_expires_at: Date | null;
+  tier: string | null;
+  rank: number | null;
+  features: TierFeatures | null;
+  expires_at: Date | null;
+}
+
+type HeldTier = { tier: string; features: TierFeatures; endsAt: Date };
+
+/**
+ * A user's tiers from their tier expiries, by the stacking rule: highest rank first, each running from the
+ * end of the ones before it, listed while it has time left; never past `premium_expires_at`, which stays
+ * the end of the last tier. Days of `premium_expires_at` that no tier row accounts for (written by the
+ * code before tiers during 027's deploy) are the lowest tier's listed, or the default tier's when none is.
+ */
+function heldTiers(rows: StatusRow[], expiresAt: Date, now: Date): HeldTier[] {
+  const held: HeldTier[] = [];
+  let startsAt = now;
+  const ranked = rows.filter((row) => row.tier !== null).sort((a, b) => b.rank! - a.rank!);
+  for (const row of ranked) {
+    const endsAt = row.expires_at! < expiresAt ? row.expires_at! : expiresAt;
+    if (endsAt <= startsAt) continue;
+    held.push({ tier: row.tier!, features: row.features ?? {}, endsAt });
+    startsAt = endsAt;
+  }
+  return held;
+}
+
+function tieredStatus(status: PremiumStatus, held: HeldTier[]): TieredPremiumStatus {
+  const running = held[0];
+  return {
+    ...status,
+    tier: running?.tier ?? null,
+    features: running?.features ?? {},
+    tiers: held.map(({ tier, endsAt }) => ({ tier, expiresAt: endsAt.toISOString() })),
+  };
+}
+
 /**
  * The status route's one indexed read, the API's busiest: a prepared statement on a connection of
  * Sequelize's pool rather than a model `findOne`, whose machinery cost more than the query (docs/performance.md).
  */
-export async function getPremiumStatus(sequelize: Sequelize, providerId: string): Promise<PremiumStatus> {
-  const [row] = await plainRows<{ premium_expires_at: Date | null }>(sequelize, premiumStatus(providerId));
-  if (!row) throw unknownUser(providerId);
-  return premiumStatusOf({ premiumExpiresAt: row.premium_expires_at });
+export async function getPremiumStatus(
+  sequelize: Sequelize,
+  providerId: string,
+): Promise<TieredPremiumStatus> {
+  const rows = await plainRows<StatusRow>(sequelize, premiumStatus(providerId));
+  if (rows.length === 0) throw unknownUser(providerId);
+  const expiresAt = rows[0]!.premium_expires_at;
+  const now = new Date();
+  const status = premiumStatusOf({ premiumExpiresAt: expiresAt }, now);
+  if (!status.isPremium) return tieredStatus(status, []);
+  const held = heldTiers(rows, expiresAt!, now);
+  const last = held.at(-1);
+  if (last) {
+    last.endsAt = expiresAt!;
+  } else {
+    const [fallback] = await selectRows<{ tier: string; features: TierFeatures }>(
+      sequelize,
+      DEFAULT_TIER_FEATURES,
+      [],
+    );
+    if (fallback) held.push({ ...fallback, endsAt: expiresAt! });
+  }
+  return tieredStatus(status, held);
 }
