@@ -53,7 +53,8 @@ async function grantShortening(
   const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
   if (!own) return { shortenMs: 0, tier };
   const shareMs = wholeDaysUp(own.contributionMs * share) * DAY_MS;
-  return { shortenMs: Math.round(Math.min(own.remainingMs, shareMs)), tier };
+  // Up, never down: all that is left must leave nothing of the tier running (the statement caps it there).
+  return { shortenMs: Math.ceil(Math.min(own.remainingMs, shareMs)), tier };
 }
 
 /** Whole days, rounded up; a trace under a second over (timestamps' microseconds) is not a day more. */
