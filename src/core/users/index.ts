@@ -1,10 +1,9 @@
 import type { Sequelize } from 'sequelize';
-import { selectRows } from '../db/database';
 import { plainRows } from '../db/plain-query';
 import { AppError } from '../errors';
 import { User } from '../models';
 import type { TierFeatures } from '../premium/types';
-import { DEFAULT_TIER_FEATURES, premiumStatus } from './sql';
+import { premiumStatus } from './sql';
 
 export { PROVIDER_ID_PATTERN } from './provider-id';
 
@@ -48,9 +47,14 @@ interface StatusRow {
   rank: number | null;
   features: TierFeatures | null;
   expires_at: Date | null;
+  /** The default tier's features, when no tier row accounts for a premium user's days. */
+  default_features: TierFeatures | null;
 }
 
 type HeldTier = { tier: string; features: TierFeatures; endsAt: Date };
+
+/** premium/types.ts's DEFAULT_TIER: this area sits below premium and imports only its types. */
+const DEFAULT_TIER = 'premium';
 
 /**
  * A user's tiers from their tier expiries, by the stacking rule: highest rank first, each running from the
@@ -97,15 +101,7 @@ export async function getPremiumStatus(
   if (!status.isPremium) return tieredStatus(status, []);
   const held = heldTiers(rows, expiresAt!, now);
   const last = held.at(-1);
-  if (last) {
-    last.endsAt = expiresAt!;
-  } else {
-    const [fallback] = await selectRows<{ tier: string; features: TierFeatures }>(
-      sequelize,
-      DEFAULT_TIER_FEATURES,
-      [],
-    );
-    if (fallback) held.push({ ...fallback, endsAt: expiresAt! });
-  }
+  if (last) last.endsAt = expiresAt!;
+  else held.push({ tier: DEFAULT_TIER, features: rows[0]!.default_features ?? {}, endsAt: expiresAt! });
   return tieredStatus(status, held);
 }
