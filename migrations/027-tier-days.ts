@@ -1,6 +1,5 @@
 import type { Migration } from '../src/core/db/migrator';
 import {
-  addConstraintOnline,
   alterBriefly,
   backfillInBatches,
   createIndexConcurrently,
@@ -30,6 +29,10 @@ const RECORDS = [
  * - `user_tier_expiries`: a user's premium per tier, as `users.premium_expires_at` is overall (the status
  *   route's `tiers`).
  *
+ * No foreign key names `tiers`: every grant would lock the same few catalog rows (FOR KEY SHARE), which
+ * concurrent grants turn into multixacts. The grant checks its tier in its own statement, and a tier
+ * once sold is never deleted (its ledger rows name it).
+ *
  * The code before this migration runs on beside it for a while (docs/migrations.md) and moves a record's
  * `expires_at` without a word of tiers. `tier_days_written` tells the two apart: the tier-aware code bumps
  * it with every expiry it writes, and a change of `expires_at` that leaves it alone (the old code, or SQL
@@ -42,7 +45,7 @@ export const up: Migration = async ({ context: sequelize }) => {
     await sequelize.query(`
       CREATE TABLE IF NOT EXISTS ${days} (
         record_id  bigint NOT NULL REFERENCES ${table} (id) ON DELETE CASCADE,
-        tier       text NOT NULL REFERENCES tiers (code),
+        tier       text NOT NULL,
         ends_at    timestamptz NOT NULL,
         PRIMARY KEY (record_id, tier)
       )`);
@@ -56,19 +59,13 @@ export const up: Migration = async ({ context: sequelize }) => {
   await sequelize.query(`
     CREATE TABLE IF NOT EXISTS user_tier_expiries (
       user_id     bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
-      tier        text NOT NULL REFERENCES tiers (code),
+      tier        text NOT NULL,
       expires_at  timestamptz NOT NULL,
       PRIMARY KEY (user_id, tier)
     )`);
   await alterBriefly(
     sequelize,
     `ALTER TABLE premium_grants ADD COLUMN IF NOT EXISTS tier text NOT NULL DEFAULT '${DEFAULT_TIER}'`,
-  );
-  await addConstraintOnline(
-    sequelize,
-    'premium_grants',
-    'premium_grants_tier_fkey',
-    'FOREIGN KEY (tier) REFERENCES tiers (code)',
   );
 
   // $1 of TG_ARGV: the record's days table. Runs only for writes that did not bump tier_days_written.
