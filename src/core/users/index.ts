@@ -46,42 +46,47 @@ interface StatusRow {
   tier: string | null;
   rank: number | null;
   features: TierFeatures | null;
-  expires_at: Date | null;
+  /** The tier's end, in epoch milliseconds (a number: cheaper to read than a second timestamp). */
+  ends_ms: number | null;
   /** The default tier's features, when no tier row accounts for a premium user's days. */
   default_features: TierFeatures | null;
 }
-
-type HeldTier = { tier: string; features: TierFeatures; endsAt: Date };
 
 /** premium/types.ts's DEFAULT_TIER: this area sits below premium and imports only its types. */
 const DEFAULT_TIER = 'premium';
 
 /**
- * A user's tiers from their tier expiries, by the stacking rule: highest rank first, each running from the
- * end of the ones before it, listed while it has time left; never past `premium_expires_at`, which stays
- * the end of the last tier. Days of `premium_expires_at` that no tier row accounts for (written by the
- * code before tiers during 027's deploy) are the lowest tier's listed, or the default tier's when none is.
+ * A premium user's tiers from their tier expiries, by the stacking rule: highest rank first, each running
+ * from the end of the ones before it, listed while it has time left; never past `premium_expires_at`,
+ * which stays the end of the last tier. Days of `premium_expires_at` that no tier row accounts for (written
+ * by the code before tiers during 027's deploy) are the lowest tier's listed, or the default tier's when
+ * none is.
  */
-function heldTiers(rows: StatusRow[], expiresAt: Date, now: Date): HeldTier[] {
-  const held: HeldTier[] = [];
-  let startsAt = now;
-  const ranked = rows.filter((row) => row.tier !== null).sort((a, b) => b.rank! - a.rank!);
+function tieredStatus(rows: StatusRow[], expiresAt: Date, nowMs: number): TieredPremiumStatus {
+  const endMs = expiresAt.getTime();
+  const ranked = rows.length === 1 ? rows : [...rows].sort((a, b) => (b.rank ?? -1) - (a.rank ?? -1));
+  const tiers: { tier: string; expiresAt: string }[] = [];
+  let running: StatusRow | undefined;
+  let startsMs = nowMs;
   for (const row of ranked) {
-    const endsAt = row.expires_at! < expiresAt ? row.expires_at! : expiresAt;
-    if (endsAt <= startsAt) continue;
-    held.push({ tier: row.tier!, features: row.features ?? {}, endsAt });
-    startsAt = endsAt;
+    if (row.tier === null) continue;
+    const endsMs = Math.min(row.ends_ms!, endMs);
+    if (endsMs <= startsMs) continue;
+    running ??= row;
+    tiers.push({ tier: row.tier, expiresAt: new Date(endsMs).toISOString() });
+    startsMs = endsMs;
   }
-  return held;
-}
-
-function tieredStatus(status: PremiumStatus, held: HeldTier[]): TieredPremiumStatus {
-  const running = held[0];
+  const premiumExpiresAt = expiresAt.toISOString();
+  if (startsMs < endMs) {
+    if (tiers.length > 0) tiers[tiers.length - 1]!.expiresAt = premiumExpiresAt;
+    else tiers.push({ tier: DEFAULT_TIER, expiresAt: premiumExpiresAt });
+  }
   return {
-    ...status,
-    tier: running?.tier ?? null,
-    features: running?.features ?? {},
-    tiers: held.map(({ tier, endsAt }) => ({ tier, expiresAt: endsAt.toISOString() })),
+    isPremium: true,
+    premiumExpiresAt,
+    tier: running?.tier ?? DEFAULT_TIER,
+    features: running ? (running.features ?? {}) : (rows[0]!.default_features ?? {}),
+    tiers,
   };
 }
 
@@ -96,12 +101,15 @@ export async function getPremiumStatus(
   const rows = await plainRows<StatusRow>(sequelize, premiumStatus(providerId));
   if (rows.length === 0) throw unknownUser(providerId);
   const expiresAt = rows[0]!.premium_expires_at;
-  const now = new Date();
-  const status = premiumStatusOf({ premiumExpiresAt: expiresAt }, now);
-  if (!status.isPremium) return tieredStatus(status, []);
-  const held = heldTiers(rows, expiresAt!, now);
-  const last = held.at(-1);
-  if (last) last.endsAt = expiresAt!;
-  else held.push({ tier: DEFAULT_TIER, features: rows[0]!.default_features ?? {}, endsAt: expiresAt! });
-  return tieredStatus(status, held);
+  const nowMs = Date.now();
+  if (expiresAt === null || expiresAt.getTime() <= nowMs) {
+    return {
+      isPremium: false,
+      premiumExpiresAt: expiresAt ? expiresAt.toISOString() : null,
+      tier: null,
+      features: {},
+      tiers: [],
+    };
+  }
+  return tieredStatus(rows, expiresAt, nowMs);
 }

@@ -9,7 +9,7 @@ import type { PlainQuery } from '../db/prepared-statements';
  */
 export const premiumStatus = (providerId: string): PlainQuery => ({
   name: 'premium-status',
-  text: `SELECT u.premium_expires_at, e.tier, t.rank, t.features, e.expires_at,
+  text: `SELECT u.premium_expires_at, e.tier, t.rank, t.features, extract(epoch FROM e.expires_at)::float8 * 1000 AS ends_ms,
            CASE WHEN e.tier IS NULL AND u.premium_expires_at > now()
              THEN (SELECT features FROM tiers WHERE code = 'premium') END AS default_features
          FROM users u
