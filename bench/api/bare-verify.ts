@@ -1,7 +1,9 @@
 // The floor of verify-payment: the same token check, the same signature check and the same paid-and-grant
 // transaction as plain SQL with pg (prepared statements, pipelined: two round trips), without the
 // service's plugins, schemas, error shapes, or its SERVER and replay branches (the bench pays fresh USER
-// orders only). What core's Sequelize path costs beyond this is what a rewrite can win back.
+// orders only). What core's Sequelize path costs beyond this is what a rewrite can win back. It keeps the
+// grant of before tiers (no tier rows: it bumps tier_days_written so that 027's trigger for writes
+// without tiers stays out of it), so the ratio to it shows what tiers cost too.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -52,7 +54,8 @@ const PAY_AND_GRANT = `
   before AS (SELECT expires_at, version FROM user_premiums WHERE user_id = $4),
   after AS (
     UPDATE user_premiums
-    SET expires_at = GREATEST(expires_at, now()) + make_interval(days => $5), version = version + 1, updated_at = now()
+    SET expires_at = GREATEST(expires_at, now()) + make_interval(days => $5), version = version + 1, updated_at = now(),
+        tier_days_written = tier_days_written + 1
     WHERE user_id = $4 AND NOT EXISTS (SELECT 1 FROM prior) RETURNING expires_at, version),
   raised AS (
     UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, (SELECT expires_at FROM after)), updated_at = now()

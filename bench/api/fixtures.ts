@@ -34,13 +34,18 @@ export async function createApiFixtures(
      FROM unnest($1::text[]) WITH ORDINALITY AS u(provider_id, n)`,
     [providerIds],
   );
+  // As migration 027 leaves them: each premium user's days are the default tier's.
+  await env.pool.query(
+    `INSERT INTO user_tier_expiries (user_id, tier, expires_at)
+     SELECT id, 'premium', premium_expires_at FROM users WHERE premium_expires_at IS NOT NULL`,
+  );
   await env.pool.query(
     `INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days, amount_paise)
      SELECT o.order_id, 'rcpt_' || o.order_id, users.id, 'USER', 'Monthly', 30, 19900
      FROM unnest($1::text[], $2::text[]) AS o(order_id, provider_id) JOIN users USING (provider_id)`,
     [orderIds, buyers],
   );
-  await env.pool.query('VACUUM ANALYZE users, orders');
+  await env.pool.query('VACUUM ANALYZE users, user_tier_expiries, orders');
 
   const verifications = buyers.map((providerId, i) => {
     const orderId = orderIds[i]!;

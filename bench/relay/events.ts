@@ -22,6 +22,8 @@ export function sampleEventContent(i: number): EventContent {
     version: 1 + (i % 7),
     orderId: `order_${i.toString(36).padStart(14, '0')}`,
     source: 'checkout',
+    tier: 'premium',
+    features: {},
   };
 }
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster, Redis } from 'ioredis';
-import { parseEntry, type PremiumEvent } from './events';
+import { parseEntry, type Features, type PremiumEvent } from './events';
 import { PremiumMemory, RecentIds, targetOf, type HeldRecord, type Target } from './memory';
 import { currentVersion, loadSnapshot, type BotApi } from './snapshot';
 
@@ -129,7 +129,26 @@ export class PremiumConsumer {
     return this.memory.isPremium(target, now);
   }
 
-  /** The held expiry, version and slots of a guild's or user's record, if any. */
+  /** The tier a guild or user runs now (the one its last version announced); null when not premium. */
+  tier(target: Target, now = Date.now()): string | null {
+    return this.memory.running(target, now).tier;
+  }
+
+  /** The features of the tier a guild or user runs now; `{}` when not premium. */
+  features(target: Target, now = Date.now()): Features {
+    return this.memory.running(target, now).features;
+  }
+
+  /**
+   * Whether a guild or user is premium now with a tier that has feature `key`: any value but `false`,
+   * `null` or none (read a limit's value with `features()`).
+   */
+  hasFeature(target: Target, key: string, now = Date.now()): boolean {
+    const value = this.features(target, now)[key];
+    return value !== undefined && value !== null && value !== false;
+  }
+
+  /** The held expiry, version, slots, tier and features of a guild's or user's record, if any. */
   record(target: Target): HeldRecord | undefined {
     return this.memory.get(target);
   }
@@ -253,6 +272,8 @@ export class PremiumConsumer {
       expiresAt: new Date(event.expiresAt),
       version: event.version,
       slots: event.slots,
+      tier: event.tier,
+      features: event.features,
     });
     this.seen.add(event.eventId);
     this.stats.handled++;

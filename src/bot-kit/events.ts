@@ -9,12 +9,17 @@ export const EVENT_TYPES = [
   'SERVER_PREMIUM_ADD',
   'USER_PREMIUM_REMOVE',
   'SERVER_PREMIUM_REMOVE',
+  'USER_PREMIUM_UPDATE',
+  'SERVER_PREMIUM_UPDATE',
   'USER_PREMIUM_EXPIRING',
   'SERVER_PREMIUM_EXPIRING',
   'USER_PREMIUM_RENEWAL_FAILED',
   'SERVER_PREMIUM_RENEWAL_FAILED',
 ] as const;
 export type PremiumEventType = (typeof EVENT_TYPES)[number];
+
+/** A tier's features, as the service's catalog holds them: a JSON object (`{"music": true}`). */
+export type Features = Record<string, unknown>;
 
 /** What every event says about its record: the record's state at `version`. */
 interface EventBase {
@@ -33,6 +38,10 @@ interface EventBase {
   version: number;
   orderId: string | null;
   source: string;
+  /** The running tier after this event; null when not premium (or from a service before tiers). */
+  tier: string | null;
+  /** That tier's features; `{}` when none. */
+  features: Features;
 }
 
 /** Premium granted or extended: `version` is newer than every earlier event of the record. */
@@ -42,6 +51,15 @@ export interface PremiumAdded extends EventBase {
 /** Premium taken away or run out (`reason`: the operator's, a refund, a dispute, `expired`, ...). */
 export interface PremiumRemoved extends EventBase {
   type: 'USER_PREMIUM_REMOVE' | 'SERVER_PREMIUM_REMOVE';
+  reason?: string;
+}
+/**
+ * The running tier changed while premium goes on (an upgrade, a higher tier ending over a lower one, a
+ * refund of the higher one): `tier` and `features` are the new ones. Stands instead of the change's ADD or
+ * REMOVE, so it has a new version as they do.
+ */
+export interface PremiumUpdated extends EventBase {
+  type: 'USER_PREMIUM_UPDATE' | 'SERVER_PREMIUM_UPDATE';
   reason?: string;
 }
 /** A reminder: the record expires at `expiresAt`, within EXPIRY_REMINDER_DAYS, and nothing renews it. */
@@ -55,11 +73,11 @@ export interface RenewalFailed extends EventBase {
   graceUntil: string;
 }
 
-export type PremiumEvent = PremiumAdded | PremiumRemoved | PremiumExpiring | RenewalFailed;
+export type PremiumEvent = PremiumAdded | PremiumRemoved | PremiumUpdated | PremiumExpiring | RenewalFailed;
 
-/** ADD and REMOVE change the record (a new version); EXPIRING and RENEWAL_FAILED repeat its current one. */
+/** ADD, REMOVE and UPDATE change the record (a new version); EXPIRING and RENEWAL_FAILED repeat its current one. */
 export function changesRecord(event: PremiumEvent): boolean {
-  return event.type.endsWith('_ADD') || event.type.endsWith('_REMOVE');
+  return !event.type.endsWith('_EXPIRING') && !event.type.endsWith('_RENEWAL_FAILED');
 }
 
 export type Parsed = { event: PremiumEvent } | { problem: string };
@@ -68,6 +86,9 @@ const isString = (value: unknown): value is string => typeof value === 'string';
 const isTime = (value: unknown) => isString(value) && !Number.isNaN(Date.parse(value));
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 const orNull = (check: (value: unknown) => boolean) => (value: unknown) => value === null || check(value);
+const orAbsent = (check: (value: unknown) => boolean) => (value: unknown) =>
+  value === undefined || check(value);
+const isObject = (value: unknown) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
   eventId: isString,
@@ -81,11 +102,15 @@ const FIELD_CHECKS: Record<string, (value: unknown) => boolean> = {
   version: isCount,
   orderId: orNull(isString),
   source: isString,
+  // Absent from the events of a service before tiers.
+  tier: orAbsent(orNull(isString)),
+  features: orAbsent(isObject),
 };
 
 /**
  * Reads one stream entry (fields `id`, `type`, `payload`) into a typed event, or says what is wrong
- * with it. Unknown fields are kept; a missing or mistyped known field is a problem.
+ * with it. Unknown fields are kept; a missing or mistyped known field is a problem, but for `tier` and
+ * `features`, which a service before tiers did not send (read as null and `{}`).
  */
 export function parseEntry(fields: string[]): Parsed {
   const entry = new Map<string, string>();
@@ -111,5 +136,7 @@ export function parseEntry(fields: string[]): Parsed {
     if (!isTime(payload.graceUntil)) wrong.push('graceUntil');
   }
   if (wrong.length > 0) return { problem: `bad or missing ${[...new Set(wrong)].join(', ')}` };
-  return { event: payload as unknown as PremiumEvent };
+  return {
+    event: { ...payload, tier: payload.tier ?? null, features: payload.features ?? {} } as PremiumEvent,
+  };
 }

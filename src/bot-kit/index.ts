@@ -7,12 +7,14 @@ export {
   EVENT_TYPES,
   parseEntry,
   type Category,
+  type Features,
   type PremiumAdded,
   type PremiumEvent,
   type PremiumEventType,
   type PremiumExpiring,
   type PremiumRemoved,
+  type PremiumUpdated,
   type RenewalFailed,
 } from './events';
-export type { HeldRecord, Target } from './memory';
+export type { HeldRecord, RecordState, Target } from './memory';
 export type { BotApi } from './snapshot';

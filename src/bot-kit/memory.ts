@@ -1,4 +1,4 @@
-import { changesRecord, type PremiumEvent } from './events';
+import { changesRecord, type Features, type PremiumEvent } from './events';
 
 /** A guild by its id, or a user (their own premium) by their Discord id. */
 export type Target = { guildId: string } | { providerId: string };
@@ -7,6 +7,41 @@ export interface HeldRecord {
   expiresAt: Date;
   version: number;
   slots: number;
+  /** The running tier the record's version announced; null when none (or from a service before tiers). */
+  tier: string | null;
+  /** That tier's features; `{}` when none. */
+  features: Features;
+}
+
+/** What a snapshot item or an event says of a record; a service before tiers says nothing of them. */
+export type RecordState = Omit<HeldRecord, 'tier' | 'features'> &
+  Partial<Pick<HeldRecord, 'tier' | 'features'>>;
+
+/** A tier and its features, kept once however many records run it. */
+interface TierState {
+  tier: string | null;
+  features: Features;
+}
+
+/** The distinct (tier, features) pairs records run, each numbered once: a record keeps only the number. */
+class TierStates {
+  private readonly states: TierState[] = [{ tier: null, features: {} }];
+  private readonly numbers = new Map<string, number>([[JSON.stringify([null, {}]), 0]]);
+
+  numberOf(tier: string | null, features: Features): number {
+    const key = JSON.stringify([tier, features]);
+    let number = this.numbers.get(key);
+    if (number === undefined) {
+      number = this.states.length;
+      this.states.push({ tier, features });
+      this.numbers.set(key, number);
+    }
+    return number;
+  }
+
+  state(number: number): TierState {
+    return this.states[number]!;
+  }
 }
 
 export function targetOf(event: Pick<PremiumEvent, 'category' | 'guildId' | 'providerId'>): Target {
@@ -14,14 +49,18 @@ export function targetOf(event: Pick<PremiumEvent, 'category' | 'guildId' | 'pro
 }
 
 /**
- * Records kept column by column in typed arrays (expiry in ms, version, slots), found by key through a
- * Map of row numbers: about 100 bytes a record where an object with a Date per record took ~415.
+ * Records kept column by column in typed arrays (expiry in ms, version, slots, the number of its tier and
+ * features among `tiers`), found by key through a Map of row numbers: about 100 bytes a record where an
+ * object with a Date per record took ~415.
  */
 class RecordColumns {
   private readonly rows = new Map<string, number>();
   private expiresAt = new Float64Array(1024);
   private versions = new Uint32Array(1024);
   private slots = new Uint32Array(1024);
+  private tierNumbers = new Uint32Array(1024);
+
+  constructor(private readonly tiers: TierStates) {}
 
   row(key: string): number | undefined {
     return this.rows.get(key);
@@ -35,15 +74,20 @@ class RecordColumns {
     return this.expiresAt[row]!;
   }
 
+  tierState(row: number): TierState {
+    return this.tiers.state(this.tierNumbers[row]!);
+  }
+
   record(row: number): HeldRecord {
     return {
       expiresAt: new Date(this.expiresAt[row]!),
       version: this.versions[row]!,
       slots: this.slots[row]!,
+      ...this.tierState(row),
     };
   }
 
-  set(key: string, record: HeldRecord): void {
+  set(key: string, record: RecordState): void {
     let row = this.rows.get(key);
     if (row === undefined) {
       row = this.rows.size;
@@ -53,6 +97,7 @@ class RecordColumns {
     this.expiresAt[row] = record.expiresAt.getTime();
     this.versions[row] = record.version;
     this.slots[row] = record.slots;
+    this.tierNumbers[row] = this.tiers.numberOf(record.tier ?? null, record.features ?? {});
   }
 
   *entries(): Generator<[string, HeldRecord]> {
@@ -69,6 +114,7 @@ class RecordColumns {
     this.expiresAt = grown(this.expiresAt, (n) => new Float64Array(n));
     this.versions = grown(this.versions, (n) => new Uint32Array(n));
     this.slots = grown(this.slots, (n) => new Uint32Array(n));
+    this.tierNumbers = grown(this.tierNumbers, (n) => new Uint32Array(n));
   }
 }
 
@@ -78,8 +124,9 @@ class RecordColumns {
  * service's state, since every version carries its absolute expiry.
  */
 export class PremiumMemory {
-  private readonly guilds = new RecordColumns();
-  private readonly users = new RecordColumns();
+  private readonly tiers = new TierStates();
+  private readonly guilds = new RecordColumns(this.tiers);
+  private readonly users = new RecordColumns(this.tiers);
 
   private columnsOf(target: Target): [RecordColumns, string] {
     return 'guildId' in target ? [this.guilds, target.guildId] : [this.users, target.providerId];
@@ -98,7 +145,7 @@ export class PremiumMemory {
   }
 
   /** Keeps `record` when it is newer than what is held; says whether it was. */
-  apply(target: Target, record: HeldRecord): boolean {
+  apply(target: Target, record: RecordState): boolean {
     if (this.heldVersion(target) >= record.version) return false;
     const [columns, key] = this.columnsOf(target);
     columns.set(key, record);
@@ -106,7 +153,7 @@ export class PremiumMemory {
   }
 
   /**
-   * Whether an event is news: a change (ADD, REMOVE) newer than the held version, or a notice
+   * Whether an event is news: a change (ADD, REMOVE, UPDATE) newer than the held version, or a notice
    * (EXPIRING, RENEWAL_FAILED) about the held version or a newer one. Anything else is outdated.
    */
   isCurrent(event: PremiumEvent): boolean {
@@ -118,6 +165,14 @@ export class PremiumMemory {
     const [columns, key] = this.columnsOf(target);
     const row = columns.row(key);
     return row !== undefined && columns.expiresAtMs(row) > now;
+  }
+
+  /** The running tier and its features while the record is premium; none once it ran out. */
+  running(target: Target, now = Date.now()): TierState {
+    const [columns, key] = this.columnsOf(target);
+    const row = columns.row(key);
+    if (row === undefined || columns.expiresAtMs(row) <= now) return this.tiers.state(0);
+    return columns.tierState(row);
   }
 
   /** Every record held, for a bot that wants to persist or inspect them. */

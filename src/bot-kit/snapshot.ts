@@ -1,5 +1,5 @@
-import type { Category } from './events';
-import type { HeldRecord, Target } from './memory';
+import type { Category, Features } from './events';
+import type { RecordState, Target } from './memory';
 
 export interface BotApi {
   /** The service's base URL, e.g. https://premium.example.com */
@@ -14,6 +14,9 @@ interface SnapshotItem {
   premiumExpiresAt: string;
   slots?: number;
   version: number;
+  /** Absent from a service before tiers. */
+  tier?: string | null;
+  features?: Features;
 }
 
 const PAGE = 1000;
@@ -34,7 +37,7 @@ async function botGet<T>(api: BotApi, path: string, query: Record<string, string
 }
 
 /** Every active record of the service, page by page (`GET /api/bot/premium`), both categories. */
-export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Target; record: HeldRecord }> {
+export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Target; record: RecordState }> {
   for (const category of ['SERVER', 'USER'] satisfies Category[]) {
     let cursor: string | null = null;
     do {
@@ -52,6 +55,8 @@ export async function* loadSnapshot(api: BotApi): AsyncGenerator<{ target: Targe
             expiresAt: new Date(item.premiumExpiresAt),
             version: item.version,
             slots: item.slots ?? 1,
+            tier: item.tier ?? null,
+            features: item.features ?? {},
           },
         };
       }

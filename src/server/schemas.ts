@@ -81,6 +81,26 @@ export const PremiumStatusReply = Type.Object({
   premiumExpiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
+/** A tier's features, as the catalog holds them: any JSON object. */
+export const TierFeatures = Type.Record(Type.String(), Type.Unknown(), {
+  description: "the tier's features from the catalog; {} when no tier runs",
+});
+
+/** The running tier of a record or a user: its code, null when not premium. */
+export const RunningTier = Type.Union([Type.String(), Type.Null()], {
+  description: 'the tier running now (the highest one with days left); null when not premium',
+});
+
+/** The status route's answer: the live status with its tiers (docs/money-rules.md, "Tiers"). */
+export const TieredPremiumStatusReply = Type.Object({
+  ...PremiumStatusReply.properties,
+  tier: RunningTier,
+  features: TierFeatures,
+  tiers: Type.Array(Type.Object({ tier: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }), {
+    description: 'the tiers with days left, in the order they run (highest first), each with its end',
+  }),
+});
+
 /** A redirect answer: no body; the browser goes to `Location`. */
 export function Redirect(description: string) {
   return Type.Null({

@@ -40,7 +40,13 @@ describe('bot-kit consumer', () => {
     ]);
     expect(handled[3]).toMatchObject({ subscriptionId: 'sub_1', graceUntil: expect.any(String) });
     expect(consumer.stats).toMatchObject({ handled: 4, duplicates: 3, outdated: 1, unparseable: 0 });
-    expect(consumer.record({ guildId })).toEqual({ expiresAt: new Date(v3.expiresAt), version: 3, slots: 1 });
+    expect(consumer.record({ guildId })).toEqual({
+      expiresAt: new Date(v3.expiresAt),
+      version: 3,
+      slots: 1,
+      tier: null,
+      features: {},
+    });
     expect(consumer.isPremium({ guildId })).toBe(false);
   });
 
@@ -71,6 +77,55 @@ describe('bot-kit consumer', () => {
     expect(consumer.isPremium({ providerId: guild.providerId })).toBe(false);
     expect(consumer.isPremium({ guildId: user.providerId })).toBe(false);
     expect(consumer.isPremium({ providerId: user.providerId }, Date.parse(user.expiresAt))).toBe(false);
+  });
+
+  it('follows the running tier through ADD and UPDATE and answers hasFeature; an event before tiers has none', async () => {
+    const handled: string[] = [];
+    const { consumer } = await kit.start({
+      consumer: 'a',
+      handler: (event) => void handled.push(event.type),
+    });
+    const guildId = '613425648685547542';
+    const expiresAt = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    const added = guildEvent({
+      type: 'SERVER_PREMIUM_ADD',
+      guildId,
+      version: 1,
+      tier: 'premium',
+      features: {},
+    });
+    const upgraded = guildEvent({
+      type: 'SERVER_PREMIUM_UPDATE',
+      guildId,
+      version: 2,
+      expiresAt: expiresAt(60),
+      tier: 'pro',
+      features: { music: true, queue: 0, lyrics: false, effects: null },
+    });
+    const { tier: _tier, features: _features, ...beforeTiers } = guildEvent({ type: 'USER_PREMIUM_ADD' });
+    await kit.publish(upgraded);
+    await kit.publish(added);
+    await kit.publish({
+      eventId: beforeTiers.eventId,
+      type: beforeTiers.type,
+      payload: JSON.stringify(beforeTiers),
+    });
+    await kit.drained();
+
+    expect(handled).toEqual(['SERVER_PREMIUM_UPDATE', 'USER_PREMIUM_ADD']);
+    expect(consumer.stats).toMatchObject({ handled: 2, outdated: 1, unparseable: 0 });
+    expect(consumer.tier({ guildId })).toBe('pro');
+    expect(consumer.features({ guildId })).toEqual(upgraded.features);
+    expect(consumer.hasFeature({ guildId }, 'music')).toBe(true);
+    expect(consumer.hasFeature({ guildId }, 'queue')).toBe(true);
+    for (const key of ['lyrics', 'effects', 'video'])
+      expect(consumer.hasFeature({ guildId }, key)).toBe(false);
+    expect(consumer.hasFeature({ guildId }, 'music', Date.parse(upgraded.expiresAt))).toBe(false);
+    expect(consumer.tier({ guildId }, Date.parse(upgraded.expiresAt))).toBeNull();
+    const user = { providerId: beforeTiers.providerId };
+    expect(consumer.isPremium(user)).toBe(true);
+    expect(consumer.tier(user)).toBeNull();
+    expect(consumer.hasFeature(user, 'music')).toBe(false);
   });
 
   it('logs, acknowledges once and counts an entry it cannot read', async () => {

@@ -43,7 +43,8 @@ bot.CLAIM_IDLE_MS = 0
 
 def report():
     held = {f"{c}:{k}": list(v) for (c, k), v in bot.held.items()}
-    print(json.dumps({"held": held, "handled": [event["eventId"] for event in handled]}), flush=True)
+    music = sorted(f"{c}:{k}" for (c, k) in bot.held if bot.has_feature((c, k), "music"))
+    print(json.dumps({"held": held, "music": music, "handled": [event["eventId"] for event in handled]}), flush=True)
 
 bot.join()
 bot.load_snapshot()
@@ -56,7 +57,9 @@ report()
 `;
 
 interface Report {
-  held: Record<string, [number, string]>;
+  held: Record<string, [number, string, string | null, Record<string, unknown>]>;
+  /** The records `has_feature(k, "music")` answers true for. */
+  music: string[];
   handled: string[];
 }
 
@@ -115,7 +118,8 @@ describeNeeding(PYTHON_REDIS, "docs/events.md's Python consumer", (python) => {
     await relayed(1);
     const example = startExample();
     expect(await example.next()).toEqual({
-      held: { [`USER:${fan.providerId}`]: [1, expect.any(String)] },
+      held: { [`USER:${fan.providerId}`]: [1, expect.any(String), 'premium', {}] },
+      music: [],
       handled: [],
     });
 
@@ -140,23 +144,32 @@ describeNeeding(PYTHON_REDIS, "docs/events.md's Python consumer", (python) => {
     const trimmedEntry = (await redis.xadd(stream, '*', 'id', 'gone', 'type', 'gone', 'payload', '{}'))!;
     await redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', 10, 'STREAMS', stream, '>');
     await redis.xdel(stream, trimmedEntry);
-    // New entries: the fan's premium extended, a user's first.
+    // New entries: the fan's premium extended, a user's first, of a tier with music.
     const extended = await grantPremium(core.sequelize, grantRequest(fan.providerId));
     const newcomer = await createUser();
-    const first = await grantPremium(core.sequelize, grantRequest(newcomer.providerId));
+    await core.sequelize.query(
+      `INSERT INTO tiers (code, name, rank, features) VALUES ('pro', 'Pro', 2, '{"music": true}')`,
+    );
+    const first = await grantPremium(core.sequelize, grantRequest(newcomer.providerId, { tier: 'pro' }));
     await relayed(4);
     const [, , extendedEntry, firstEntry] = (await redis.xrange(stream, '-', '+')).map(([id]) => id);
 
     example.proceed();
-    const { held, handled } = await example.next();
+    const { held, music, handled } = await example.next();
     expect(await example.exited()).toBe(0);
 
-    const expected = (change: PremiumChange) => [change.version, change.expiresAt.toISOString()];
+    const expected = (change: PremiumChange, features = {}) => [
+      change.version,
+      change.expiresAt.toISOString(),
+      change.tier,
+      features,
+    ];
     expect(held).toEqual({
       [`USER:${fan.providerId}`]: expected(extended),
       [`SERVER:${guildId}`]: expected(abandoned),
-      [`USER:${newcomer.providerId}`]: expected(first),
+      [`USER:${newcomer.providerId}`]: expected(first, { music: true }),
     });
+    expect(music).toEqual([`USER:${newcomer.providerId}`]);
     expect(handled).toEqual([
       await eventIdOf(abandonedEntry),
       await eventIdOf(extendedEntry!),

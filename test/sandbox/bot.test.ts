@@ -24,6 +24,8 @@ function premiumEvent(overrides: Partial<PremiumEventPayload>): PremiumEventPayl
     version: 1,
     orderId: null,
     source: 'manual',
+    tier: 'premium',
+    features: {},
     ...overrides,
   };
 }

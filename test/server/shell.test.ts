@@ -9,14 +9,27 @@ describe('GET /api/auth/user/:providerId', () => {
     const user = await createUser();
     const reply = await getApp().app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });
     expect(reply.statusCode).toBe(200);
-    expect(reply.json()).toEqual({ isPremium: false, premiumExpiresAt: null });
+    expect(reply.json()).toEqual({
+      isPremium: false,
+      premiumExpiresAt: null,
+      tier: null,
+      features: {},
+      tiers: [],
+    });
   });
 
   it('answers live status with an ISO UTC expiry after a grant', async () => {
     const user = await createUser();
     const change = await grantPremium(getApp().core.sequelize, grantRequest(user.providerId));
     const reply = await getApp().app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });
-    expect(reply.json()).toEqual({ isPremium: true, premiumExpiresAt: change.expiresAt.toISOString() });
+    const expiresAt = change.expiresAt.toISOString();
+    expect(reply.json()).toEqual({
+      isPremium: true,
+      premiumExpiresAt: expiresAt,
+      tier: 'premium',
+      features: {},
+      tiers: [{ tier: 'premium', expiresAt }],
+    });
     expect(reply.json().premiumExpiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 

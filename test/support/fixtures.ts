@@ -33,9 +33,15 @@ export function seedPlan(planType: string, months?: number | null): Plan {
 
 let nextKey = 0;
 
-/** A USER Monthly manual grant for `providerId`, with a fresh idempotency key unless one is given. */
-export function grantRequest(providerId: string, overrides: Partial<GrantRequest> = {}): GrantRequest {
-  return {
+/**
+ * A USER Monthly manual grant for `providerId`, with a fresh idempotency key unless one is given; `tier`
+ * makes its plan's days days of that tier.
+ */
+export function grantRequest(
+  providerId: string,
+  { tier, ...overrides }: Partial<GrantRequest> & { tier?: string } = {},
+): GrantRequest {
+  const request: GrantRequest = {
     category: 'USER',
     providerId,
     plan: seedPlan('Monthly'),
@@ -45,6 +51,7 @@ export function grantRequest(providerId: string, overrides: Partial<GrantRequest
     idempotencyKey: `test:${process.pid}:${++nextKey}`,
     ...overrides,
   };
+  return tier === undefined ? request : { ...request, plan: { ...request.plan, tier } };
 }
 
 export const DAY_MS = 86_400_000;

@@ -73,6 +73,8 @@ describe('expiry reminders job (EXPIRY_REMINDER_DAYS=3)', () => {
         version: userGrant.version,
         orderId: null,
         source: 'expiry',
+        tier: 'premium',
+        features: {},
       },
       expect.objectContaining({ type: 'SERVER_PREMIUM_EXPIRING', guildId: GUILD_ID }),
     ]);

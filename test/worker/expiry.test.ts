@@ -68,6 +68,8 @@ describe('expiry job', () => {
         version: userGrant.version + 1,
         orderId: null,
         source: 'expiry',
+        tier: null,
+        features: {},
         reason: 'expired',
       },
       expect.objectContaining({

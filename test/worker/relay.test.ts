@@ -77,6 +77,8 @@ describe('outbox relay', () => {
       version: userGrant.version,
       orderId: null,
       source: 'manual',
+      tier: 'premium',
+      features: {},
     });
     expect(events[1]?.payload).toMatchObject({
       eventId: serverGrant.eventId,

@@ -1,6 +1,6 @@
 import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
-import type { Category } from '../premium/types';
+import type { Category, TierFeatures } from '../premium/types';
 import { ACTIVE_RECORDS_AFTER, GUILD_RECORD, USER_RECORD } from './sql';
 
 /** A guild's premium as the bot sees it: the record that `SERVER_PREMIUM_*` events describe. */
@@ -8,6 +8,10 @@ export interface GuildPremium {
   guildId: string;
   isPremium: boolean;
   premiumExpiresAt: string | null;
+  /** The running tier its version announced; null when not premium. */
+  tier: string | null;
+  /** That tier's features; `{}` when none runs. */
+  features: TierFeatures;
   slots: number;
   version: number;
 }
@@ -20,6 +24,8 @@ export interface UserPremium {
   providerId: string;
   isPremium: boolean;
   premiumExpiresAt: string | null;
+  tier: string | null;
+  features: TierFeatures;
   version: number;
 }
 
@@ -30,13 +36,18 @@ interface RecordRow {
   is_premium: boolean;
   slots: number;
   version: number;
+  tier: string | null;
+  features: TierFeatures | null;
 }
 
 /** What both answers say of a record; a record that does not exist is not premium, at version 0. */
 function recordAnswer(row: RecordRow | undefined) {
+  const running = row?.is_premium ? row.tier : null;
   return {
     isPremium: row?.is_premium ?? false,
     premiumExpiresAt: row ? row.expires_at.toISOString() : null,
+    tier: running ?? null,
+    features: (running && row?.features) || {},
     version: row?.version ?? 0,
   };
 }

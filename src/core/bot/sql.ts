@@ -8,11 +8,15 @@ const SOURCES = {
   USER: { from: 'user_premiums r JOIN users u ON u.id = r.user_id', key: 'u.provider_id' },
 } as const;
 
-/** `version > 0`: a record locked by its first grant, not yet committed, is not a record. */
+/**
+ * `version > 0`: a record locked by its first grant, not yet committed, is not a record. Its tier is the one
+ * last announced (the one its version carries), with that tier's features.
+ */
 function selectRecords(category: Category, where: string): string {
   const { from, key } = SOURCES[category];
-  return `SELECT r.id, ${key} AS key, r.expires_at, r.expires_at > now() AS is_premium, r.slots, r.version
-          FROM ${from} WHERE r.version > 0 AND ${where}`;
+  return `SELECT r.id, ${key} AS key, r.expires_at, r.expires_at > now() AS is_premium, r.slots, r.version,
+            r.tier, t.features
+          FROM ${from} LEFT JOIN tiers t ON t.code = r.tier WHERE r.version > 0 AND ${where}`;
 }
 
 /** Guild $1's record. */

@@ -113,6 +113,8 @@ export interface UnrestoredRevoke {
   days: number;
   guildId: string | null;
   idempotencyKey: string;
+  /** The tier whose days it took. */
+  tier: string;
 }
 
 /**

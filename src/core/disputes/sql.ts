@@ -53,7 +53,8 @@ WHERE (d.order_id = $1 OR d.charge_id = $2) AND d.revoke_ledger_id IS NULL
  * grant restored yet.
  */
 export const UNRESTORED_REVOKE_SQL = `
-SELECT d.dispute_id AS "disputeId", g.id AS "ledgerId", g.days, g.guild_id AS "guildId", g.idempotency_key AS "idempotencyKey"
+SELECT d.dispute_id AS "disputeId", g.id AS "ledgerId", g.days, g.guild_id AS "guildId", g.idempotency_key AS "idempotencyKey",
+  g.tier
 FROM payment_disputes d JOIN premium_grants g ON g.id = d.revoke_ledger_id
 WHERE (d.order_id = $1 OR d.charge_id = $2) AND d.restore_ledger_id IS NULL AND g.days < 0
 ORDER BY g.id DESC

@@ -155,7 +155,8 @@ class DisputeChange {
         {
           ...payment.plan,
           guildId: taken.guildId,
-          plan: { ...payment.plan.plan, durationDays: days },
+          // Given back as days of the tier the dispute took them from.
+          plan: { ...payment.plan.plan, durationDays: days, tier: taken.tier },
           ...payment.premium,
           actor: DISPUTE_ACTOR,
           reason: `dispute ${this.disputeId} won (${payment.name})`,

@@ -21,6 +21,8 @@ export class PremiumGrant extends Model<
   declare userId: number;
   declare guildId: string | null;
   declare planType: string | null;
+  /** The tier whose days it moved (migration 027; the default tier before). */
+  declare tier: CreationOptional<string>;
   declare days: number;
   declare expiresBefore: Date | null;
   declare expiresAfter: Date;
@@ -43,6 +45,7 @@ export class PremiumGrant extends Model<
         userId: { type: DataTypes.BIGINT, allowNull: false },
         guildId: { type: DataTypes.TEXT },
         planType: { type: DataTypes.TEXT },
+        tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
         days: { type: DataTypes.INTEGER, allowNull: false },
         expiresBefore: { type: DataTypes.DATE },
         expiresAfter: { type: DataTypes.DATE, allowNull: false },

@@ -31,9 +31,9 @@ export const DELETE_RESERVATION = 'DELETE FROM order_reservations WHERE receipt 
 export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';
 
 /**
- * Marks order `$11` paid by payment `$14` within the grant statement of what it bought (premium/sql.ts's
+ * Marks order `$11` paid by payment `$15` within the grant statement of what it bought (premium/sql.ts's
  * grantSql takes it as a CTE, with the grant's parameters): only once the grant extended the record
  * (`after`), and only an order still unpaid.
  */
-export const ORDER_PAID_WITH_GRANT = `UPDATE orders SET status = 'paid', payment_id = $14::text, paid_at = now(), next_check_at = NULL, updated_at = now()
-    WHERE id = $11::bigint AND $14::text IS NOT NULL AND status = 'created' AND EXISTS (SELECT 1 FROM after)`;
+export const ORDER_PAID_WITH_GRANT = `UPDATE orders SET status = 'paid', payment_id = $15::text, paid_at = now(), next_check_at = NULL, updated_at = now()
+    WHERE id = $11::bigint AND $15::text IS NOT NULL AND status = 'created' AND EXISTS (SELECT 1 FROM after)`;

@@ -1,8 +1,8 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { aggregateKeyFor, appendEvent } from './outbox';
-import { DUE_EXPIRIES, MARK_EXPIRED } from './sql';
-import { CATEGORIES, eventTypeFor, type Category } from './types';
+import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './sql';
+import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
 
 /** A record as the expiry jobs read it, with the user its events name. */
 export interface AnnouncedRecord {
@@ -12,13 +12,19 @@ export interface AnnouncedRecord {
   slots: number;
   expires_at: Date;
   version: number;
+  /** The running tier the event names (null when the record ran out), and its features. */
+  tier: string | null;
+  features: TierFeatures;
 }
 
-/** Appends the event of something time did to a record (it ran out, or will soon), source `expiry`. */
+/**
+ * Appends the event of something time did to a record (it ran out, its running tier ended over a lower
+ * one, or it will soon run out), source `expiry`.
+ */
 export async function announceRecord(
   transaction: Transaction,
   category: Category,
-  kind: 'REMOVE' | 'EXPIRING',
+  kind: 'REMOVE' | 'UPDATE' | 'EXPIRING',
   record: AnnouncedRecord,
   reason?: string,
 ): Promise<void> {
@@ -34,6 +40,8 @@ export async function announceRecord(
     version: record.version,
     orderId: null,
     source: 'expiry',
+    tier: record.tier,
+    features: record.features,
     ...(reason !== undefined && { reason }),
   });
 }
@@ -46,19 +54,41 @@ export async function announceRecord(
 export const RECORDS_PER_BATCH = 250;
 
 /**
- * Announces user and server premiums that have passed their expiry since their last change: one
- * `*_PREMIUM_REMOVE` event with reason `expired` per record version, appended in `transaction`. Running
- * out is a change of the record like any other: it bumps the version, so that every ADD and REMOVE a bot
+ * Announces what time did to user and server premiums since their last change, appended in `transaction`:
+ * - a record whose running tier ended over a lower tier with days (`tier_changes_at` passed, the record
+ *   still running) gets a new version and its new running tier, announced once by `*_PREMIUM_UPDATE`;
+ * - a record that passed its expiry gets one `*_PREMIUM_REMOVE` with reason `expired` per record version.
+ * Either is a change of the record like any other: it bumps the version, so that every change a bot
  * receives is newer than the last. A revoke that ended a record already announced its REMOVE and marked
  * it (records.ts), so it is not due here. Records locked by a concurrent grant or revoke are left for the
- * next batch. At most `limit` records per category per call, the longest expired first, found through
- * the `*_expiry_due` indexes (migration 016): a call costs what is due, whatever the history. Returns the
- * number of events appended.
+ * next batch. At most `limit` records of each kind per category per call, the longest due first, found
+ * through the `*_expiry_due` (migration 016) and `*_tier_changes` (027) indexes: a call costs what is due,
+ * whatever the history. Returns the number of records it took (each announced, unless a tier change found
+ * the tier it announced still running).
  */
 export async function announceExpiries(transaction: Transaction, limit: number): Promise<number> {
   let announced = 0;
-  for (const category of CATEGORIES) announced += await announceCategory(transaction, category, limit);
+  for (const category of CATEGORIES) {
+    announced += await announceTierChanges(transaction, category, limit);
+    announced += await announceCategory(transaction, category, limit);
+  }
   return announced;
+}
+
+async function announceTierChanges(
+  transaction: Transaction,
+  category: Category,
+  limit: number,
+): Promise<number> {
+  const changed = await selectRows<AnnouncedRecord & { changed: boolean }>(
+    transaction,
+    TIER_CHANGES[category],
+    [limit],
+  );
+  for (const { changed: isNew, ...record } of changed) {
+    if (isNew) await announceRecord(transaction, category, 'UPDATE', record);
+  }
+  return changed.length;
 }
 
 async function announceCategory(
@@ -66,13 +96,17 @@ async function announceCategory(
   category: Category,
   limit: number,
 ): Promise<number> {
-  const expired = await selectRows<AnnouncedRecord>(transaction, DUE_EXPIRIES[category], [limit]);
+  const expired = await selectRows<Omit<AnnouncedRecord, 'tier' | 'features'>>(
+    transaction,
+    DUE_EXPIRIES[category],
+    [limit],
+  );
   for (const record of expired) {
     await announceRecord(
       transaction,
       category,
       'REMOVE',
-      { ...record, version: record.version + 1 },
+      { ...record, version: record.version + 1, tier: null, features: {} },
       'expired',
     );
   }

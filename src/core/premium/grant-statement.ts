@@ -8,6 +8,8 @@ export interface GrantValues {
   idempotencyKey: string;
   guildId: string | null;
   planType: string | null;
+  /** The tier whose days it adds. */
+  tier: string;
   days: number;
   atLeastUntil: Date | null;
   eventId: string;
@@ -17,7 +19,10 @@ export interface GrantValues {
   orderId: number | null;
   /** The payment that pays the order, and the order's statement that marks it paid with the grant. */
   paid: OrderPaid | null;
-  /** The ADD event's payload but for `expiresAt` and `version`, which the statement adds. */
+  /**
+   * The ADD event's payload but for `expiresAt`, `version`, `tier` and `features`, which the statement adds
+   * (and `type`, which it makes UPDATE when the running tier changes).
+   */
   event: object;
   aggregateKey: string;
 }
@@ -32,11 +37,12 @@ export type GrantRow = LedgerRow & { providerId: string; replayed: boolean };
 
 /**
  * One statement, sent once the key's lock is held (idempotencyLock) and the record locked (claimRecord):
- * unless the key already made a change, it extends the record, writes the ledger row and the ADD event,
- * marks the order paid when a payment pays it, and for USER premium raises the holder's expiry. Nothing
- * at all when it refuses.
+ * unless the key already made a change, it adds the days to their tier and moves the lower tiers with days
+ * (docs/money-rules.md, "Tiers"), extends the record, writes the ledger row and the ADD (or UPDATE) event,
+ * marks the order paid when a payment pays it, and for USER premium raises the holder's expiry and tiers.
+ * Nothing at all when it refuses.
  * It answers with that ledger row, or with the one the key made before (`replayed`), or nothing when the
- * user is unknown.
+ * user or the tier is unknown.
  */
 export function grantStatement(category: Category, values: GrantValues) {
   return {
@@ -56,6 +62,7 @@ export function grantStatement(category: Category, values: GrantValues) {
       values.orderId,
       JSON.stringify(values.event),
       values.aggregateKey,
+      values.tier,
       ...(values.paid ? [values.paid.paymentId] : []),
     ],
   };

@@ -6,11 +6,12 @@ import { AppError } from '../errors';
 import { unknownUser } from '../users';
 import type { Plan } from '../plans';
 import { grantStatement, type GrantRow, type OrderPaid } from './grant-statement';
+import { selectRows } from '../db/database';
 import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
-import { claimRecord, idempotencyLock, raiseBuyerExpiry } from './sql';
-import type { Category, GrantSource, PremiumChange } from './types';
+import { claimRecord, GRANT_REFUSAL, idempotencyLock, raiseBuyerExpiry } from './sql';
+import { DEFAULT_TIER, type Category, type GrantSource, type PremiumChange } from './types';
 
 export interface GrantRequest {
   category: Category;
@@ -18,7 +19,11 @@ export interface GrantRequest {
   providerId: string;
   /** Required for SERVER, absent for USER. */
   guildId?: string | null;
-  /** A transfer moves days of no single plan: its planType is null. */
+  /**
+   * A transfer moves days of no single plan: its planType is null. `tier`: the catalog tier whose days it
+   * adds (DEFAULT_TIER when absent); the days stack by rank (docs/money-rules.md, "Tiers"). A code the
+   * catalog does not hold is UNKNOWN_TIER, and nothing is written.
+   */
   plan: Omit<Plan, 'planType' | 'tier'> & { planType: Plan['planType'] | null; tier?: string };
   source: GrantSource;
   actor: string;
@@ -41,6 +46,7 @@ function isSameGrant(request: GrantRequest, row: GrantRow): boolean {
     row.providerId === request.providerId &&
     row.guildId === (request.guildId ?? null) &&
     row.planType === request.plan.planType &&
+    row.tier === (request.plan.tier ?? DEFAULT_TIER) &&
     row.days === request.plan.durationDays
   );
 }
@@ -76,6 +82,7 @@ export async function grantPremium(
       'a SERVER grant needs a guild id and a USER grant must not have one',
     );
   }
+  const tier = request.plan.tier ?? DEFAULT_TIER;
   const eventId = randomUUID();
   const event = changeEvent(
     {
@@ -93,13 +100,14 @@ export async function grantPremium(
   );
   return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
     void transaction.rows(idempotencyLock(request.idempotencyKey));
-    void transaction.rows(claimRecord(owner));
+    void transaction.rows(claimRecord(owner, tier));
     const granted = transaction.rows<GrantRow>(
       grantStatement(owner.category, {
         providerId: owner.providerId,
         idempotencyKey: request.idempotencyKey,
         guildId: owner.guildId,
         planType: request.plan.planType,
+        tier,
         days: request.plan.durationDays,
         atLeastUntil: request.atLeastUntil ?? null,
         eventId,
@@ -113,12 +121,24 @@ export async function grantPremium(
       }),
     );
     if (owner.category === 'SERVER') void transaction.rows(raiseBuyerExpiry(owner));
-    // The checks below refuse only what wrote nothing: an unknown user, a key used for another change.
+    // The checks below refuse only what wrote nothing: an unknown user or tier, a key used for another change.
     for (const query of options.followedBy ?? []) void transaction.rows(query);
     if (options.endsTransaction || !options.transaction) transaction.endsHere();
     const [row] = await granted;
-    if (!row) throw unknownUser(owner.providerId);
+    if (!row) throw await refusal(sequelize, owner.providerId, tier);
     if (row.replayed && !isSameGrant(request, row)) throw keyReused(request.idempotencyKey, row);
     return { ...changeFromLedger(row, row.providerId), replayed: row.replayed };
   });
+}
+
+/** Why a grant statement wrote nothing and answered nothing: an unknown tier, or an unknown user. */
+async function refusal(sequelize: Sequelize, providerId: string, tier: string): Promise<AppError> {
+  const [known] = await selectRows<{ tierKnown: boolean; userKnown: boolean }>(sequelize, GRANT_REFUSAL, [
+    tier,
+    providerId,
+  ]);
+  if (known && !known.tierKnown) {
+    return AppError.validation('UNKNOWN_TIER', `no tier ${JSON.stringify(tier)} in the catalog`);
+  }
+  return unknownUser(providerId);
 }

@@ -7,7 +7,14 @@ import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from './outbox';
 import { idempotencyLock } from './sql';
 import type { RecordTarget } from './records';
-import { eventTypeFor, type GrantSource, type PremiumChange, type PremiumEventPayload } from './types';
+import {
+  eventTypeFor,
+  type GrantSource,
+  type PremiumChange,
+  type PremiumEventKind,
+  type PremiumEventPayload,
+  type TierFeatures,
+} from './types';
 
 /**
  * Serialises every call with the same idempotency key, then returns the change it already made, if any.
@@ -45,6 +52,7 @@ export type LedgerRow = Pick<
   | 'category'
   | 'guildId'
   | 'planType'
+  | 'tier'
   | 'days'
   | 'expiresBefore'
   | 'expiresAfter'
@@ -61,6 +69,7 @@ export function changeFromLedger(row: LedgerRow, providerId: string): PremiumCha
     providerId,
     guildId: row.guildId,
     planType: row.planType,
+    tier: row.tier,
     days: row.days,
     expiresBefore: row.expiresBefore,
     expiresAt: row.expiresAfter,
@@ -77,10 +86,15 @@ export interface AppliedChange {
   record: RecordTarget;
   providerId: string;
   planType: string | null;
+  /** The tier whose days it moved. */
+  tier: string;
   /** Days added (grant) or taken (revoke), ≥ 0. */
   days: number;
   expiresBefore: Date | null;
-  after: { expiresAt: Date; version: number };
+  /** The record after the change: its running tier (null when it ran out) and that tier's features. */
+  after: RecordAfter;
+  /** The tier that ran before the change; another one running after makes its event an UPDATE. */
+  wasTier: string | null;
   source: GrantSource;
   actor: string;
   reason: string | null;
@@ -90,6 +104,27 @@ export interface AppliedChange {
   subscriptionId?: string | null;
 }
 
+/** A record as a change left it. */
+export interface RecordAfter {
+  expiresAt: Date;
+  version: number;
+  tier: string | null;
+  features: TierFeatures;
+}
+
+/**
+ * The kind of a change's event: UPDATE when the change made another tier run while premium goes on (one
+ * event per change, so a bot applying by version converges: docs/events.md), else ADD or REMOVE.
+ */
+export function changeKind(
+  kind: 'grant' | 'revoke',
+  wasTier: string | null,
+  tier: string | null,
+): PremiumEventKind {
+  if (wasTier !== null && tier !== null && wasTier !== tier) return 'UPDATE';
+  return kind === 'grant' ? 'ADD' : 'REMOVE';
+}
+
 /** The ADD or REMOVE event of a change, but for what only the changed record knows. */
 export function changeEvent(
   change: Pick<
@@ -97,7 +132,7 @@ export function changeEvent(
     'kind' | 'providerId' | 'planType' | 'days' | 'source' | 'reason' | 'order' | 'subscriptionId'
   > & { record: Pick<RecordTarget, 'category' | 'guildId'> },
   eventId: string,
-): Omit<PremiumEventPayload, 'expiresAt' | 'version'> {
+): Omit<PremiumEventPayload, 'expiresAt' | 'version' | 'tier' | 'features'> {
   const { kind, record } = change;
   return {
     eventId,
@@ -117,8 +152,8 @@ export function changeEvent(
 }
 
 /**
- * Writes the ledger row of a change and appends its ADD or REMOVE event (docs/events.md payload), both in the
- * change's transaction: the bot hears of exactly the changes that commit.
+ * Writes the ledger row of a change and appends its ADD, REMOVE or UPDATE event (docs/events.md payload),
+ * both in the change's transaction: the bot hears of exactly the changes that commit.
  */
 export async function recordChange(transaction: Transaction, change: AppliedChange): Promise<PremiumChange> {
   const { kind, record, providerId, after } = change;
@@ -132,6 +167,7 @@ export async function recordChange(transaction: Transaction, change: AppliedChan
       userId: record.userId,
       guildId: record.guildId,
       planType: change.planType,
+      tier: change.tier,
       days: kind === 'grant' ? change.days : -change.days,
       expiresBefore: change.expiresBefore,
       expiresAfter: after.expiresAt,
@@ -146,8 +182,11 @@ export async function recordChange(transaction: Transaction, change: AppliedChan
   );
   await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
     ...changeEvent(change, eventId),
+    type: eventTypeFor(record.category, changeKind(kind, change.wasTier, after.tier)),
     expiresAt: after.expiresAt.toISOString(),
     version: after.version,
+    tier: after.tier,
+    features: after.features,
   });
   return changeFromLedger(ledgerRow, providerId);
 }

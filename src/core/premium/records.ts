@@ -1,7 +1,8 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import { CREATE_RECORD, LOCK_RECORD, RECOMPUTE_HOLDER_EXPIRIES, SET_RECORD_EXPIRY } from './sql';
-import type { Category } from './types';
+import type { RecordAfter } from './ledger';
+import { CREATE_RECORD, LOCK_RECORD, RECOMPUTE_HOLDER_EXPIRIES, RECORD_TIER, SET_RECORD_EXPIRY } from './sql';
+import type { Category, TierFeatures } from './types';
 
 export interface RecordTarget {
   category: Category;
@@ -38,26 +39,56 @@ export async function lockRecord(transaction: Transaction, target: RecordTarget)
   return { expiresAt: row!.version === 0 ? null : row!.expires_at, version: row!.version };
 }
 
-/** What a revoke does to a record: take (part of) a grant's time back, or end it now. */
-export type ExpiryChange = { shortenMs: number } | 'end';
+/** What a revoke does to a record: take (part of) a grant's time back from its tier, or end it now. */
+export type ExpiryChange = { shortenMs: number; tier: string } | 'end';
+
+/** A record after a revoke, and the tier that ran before it. */
+export type RevokedRecord = RecordAfter & { wasTier: string | null };
 
 /**
- * Shortens or ends a locked record and bumps its version (a grant extends it in one statement, grantSql in sql.ts). A
- * revoke that ends the record announces its own REMOVE, so it marks the record's expiry announced
- * (`expiry_announced_version`): the expiry job then never looks at it, nor at the ledger.
+ * Shortens or ends a locked record and bumps its version (a grant extends it in one statement, grantSql in
+ * sql.ts): `shortenMs` comes off its tier, and the lower tiers with days move in by as much
+ * (docs/money-rules.md, "Tiers"). A revoke that ends the record announces its own REMOVE, so it marks the
+ * record's expiry announced (`expiry_announced_version`): the expiry job then never looks at it, nor at the
+ * ledger.
  */
 export async function setRecordExpiry(
   transaction: Transaction,
   target: RecordTarget,
   change: ExpiryChange,
-): Promise<{ expiresAt: Date; version: number }> {
+): Promise<RevokedRecord> {
   const statements = SET_RECORD_EXPIRY[target.category];
-  const [row] = await selectRows<{ expires_at: Date; version: number }>(
+  const [row] = await selectRows<{
+    expires_at: Date;
+    version: number;
+    tier: string | null;
+    was_tier: string | null;
+    features: TierFeatures | null;
+  }>(
     transaction,
     change === 'end' ? statements.end : statements.shorten,
-    change === 'end' ? [keyOf(target)] : [keyOf(target), change.shortenMs],
+    change === 'end' ? [keyOf(target)] : [keyOf(target), change.shortenMs, change.tier],
   );
-  return { expiresAt: row!.expires_at, version: row!.version };
+  return {
+    expiresAt: row!.expires_at,
+    version: row!.version,
+    tier: row!.tier,
+    features: row!.features ?? {},
+    wasTier: row!.was_tier,
+  };
+}
+
+/** The tier a record runs, as last announced, and its features; none when it is not premium. */
+export async function announcedTier(
+  transaction: Transaction,
+  target: RecordTarget,
+): Promise<{ tier: string | null; features: TierFeatures }> {
+  const [row] = await selectRows<{ tier: string | null; features: TierFeatures | null }>(
+    transaction,
+    RECORD_TIER[target.category],
+    [keyOf(target)],
+  );
+  return { tier: row?.tier ?? null, features: row?.features ?? {} };
 }
 
 /** A record named by who holds (USER) or bought for (SERVER) it, before their user id is known. */

@@ -7,6 +7,8 @@ import { GRANT_REMAINDERS } from './sql';
 export interface GrantRemainder {
   grantId: number;
   userId: number;
+  /** Its tier: what is left of it is counted against what is left of that tier's days. */
+  tier: string;
   /** What the grant added: its days, or more when a floor (a subscription's grace) raised the record further. */
   contributionMs: number;
   remainingMs: number;
@@ -24,6 +26,7 @@ export async function grantRemainders(
   return rows.map((row) => ({
     grantId: Number(row.grantId),
     userId: Number(row.userId),
+    tier: row.tier,
     contributionMs: Number(row.contributionMs),
     remainingMs: Number(row.remainingMs),
     revoked: row.revoked,

@@ -14,7 +14,13 @@ import {
   type ExpiryChange,
   type RecordTarget,
 } from './records';
-import type { GrantSource, PremiumChange, RevokeRequest, RevokeTarget } from './types';
+import {
+  DEFAULT_TIER,
+  type GrantSource,
+  type PremiumChange,
+  type RevokeRequest,
+  type RevokeTarget,
+} from './types';
 
 /** Named with revokePremium by its callers; they live in types.ts, which the revocation guard reads too. */
 export type { RevokeRequest, RevokeTarget } from './types';
@@ -31,8 +37,9 @@ interface ResolvedRevoke {
 
 /**
  * What revoking `grant` takes from its locked record (docs/money-rules.md): what is left of its own
- * contribution (floor included), or `share` of the contribution in whole days, capped by what is left. A
- * grant whose guild a transfer before 012 moved as a whole is followed there and takes its days as before.
+ * contribution (floor included), or `share` of the contribution in whole days, capped by what is left;
+ * always days of the grant's own tier, never another tier's. A grant whose guild a transfer before 012
+ * moved as a whole is followed there and takes its days as before.
  */
 async function grantShortening(
   transaction: Transaction,
@@ -40,12 +47,14 @@ async function grantShortening(
   grant: PremiumGrant,
   share = 1,
 ): Promise<ExpiryChange> {
+  const { tier } = grant;
   if (record.guildId !== grant.guildId)
-    return { shortenMs: wholeDaysUp(grant.days * share * DAY_MS) * DAY_MS };
+    return { shortenMs: wholeDaysUp(grant.days * share * DAY_MS) * DAY_MS, tier };
   const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
-  if (!own) return { shortenMs: 0 };
+  if (!own) return { shortenMs: 0, tier };
   const shareMs = wholeDaysUp(own.contributionMs * share) * DAY_MS;
-  return { shortenMs: Math.round(Math.min(own.remainingMs, shareMs)) };
+  // Up, never down: all that is left must leave nothing of the tier running (the statement caps it there).
+  return { shortenMs: Math.ceil(Math.min(own.remainingMs, shareMs)), tier };
 }
 
 /** Whole days, rounded up; a trace under a second over (timestamps' microseconds) is not a day more. */
@@ -116,7 +125,7 @@ export type RevokeLimit = Pick<RevokeOptions, 'maxRevokesPerHour'>;
 /**
  * The one way premium is taken away: it shortens the record by what is left of the grant's days (never below now; see grantShortening) or
  * ends it, recomputes the user's expiry from what remains, writes the ledger row and appends the
- * REMOVE event, all in one transaction or inside the caller's. An automatic revoke (a webhook's, the
+ * REMOVE event (UPDATE when another tier runs after it), all in one transaction or inside the caller's. An automatic revoke (a webhook's, the
  * reconciler's) past the revocation guard's limit is held instead, and nothing else changes.
  */
 export async function revokePremium(
@@ -169,11 +178,13 @@ export async function revokePremium(
       record,
       providerId,
       planType: revokedGrant?.planType ?? null,
+      tier: revokedGrant?.tier ?? after.wasTier ?? DEFAULT_TIER,
       days: daysTaken,
       expiresBefore: before.expiresAt,
       after,
       source: request.source,
       actor: request.actor,
+      wasTier: after.wasTier,
       reason: request.reason,
       idempotencyKey: request.idempotencyKey,
       order: order && { id: order.id, processorOrderId: order.processorOrderId },

@@ -12,8 +12,17 @@ export const GRANT_SOURCES = [
 ] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
-/** What an event says happened to a record. */
-export type PremiumEventKind = 'ADD' | 'REMOVE' | 'EXPIRING' | 'RENEWAL_FAILED';
+/** The tier of every day sold before the catalog, and of a grant that names none (migration 026 seeds it). */
+export { DEFAULT_TIER } from '../plans';
+
+/** A tier's features, as the catalog holds them (`tiers.features`): a JSON object. */
+export type TierFeatures = Record<string, unknown>;
+
+/**
+ * What an event says happened to a record. UPDATE: a grant, a revoke or time changed which tier runs
+ * while premium goes on (docs/events.md); it stands instead of the ADD or REMOVE of that change.
+ */
+export type PremiumEventKind = 'ADD' | 'REMOVE' | 'UPDATE' | 'EXPIRING' | 'RENEWAL_FAILED';
 export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventKind}`;
 
 /** The `payload` field of every stream entry (docs/events.md). */
@@ -31,6 +40,10 @@ export interface PremiumEventPayload {
   version: number;
   orderId: string | null;
   source: GrantSource | 'expiry';
+  /** The running tier after this event (EXPIRING, RENEWAL_FAILED: the running one); null when not premium. */
+  tier: string | null;
+  /** That tier's features; `{}` when `tier` is null. */
+  features: TierFeatures;
   reason?: string;
   /** Changes made by a subscription (source `subscription`), and RENEWAL_FAILED. */
   subscriptionId?: string;
@@ -50,6 +63,8 @@ export interface PremiumChange {
   providerId: string;
   guildId: string | null;
   planType: string | null;
+  /** The tier whose days the change moved (an operator's end of a record: the tier that was running). */
+  tier: string;
   days: number;
   expiresBefore: Date | null;
   expiresAt: Date;

@@ -99,7 +99,8 @@ export async function takeRefundedShare(
       {
         ...payment.plan,
         guildId: revoked.guildId,
-        plan: { ...payment.plan.plan, durationDays: rest },
+        // The rest goes back as days of the tier the revoke took them from.
+        plan: { ...payment.plan.plan, durationDays: rest, tier: revoked.tier },
         ...payment.premium,
         source: share.source,
         actor: share.actor,

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
+import { announcedTier } from '../premium/records';
 import { eventTypeFor } from '../premium/types';
 import type { RazorpaySubscription } from '../processor/razorpay-client';
 import type { SubscriptionStatus } from '../models';
@@ -95,6 +96,11 @@ export async function applyProcessorState(
 
   const record = await targetRecord(subscription, transaction);
   if (!record) return 'applied';
+  const running = await announcedTier(transaction, {
+    category: subscription.category,
+    userId: subscription.buyerUserId,
+    guildId: subscription.guildId,
+  });
   await appendEvent(transaction, aggregateKeyFor(subscription.guildId, buyer.providerId), {
     type: eventTypeFor(subscription.category, 'RENEWAL_FAILED'),
     providerId: buyer.providerId,
@@ -110,6 +116,8 @@ export async function applyProcessorState(
     subscriptionId: subscription.processorSubscriptionId,
     graceUntil: record.expiresAt.toISOString(),
     reason: `subscription ${status}`,
+    tier: running.tier,
+    features: running.features,
   });
   return 'applied';
 }

@@ -150,8 +150,9 @@ async function moveGrant(
   );
   const days = Math.round((removed.expiresBefore!.getTime() - removed.expiresAt.getTime()) / DAY_MS);
   const owner = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
-  // What the moved premium was bought as, carried on so that the bot's event can name the plan.
-  const { planType } = await PremiumGrant.findByPk(grant.grantId, { transaction, rejectOnEmpty: true });
+  // What the moved premium was bought as, carried on so that the bot's event can name the plan, and its
+  // tier: the days stay days of that tier on the other guild (docs/money-rules.md, "Tiers").
+  const { planType, tier } = await PremiumGrant.findByPk(grant.grantId, { transaction, rejectOnEmpty: true });
   const added = await grantPremium(
     sequelize,
     {
@@ -159,7 +160,7 @@ async function moveGrant(
       category: 'SERVER',
       providerId: owner.providerId,
       guildId: request.toGuildId,
-      plan: { planType: planType as PlanType | null, months: null, durationDays: days },
+      plan: { planType: planType as PlanType | null, months: null, durationDays: days, tier },
       idempotencyKey: `${request.idempotencyKey}:to:${grant.grantId}`,
     },
     { transaction },

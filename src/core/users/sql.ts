@@ -1,8 +1,20 @@
 import type { PlainQuery } from '../db/prepared-statements';
 
-/** The status route's one indexed read, prepared (see getPremiumStatus). */
+/**
+ * The status route's one indexed read, prepared (see getPremiumStatus): the user's expiry, with one row
+ * per tier they hold days of (`user_tier_expiries`, migration 027), its rank and features; one row of
+ * NULL tier when they hold none, then with the features of the catalog's default tier (DEFAULT_TIER in
+ * premium/types.ts, which sits above this area) when they are premium all the same (days written before
+ * tiers, see getPremiumStatus).
+ */
 export const premiumStatus = (providerId: string): PlainQuery => ({
   name: 'premium-status',
-  text: 'SELECT premium_expires_at FROM users WHERE provider_id = $1',
+  text: `SELECT u.premium_expires_at, e.tier, t.rank, t.features, extract(epoch FROM e.expires_at)::float8 * 1000 AS ends_ms,
+           CASE WHEN e.tier IS NULL AND u.premium_expires_at > now()
+             THEN (SELECT features FROM tiers WHERE code = 'premium') END AS default_features
+         FROM users u
+         LEFT JOIN user_tier_expiries e ON e.user_id = u.id AND e.expires_at > now()
+         LEFT JOIN tiers t ON t.code = e.tier
+         WHERE u.provider_id = $1`,
   values: [providerId],
 });

@@ -8,7 +8,7 @@ import { SNAPSHOT_PAGE, snapshotPage } from '../../core/bot/snapshot';
 import { CATEGORIES } from '../../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perClientRateLimit } from '../plugins/rate-limit';
-import { errorReplies, ProviderId } from '../schemas';
+import { errorReplies, ProviderId, RunningTier, TierFeatures } from '../schemas';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 const Version = Type.Integer({ minimum: 0, description: "the record's version; 0 when it never existed" });
@@ -17,6 +17,8 @@ const GuildPremiumReply = Type.Object({
   guildId: Type.String(),
   isPremium: Type.Boolean(),
   premiumExpiresAt: Timestamp,
+  tier: RunningTier,
+  features: TierFeatures,
   slots: Type.Integer({ minimum: 0 }),
   version: Version,
 });
@@ -25,6 +27,8 @@ const UserPremiumReply = Type.Object({
   providerId: Type.String(),
   isPremium: Type.Boolean(),
   premiumExpiresAt: Timestamp,
+  tier: RunningTier,
+  features: TierFeatures,
   version: Version,
 });
 

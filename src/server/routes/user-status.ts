@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { getPremiumStatus } from '../../core/users';
 import { perIpRateLimit } from '../plugins/rate-limit';
-import { errorReplies, PremiumStatusReply, ProviderId } from '../schemas';
+import { errorReplies, ProviderId, TieredPremiumStatusReply } from '../schemas';
 
 /** GET /api/auth/user/:providerId (docs/interface.md): live premium status, public. */
 const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
@@ -16,7 +16,7 @@ const userStatusRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, 
         summary: 'Live premium status of a user',
         params: Type.Object({ providerId: ProviderId }),
         response: {
-          200: PremiumStatusReply,
+          200: TieredPremiumStatusReply,
           ...errorReplies(400, 404, 429),
         },
       },

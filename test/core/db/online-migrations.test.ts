@@ -115,5 +115,12 @@ describe('the migrations after the deployed ones, on a seeded database while the
       { type: QueryTypes.SELECT },
     );
     expect(invalid).toEqual([]);
+    // 027: the records the old code's writes moved meanwhile keep their days in the default tier.
+    const unsynced = await sequelize.query(
+      `SELECT r.id FROM user_premiums r LEFT JOIN user_premium_days d ON d.record_id = r.id AND d.tier = 'premium'
+       WHERE r.version > 0 AND d.ends_at IS DISTINCT FROM r.expires_at`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(unsynced).toEqual([]);
   }, 600_000);
 });

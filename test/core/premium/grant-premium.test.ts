@@ -64,6 +64,8 @@ describe('grantPremium', () => {
       version: 1,
       orderId: null,
       source: 'manual',
+      tier: 'premium',
+      features: {},
     });
   });
 

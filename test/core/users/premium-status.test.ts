@@ -17,9 +17,13 @@ describe('the premium status read', () => {
     const premium = await createUser({ premiumExpiresAt: expiresAt });
     const lapsed = await createUser({ premiumExpiresAt: new Date(Date.now() - DAY_MS) });
 
+    // Written without tiers (as before migration 027): the days are the default tier's.
     expect(await getPremiumStatus(core.sequelize, premium.providerId)).toEqual({
       isPremium: true,
       premiumExpiresAt: expiresAt.toISOString(),
+      tier: 'premium',
+      features: {},
+      tiers: [{ tier: 'premium', expiresAt: expiresAt.toISOString() }],
     });
     expect(await getPremiumStatus(core.sequelize, lapsed.providerId)).toMatchObject({ isPremium: false });
     await expect(getPremiumStatus(core.sequelize, '42')).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
@@ -27,7 +31,7 @@ describe('the premium status read', () => {
 
   it('still answers when the server connection lost the prepared statement, as behind PgBouncer', async () => {
     const user = await createUser({ premiumExpiresAt: null });
-    const unpremium = { isPremium: false, premiumExpiresAt: null };
+    const unpremium = { isPremium: false, premiumExpiresAt: null, tier: null, features: {}, tiers: [] };
     expect(await getPremiumStatus(core.sequelize, user.providerId)).toEqual(unpremium);
     // What a pooler without prepared-statement support causes: the next statement reaches a server
     // connection that does not know the statement this client prepared (26000).

@@ -40,6 +40,12 @@ describe('with Redis unreachable', () => {
     const user = await createUser();
     const reply = await app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });
     expect(reply.statusCode).toBe(200);
-    expect(reply.json()).toEqual({ isPremium: false, premiumExpiresAt: null });
+    expect(reply.json()).toEqual({
+      isPremium: false,
+      premiumExpiresAt: null,
+      tier: null,
+      features: {},
+      tiers: [],
+    });
   });
 });

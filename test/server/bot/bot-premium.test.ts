@@ -78,6 +78,8 @@ describe('the bot API: one guild, one user', () => {
       guildId,
       isPremium: true,
       premiumExpiresAt: change.expiresAt.toISOString(),
+      tier: 'premium',
+      features: {},
       slots: 1,
       version: 1,
     });
@@ -87,6 +89,8 @@ describe('the bot API: one guild, one user', () => {
       guildId,
       isPremium: false,
       premiumExpiresAt: ended.expiresAt.toISOString(),
+      tier: null,
+      features: {},
       slots: 1,
       version: 2,
     });
@@ -98,6 +102,8 @@ describe('the bot API: one guild, one user', () => {
       guildId: unknown,
       isPremium: false,
       premiumExpiresAt: null,
+      tier: null,
+      features: {},
       slots: 0,
       version: 0,
     });
@@ -111,6 +117,8 @@ describe('the bot API: one guild, one user', () => {
       providerId: fan.providerId,
       isPremium: true,
       premiumExpiresAt: second.expiresAt.toISOString(),
+      tier: 'premium',
+      features: {},
       version: 2,
     });
 
@@ -120,6 +128,8 @@ describe('the bot API: one guild, one user', () => {
         providerId,
         isPremium: false,
         premiumExpiresAt: null,
+        tier: null,
+        features: {},
         version: 0,
       });
     }
@@ -176,6 +186,8 @@ describe('the bot API: the snapshot', () => {
       guildId: guilds[0]!.guildId,
       isPremium: true,
       premiumExpiresAt: guilds[0]!.change.expiresAt.toISOString(),
+      tier: 'premium',
+      features: {},
       slots: 1,
       version: 1,
     });
@@ -184,7 +196,14 @@ describe('the bot API: the snapshot', () => {
     expect(userPages).toEqual([
       {
         items: [
-          { providerId: fan.providerId, isPremium: true, premiumExpiresAt: expect.any(String), version: 1 },
+          {
+            providerId: fan.providerId,
+            isPremium: true,
+            premiumExpiresAt: expect.any(String),
+            tier: 'premium',
+            features: {},
+            version: 1,
+          },
         ],
         nextCursor: null,
       },
