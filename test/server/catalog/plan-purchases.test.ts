@@ -105,6 +105,13 @@ describe('create-order with a catalog plan', () => {
     const verified = await verifyAs(getApp(), user, verifyBody(user, checkout));
     expect(verified.statusCode).toBe(200);
     expect(verified.json()).toMatchObject({ planType: 'ProMonthly' });
+    const status = await getApp().app.inject({ method: 'GET', url: `/api/auth/user/${user.providerId}` });
+    expect(status.json()).toMatchObject({
+      isPremium: true,
+      tier: 'pro',
+      features: { music: true, queue: 500 },
+      tiers: [{ tier: 'pro', expiresAt: verified.json().expiresAt }],
+    });
   });
 
   it.each([
