@@ -15,7 +15,12 @@ export function paiseOfRupees(rupees: string | number): number {
   return Math.round(Number(text) * 100);
 }
 
-/** Paise as an operator reads an amount in INR: 29800 is `₹298.00`, as the console and `--amount` speak. */
+const INDIAN_RUPEES = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/**
+ * Paise as an operator reads an amount in INR, grouped the Indian way: 29800 is `₹298.00`, 199900
+ * `₹1,999.00`, 1000000000 `₹1,00,00,000.00`, as the console and `--amount` speak.
+ */
 export function rupeesOfPaise(paise: number): string {
-  return `₹${(paise / 100).toFixed(2)}`;
+  return `₹${INDIAN_RUPEES.format(paise / 100)}`;
 }

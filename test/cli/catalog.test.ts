@@ -185,7 +185,7 @@ describe('premium plans', () => {
         /^PLAN\s+NAME\s+TIER\s+SCOPE\s+DAYS\s+PRICE\s+SLOTS\s+RENEWS\s+TRIAL\s+STATUS\s+RAZORPAY PLAN$/,
       ),
       expect.stringMatching(/^Monthly\s+Monthly\s+premium\s+ANY\s+30\s+₹199\.00\s+1\s+yes\s+-\s+active\s/),
-      expect.stringMatching(/^Yearly\s+Yearly\s+premium\s+ANY\s+365\s+₹1999\.00\s+1\s+yes\s+-\s+active\s/),
+      expect.stringMatching(/^Yearly\s+Yearly\s+premium\s+ANY\s+365\s+₹1,999\.00\s+1\s+yes\s+-\s+active\s/),
       expect.stringMatching(/^Week\s+A week\s+premium\s+USER\s+7\s+₹49\.50\s+1\s+no\s+-\s+active\s+-$/),
       '',
     ]);
