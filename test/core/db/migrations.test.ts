@@ -13,6 +13,8 @@ const TABLES = [
   'held_revokes',
   'invoices',
   'job_runs',
+  'offer_redemptions',
+  'offers',
   'order_reservations',
   'orders',
   'outbox',
