@@ -48,8 +48,8 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       // Both charges are in Your orders, beside the one-off orders, though no order was made for them.
       await page.locator('#orders li.charge').nth(1).waitFor();
       await expect(page.locator('#orders li.charge').allTextContents()).resolves.toEqual([
-        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · charged$/),
-        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · charged$/),
+        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · chargedInvoice$/),
+        expect.stringMatching(/^Monthly subscription for your account pay_\w+₹199 · chargedInvoice$/),
       ]);
       await page.screenshot({ path: path.join(ARTIFACTS, 'demo-subscription.png'), fullPage: true });
 
