@@ -21,7 +21,10 @@ export const up: Migration = async ({ context: sequelize }) => {
     'premium_grants_source_with_trial',
     `CHECK (source IN (${SOURCES}, 'trial'))`,
   );
-  await alterBriefly(sequelize, 'ALTER TABLE premium_grants DROP CONSTRAINT IF EXISTS premium_grants_source_check');
+  await alterBriefly(
+    sequelize,
+    'ALTER TABLE premium_grants DROP CONSTRAINT IF EXISTS premium_grants_source_check',
+  );
   await alterBriefly(
     sequelize,
     `ALTER TABLE subscriptions ADD COLUMN IF NOT EXISTS trial_days integer NOT NULL DEFAULT 0

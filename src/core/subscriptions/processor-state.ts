@@ -95,7 +95,8 @@ export async function applyProcessorState(
     { transaction },
   );
   // Ended before its first charge: the trial was cancelled (its premium runs to its end).
-  if (TERMINAL.has(status) && !TERMINAL.has(before)) await execute(transaction, TRIAL_CANCELLED, [subscription.id]);
+  if (TERMINAL.has(status) && !TERMINAL.has(before))
+    await execute(transaction, TRIAL_CANCELLED, [subscription.id]);
   if (!FAILING.has(status) || before === status) return 'applied';
 
   const record = await targetRecord(subscription, transaction);

@@ -93,8 +93,9 @@ export const TRIALS_ENDING = `SELECT ${TRIAL_COLUMNS} ${TRIAL_FROM}
 export const TRIAL_BY_ID = `SELECT ${TRIAL_COLUMNS} ${TRIAL_FROM} WHERE t.id = $1`;
 
 /** Up to `$1` refused trials whose subscription is not yet cancelled at Razorpay. */
-export const REFUSED_TRIALS_LIVE = `SELECT t.id, s.processor_subscription_id AS "processorSubscriptionId"
-  FROM trials t JOIN subscriptions s ON s.id = t.subscription_id
+export const REFUSED_TRIALS_LIVE = `SELECT t.id, s.processor_subscription_id AS "processorSubscriptionId",
+    t.refused_reason AS "reason", u.provider_id AS "providerId", s.guild_id AS "guildId"
+  FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u.id = t.buyer_user_id
   WHERE t.status = 'refused' AND t.processor_cancelled_at IS NULL ORDER BY t.id LIMIT $1`;
 
 /** Refused trial `$1`'s subscription cancelled at Razorpay. */

@@ -70,9 +70,7 @@ export async function hadTrial(core: Pick<Core, 'sequelize'>, buyerUserId: numbe
 }
 
 export type TrialOutcome =
-  | { result: 'none' }
-  | { result: 'started'; grantId: number }
-  | { result: 'refused'; reason: TrialRefusal };
+  { result: 'none' } | { result: 'started'; grantId: number } | { result: 'refused'; reason: TrialRefusal };
 
 /**
  * Starts a locked subscription's trial once its mandate is authorised (`subscription.authenticated`, or
@@ -104,7 +102,13 @@ export async function startTrial(
   ]);
   const row = [subscription.id, subscription.buyerUserId, subscription.guildId, hash, subscription.trialDays];
   if (refusal!.reason) {
-    await execute(transaction, INSERT_TRIAL, [...row, subscription.startAt, 'refused', refusal!.reason, null]);
+    await execute(transaction, INSERT_TRIAL, [
+      ...row,
+      subscription.startAt,
+      'refused',
+      refusal!.reason,
+      null,
+    ]);
     return { result: 'refused', reason: refusal!.reason };
   }
   const change = await grantPremium(
@@ -118,9 +122,7 @@ export async function startTrial(
       actor: 'trial',
       reason: `trial of subscription ${subscription.processorSubscriptionId}`,
       idempotencyKey: `trial:${subscription.processorSubscriptionId}`,
-      atLeastUntil: new Date(
-        subscription.startAt.getTime() + core.config.subscriptionGraceHours * HOUR_MS,
-      ),
+      atLeastUntil: new Date(subscription.startAt.getTime() + core.config.subscriptionGraceHours * HOUR_MS),
       subscriptionId: subscription.processorSubscriptionId,
     },
     { transaction },
@@ -202,23 +204,29 @@ export async function announceTrialsEnding(
   return trials.length;
 }
 
+/** A refused trial whose subscription was cancelled at Razorpay: what the operator's log says. */
+export interface SettledRefusal {
+  subscriptionId: string;
+  reason: TrialRefusal;
+  providerId: string;
+  guildId: string | null;
+}
+
 /**
  * Cancels at Razorpay, at once, the subscriptions whose trial was refused (an instrument, buyer or guild
  * that had one): the buyer authorised a mandate for a trial they do not get, so nothing is charged; they
- * may subscribe again without a trial. Up to `limit`; returns how many were settled. One the processor
+ * may subscribe again without a trial. Up to `limit`; returns those settled, with their reasons. One the processor
  * cannot cancel now waits for the next call.
  */
 export async function settleRefusedTrials(
   core: Core,
   processor: RazorpayClient,
   limit = 100,
-): Promise<number> {
-  const trials = await selectRows<{ id: number; processorSubscriptionId: string }>(
-    core.sequelize,
-    REFUSED_TRIALS_LIVE,
-    [limit],
-  );
-  let settled = 0;
+): Promise<SettledRefusal[]> {
+  const trials = await selectRows<
+    { id: number; processorSubscriptionId: string } & Omit<SettledRefusal, 'subscriptionId'>
+  >(core.sequelize, REFUSED_TRIALS_LIVE, [limit]);
+  const settled: SettledRefusal[] = [];
   for (const trial of trials) {
     try {
       await cancelSubscription(core, processor, { subscriptionId: trial.processorSubscriptionId });
@@ -229,7 +237,12 @@ export async function settleRefusedTrials(
       }
     }
     await execute(core.sequelize, REFUSED_TRIAL_SETTLED, [trial.id]);
-    settled += 1;
+    settled.push({
+      subscriptionId: trial.processorSubscriptionId,
+      reason: trial.reason,
+      providerId: trial.providerId,
+      guildId: trial.guildId,
+    });
   }
   return settled;
 }

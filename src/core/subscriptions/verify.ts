@@ -73,10 +73,14 @@ export async function verifySubscription(
     trial = await startTrial(core, locked, authorization, transaction);
     return describeSubscription(subscription, transaction);
   });
-  if (trial.result !== 'refused') return verified;
+  // The webhook may have refused it first: either way its mandate is cancelled at once.
+  if (trial.result !== 'refused' && verified.trial?.status !== 'refused') return verified;
   // A refused trial's mandate is cancelled at once, so nothing is ever charged on it.
   await settleRefusedTrials(core, processor);
   return sequelize.transaction(async (transaction) =>
-    describeSubscription((await lockSubscription(transaction, request.subscriptionId)).subscription, transaction),
+    describeSubscription(
+      (await lockSubscription(transaction, request.subscriptionId)).subscription,
+      transaction,
+    ),
   );
 }

@@ -49,7 +49,10 @@ export async function describeSubscription(
     cancelAtCycleEnd: subscription.cancelAtCycleEnd,
     paidCount: subscription.paidCount,
     premiumExpiresAt: iso(record?.expiresAt ?? null),
-    trial: subscription.trialDays > 0 ? await trialOf(transaction ?? subscription.sequelize, subscription.id) : null,
+    trial:
+      subscription.trialDays > 0
+        ? await trialOf(transaction ?? subscription.sequelize, subscription.id)
+        : null,
     createdAt: subscription.createdAt.toISOString(),
   };
 }
