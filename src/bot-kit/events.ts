@@ -15,6 +15,8 @@ export const EVENT_TYPES = [
   'SERVER_PREMIUM_EXPIRING',
   'USER_PREMIUM_RENEWAL_FAILED',
   'SERVER_PREMIUM_RENEWAL_FAILED',
+  'USER_PREMIUM_TRIAL_ENDING',
+  'SERVER_PREMIUM_TRIAL_ENDING',
 ] as const;
 export type PremiumEventType = (typeof EVENT_TYPES)[number];
 
@@ -73,11 +75,31 @@ export interface RenewalFailed extends EventBase {
   graceUntil: string;
 }
 
-export type PremiumEvent = PremiumAdded | PremiumRemoved | PremiumUpdated | PremiumExpiring | RenewalFailed;
+/**
+ * A trial's first charge is near (at least 24 hours ahead): `firstChargeAt`, `amount` in INR. Once per
+ * trial; the ADD that started the trial says `trial: true`.
+ */
+export interface TrialEnding extends EventBase {
+  type: 'USER_PREMIUM_TRIAL_ENDING' | 'SERVER_PREMIUM_TRIAL_ENDING';
+  subscriptionId: string;
+  trial: true;
+  firstChargeAt: string;
+  amount: number;
+}
 
-/** ADD, REMOVE and UPDATE change the record (a new version); EXPIRING and RENEWAL_FAILED repeat its current one. */
+export type PremiumEvent =
+  PremiumAdded | PremiumRemoved | PremiumUpdated | PremiumExpiring | RenewalFailed | TrialEnding;
+
+/**
+ * ADD, REMOVE and UPDATE change the record (a new version); EXPIRING, RENEWAL_FAILED and TRIAL_ENDING
+ * repeat its current one.
+ */
 export function changesRecord(event: PremiumEvent): boolean {
-  return !event.type.endsWith('_EXPIRING') && !event.type.endsWith('_RENEWAL_FAILED');
+  return (
+    !event.type.endsWith('_EXPIRING') &&
+    !event.type.endsWith('_RENEWAL_FAILED') &&
+    !event.type.endsWith('_TRIAL_ENDING')
+  );
 }
 
 export type Parsed = { event: PremiumEvent } | { problem: string };
@@ -134,6 +156,11 @@ export function parseEntry(fields: string[]): Parsed {
   if (type.endsWith('_RENEWAL_FAILED')) {
     if (!isString(payload.subscriptionId)) wrong.push('subscriptionId');
     if (!isTime(payload.graceUntil)) wrong.push('graceUntil');
+  }
+  if (type.endsWith('_TRIAL_ENDING')) {
+    if (!isString(payload.subscriptionId)) wrong.push('subscriptionId');
+    if (!isTime(payload.firstChargeAt)) wrong.push('firstChargeAt');
+    if (typeof payload.amount !== 'number') wrong.push('amount');
   }
   if (wrong.length > 0) return { problem: `bad or missing ${[...new Set(wrong)].join(', ')}` };
   return {

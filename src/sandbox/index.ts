@@ -26,6 +26,7 @@ import {
 } from './razorpay/subscriptions';
 import { createSandboxPlans } from './razorpay/sandbox-plans';
 import { refundInput } from './razorpay/validation';
+import type { BuyerInstrument } from './razorpay/store';
 import type {
   RazorpayDispute,
   RazorpayWebhook,
@@ -38,6 +39,7 @@ export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
+export type { BuyerInstrument } from './razorpay/store';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
 export type {
   RazorpayDispute,
@@ -149,7 +151,7 @@ export interface Sandbox {
     subscriptions: {
       authorize(
         subscriptionId: string,
-        opts?: { method?: MandateMethod; webhooks?: Webhooks },
+        opts?: { method?: MandateMethod; webhooks?: Webhooks; instrument?: BuyerInstrument },
       ): Promise<SubscriptionCheckoutResponse>;
       runCycle(
         subscriptionId: string,
@@ -238,7 +240,12 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       },
       subscriptions: {
         authorize: (subscriptionId, opts) =>
-          subscriptions.authorize(subscriptionId, opts?.method ?? 'upi', modeOf(opts?.webhooks)),
+          subscriptions.authorize(
+            subscriptionId,
+            opts?.method ?? 'upi',
+            modeOf(opts?.webhooks),
+            opts?.instrument,
+          ),
         runCycle: (subscriptionId, outcome, opts) =>
           subscriptions.runCycle(subscriptionId, outcome, modeOf(opts?.webhooks)),
         get: (subscriptionId) => subscriptions.subscription(subscriptionId),

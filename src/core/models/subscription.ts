@@ -38,6 +38,8 @@ export class Subscription extends Model<
   /** The tier each charge grants, as the catalog said when it was created. */
   declare tier: CreationOptional<string>;
   declare amountPaise: number;
+  /** Days free before the first charge, as asked of Razorpay (`start_at`); 0: no trial. */
+  declare trialDays: CreationOptional<number>;
   declare status: CreationOptional<SubscriptionStatus>;
   declare cancelAtCycleEnd: CreationOptional<boolean>;
   declare startAt: Date | null;
@@ -70,6 +72,7 @@ export class Subscription extends Model<
         tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
         durationDays: { type: DataTypes.INTEGER, allowNull: false },
         amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        trialDays: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },
         cancelAtCycleEnd: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         startAt: { type: DataTypes.DATE },

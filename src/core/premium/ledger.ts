@@ -148,6 +148,7 @@ export function changeEvent(
     source: change.source,
     ...(kind === 'revoke' && { reason: change.reason ?? undefined }),
     ...(change.subscriptionId && { subscriptionId: change.subscriptionId }),
+    ...(change.source === 'trial' && kind === 'grant' && { trial: true as const }),
   };
 }
 

@@ -9,6 +9,7 @@ export const GRANT_SOURCES = [
   'subscription',
   'code',
   'transfer',
+  'trial',
 ] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
@@ -22,7 +23,7 @@ export type TierFeatures = Record<string, unknown>;
  * What an event says happened to a record. UPDATE: a grant, a revoke or time changed which tier runs
  * while premium goes on (docs/events.md); it stands instead of the ADD or REMOVE of that change.
  */
-export type PremiumEventKind = 'ADD' | 'REMOVE' | 'UPDATE' | 'EXPIRING' | 'RENEWAL_FAILED';
+export type PremiumEventKind = 'ADD' | 'REMOVE' | 'UPDATE' | 'EXPIRING' | 'RENEWAL_FAILED' | 'TRIAL_ENDING';
 export type PremiumEventType = `${Category}_PREMIUM_${PremiumEventKind}`;
 
 /** The `payload` field of every stream entry (docs/events.md). */
@@ -49,6 +50,11 @@ export interface PremiumEventPayload {
   subscriptionId?: string;
   /** RENEWAL_FAILED: when premium runs out unless a retried charge succeeds. */
   graceUntil?: string;
+  /** The ADD of a trial's days (source `trial`), and TRIAL_ENDING. */
+  trial?: true;
+  /** TRIAL_ENDING: when the first charge comes, and how much it is (INR). */
+  firstChargeAt?: string;
+  amount?: number;
 }
 
 export function eventTypeFor(category: Category, change: PremiumEventKind): PremiumEventType {

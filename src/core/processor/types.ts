@@ -33,6 +33,11 @@ export interface RazorpayCard {
   international: boolean;
   emi: boolean;
   sub_type: 'consumer' | 'business';
+  /**
+   * The same for every payment of one card number, where the processor gives it (the sandbox does):
+   * the one-trial-per-instrument rule keys a card by it (docs/trials.md).
+   */
+  fingerprint?: string | null;
 }
 
 /** How a UPI payment was made. */

@@ -207,3 +207,26 @@ LEFT JOIN subscriptions s ON s.id = c.subscription_id
 JOIN users u ON u.id = COALESCE(o.buyer_user_id, s.buyer_user_id)
 WHERE d.status = 'open'
 ORDER BY d.respond_by NULLS LAST, d.created_at, d.dispute_id`;
+
+/**
+ * Trials of the month $2 (`YYYY-MM-01`) in zone $1, each counted in the month it happened: started (the
+ * tier granted at authorisation), converted (the first charge paid), cancelled (the subscription ended
+ * before it), refused (the buyer, the guild or the card/VPA had a trial).
+ */
+export const TRIALS_SQL = `
+WITH span AS (SELECT $2::timestamp AT TIME ZONE $1 AS from_at, ($2::timestamp + interval '1 month') AT TIME ZONE $1 AS to_at)
+SELECT
+  count(*) FILTER (WHERE t.status <> 'refused' AND t.started_at >= span.from_at AND t.started_at < span.to_at)::int AS started,
+  count(*) FILTER (WHERE t.converted_at >= span.from_at AND t.converted_at < span.to_at)::int AS converted,
+  count(*) FILTER (WHERE t.cancelled_at >= span.from_at AND t.cancelled_at < span.to_at)::int AS cancelled,
+  count(*) FILTER (WHERE t.status = 'refused' AND t.started_at >= span.from_at AND t.started_at < span.to_at)::int AS refused
+FROM trials t, span`;
+
+/** The month's refused trials (as TRIALS_SQL), newest first, at most 50: what the operator looks into. */
+export const TRIAL_REFUSALS_SQL = `
+SELECT s.processor_subscription_id AS "subscriptionId", t.refused_reason AS reason, u.provider_id AS "providerId",
+       s.guild_id AS "guildId", t.started_at AS at
+FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u.id = t.buyer_user_id
+WHERE t.status = 'refused' AND t.started_at >= $2::timestamp AT TIME ZONE $1
+  AND t.started_at < ($2::timestamp + interval '1 month') AT TIME ZONE $1
+ORDER BY t.started_at DESC, t.id DESC LIMIT 50`;

@@ -12,6 +12,8 @@ import {
   MOVEMENTS_SQL,
   MRR_BY_STANDING_SQL,
   MRR_SQL,
+  TRIAL_REFUSALS_SQL,
+  TRIALS_SQL,
 } from './sql';
 import type {
   FailingCharge,
@@ -19,6 +21,7 @@ import type {
   SubscriberMovements,
   SubscribersReport,
   SubscriptionStatus,
+  TrialsOfMonth,
 } from './types';
 
 const LIVE_STANDINGS: LiveStanding[] = ['renewing', 'cancelling', 'failing'];
@@ -52,18 +55,24 @@ export async function subscribersReport(
     );
   }
   const lastMonth = `${month ?? today(config.reportTimeZone).slice(0, 7)}-01`;
-  const [statusRows, [mrr], standingRows, [activePremium], movementRows, failingRows] = await Promise.all([
-    select<{ status: SubscriptionStatus; count: number }>(sequelize, BY_STATUS_SQL, []),
-    select<{ paise: string }>(sequelize, MRR_SQL, []),
-    select<{ standing: LiveStanding; subscriptions: number; paise: string }>(
-      sequelize,
-      MRR_BY_STANDING_SQL,
-      [],
-    ),
-    select<Record<Category, number>>(sequelize, ACTIVE_PREMIUM_SQL, []),
-    select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
-    select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
-  ]);
+  const [statusRows, [mrr], standingRows, [activePremium], movementRows, failingRows, [trials], refusals] =
+    await Promise.all([
+      select<{ status: SubscriptionStatus; count: number }>(sequelize, BY_STATUS_SQL, []),
+      select<{ paise: string }>(sequelize, MRR_SQL, []),
+      select<{ standing: LiveStanding; subscriptions: number; paise: string }>(
+        sequelize,
+        MRR_BY_STANDING_SQL,
+        [],
+      ),
+      select<Record<Category, number>>(sequelize, ACTIVE_PREMIUM_SQL, []),
+      select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
+      select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
+      select<Omit<TrialsOfMonth, 'refusals'>>(sequelize, TRIALS_SQL, [config.reportTimeZone, lastMonth]),
+      select<Omit<TrialsOfMonth['refusals'][number], 'at'> & { at: Date }>(sequelize, TRIAL_REFUSALS_SQL, [
+        config.reportTimeZone,
+        lastMonth,
+      ]),
+    ]);
   const byStatus = Object.fromEntries(SUBSCRIPTION_STATUSES.map((status) => [status, 0])) as Record<
     SubscriptionStatus,
     number
@@ -95,5 +104,9 @@ export async function subscribersReport(
       graceUntil: graceUntil?.toISOString() ?? null,
       since: since?.toISOString() ?? null,
     })),
+    trials: {
+      ...trials!,
+      refusals: refusals.map(({ at, ...refusal }) => ({ ...refusal, at: at.toISOString() })),
+    },
   };
 }

@@ -101,6 +101,27 @@ export interface SubscribersReport {
   /** The report's month (default: the current one) and the 11 before it, oldest first. */
   movements: SubscriberMovements[];
   failingCharges: FailingCharge[];
+  /** Trials of the report's month (docs/trials.md). */
+  trials: TrialsOfMonth;
+}
+
+export interface TrialsOfMonth {
+  /** Trials begun (premium granted at authorisation). */
+  started: number;
+  /** Trials whose first charge was paid. */
+  converted: number;
+  /** Trials whose subscription ended before its first charge. */
+  cancelled: number;
+  /** Trials refused at authorisation: the buyer, the guild or the card/VPA had one. */
+  refused: number;
+  /** The refused ones, newest first (at most 50), with why. */
+  refusals: Array<{
+    subscriptionId: string;
+    reason: 'USER_HAD_TRIAL' | 'GUILD_HAD_TRIAL' | 'INSTRUMENT_USED';
+    providerId: string;
+    guildId: string | null;
+    at: string;
+  }>;
 }
 
 export interface OpenDispute {

@@ -6,7 +6,9 @@ import { SubscriptionCharge } from '../models';
 import { planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
+import { execute } from '../db/database';
 import type { LockedSubscription } from './locked-subscription';
+import { TRIAL_CONVERTED } from './sql';
 
 const HOUR_MS = 3_600_000;
 
@@ -88,6 +90,8 @@ export async function applyCharge(
     { transaction },
   );
   if (!known) {
+    // The first charge after a trial converts it (the reports count it).
+    await execute(transaction, TRIAL_CONVERTED, [subscription.id]);
     await SubscriptionCharge.create(
       {
         subscriptionId: subscription.id,

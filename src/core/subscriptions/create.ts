@@ -13,6 +13,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
 import { cancelSubscription } from './cancel';
 import { targetRecord } from './target-record';
+import { DAY_MS, hadTrial } from './trials';
 
 /** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
 export const AUTHORIZATION_WINDOW_MS = 3_600_000;
@@ -44,8 +45,12 @@ export interface CreatedSubscription {
   tier: string;
   category: Category;
   guildId: string | null;
-  /** When the first charge is due: the target's current expiry, or null for at once. */
+  /** When the first charge is due: after the trial, the target's current expiry, or null for at once. */
   startAt: string | null;
+  /** Days free before the first charge (0: none; a buyer or guild that had a trial gets none). */
+  trialDays: number;
+  /** The first charge: when (null: at authorisation) and how much, in INR. */
+  firstCharge: { at: string | null; amount: number };
 }
 
 /**
@@ -105,14 +110,24 @@ export async function createSubscription(
       existing.amountPaise === plan.pricePaise &&
       existing.billingStateCode === billing.stateCode &&
       existing.billingGstin === billing.gstin &&
-      existing.billingName === billing.name;
+      existing.billingName === billing.name &&
+      existing.trialDays === (await trialDaysFor(core, plan.trialDays, buyer.id, guildId));
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
 
   const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
     ?.expiresAt;
-  const startAt = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
+  const trialDays = await trialDaysFor(core, plan.trialDays, buyer.id, guildId);
+  const afterExpiry = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
+  // A trial starts when the mandate is authorised, within the authorisation window: the first charge
+  // waits the trial's days and that window, so the trial is never shorter than its days.
+  const startAt =
+    trialDays > 0
+      ? new Date(
+          Math.max(afterExpiry?.getTime() ?? 0, Date.now()) + trialDays * DAY_MS + AUTHORIZATION_WINDOW_MS,
+        )
+      : afterExpiry;
   const amountPaise = plan.pricePaise;
   const created = await processor.createSubscription({
     plan_id: processorPlanId,
@@ -135,6 +150,7 @@ export async function createSubscription(
       durationDays: plan.durationDays,
       tier: plan.tier,
       amountPaise,
+      trialDays,
       startAt,
       shortUrl: created.short_url,
       billingStateCode: billing.stateCode,
@@ -164,6 +180,17 @@ async function replacedUnauthorised(
   if ((await processor.fetchSubscription(subscriptionId)).status !== 'created') return false;
   await cancelSubscription(core, processor, { subscriptionId });
   return true;
+}
+
+/** The plan's trial days, or none for a buyer (or guild) that had a trial. */
+async function trialDaysFor(
+  core: Core,
+  planTrialDays: number,
+  buyerUserId: number,
+  guildId: string | null,
+): Promise<number> {
+  if (planTrialDays === 0) return 0;
+  return (await hadTrial(core, buyerUserId, guildId)) ? 0 : planTrialDays;
 }
 
 /** The target's live subscription; one left `created` past its authorisation window no longer counts. */
@@ -197,5 +224,10 @@ function describeCreated(subscription: Subscription, keyId: string): CreatedSubs
     category: subscription.category,
     guildId: subscription.guildId,
     startAt: subscription.startAt?.toISOString() ?? null,
+    trialDays: subscription.trialDays,
+    firstCharge: {
+      at: subscription.startAt?.toISOString() ?? null,
+      amount: subscription.amountPaise / 100,
+    },
   };
 }

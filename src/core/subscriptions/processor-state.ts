@@ -6,6 +6,8 @@ import { eventTypeFor } from '../premium/types';
 import type { RazorpaySubscription } from '../processor/razorpay-client';
 import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
+import { TRIAL_CANCELLED } from './sql';
+import { execute } from '../db/database';
 import { targetRecord } from './target-record';
 
 /** Once there, a subscription never comes back (Razorpay cannot renew or reactivate it). */
@@ -92,6 +94,9 @@ export async function applyProcessorState(
     },
     { transaction },
   );
+  // Ended before its first charge: the trial was cancelled (its premium runs to its end).
+  if (TERMINAL.has(status) && !TERMINAL.has(before))
+    await execute(transaction, TRIAL_CANCELLED, [subscription.id]);
   if (!FAILING.has(status) || before === status) return 'applied';
 
   const record = await targetRecord(subscription, transaction);

@@ -32,3 +32,75 @@ export const liveSubscriptionsPage = (dueOnly: boolean, pageSize: number) =>
 /** Moves subscription `$1` to its next check `$2`, with `$3` checks made. */
 export const MOVE_SUBSCRIPTION_CHECK =
   'UPDATE subscriptions SET next_check_at = $2, checks_made = $3 WHERE id = $1';
+
+/** Every trial start, refusal and check runs under this one transaction lock: trials are few. */
+export const LOCK_TRIALS = `SELECT pg_advisory_xact_lock(hashtext('premium:trials'))`;
+
+/** Whether buyer `$1` (or guild `$2`, when not null) had a trial that was not refused, as `had`. */
+export const HAD_TRIAL = `SELECT EXISTS (
+  SELECT 1 FROM trials WHERE status <> 'refused' AND (buyer_user_id = $1 OR ($2::text IS NOT NULL AND guild_id = $2))
+) AS had`;
+
+/**
+ * Why a trial for buyer `$1`, guild `$2` (or null) and instrument hash `$3` (or null) is refused, as
+ * `reason`, or null: the buyer or the guild had one, or the instrument was seen on any trial before.
+ */
+export const TRIAL_REFUSAL = `SELECT CASE
+  WHEN EXISTS (SELECT 1 FROM trials WHERE buyer_user_id = $1 AND status <> 'refused') THEN 'USER_HAD_TRIAL'
+  WHEN $2::text IS NOT NULL AND EXISTS (SELECT 1 FROM trials WHERE guild_id = $2 AND status <> 'refused')
+    THEN 'GUILD_HAD_TRIAL'
+  WHEN $3::text IS NOT NULL AND EXISTS (SELECT 1 FROM trials WHERE instrument_hash = $3) THEN 'INSTRUMENT_USED'
+END AS reason`;
+
+/** Whether subscription `$1` (our id) has a trial row, as `known`. */
+export const TRIAL_KNOWN = `SELECT EXISTS (SELECT 1 FROM trials WHERE subscription_id = $1) AS known`;
+
+/**
+ * Records the trial of subscription `$1`: buyer `$2`, guild `$3`, instrument hash `$4`, `$5` days, first
+ * charge at `$6`, status `$7`, refusal `$8`, grant `$9`; returns its `id`.
+ */
+export const INSERT_TRIAL = `INSERT INTO trials
+  (subscription_id, buyer_user_id, guild_id, instrument_hash, days, first_charge_at, status, refused_reason, grant_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
+
+/** Subscription `$1`'s running trial converted by its first charge. */
+export const TRIAL_CONVERTED = `UPDATE trials SET status = 'converted', converted_at = now()
+  WHERE subscription_id = $1 AND status = 'running'`;
+
+/** Subscription `$1`'s running trial cancelled: the subscription ended before its first charge. */
+export const TRIAL_CANCELLED = `UPDATE trials SET status = 'cancelled', cancelled_at = now()
+  WHERE subscription_id = $1 AND status = 'running'`;
+
+/** Trial `$1`'s TRIAL_ENDING announced. */
+export const TRIAL_ENDING_ANNOUNCED = 'UPDATE trials SET ending_announced_at = now() WHERE id = $1';
+
+/** What a trial's event and its checks need, joined; `t.` the trial, `s.` the subscription. */
+const TRIAL_COLUMNS = `t.id, t.first_charge_at AS "firstChargeAt", t.days, t.status, t.refused_reason AS "refusedReason",
+  s.processor_subscription_id AS "processorSubscriptionId", s.category, s.guild_id AS "guildId",
+  s.plan_type AS "planType", s.amount_paise AS "amountPaise", s.buyer_user_id AS "buyerUserId",
+  u.provider_id AS "providerId"`;
+const TRIAL_FROM = `FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u.id = t.buyer_user_id`;
+
+/**
+ * Up to `$1` running trials whose first charge comes by `$2` (the notice window's end) and after `$3`
+ * (now), not yet announced, locked; another run skips them.
+ */
+export const TRIALS_ENDING = `SELECT ${TRIAL_COLUMNS} ${TRIAL_FROM}
+  WHERE t.status = 'running' AND t.ending_announced_at IS NULL AND t.first_charge_at <= $2 AND t.first_charge_at > $3
+  ORDER BY t.first_charge_at LIMIT $1 FOR UPDATE OF t SKIP LOCKED`;
+
+/** Trial `$1`, with its subscription's fields. */
+export const TRIAL_BY_ID = `SELECT ${TRIAL_COLUMNS} ${TRIAL_FROM} WHERE t.id = $1`;
+
+/** Up to `$1` refused trials whose subscription is not yet cancelled at Razorpay. */
+export const REFUSED_TRIALS_LIVE = `SELECT t.id, s.processor_subscription_id AS "processorSubscriptionId",
+    t.refused_reason AS "reason", u.provider_id AS "providerId", s.guild_id AS "guildId"
+  FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u.id = t.buyer_user_id
+  WHERE t.status = 'refused' AND t.processor_cancelled_at IS NULL ORDER BY t.id LIMIT $1`;
+
+/** Refused trial `$1`'s subscription cancelled at Razorpay. */
+export const REFUSED_TRIAL_SETTLED = 'UPDATE trials SET processor_cancelled_at = now() WHERE id = $1';
+
+/** The trial of subscription `$1` (our id), for its view. */
+export const TRIAL_OF_SUBSCRIPTION = `SELECT status, days, first_charge_at AS "firstChargeAt",
+  refused_reason AS "refusedReason" FROM trials WHERE subscription_id = $1`;

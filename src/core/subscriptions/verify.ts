@@ -5,6 +5,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { assertSignature, subscriptionSignature } from '../processor/signatures';
 import { assertOwnSubscription, lockSubscription } from './locked-subscription';
 import { applyProcessorView, fetchProcessorView, type ProcessorView } from './processor-view';
+import { settleRefusedTrials, startTrial, type AuthorizationPayment, type TrialOutcome } from './trials';
 import { describeSubscription, type SubscriptionView } from './views';
 
 export interface VerifySubscriptionRequest {
@@ -36,16 +37,22 @@ export async function verifySubscription(
   assertSignature(expected, request.signature, 'the signature does not match the payment and subscription');
   const { sequelize } = core;
   // Refused before the processor is asked: someone else's subscription, or none.
-  await sequelize.transaction(async (transaction) =>
-    assertOwnSubscription(await lockSubscription(transaction, request.subscriptionId), request.providerId),
-  );
+  const trialDays = await sequelize.transaction(async (transaction) => {
+    const locked = await lockSubscription(transaction, request.subscriptionId);
+    assertOwnSubscription(locked, request.providerId);
+    return locked.subscription.trialDays;
+  });
   let view: ProcessorView | null = null;
+  // The authorisation payment names the instrument a trial is checked against.
+  let authorization: AuthorizationPayment | null = null;
   try {
     view = await fetchProcessorView(processor, request.subscriptionId);
+    if (trialDays > 0) authorization = await processor.fetchPayment(request.paymentId);
   } catch (error) {
     if (!isAppError(error) || error.kind !== 'unavailable') throw error;
   }
-  return sequelize.transaction(async (transaction) => {
+  let trial = { result: 'none' } as TrialOutcome;
+  const verified = await sequelize.transaction(async (transaction) => {
     const locked = await lockSubscription(transaction, request.subscriptionId);
     const { subscription } = locked;
     if (view) {
@@ -63,6 +70,17 @@ export async function verifySubscription(
       },
       { transaction },
     );
+    trial = await startTrial(core, locked, authorization, transaction);
     return describeSubscription(subscription, transaction);
   });
+  // The webhook may have refused it first: either way its mandate is cancelled at once.
+  if (trial.result !== 'refused' && verified.trial?.status !== 'refused') return verified;
+  // A refused trial's mandate is cancelled at once, so nothing is ever charged on it.
+  await settleRefusedTrials(core, processor);
+  return sequelize.transaction(async (transaction) =>
+    describeSubscription(
+      (await lockSubscription(transaction, request.subscriptionId)).subscription,
+      transaction,
+    ),
+  );
 }

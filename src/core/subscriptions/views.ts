@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import type { Subscription, SubscriptionStatus } from '../models';
 import type { Category } from '../premium/types';
 import { targetRecord } from './target-record';
+import { trialOf, type TrialView } from './trials';
 
 /** A subscription as its buyer and operators see it (times ISO 8601 UTC, or null). */
 export interface SubscriptionView {
@@ -20,6 +21,8 @@ export interface SubscriptionView {
   paidCount: number;
   /** The expiry of the premium the subscription renews. */
   premiumExpiresAt: string | null;
+  /** The trial before the first charge, when one was asked for (`refusedReason`: why none was given). */
+  trial: TrialView | null;
   createdAt: string;
 }
 
@@ -46,6 +49,10 @@ export async function describeSubscription(
     cancelAtCycleEnd: subscription.cancelAtCycleEnd,
     paidCount: subscription.paidCount,
     premiumExpiresAt: iso(record?.expiresAt ?? null),
+    trial:
+      subscription.trialDays > 0
+        ? await trialOf(transaction ?? subscription.sequelize, subscription.id)
+        : null,
     createdAt: subscription.createdAt.toISOString(),
   };
 }

@@ -6,6 +6,7 @@ import { SUBSCRIPTION_STATUSES } from '../models';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
+import { startTrial } from './trials';
 
 const STATUS_EVENTS = new Set([
   'subscription.authenticated',
@@ -35,6 +36,11 @@ const paymentEntity = z.looseObject({
   currency: z.string(),
   invoice_id: z.string().nullable().optional(),
   amount_refunded: z.number().int(),
+  // The instrument of an authorisation payment, for the one-trial-per-instrument rule.
+  method: z.string().nullable().optional(),
+  vpa: z.string().nullable().optional(),
+  upi: z.looseObject({ vpa: z.string().nullable().optional() }).nullable().optional(),
+  card: z.looseObject({ fingerprint: z.string().nullable().optional() }).nullable().optional(),
 });
 const body = z
   .object({
@@ -108,6 +114,9 @@ export async function applySubscriptionWebhook(
         invoicing: core.config.invoicing,
       },
     );
+  }
+  if (name === 'subscription.authenticated' && event.payload.payment) {
+    await startTrial(core, locked, event.payload.payment.entity, transaction);
   }
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
   if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {

@@ -22,6 +22,15 @@ const BUYER_CARD: Omit<RazorpayCard, 'id'> = {
 };
 
 export type PaymentMethod = 'upi' | 'card';
+
+/** The buyer's instrument, when a test names one: a UPI VPA, or a card's fingerprint (one per card number). */
+export interface BuyerInstrument {
+  vpa?: string;
+  cardFingerprint?: string;
+}
+
+/** The sandbox buyer's card's fingerprint, when a test names none. */
+const BUYER_CARD_FINGERPRINT = 'fp_sandbox_buyer_card';
 /** Razorpay's standard 2% fee plus 18% GST on it. */
 const FEE_RATE = 0.02;
 const GST_RATE = 0.18;
@@ -117,11 +126,26 @@ export class RazorpayStore {
       invoiceId = null,
       failure,
       method = 'upi',
-    }: { orderId: string; invoiceId?: string | null; failure?: string; method?: PaymentMethod },
+      instrument = {},
+    }: {
+      orderId: string;
+      invoiceId?: string | null;
+      failure?: string;
+      method?: PaymentMethod;
+      instrument?: BuyerInstrument;
+    },
   ): RazorpayPayment {
     const failed = failure !== undefined;
     const tax = failed ? 0 : Math.round(amount * FEE_RATE * GST_RATE);
-    const card = method === 'card' ? { ...BUYER_CARD, id: razorpayId('card') } : null;
+    const card =
+      method === 'card'
+        ? {
+            ...BUYER_CARD,
+            id: razorpayId('card'),
+            fingerprint: instrument.cardFingerprint ?? BUYER_CARD_FINGERPRINT,
+          }
+        : null;
+    const vpa = instrument.vpa ?? BUYER.vpa;
     const payment: RazorpayPayment = {
       id: razorpayId('pay'),
       entity: 'payment',
@@ -140,9 +164,9 @@ export class RazorpayStore {
       card_id: card?.id ?? null,
       bank: null,
       wallet: null,
-      vpa: method === 'upi' ? BUYER.vpa : null,
+      vpa: method === 'upi' ? vpa : null,
       card,
-      upi: method === 'upi' ? { payer_account_type: 'bank_account', vpa: BUYER.vpa, flow: 'collect' } : null,
+      upi: method === 'upi' ? { payer_account_type: 'bank_account', vpa, flow: 'collect' } : null,
       email: BUYER.email,
       contact: BUYER.contact,
       notes: [],

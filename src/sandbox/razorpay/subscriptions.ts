@@ -10,6 +10,7 @@ import { RazorpayApiError, unknownId } from './errors';
 import type { RazorpaySandbox, WebhookMode } from './sandbox';
 import type { PlanInput, SubscriptionInput } from './subscription-validation';
 import type { WebhookEntities } from './webhooks';
+import type { BuyerInstrument } from './store';
 
 /** What Checkout hands the browser once a subscription's mandate is authorised. */
 export interface SubscriptionCheckoutResponse {
@@ -39,6 +40,8 @@ export class SubscriptionSandbox {
   private readonly cancelAtCycleEnd = new Set<string>();
   /** How each authorised subscription's mandate pays: its charges are made that way. */
   private readonly mandates = new Map<string, MandateMethod>();
+  /** The instrument each mandate was authorised with, when a test named one. */
+  private readonly instruments = new Map<string, BuyerInstrument>();
 
   constructor(
     private readonly razorpay: RazorpaySandbox,
@@ -146,6 +149,7 @@ export class SubscriptionSandbox {
     subscriptionId: string,
     method: MandateMethod,
     webhooks: WebhookMode,
+    instrument: BuyerInstrument = {},
   ): Promise<SubscriptionCheckoutResponse> {
     this.razorpay.checkWebhookUrl(webhooks);
     const refusal = this.checkoutRefusal(subscriptionId);
@@ -160,6 +164,7 @@ export class SubscriptionSandbox {
     }
     subscription.auth_attempts += 1;
     this.mandates.set(subscription.id, method);
+    this.instruments.set(subscription.id, instrument);
     const startsNow = subscription.start_at === null || subscription.start_at <= this.seconds();
     let events: [string, WebhookEntities][];
     let paymentId: string;
@@ -174,6 +179,7 @@ export class SubscriptionSandbox {
     } else {
       const authorization = this.razorpay.store.newPayment(AUTHORIZATION_AMOUNT, 'INR', {
         method,
+        instrument,
         orderId: this.razorpay.store.createOrder({
           amount: AUTHORIZATION_AMOUNT,
           currency: 'INR',
@@ -266,6 +272,7 @@ export class SubscriptionSandbox {
       orderId: invoice.order_id!,
       invoiceId: invoice.id,
       method: this.mandates.get(subscription.id),
+      instrument: this.instruments.get(subscription.id),
       ...(outcome === 'failed' && { failure: 'The mandate debit was declined by the bank' }),
     });
     if (outcome === 'failed') {

@@ -46,7 +46,32 @@ const CreatedSubscription = Type.Object({
   category: Category,
   guildId: Type.Union([Type.String(), Type.Null()]),
   startAt: Timestamp,
+  trialDays: Type.Integer({
+    minimum: 0,
+    description: 'days free before the first charge (0: none; one trial per user, guild and card or VPA)',
+  }),
+  firstCharge: Type.Object({
+    at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description: 'when the first charge comes; null: at authorisation',
+    }),
+    amount: Type.Number({ description: 'INR' }),
+  }),
 });
+
+const TrialReply = Type.Union([
+  Type.Object({
+    status: Type.Union(['running', 'converted', 'cancelled', 'refused'].map((s) => Type.Literal(s))),
+    days: Type.Integer(),
+    firstChargeAt: Type.String({ format: 'date-time' }),
+    refusedReason: Type.Union([
+      Type.Literal('USER_HAD_TRIAL'),
+      Type.Literal('GUILD_HAD_TRIAL'),
+      Type.Literal('INSTRUMENT_USED'),
+      Type.Null(),
+    ]),
+  }),
+  Type.Null(),
+]);
 
 const VerifySubscriptionBody = Type.Object({
   providerId: ProviderId,
@@ -69,6 +94,7 @@ const SubscriptionReply = Type.Object({
   cancelAtCycleEnd: Type.Boolean(),
   paidCount: Type.Integer(),
   premiumExpiresAt: Timestamp,
+  trial: TrialReply,
   createdAt: Type.String({ format: 'date-time' }),
 });
 

@@ -3,6 +3,7 @@ import { razorpayClientFor } from '../../core/payments/processor';
 import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../core/reconcile/orders';
 import type { ReconcileProgress, ReconcileResult } from '../../core/reconcile/report';
 import { recheckPaidOrders } from '../../core/reconcile/refunds';
+import { settleRefusedTrials } from '../../core/subscriptions/trials';
 import type { JobDefinition } from './job';
 
 /**
@@ -56,6 +57,11 @@ export const reconcileJob: JobDefinition = {
       { refunded: refunds.refunded.length, failed: refunds.failed.length, unchanged: refunds.unchanged },
       'reconcile: paid orders checked for refunds',
     );
+
+    // A trial refused at authorisation (its buyer, guild or card/VPA had one): cancelled at Razorpay.
+    for (const refusal of await settleRefusedTrials(core, processor)) {
+      logger.warn({ trial: refusal }, `trial refused (${refusal.reason}): subscription cancelled`);
+    }
   },
 };
 

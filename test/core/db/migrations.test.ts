@@ -33,6 +33,7 @@ const TABLES = [
   'subscription_status_changes',
   'subscriptions',
   'tiers',
+  'trials',
   'user_guilds',
   'user_premium_days',
   'user_premiums',

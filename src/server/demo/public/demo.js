@@ -170,7 +170,13 @@ function planLabel(plan) {
     catalog.tiers.length > 1 ? tierName(plan.tier) : null,
     plan.scope === 'USER' ? 'yourself only' : null,
     plan.scope === 'SERVER' ? (plan.slots > 1 ? `${plan.slots} servers` : 'servers only') : null,
-    plan.renews ? `renews${plan.trialDays > 0 ? `, ${plan.trialDays} days free` : ''}` : null,
+    plan.renews
+      ? `renews${
+          plan.trialDays > 0
+            ? `, ${plan.trialDays} days free, then the first charge of ${rupees.format(plan.price)} ${plan.trialDays} days after you authorise (one trial per account, server and card or UPI id)`
+            : ''
+        }`
+      : null,
   ].filter(Boolean);
   const label = element(
     'label',

@@ -186,9 +186,22 @@
         razorpay_subscription_id: returned.get('razorpay_subscription_id'),
         razorpay_signature: returned.get('razorpay_signature'),
       });
-      say(
-        `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).`,
-      );
+      const trial = reply.trial;
+      if (trial?.status === 'refused') {
+        say(
+          'No free trial: this account, server or payment method had one already. Nothing was charged and the subscription is cancelled; subscribe again to pay now.',
+          true,
+        );
+      } else if (trial) {
+        const when = new Date(trial.firstChargeAt).toLocaleString();
+        say(
+          `Free trial of ${trial.days} days started. Your first charge of ₹${reply.amount} comes on ${when}, unless you cancel before then.`,
+        );
+      } else {
+        say(
+          `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).`,
+        );
+      }
     } catch (error) {
       say(`The subscription could not be verified: ${error.message}`, true);
     }

@@ -1,0 +1,268 @@
+import { createHash, createHmac } from 'node:crypto';
+import type { Transaction } from 'sequelize';
+import type { Core } from '..';
+import { execute, selectRows } from '../db/database';
+import { isAppError } from '../errors';
+import { planOf, SLOTS_PER_PURCHASE } from '../plans';
+import { grantPremium } from '../premium/grant';
+import { aggregateKeyFor, appendEvent } from '../premium/outbox';
+import { announcedTier } from '../premium/records';
+import { eventTypeFor, type Category } from '../premium/types';
+import type { RazorpayClient } from '../processor/razorpay-client';
+import { cancelSubscription } from './cancel';
+import type { LockedSubscription } from './locked-subscription';
+import {
+  HAD_TRIAL,
+  INSERT_TRIAL,
+  LOCK_TRIALS,
+  REFUSED_TRIAL_SETTLED,
+  REFUSED_TRIALS_LIVE,
+  TRIAL_BY_ID,
+  TRIAL_ENDING_ANNOUNCED,
+  TRIAL_KNOWN,
+  TRIAL_OF_SUBSCRIPTION,
+  TRIAL_REFUSAL,
+  TRIALS_ENDING,
+} from './sql';
+import { targetRecord } from './target-record';
+
+const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
+/**
+ * `*_PREMIUM_TRIAL_ENDING` is announced once the first charge is this close. The RBI's pre-debit notice
+ * is 24 hours; the window is twice that, so a reminders job that runs at least once a day announces it
+ * in time, and a trial shorter than the window announces it when it starts.
+ */
+export const TRIAL_ENDING_NOTICE_MS = 48 * HOUR_MS;
+
+export type TrialRefusal = 'USER_HAD_TRIAL' | 'GUILD_HAD_TRIAL' | 'INSTRUMENT_USED';
+
+/** What the authorisation payment says of the instrument that paid it (Razorpay's payment entity). */
+export interface AuthorizationPayment {
+  method?: string | null;
+  vpa?: string | null;
+  upi?: { vpa?: string | null } | null;
+  card?: { fingerprint?: string | null } | null;
+}
+
+/**
+ * The instrument of an authorisation payment, as a stable text: a UPI VPA (case-folded) or a card's
+ * fingerprint. Null when the payment names neither (a card without a fingerprint): the trial then
+ * rests on the user and guild rules alone.
+ */
+export function instrumentOf(payment: AuthorizationPayment): string | null {
+  const vpa = payment.vpa ?? payment.upi?.vpa ?? null;
+  if (vpa) return `vpa:${vpa.trim().toLowerCase()}`;
+  const fingerprint = payment.card?.fingerprint ?? null;
+  return fingerprint ? `card:${fingerprint}` : null;
+}
+
+/** HMAC-SHA256 of an instrument, keyed by a key derived from JWT_SECRET: the instrument is never stored. */
+export function instrumentHash(secret: string, instrument: string): string {
+  const key = createHash('sha256').update(`premium:trial-instrument:${secret}`).digest();
+  return createHmac('sha256', key).update(instrument).digest('hex');
+}
+
+/** Whether a buyer (or the guild, for a SERVER purchase) had a trial: create-subscription then asks for none. */
+export async function hadTrial(core: Pick<Core, 'sequelize'>, buyerUserId: number, guildId: string | null) {
+  const [row] = await selectRows<{ had: boolean }>(core.sequelize, HAD_TRIAL, [buyerUserId, guildId]);
+  return row!.had;
+}
+
+export type TrialOutcome =
+  { result: 'none' } | { result: 'started'; grantId: number } | { result: 'refused'; reason: TrialRefusal };
+
+/**
+ * Starts a locked subscription's trial once its mandate is authorised (`subscription.authenticated`, or
+ * verify-subscription, whichever comes first), from the authorisation payment: the plan's tier for the
+ * trial's days through `grantPremium` (source `trial`), the record running at least to the first charge
+ * plus SUBSCRIPTION_GRACE_HOURS, as a paid cycle does. Refused, under one lock for every trial, when the
+ * buyer or the guild had one, or the payment's instrument was seen on any trial: the refusal is recorded
+ * with its reason for the operator, no premium is granted, and `settleRefusedTrials` cancels the
+ * subscription at Razorpay. Once per subscription; without the payment nothing is decided yet.
+ */
+export async function startTrial(
+  core: Pick<Core, 'sequelize' | 'config'>,
+  { subscription, buyer }: LockedSubscription,
+  payment: AuthorizationPayment | null,
+  transaction: Transaction,
+): Promise<TrialOutcome> {
+  if (subscription.trialDays === 0 || subscription.startAt === null || payment === null) {
+    return { result: 'none' };
+  }
+  await execute(transaction, LOCK_TRIALS);
+  const [known] = await selectRows<{ known: boolean }>(transaction, TRIAL_KNOWN, [subscription.id]);
+  if (known!.known) return { result: 'none' };
+  const instrument = instrumentOf(payment);
+  const hash = instrument && instrumentHash(core.config.jwtSecret, instrument);
+  const [refusal] = await selectRows<{ reason: TrialRefusal | null }>(transaction, TRIAL_REFUSAL, [
+    subscription.buyerUserId,
+    subscription.guildId,
+    hash,
+  ]);
+  const row = [subscription.id, subscription.buyerUserId, subscription.guildId, hash, subscription.trialDays];
+  if (refusal!.reason) {
+    await execute(transaction, INSERT_TRIAL, [
+      ...row,
+      subscription.startAt,
+      'refused',
+      refusal!.reason,
+      null,
+    ]);
+    return { result: 'refused', reason: refusal!.reason };
+  }
+  const change = await grantPremium(
+    core.sequelize,
+    {
+      category: subscription.category,
+      providerId: buyer.providerId,
+      guildId: subscription.guildId,
+      plan: { ...planOf({ ...subscription.get(), months: null }), durationDays: subscription.trialDays },
+      source: 'trial',
+      actor: 'trial',
+      reason: `trial of subscription ${subscription.processorSubscriptionId}`,
+      idempotencyKey: `trial:${subscription.processorSubscriptionId}`,
+      atLeastUntil: new Date(subscription.startAt.getTime() + core.config.subscriptionGraceHours * HOUR_MS),
+      subscriptionId: subscription.processorSubscriptionId,
+    },
+    { transaction },
+  );
+  const [inserted] = await selectRows<{ id: number }>(transaction, INSERT_TRIAL, [
+    ...row,
+    subscription.startAt,
+    'running',
+    null,
+    change.grantId,
+  ]);
+  if (subscription.startAt.getTime() - Date.now() <= TRIAL_ENDING_NOTICE_MS) {
+    const [trial] = await selectRows<EndingTrial>(transaction, TRIAL_BY_ID, [inserted!.id]);
+    await announceTrialEnding(transaction, trial!);
+  }
+  return { result: 'started', grantId: change.grantId };
+}
+
+interface EndingTrial {
+  id: number;
+  firstChargeAt: Date;
+  processorSubscriptionId: string;
+  category: Category;
+  guildId: string | null;
+  planType: string;
+  amountPaise: number;
+  buyerUserId: number;
+  providerId: string;
+}
+
+/** `*_PREMIUM_TRIAL_ENDING` of one trial, at its record's current version, marked announced. */
+async function announceTrialEnding(transaction: Transaction, trial: EndingTrial): Promise<void> {
+  const target = { category: trial.category, guildId: trial.guildId, buyerUserId: trial.buyerUserId };
+  const record = await targetRecord(target, transaction);
+  if (record) {
+    const running = await announcedTier(transaction, {
+      category: trial.category,
+      userId: trial.buyerUserId,
+      guildId: trial.guildId,
+    });
+    await appendEvent(transaction, aggregateKeyFor(trial.guildId, trial.providerId), {
+      type: eventTypeFor(trial.category, 'TRIAL_ENDING'),
+      providerId: trial.providerId,
+      guildId: trial.guildId,
+      category: trial.category,
+      planType: trial.planType,
+      durationDays: 0,
+      slots: SLOTS_PER_PURCHASE,
+      expiresAt: record.expiresAt.toISOString(),
+      version: record.version,
+      orderId: null,
+      source: 'trial',
+      subscriptionId: trial.processorSubscriptionId,
+      trial: true,
+      firstChargeAt: trial.firstChargeAt.toISOString(),
+      amount: trial.amountPaise / 100,
+      tier: running.tier,
+      features: running.features,
+    });
+  }
+  await execute(transaction, TRIAL_ENDING_ANNOUNCED, [trial.id]);
+}
+
+/**
+ * Announces `*_PREMIUM_TRIAL_ENDING` for up to `limit` running trials whose first charge comes within
+ * TRIAL_ENDING_NOTICE_MS of `now` (and has not come): once per trial. Returns how many.
+ */
+export async function announceTrialsEnding(
+  transaction: Transaction,
+  limit: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const trials = await selectRows<EndingTrial>(transaction, TRIALS_ENDING, [
+    limit,
+    new Date(now.getTime() + TRIAL_ENDING_NOTICE_MS),
+    now,
+  ]);
+  for (const trial of trials) await announceTrialEnding(transaction, trial);
+  return trials.length;
+}
+
+/** A refused trial whose subscription was cancelled at Razorpay: what the operator's log says. */
+export interface SettledRefusal {
+  subscriptionId: string;
+  reason: TrialRefusal;
+  providerId: string;
+  guildId: string | null;
+}
+
+/**
+ * Cancels at Razorpay, at once, the subscriptions whose trial was refused (an instrument, buyer or guild
+ * that had one): the buyer authorised a mandate for a trial they do not get, so nothing is charged; they
+ * may subscribe again without a trial. Up to `limit`; returns those settled, with their reasons. One the processor
+ * cannot cancel now waits for the next call.
+ */
+export async function settleRefusedTrials(
+  core: Core,
+  processor: RazorpayClient,
+  limit = 100,
+): Promise<SettledRefusal[]> {
+  const trials = await selectRows<
+    { id: number; processorSubscriptionId: string } & Omit<SettledRefusal, 'subscriptionId'>
+  >(core.sequelize, REFUSED_TRIALS_LIVE, [limit]);
+  const settled: SettledRefusal[] = [];
+  for (const trial of trials) {
+    try {
+      await cancelSubscription(core, processor, { subscriptionId: trial.processorSubscriptionId });
+    } catch (error) {
+      if (!isAppError(error) || error.code !== 'SUBSCRIPTION_ENDED') {
+        if (isAppError(error) && error.kind === 'unavailable') continue;
+        throw error;
+      }
+    }
+    await execute(core.sequelize, REFUSED_TRIAL_SETTLED, [trial.id]);
+    settled.push({
+      subscriptionId: trial.processorSubscriptionId,
+      reason: trial.reason,
+      providerId: trial.providerId,
+      guildId: trial.guildId,
+    });
+  }
+  return settled;
+}
+
+/** A subscription's trial as its buyer and operators see it. */
+export interface TrialView {
+  status: 'running' | 'converted' | 'cancelled' | 'refused';
+  days: number;
+  firstChargeAt: string;
+  refusedReason: TrialRefusal | null;
+}
+
+export async function trialOf(
+  runner: Transaction | Core['sequelize'],
+  subscriptionId: number,
+): Promise<TrialView | null> {
+  const [row] = await selectRows<Omit<TrialView, 'firstChargeAt'> & { firstChargeAt: Date }>(
+    runner,
+    TRIAL_OF_SUBSCRIPTION,
+    [subscriptionId],
+  );
+  return row ? { ...row, firstChargeAt: row.firstChargeAt.toISOString() } : null;
+}
