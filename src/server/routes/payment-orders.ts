@@ -94,6 +94,18 @@ const InvoiceView = Type.Object({
   ...DocumentAmounts,
   currency: Type.String(),
   description: Type.String(),
+  offer: Type.Union([
+    Type.Object({
+      code: Nullable(Type.String()),
+      listPrice: Amount,
+      discount: Amount,
+    }),
+    Type.Null({
+      description:
+        "the offer the order was bought with: the plan's list price and the discount, informational " +
+        '(the tax is on `total`, what was paid); null without one',
+    }),
+  ]),
   orderId: Nullable(Type.String()),
   subscriptionId: Nullable(Type.String()),
   paymentId: Type.String(),
