@@ -147,7 +147,10 @@ function parties(page: Page, invoice: IssuedInvoice): void {
  */
 function offerLines(page: Page, offer: InvoiceOffer, total: number): void {
   page.amountRow('List price', rupees(offer.listPricePaise));
-  page.amountRow(offer.code ? `Discount (offer ${offer.code})` : 'Discount', `-${rupees(offer.discountPaise)}`);
+  page.amountRow(
+    offer.code ? `Discount (offer ${offer.code})` : 'Discount',
+    `-${rupees(offer.discountPaise)}`,
+  );
   page.amountRow('Amount paid', rupees(total));
 }
 

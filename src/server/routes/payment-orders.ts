@@ -22,7 +22,9 @@ const OrderView = Type.Object({
   months: Type.Union([Type.Integer(), Type.Null()]),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
-  amount: Type.Number({ description: 'INR: what was paid (or is to be paid), the list price less the discount' }),
+  amount: Type.Number({
+    description: 'INR: what was paid (or is to be paid), the list price less the discount',
+  }),
   listPrice: Type.Number({ description: "INR: the plan's price when the order was made" }),
   discount: Type.Number({ description: 'INR: what an offer took off; 0 without one' }),
   offerCode: Type.Union([Type.String(), Type.Null()], { description: "the offer's code, or null" }),
