@@ -71,6 +71,25 @@ describe('the demo page outside production', () => {
     ]);
   });
 
+  it('has an offer code field that is priced by the quote and sent to create-order', async () => {
+    const [page, script] = await Promise.all([
+      getApp().app.inject({ url: '/' }),
+      getApp().app.inject({ url: '/demo/demo.js' }),
+    ]);
+
+    // The code sits in the buy form, its answer (the new price, or the refusal) right beside it.
+    const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
+    expect(form).toMatch(/<input\s+name="offerCode"[^>]*aria-label="Offer code"/);
+    expect(form).toContain('<button id="apply-offer" type="button">Apply</button>');
+    expect(form).toMatch(/id="offer-result"[^>]*role="status"/);
+    expect(form.indexOf('name="offerCode"')).toBeLessThan(form.indexOf('id="offer-result"'));
+    expect(form.indexOf('id="offer-result"')).toBeLessThan(form.indexOf('id="pay"'));
+    // demo.js asks the quote, and buys with the code and the quoted amount.
+    expect(script.body).toContain("api('/api/payment/quote'");
+    expect(script.body).toContain('amount: quote ? quote.amount : planPrice(code, months)');
+    expect(script.body).toMatch(/create-order'[\s\S]*offerCode,/);
+  });
+
   it('offers no checkout when Razorpay is not the sandbox', () => {
     expect(demoConfig(testConfig({ RAZORPAY_API_URL: 'https://api.razorpay.com' }))).toMatchObject({
       checkoutUrl: null,

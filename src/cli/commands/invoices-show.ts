@@ -17,6 +17,15 @@ function render(invoice: IssuedInvoice): string {
       ['For', invoice.description],
       ['Order', invoice.orderId ?? `subscription ${invoice.subscriptionId}`],
       ['Payment', invoice.paymentId],
+      ...(invoice.offer
+        ? ([
+            ['List price', rupees(invoice.offer.listPricePaise)],
+            [
+              'Discount',
+              `${rupees(invoice.offer.discountPaise)}${invoice.offer.code ? ` (offer ${invoice.offer.code})` : ''}`,
+            ],
+          ] as [string, string][])
+        : []),
       ...(taxed
         ? ([
             ['SAC, rate', `${invoice.sac}, ${invoice.ratePercent}%`],

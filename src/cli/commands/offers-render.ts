@@ -42,6 +42,7 @@ export function offerFields(offer: OfferWithFigures): string {
     ['First purchase only', offer.firstPurchaseOnly ? 'yes' : 'no'],
     ['Redeemed', `${redemptionsOf(offer)} (paid orders, and unpaid ones of the last hour)`],
     ['Discount given', money(offer.discountGivenPaise, 'INR')],
+    ['Paid orders', `${offer.paidRedemptions}, paying ${money(offer.paidPaise, 'INR')}`],
     ['Status', offer.status],
     ['Added by', `${offer.actor} at ${isoTime(offer.createdAt)}`],
   ]);

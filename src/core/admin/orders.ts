@@ -20,7 +20,14 @@ export interface OrderSummary {
   planType: PlanType;
   months: number | null;
   durationDays: number;
+  /** What was paid (or is to be paid), in paise: the list price less the discount. */
   amountPaise: number;
+  /** The plan's price when the order was made, in paise. */
+  listPricePaise: number;
+  /** What an offer took off, in paise; 0 without one. */
+  discountPaise: number;
+  /** The offer's code the buyer typed, or null. */
+  offerCode: string | null;
   currency: string;
   paymentId: string | null;
   buyerProviderId: string;

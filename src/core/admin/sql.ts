@@ -52,13 +52,16 @@ export function listLedger(where: Conditions, limit: string): string {
 
 /**
  * An order as `OrderSummary` shows it, from `orders o` joined with its buyer `users u`, with what Razorpay
- * refunded of it (processed refunds, partial ones included; through `payment_refunds_payment`).
+ * refunded of it (processed refunds, partial ones included; through `payment_refunds_payment`), and its
+ * list price, discount and offer's code (an order made before offers has no list price: it paid it).
  */
 const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, o.guild_id AS "guildId",
   o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.amount_paise AS "amountPaise",
   o.currency, o.payment_id AS "paymentId", u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
   o.created_at AS "createdAt", o.paid_at AS "paidAt", o.refunded_at AS "refundedAt",
   o.payment_failure AS "paymentFailure", o.payment_failed_at AS "paymentFailedAt",
+  COALESCE(o.list_price_paise, o.amount_paise + o.discount_paise) AS "listPricePaise",
+  o.discount_paise AS "discountPaise", (SELECT f.code FROM offers f WHERE f.id = o.offer_id) AS "offerCode",
   (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
    WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"`;
 

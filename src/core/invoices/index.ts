@@ -7,4 +7,4 @@ export { describePurchase } from './description';
 export { invoiceStatement, issueCreditNote, issueInvoice, type InvoiceSubject } from './issue';
 export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownInvoice } from './read';
 export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
-export type { IssuedCreditNote, IssuedInvoice } from './types';
+export type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';

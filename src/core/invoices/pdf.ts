@@ -2,7 +2,7 @@ import PDFDocument from 'pdfkit';
 import { stateLabel, stateTaxName } from '../gst';
 import { indiaDate } from './numbering';
 import { inr, type TaxLines } from './tax';
-import type { IssuedCreditNote, IssuedInvoice } from './types';
+import type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';
 
 /**
  * The documents as PDF, made with pdfkit and the DejaVu Sans font (which has ₹): every word and amount is
@@ -141,15 +141,37 @@ function parties(page: Page, invoice: IssuedInvoice): void {
   ]);
 }
 
-function amounts(page: Page, invoice: IssuedInvoice, lines: TaxLines, what: string): void {
+/**
+ * An offer's lines, informational: the list price, the discount, and what was paid, on which the tax
+ * below is computed (a discount shown on the invoice is not part of the value of the supply).
+ */
+function offerLines(page: Page, offer: InvoiceOffer, total: number): void {
+  page.amountRow('List price', rupees(offer.listPricePaise));
+  page.amountRow(
+    offer.code ? `Discount (offer ${offer.code})` : 'Discount',
+    `-${rupees(offer.discountPaise)}`,
+  );
+  page.amountRow('Amount paid', rupees(total));
+}
+
+/** `offer`: the invoice's offer, shown on the invoice (not on its credit notes). */
+function amounts(
+  page: Page,
+  invoice: IssuedInvoice,
+  lines: TaxLines,
+  what: string,
+  offer: InvoiceOffer | null = null,
+): void {
   page.rule();
   page.amountRow(invoice.kind === 'receipt' ? 'Description' : 'Description (SAC)', 'Amount', true);
   page.rule();
   const label = invoice.sac ? `${what} (SAC ${invoice.sac})` : what;
   if (invoice.kind === 'receipt') {
-    page.amountRow(label, rupees(lines.total));
+    page.amountRow(label, offer ? '' : rupees(lines.total));
+    if (offer) offerLines(page, offer, lines.total);
   } else {
     page.amountRow(label, '');
+    if (offer) offerLines(page, offer, lines.total);
     page.amountRow('Taxable value', rupees(lines.taxable));
     for (const [name, paise] of taxLines(invoice, lines)) page.amountRow(name, rupees(paise));
   }
@@ -172,7 +194,7 @@ export function invoicePdf(invoice: IssuedInvoice): Promise<Buffer> {
     ['Payment', invoice.paymentId],
   ]);
   parties(page, invoice);
-  amounts(page, invoice, invoice.lines, invoice.description);
+  amounts(page, invoice, invoice.lines, invoice.description, invoice.offer);
   if (invoice.creditNotes.length > 0) {
     page.doc.moveDown(0.5);
     page.block(

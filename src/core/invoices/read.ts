@@ -34,6 +34,10 @@ interface InvoiceRow extends TaxLines {
   sac: string | null;
   ratePercent: string;
   currency: string;
+  hasOffer: boolean | null;
+  offerCode: string | null;
+  listPricePaise: number | null;
+  discountPaise: number | null;
 }
 
 type CreditNoteRow = TaxLines & Omit<IssuedCreditNote, 'lines'> & { invoiceId: number };
@@ -72,6 +76,9 @@ async function withCreditNotes(sequelize: Sequelize, rows: InvoiceRow[]): Promis
     ratePercent: Number(row.ratePercent),
     lines: linesOf(row),
     currency: row.currency,
+    offer: row.hasOffer
+      ? { code: row.offerCode, listPricePaise: row.listPricePaise!, discountPaise: row.discountPaise! }
+      : null,
     creditNotes: notes
       .filter((note) => note.invoiceId === row.id)
       .map((note) => ({

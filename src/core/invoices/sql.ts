@@ -71,7 +71,10 @@ export const ISSUE_CREDIT_NOTE = `
   FROM taken
   RETURNING number`;
 
-/** An invoice as the reads give it, with its order or subscription and its buyer. */
+/**
+ * An invoice as the reads give it, with its order or subscription and its buyer, and the order's offer:
+ * its list price and discount (the order's, which never change once it is made).
+ */
 const INVOICE_SELECT = `
   SELECT i.id, i.kind, i.number, i.issued_at AS "issuedAt", i.payment_id AS "paymentId",
          o.processor_order_id AS "orderId", s.processor_subscription_id AS "subscriptionId",
@@ -80,7 +83,11 @@ const INVOICE_SELECT = `
          i.seller_state_code AS "sellerStateCode", i.buyer_name AS "buyerName", i.buyer_gstin AS "buyerGstin",
          i.buyer_state_code AS "buyerStateCode", i.place_of_supply AS "placeOfSupply", i.sac,
          i.rate_percent AS "ratePercent", i.taxable_paise AS taxable, i.cgst_paise AS cgst, i.sgst_paise AS sgst,
-         i.igst_paise AS igst, i.total_paise AS total, i.currency
+         i.igst_paise AS igst, i.total_paise AS total, i.currency,
+         o.offer_id IS NOT NULL OR o.discount_paise > 0 AS "hasOffer",
+         (SELECT f.code FROM offers f WHERE f.id = o.offer_id) AS "offerCode",
+         COALESCE(o.list_price_paise, o.amount_paise + o.discount_paise) AS "listPricePaise",
+         o.discount_paise AS "discountPaise"
   FROM invoices i
   JOIN users u ON u.id = i.user_id
   LEFT JOIN orders o ON o.id = i.order_id

@@ -25,7 +25,21 @@ export interface IssuedInvoice {
   ratePercent: number;
   lines: TaxLines;
   currency: string;
+  /**
+   * The offer the order was bought with: its list price and the discount, in paise, shown as
+   * informational lines above the taxable value (the tax is on what was paid, `lines.total`). Null for an
+   * order bought at its list price and for a subscription charge. Read from the order, which never
+   * changes them once made.
+   */
+  offer: InvoiceOffer | null;
   creditNotes: IssuedCreditNote[];
+}
+
+export interface InvoiceOffer {
+  /** The offer's code; null only if the offer row were gone. */
+  code: string | null;
+  listPricePaise: number;
+  discountPaise: number;
 }
 
 export interface IssuedCreditNote {

@@ -29,6 +29,12 @@ export function invoiceJson(invoice: IssuedInvoice) {
     ...amountsOf(invoice.lines),
     currency: invoice.currency,
     description: invoice.description,
+    // Informational: the tax above is on `total`, what was paid.
+    offer: invoice.offer && {
+      code: invoice.offer.code,
+      listPrice: inr(invoice.offer.listPricePaise),
+      discount: inr(invoice.offer.discountPaise),
+    },
     orderId: invoice.orderId,
     subscriptionId: invoice.subscriptionId,
     paymentId: invoice.paymentId,

@@ -95,5 +95,9 @@ export async function disableOffer(sequelize: Sequelize, code: string): Promise<
 }
 
 function withNumbers(offer: OfferWithFigures): OfferWithFigures {
-  return { ...offer, discountGivenPaise: Number(offer.discountGivenPaise) };
+  return {
+    ...offer,
+    discountGivenPaise: Number(offer.discountGivenPaise),
+    paidPaise: Number(offer.paidPaise),
+  };
 }

@@ -14,23 +14,30 @@ export const counts = (hold: string) =>
   `(paid.paid_at IS NOT NULL OR r.created_at > now() - ${hold}::interval)`;
 
 const REDEMPTIONS = (hold: string) => `
-  SELECT r.*, ${counts(hold)} AS counts, paid.paid_at IS NOT NULL AS paid
+  SELECT r.*, ${counts(hold)} AS counts, paid.paid_at IS NOT NULL AS paid, paid.amount_paise AS order_amount_paise
   FROM offer_redemptions r LEFT JOIN orders paid ON paid.receipt = r.receipt`;
+
+/**
+ * An offer's figures (hold $n), one pass over its redemptions as `f`: those that count against its caps,
+ * and of its paid orders their number, the discount they got and what they paid.
+ */
+const FIGURES = (hold: string) => `CROSS JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE x.counts)::int AS "redemptions",
+      count(*) FILTER (WHERE x.paid)::int AS "paidRedemptions",
+      COALESCE(sum(x.discount_paise) FILTER (WHERE x.paid), 0)::bigint AS "discountGivenPaise",
+      COALESCE(sum(x.order_amount_paise) FILTER (WHERE x.paid), 0)::bigint AS "paidPaise"
+    FROM (${REDEMPTIONS(hold)}) x WHERE x.offer_id = o.id) f`;
 
 export const INSERT_OFFER = `INSERT INTO offers (code, percent_off, amount_off_paise, plan_codes, starts_at, ends_at,
     max_redemptions, first_purchase_only, actor)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
 
-/** Offer $1 by code, with what its redemptions count (hold $2) and the discount paid orders got. */
-export const OFFER_BY_CODE = `SELECT ${OFFER_COLUMNS},
-    (SELECT count(*) FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = o.id AND x.counts)::int AS "redemptions",
-    (SELECT COALESCE(sum(x.discount_paise), 0) FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = o.id AND x.paid)::bigint AS "discountGivenPaise"
-  FROM offers o WHERE o.code = $1`;
+/** Offer $1 by code, with what its redemptions count (hold $2) and what its paid orders got and paid. */
+export const OFFER_BY_CODE = `SELECT ${OFFER_COLUMNS}, f.*
+  FROM offers o ${FIGURES('$2')} WHERE o.code = $1`;
 
-export const LIST_OFFERS = `SELECT ${OFFER_COLUMNS},
-    (SELECT count(*) FROM (${REDEMPTIONS('$1')}) x WHERE x.offer_id = o.id AND x.counts)::int AS "redemptions",
-    (SELECT COALESCE(sum(x.discount_paise), 0) FROM (${REDEMPTIONS('$1')}) x WHERE x.offer_id = o.id AND x.paid)::bigint AS "discountGivenPaise"
-  FROM offers o ORDER BY o.created_at DESC, o.id DESC`;
+export const LIST_OFFERS = `SELECT ${OFFER_COLUMNS}, f.*
+  FROM offers o ${FIGURES('$1')} ORDER BY o.created_at DESC, o.id DESC`;
 
 /** Offer $1 locked: every reservation of one offer runs one at a time, so no cap is ever passed. */
 export const LOCK_OFFER = `SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.code = $1 FOR UPDATE`;

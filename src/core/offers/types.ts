@@ -18,8 +18,12 @@ export interface Offer {
 export interface OfferWithFigures extends Offer {
   /** Redemptions that count against the cap now: paid orders, and unpaid ones still on hold. */
   redemptions: number;
+  /** Paid orders with it (a refunded one included: it keeps its redemption). */
+  paidRedemptions: number;
   /** What paid orders were given off, in paise. */
   discountGivenPaise: number;
+  /** What paid orders with it paid, in paise (before refunds): the revenue the offer brought. */
+  paidPaise: number;
 }
 
 /** What an offer takes off one plan's price. */

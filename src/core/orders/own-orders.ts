@@ -12,8 +12,14 @@ export interface OwnOrder {
   months: number | null;
   category: Category;
   guildId: string | null;
-  /** In INR, as create-order takes it. */
+  /** In INR, as create-order takes it: what was paid (the list price less the discount). */
   amount: number;
+  /** In INR: the plan's price when the order was made. */
+  listPrice: number;
+  /** In INR: what an offer took off; 0 without one. */
+  discount: number;
+  /** The offer's code, or null. */
+  offerCode: string | null;
   currency: string;
   createdAt: Date;
   paidAt: Date | null;
@@ -32,6 +38,9 @@ export function ownOrderOf(order: OrderSummary): OwnOrder {
     category: order.category,
     guildId: order.guildId,
     amount: order.amountPaise / 100,
+    listPrice: order.listPricePaise / 100,
+    discount: order.discountPaise / 100,
+    offerCode: order.offerCode,
     currency: order.currency,
     createdAt: order.createdAt,
     paidAt: order.paidAt,

@@ -6,6 +6,7 @@ import type { AppOptions } from '../app-options';
 import consoleActionRoutes from '../routes/console-actions';
 import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
+import consoleOfferRoutes from '../routes/console-offers';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
 import { guardConsole } from './guard';
@@ -68,5 +69,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleLookupRoutes, options);
     await api.register(consoleActionRoutes, options);
     await api.register(consoleCatalogRoutes, options);
+    await api.register(consoleOfferRoutes, options);
   });
 }

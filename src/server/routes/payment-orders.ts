@@ -22,7 +22,12 @@ const OrderView = Type.Object({
   months: Type.Union([Type.Integer(), Type.Null()]),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
-  amount: Type.Number({ description: 'INR' }),
+  amount: Type.Number({
+    description: 'INR: what was paid (or is to be paid), the list price less the discount',
+  }),
+  listPrice: Type.Number({ description: "INR: the plan's price when the order was made" }),
+  discount: Type.Number({ description: 'INR: what an offer took off; 0 without one' }),
+  offerCode: Type.Union([Type.String(), Type.Null()], { description: "the offer's code, or null" }),
   currency: Type.String(),
   createdAt: Timestamp,
   paidAt: Type.Union([Timestamp, Type.Null()]),
@@ -91,6 +96,18 @@ const InvoiceView = Type.Object({
   ...DocumentAmounts,
   currency: Type.String(),
   description: Type.String(),
+  offer: Type.Union([
+    Type.Object({
+      code: Nullable(Type.String()),
+      listPrice: Amount,
+      discount: Amount,
+    }),
+    Type.Null({
+      description:
+        "the offer the order was bought with: the plan's list price and the discount, informational " +
+        '(the tax is on `total`, what was paid); null without one',
+    }),
+  ]),
   orderId: Nullable(Type.String()),
   subscriptionId: Nullable(Type.String()),
   paymentId: Type.String(),

@@ -92,6 +92,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
       total: '199.00',
       currency: 'INR',
       description: 'Premium, plan Monthly: 30 days for your account',
+      offer: null,
       orderId,
       subscriptionId: null,
       paymentId,

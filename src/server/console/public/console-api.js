@@ -55,15 +55,17 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog` (also reached as `#catalog`); `#/` the overview.
+   * `#/catalog` and `#/offers` (also reached as `#catalog`, `#offers`); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
+  const PAGES = ['catalog', 'offers'];
   const viewHref = (kind, id) =>
-    kind === 'catalog' ? '#/catalog' : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
+    PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 
   /** The view an address names: `{ kind, id }`, or null for the overview (and for anything unknown). */
   function viewOf(hash) {
-    if (hash === '#/catalog' || hash === '#catalog') return { kind: 'catalog', id: null };
+    const page = PAGES.find((name) => hash === `#/${name}` || hash === `#${name}`);
+    if (page) return { kind: page, id: null };
     const match = /^#\/(users|guilds|orders|subscriptions)\/([^/]+)$/.exec(hash);
     if (!match) return null;
     const kind = Object.keys(PLURALS).find((key) => PLURALS[key] === match[1]);

@@ -1,7 +1,8 @@
 /* global window, document */
 'use strict';
 /**
- * One user, guild, order or subscription, or the catalog (console-catalog.js), with the buttons of the
+ * One user, guild, order or subscription, the catalog (console-catalog.js) or the offers
+ * (console-offers.js), with the buttons of the
  * actions on it (console-actions.js);
  * the view reloads after an action is done. Its ids link to their own views (`#/orders/<id>`, …).
  */
@@ -71,7 +72,7 @@
       'None.',
       (order) => [
         viewLink('order', order.orderId),
-        ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
+        ` ${order.state} · ${order.planType} · ${inr(order.amountPaise / 100)}${order.offerCode ? ` (${order.offerCode}, ${inr(order.discountPaise / 100)} off ${inr(order.listPricePaise / 100)})` : ''} · ${order.category}${order.guildId ? ` ${order.guildId}` : ''} · `,
         el('span', { className: 'muted' }, `paid ${time(order.paidAt)}`),
         orderActions(order),
       ],
@@ -201,7 +202,19 @@
         ['Buyer', viewLink('user', order.buyerProviderId)],
         ['For', order.guildId ? viewLink('guild', order.guildId) : 'USER premium'],
         ['Plan', `${order.planType}, ${order.durationDays} days`],
-        ['Amount', inr(order.amountPaise / 100)],
+        ...(order.offerCode || order.discountPaise > 0
+          ? [
+              ['List price', inr(order.listPricePaise / 100)],
+              [
+                'Discount',
+                [
+                  `${inr(order.discountPaise / 100)}${order.offerCode ? ' with offer ' : ''}`,
+                  order.offerCode ? el('a', { href: '#/offers', className: 'link' }, order.offerCode) : null,
+                ],
+              ],
+              ['Amount paid', inr(order.amountPaise / 100)],
+            ]
+          : [['Amount', inr(order.amountPaise / 100)]]),
         ['Payment', order.paymentId ?? '-'],
         ['Invoice', order.paymentId && order.paidAt ? invoiceLink(order.paymentId) : '-'],
         ['Paid', time(order.paidAt)],
@@ -248,6 +261,7 @@
 
   const VIEWS = {
     catalog: { path: () => '/api/console/catalog', render: (data) => window.ConsoleCatalog.render(data) },
+    offers: { path: () => '/api/console/offers', render: (data) => window.ConsoleOffers.render(data) },
     user: { path: (id) => `/api/console/users/${id}`, render: renderUser },
     guild: { path: (id) => `/api/console/guilds/${id}`, render: renderGuild },
     order: { path: (id) => `/api/console/orders/${encodeURIComponent(id)}`, render: renderOrder },

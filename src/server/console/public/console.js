@@ -20,6 +20,7 @@
     document.getElementById('operator').hidden = true;
     document.getElementById('home').hidden = true;
     document.getElementById('catalog-link').hidden = true;
+    document.getElementById('offers-link').hidden = true;
     document.getElementById('signed-out').hidden = false;
     document.getElementById('refused').hidden = !refused;
   }
@@ -35,7 +36,7 @@
     renderOverview(await get('/api/console/overview'));
   }
 
-  /** Shows the view the address names: the overview, the catalog, or one user, guild, order or subscription. */
+  /** Shows the view the address names: the overview, the catalog, the offers, or one user, guild, order or subscription. */
   async function route() {
     const view = viewOf(location.hash);
     error(null);
@@ -94,6 +95,7 @@
     document.getElementById('operator').hidden = false;
     document.getElementById('home').hidden = false;
     document.getElementById('catalog-link').hidden = false;
+    document.getElementById('offers-link').hidden = false;
     document.getElementById('sign-out').hidden = false;
     document.getElementById('signed-in').hidden = false;
     const returnTo = sessionStorage.getItem(RETURN_TO);

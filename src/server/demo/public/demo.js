@@ -396,7 +396,78 @@ function updatePrice() {
   byId('pay').disabled = refusal !== null;
   byId('buy-reason').textContent = refusal ?? '';
   byId('buy-reason').hidden = refusal === null;
-  byId('pay').textContent = refusal === null ? `Buy for ${rupees.format(planPrice(code, months))}` : 'Buy';
+  const price = currentQuote()?.amount ?? planPrice(code, months);
+  byId('pay').textContent = refusal === null ? `Buy for ${rupees.format(price)}` : 'Buy';
+}
+
+/**
+ * The offer code typed on the buy form, priced by POST /api/payment/quote for the plan, months and target
+ * chosen: `{key, quote}`, where `key` is what the quote was for. A quote for another choice is not used.
+ */
+let offer = null;
+
+const offerInput = () => byId('buy').elements.offerCode;
+
+/** What a quote depends on: the code, the plan (and Custom's months) and whether it is for a server. */
+function quoteKey() {
+  const form = byId('buy').elements;
+  const code = chosenCode();
+  const months = code === CUSTOM ? Number(form.months.value) : null;
+  return JSON.stringify([offerInput().value.trim().toUpperCase(), code, months, Boolean(form.target.value)]);
+}
+
+/** The quote of the code typed, when it is for what the form shows now; else null. */
+const currentQuote = () => (offer && offer.key === quoteKey() ? offer.quote : null);
+
+/** Beside the code: the new price, or the API's refusal (`refused`), or nothing. */
+function showOfferResult(text, refused = false) {
+  const line = byId('offer-result');
+  line.textContent = text ?? '';
+  line.hidden = !text;
+  line.classList.toggle('refused', refused);
+}
+
+/**
+ * Asks the API what the chosen plan costs with the code typed (nothing is reserved), and shows the new
+ * price beside the code, or why the code does not apply. Answers the quote, or null.
+ */
+async function applyOffer() {
+  const typed = offerInput().value.trim();
+  offer = null;
+  if (!typed) {
+    showOfferResult(null);
+    updatePrice();
+    return null;
+  }
+  const form = byId('buy').elements;
+  const code = chosenCode();
+  const months = code === CUSTOM ? Number(form.months.value) : undefined;
+  const guildId = form.target.value || null;
+  const refusal = buyRefusal(code, months, guildId);
+  if (refusal !== null) {
+    showOfferResult(refusal, true);
+    return null;
+  }
+  const key = quoteKey();
+  try {
+    const quote = await api('/api/payment/quote', {
+      providerId: me.providerId,
+      plan: code,
+      months,
+      category: guildId ? 'SERVER' : 'USER',
+      offerCode: typed,
+    });
+    // The form changed while the API answered: this quote is for something else.
+    if (key !== quoteKey()) return null;
+    offer = { key, quote };
+    showOfferResult(
+      `${quote.offerCode}: ${rupees.format(quote.listPrice)} − ${rupees.format(quote.discount)} = ${rupees.format(quote.amount)}`,
+    );
+  } catch (error) {
+    showOfferResult(error.message, true);
+  }
+  updatePrice();
+  return currentQuote();
 }
 
 /** Off to the checkout page for an unpaid order, which comes back to /dashboard with the payment. */
@@ -439,20 +510,36 @@ async function buy(event) {
   const guildId = form.get('target') || null;
   if (buyRefusal(code, months, guildId) !== null) return;
   byId('pay').disabled = true;
+  const offerCode = offerInput().value.trim() || undefined;
   try {
+    // A code typed is priced first (unless it was for this very choice): its refusal shows beside it.
+    const quote = offerCode ? (currentQuote() ?? (await applyOffer())) : null;
+    if (offerCode && !quote) {
+      byId('pay').disabled = false;
+      offerInput().focus();
+      return;
+    }
     // The plan's code and the price shown: a price changed since the page read it is refused, not charged.
     const order = await api('/api/payment/create-order', {
       providerId: me.providerId,
-      amount: planPrice(code, months),
+      amount: quote ? quote.amount : planPrice(code, months),
       plan: code,
       months,
       category: guildId ? 'SERVER' : 'USER',
       guildId,
       billing: billingOf(form),
+      offerCode,
     });
     openCheckout(order.id);
   } catch (error) {
-    showError(error, 'The order could not be created');
+    // The code's refusal (used up, used already, …) is the buyer's to read where they typed it.
+    if (offerCode && error instanceof ApiError && /^OFFER_|^AMOUNT_MISMATCH$/.test(error.code)) {
+      offer = null;
+      showOfferResult(error.message, true);
+      updatePrice();
+    } else {
+      showError(error, 'The order could not be created');
+    }
     byId('pay').disabled = false;
   }
 }
@@ -522,7 +609,27 @@ async function start() {
   const form = byId('buy');
   renderPlans();
   // A new choice starts a new action: what the last one said no longer applies.
-  form.addEventListener('input', () => (clearMessages(), updatePrice()));
+  form.addEventListener('input', (event) => {
+    clearMessages();
+    if (event.target === offerInput()) {
+      // A new code: the old one's price and refusal no longer apply.
+      offer = null;
+      showOfferResult(null);
+    } else if (offer || !byId('offer-result').hidden) {
+      // Another plan or target: the code applied is priced again for it.
+      applyOffer().catch((error) => showOfferResult(error.message, true));
+    }
+    updatePrice();
+  });
+  byId('apply-offer').addEventListener('click', () =>
+    applyOffer().catch((error) => showOfferResult(error.message, true)),
+  );
+  // Enter in the code applies it rather than buying at once.
+  offerInput().addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter') return;
+    event.preventDefault();
+    applyOffer().catch((error) => showOfferResult(error.message, true));
+  });
   form.addEventListener('submit', buy);
   updatePrice();
 

@@ -118,7 +118,16 @@ function orderRow(order) {
     'li',
     '',
     element('span', '', `${plan} for ${holderName(order.guildId)}`, ' ', element('small', '', order.orderId)),
-    element('span', '', `₹${order.amount} · `, orderState(order)),
+    element(
+      'span',
+      '',
+      `₹${order.amount}`,
+      order.offerCode
+        ? element('small', '', ` (${order.offerCode}: ₹${order.discount} off ₹${order.listPrice})`)
+        : '',
+      ' · ',
+      orderState(order),
+    ),
   );
   if (order.status === 'created') {
     const actions = element('span', 'actions');
