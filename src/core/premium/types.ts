@@ -9,6 +9,7 @@ export const GRANT_SOURCES = [
   'subscription',
   'code',
   'transfer',
+  'bundle',
 ] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 
