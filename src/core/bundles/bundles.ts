@@ -95,7 +95,9 @@ export async function createBundle(transaction: AnyTransaction, order: BundleOrd
 
 /** The buyer's bundles with their bound guilds, newest first (`GET /api/premium/slots`). */
 export async function listBundles(sequelize: Sequelize, providerId: string): Promise<BundleView[]> {
-  const found = await selectRows<BundleView & { bundleId: string }>(sequelize, BUNDLES_OF_BUYER, [providerId]);
+  const found = await selectRows<BundleView & { bundleId: string }>(sequelize, BUNDLES_OF_BUYER, [
+    providerId,
+  ]);
   return found.map((row) => ({ ...row, bundleId: Number(row.bundleId), endsAt: new Date(row.endsAt) }));
 }
 
@@ -163,7 +165,10 @@ async function bindLocked(
   }
   const bound = await liveBindings(transaction, bundle.bundleId);
   if (bound.some((binding) => binding.guildId === guildId)) {
-    throw AppError.conflict('ALREADY_BOUND', `guild ${guildId} is already bound to bundle ${bundle.bundleId}`);
+    throw AppError.conflict(
+      'ALREADY_BOUND',
+      `guild ${guildId} is already bound to bundle ${bundle.bundleId}`,
+    );
   }
   if (bound.length >= bundle.slots) {
     throw AppError.conflict(
@@ -209,7 +214,10 @@ export async function unbindSlot(
       (bound) => bound.guildId === request.guildId,
     );
     if (!binding) {
-      throw AppError.notFound('NOT_BOUND', `guild ${request.guildId} is not bound to bundle ${bundle.bundleId}`);
+      throw AppError.notFound(
+        'NOT_BOUND',
+        `guild ${request.guildId} is not bound to bundle ${bundle.bundleId}`,
+      );
     }
     const actor = request.by.kind === 'buyer' ? `user:${request.by.providerId}` : request.by.actor;
     const change = await takeBinding(sequelize, transaction, binding, {
@@ -240,7 +248,11 @@ async function takeBinding(
     throw error;
   });
   const change = taken && 'grantId' in taken ? taken : null;
-  await selectRows(transaction, `${UNBIND} RETURNING id`, [binding.id, change?.grantId ?? null, revoke.actor]);
+  await selectRows(transaction, `${UNBIND} RETURNING id`, [
+    binding.id,
+    change?.grantId ?? null,
+    revoke.actor,
+  ]);
   return change;
 }
 
