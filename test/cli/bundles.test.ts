@@ -1,4 +1,4 @@
-import { OutboxEvent, ServerPremium } from '../../src/core/models';
+import { OutboxEvent, PremiumGrant, ServerPremium } from '../../src/core/models';
 import { useTestCore } from '../support/context';
 import { createUser, DAY_MS, snowflake } from '../support/fixtures';
 import { json, premium } from '../support/cli';
@@ -62,9 +62,14 @@ describe('premium bundles', () => {
       Date.now(),
     );
     const events = await OutboxEvent.findAll({ order: [['id', 'ASC']] });
-    expect(events.map((event) => [event.type, event.payload.source, event.payload.reason])).toEqual([
-      ['SERVER_PREMIUM_ADD', 'bundle', 'support ticket 12'],
-      ['SERVER_PREMIUM_REMOVE', 'bundle', 'moved by support'],
+    expect(events.map((event) => [event.type, event.payload.source])).toEqual([
+      ['SERVER_PREMIUM_ADD', 'bundle'],
+      ['SERVER_PREMIUM_REMOVE', 'bundle'],
+    ]);
+    const ledger = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect(ledger.map((row) => [row.kind, row.reason])).toEqual([
+      ['grant', 'support ticket 12'],
+      ['revoke', 'moved by support'],
     ]);
   });
 
