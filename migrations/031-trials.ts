@@ -1,7 +1,8 @@
 import type { Migration } from '../src/core/db/migrator';
 import { addConstraintOnline, alterBriefly } from '../src/core/db/online-migration';
 
-const SOURCES = `'checkout', 'webhook', 'reconcile', 'manual', 'subscription', 'code', 'transfer'`;
+// As migration 030 left them (it added `bundle`).
+const SOURCES = `'checkout', 'webhook', 'reconcile', 'manual', 'subscription', 'code', 'transfer', 'bundle'`;
 
 /**
  * Trials (docs/trials.md): a renewing plan's `trialDays` free before its first charge. A subscription

@@ -35,6 +35,9 @@ import { registerTiersAdd } from './commands/tiers-add';
 import { registerTiersList } from './commands/tiers-list';
 import { registerTiersSetFeatures } from './commands/tiers-set-features';
 import { registerTransfer } from './commands/transfer';
+import { registerBundlesBind } from './commands/bundles-bind';
+import { registerBundlesList } from './commands/bundles-list';
+import { registerBundlesUnbind } from './commands/bundles-unbind';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
 import { Session, type GlobalOptions } from './session';
@@ -68,6 +71,13 @@ export function buildProgram(): { program: Command; session: Session } {
   registerRevoke(program, session);
   registerTransfer(program, session);
   registerOffers(program, session);
+
+  const bundles = program
+    .command('bundles')
+    .description("bundles: one purchase's slots bound to guilds; list, bind, unbind");
+  registerBundlesList(bundles, session);
+  registerBundlesBind(bundles, session);
+  registerBundlesUnbind(bundles, session);
 
   const revokes = program
     .command('revokes')

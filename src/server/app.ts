@@ -25,6 +25,7 @@ import paymentWebhookRoutes from './routes/payment-webhook';
 import plansRoutes from './routes/plans';
 import premiumRedeemRoutes from './routes/premium-redeem';
 import premiumTransferRoutes from './routes/premium-transfer';
+import premiumSlotsRoutes from './routes/premium-slots';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
 
@@ -60,6 +61,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentWebhookRoutes, options);
   await fastify.register(paymentOrdersRoutes, options);
   await fastify.register(premiumTransferRoutes, options);
+  await fastify.register(premiumSlotsRoutes, options);
   await fastify.register(premiumRedeemRoutes, options);
   await fastify.register(botPremiumRoutes, options);
   await fastify.register(paymentSubscriptionRoutes, options);

@@ -14,6 +14,7 @@ const LADDER = [
   ['config'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
+  ['bundles'],
   ['transfers', 'subscriptions'],
   ['admin'],
   ['orders'],

@@ -140,6 +140,16 @@ describe('the OpenAPI document (/docs/json)', () => {
         headers: auth,
         payload: { code, category: 'USER' },
       }),
+      await inject('GET /api/premium/slots', { url: '/api/premium/slots', headers: auth }),
+      await inject('POST /api/premium/slots/{bundleId}/bind', {
+        url: '/api/premium/slots/1/bind',
+        headers: auth,
+        payload: { guildId },
+      }),
+      await inject('DELETE /api/premium/slots/{bundleId}/bind/{guildId}', {
+        url: `/api/premium/slots/1/bind/${guildId}`,
+        headers: auth,
+      }),
       await inject('POST /api/premium/redeem', {
         url: '/api/premium/redeem',
         headers: auth,

@@ -5,6 +5,7 @@ import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from '../premium/grant-paid-for';
+import { takeBackBundleOf } from '../bundles';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
@@ -115,7 +116,23 @@ class DisputeChange {
     const grant = await grantPaidFor(payment, transaction);
     const disputed = this.dispute.amountPaise ?? payment.amountPaise;
     const share = Math.min(1, disputed / payment.amountPaise);
-    if (grant) {
+    // A bundle's payment: what is left of it is taken from every bound guild, and the bundle ends
+    // (docs/bundles.md; a dispute of part of it takes all, and a won dispute gives nothing back yet).
+    const bundleTaken =
+      'orderId' in payment.owner &&
+      (await takeBackBundleOf(
+        this.sequelize,
+        transaction,
+        payment.owner.orderId,
+        {
+          source: payment.premium.source,
+          actor: DISPUTE_ACTOR,
+          reason: `dispute ${this.disputeId}`,
+          idempotencyKey: disputeRevokeKey(this.disputeId),
+        },
+        { maxRevokesPerHour: this.limit.maxRevokesPerHour },
+      ));
+    if (grant && !bundleTaken) {
       const revoked = await revokePremium(
         this.sequelize,
         {

@@ -62,7 +62,9 @@ export async function createOrder(
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
   const buyer = await findUserByProviderId(request.providerId);
-  const guildId = await targetGuild(buyer, category, request.guildId ?? null);
+  // A bundle is bought by a user, not for one guild: a guild it names (one the buyer manages) is bound first.
+  const bundleWithoutGuild = plan.slots > 1 && category === 'SERVER' && (request.guildId ?? null) === null;
+  const guildId = bundleWithoutGuild ? null : await targetGuild(buyer, category, request.guildId ?? null);
   // The code is judged before the amount, so a code that does not apply is named as such.
   const offer = request.offerCode
     ? {

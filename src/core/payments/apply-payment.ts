@@ -6,7 +6,8 @@ import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
 import { describePurchase, invoiceStatement } from '../invoices';
 import type { Order } from '../models';
-import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
+import { ORDER_PAID_AS_BUNDLE, ORDER_PAID_WITH_GRANT } from '../orders/sql';
+import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
@@ -37,6 +38,7 @@ export type PayableOrder = Pick<
   | 'months'
   | 'durationDays'
   | 'tier'
+  | 'slots'
   | 'amountPaise'
   | 'currency'
   | 'status'
@@ -51,7 +53,10 @@ export type PayableOrder = Pick<
 
 export interface AppliedPayment {
   order: PayableOrder;
-  change: PremiumChange;
+  /** The grant; for a bundle order the binding of its first slot, or null when it named no guild. */
+  change: PremiumChange | null;
+  /** A bundle order's bundle (docs/bundles.md); `created` false when an earlier delivery made it. */
+  bundle?: MadeBundle;
 }
 
 const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
@@ -158,6 +163,7 @@ export async function applyPayment(
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
     }
+    if (order.slots > 1) return applyBundlePayment(sequelize, transaction, order, payment, context);
     const change = await grantPremium(
       sequelize,
       {
@@ -190,6 +196,47 @@ export async function applyPayment(
       `payment ${payment.paymentId} already paid another order`,
     );
   });
+}
+
+/**
+ * A bundle order paid (docs/bundles.md): the order is marked paid, the bundle made (once: a replay finds
+ * it made and binds nothing), the first slot bound to the guild the order named, if any, and the invoice
+ * issued, all in the paid-and-grant transaction.
+ */
+async function applyBundlePayment(
+  sequelize: Sequelize,
+  transaction: PlainTransaction,
+  order: PayableOrder,
+  payment: CapturedPayment,
+  context: { source: PaymentSource; invoicing: InvoiceSettings },
+): Promise<AppliedPayment> {
+  const paid = await transaction.rows({
+    name: 'order-paid-as-bundle',
+    text: ORDER_PAID_AS_BUNDLE,
+    values: [order.id, payment.paymentId],
+  });
+  if (paid.length > 0) await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
+  const bundle = await createBundle(transaction, {
+    id: order.id,
+    buyerUserId: order.buyerUserId,
+    planType: order.planType,
+    tier: order.tier,
+    slots: order.slots,
+    durationDays: order.durationDays,
+  });
+  if (!bundle.created || order.guildId === null) return { order, change: null, bundle };
+  const { bundleId } = bundle;
+  const binding = await bindSlot(
+    sequelize,
+    {
+      bundleId,
+      guildId: order.guildId,
+      by: { kind: 'operator', actor: ACTORS[context.source](order.buyerProviderId) },
+      reason: `payment ${payment.paymentId}: bundle ${bundleId}, first slot`,
+    },
+    transaction,
+  );
+  return { order, change: binding.change, bundle };
 }
 
 /** Whether a statement failed on orders.payment_id's uniqueness: the payment is some other order's. */

@@ -13,7 +13,7 @@ export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'und
 
 /** Locks the order for the rest of the transaction, with its buyer (apply-payment) and billing (its invoice). */
 export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
-           o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.tier,
+           o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.tier, o.slots,
            o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
            o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
            o.billing_state_code AS "billingStateCode", o.billing_gstin AS "billingGstin",

@@ -10,6 +10,7 @@ export const GRANT_SOURCES = [
   'code',
   'transfer',
   'trial',
+  'bundle',
 ] as const;
 export type GrantSource = (typeof GRANT_SOURCES)[number];
 

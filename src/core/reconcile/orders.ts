@@ -151,14 +151,16 @@ async function reconcileOrder(
   if (dryRun) return ['applied', entry(captured.id, `dry run: would grant ${order.durationDays} days`)];
 
   try {
-    const { change } = await applyPayment(
+    const { change, bundle } = await applyPayment(
       core.sequelize,
       { processorOrderId: order.processorOrderId, paymentId: captured.id, paid: captured },
       { source: 'reconcile', invoicing: core.config.invoicing },
     );
-    return change.replayed
+    const replayed = bundle ? !bundle.created : change!.replayed;
+    const until = (change?.expiresAt ?? bundle!.endsAt).toISOString();
+    return replayed
       ? ['skipped', entry(captured.id, 'applied meanwhile by verify-payment or the webhook')]
-      : ['applied', entry(captured.id, `granted until ${change.expiresAt.toISOString()}`)];
+      : ['applied', entry(captured.id, `granted until ${until}`)];
   } catch (error) {
     const refused = isAppError(error) && error.kind !== 'unavailable';
     return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];

@@ -9,6 +9,8 @@ import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 import { markOrderRefunded } from '../orders/changes';
+import { takeBackBundleOf } from '../bundles';
+import type { GrantSource } from '../premium/types';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -77,6 +79,12 @@ async function applyLocked(
       ? described
       : `${described}, found by the reconciler`;
   if (refundedTotal < order.amountPaise) {
+    if (order.slots > 1) {
+      // docs/bundles.md: a bundle's share is not taken from its guilds yet; the operator decides.
+      return ignored(
+        `partial refund (${refundedTotal} of ${order.amountPaise} paise) of bundle order ${order.processorOrderId}: nothing taken`,
+      );
+    }
     if (!recorded || order.status !== 'paid') {
       const status = recorded ? `the order is ${order.status}` : 'no refund id';
       return ignored(
@@ -99,6 +107,16 @@ async function applyLocked(
   }
   const grant = await grantPaidFor(grantsOfOrder(order), transaction);
   await markOrderRefunded(order, refund.paymentId, transaction);
+  const revoke = {
+    source: revokeSource as GrantSource,
+    actor,
+    reason,
+    idempotencyKey: `refund:${order.processorOrderId}`,
+  };
+  const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
+  if (order.slots > 1 && (await takeBackBundleOf(sequelize, transaction, order.id, revoke, limit))) {
+    return { result: 'refunded' };
+  }
   if (grant) {
     await revokePremium(
       sequelize,

@@ -63,9 +63,14 @@ function checkoutResponse(body: VerifyPaymentBody) {
 }
 
 /** The same payment verified again gets the same answer: it describes the order's one grant. */
-function reply({ order, change }: AppliedPayment): Static<typeof VerifyPaymentReply> {
-  const holder = order.guildId === null ? 'your account' : `server ${order.guildId}`;
-  const expiresAt = change.expiresAt.toISOString();
+function reply({ order, change, bundle }: AppliedPayment): Static<typeof VerifyPaymentReply> {
+  const holder = bundle
+    ? `bundle ${bundle.bundleId} (${order.slots} servers)`
+    : order.guildId === null
+      ? 'your account'
+      : `server ${order.guildId}`;
+  // A bundle's own end: a guild it bound may run longer on days of its own.
+  const expiresAt = (bundle?.endsAt ?? change!.expiresAt).toISOString();
   return {
     success: true,
     message: `Payment verified: premium for ${holder} is active until ${expiresAt}`,

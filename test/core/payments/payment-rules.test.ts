@@ -91,7 +91,7 @@ describe('a full refund of an unpaid order', () => {
   it('keeps premium on a partial refund of an unpaid order and bars nothing', async () => {
     const order = await unpaidOrder(await createUser());
     expect(await refund(order, 'pay_Partial00000001', 100)).toMatchObject({ result: 'ignored' });
-    expect((await pay(order, 'pay_Partial00000001')).change.replayed).toBe(false);
+    expect((await pay(order, 'pay_Partial00000001')).change!.replayed).toBe(false);
   });
 });
 
@@ -108,7 +108,7 @@ describe('disputes at the core', () => {
     expect((await buyer.reload()).premiumExpiresAt!.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
     // The webhook of the original payment delivered late: the order's grant is replayed, not granted again.
-    expect((await pay(order, 'pay_Disputed0000001')).change.replayed).toBe(true);
+    expect((await pay(order, 'pay_Disputed0000001')).change!.replayed).toBe(true);
     expect(await written()).toEqual([3, 3]);
     expect(await order.reload()).toMatchObject({ status: 'paid', disputeStatus: 'won' });
   });
@@ -130,6 +130,6 @@ describe('disputes at the core', () => {
     await dispute(order, 'pay_EarlyDispute001', 'won');
     expect(await written()).toEqual([1, 1]);
     expect(await order.reload()).toMatchObject({ status: 'paid', disputeStatus: 'won' });
-    expect((await pay(order, 'pay_EarlyDispute001')).change.replayed).toBe(true);
+    expect((await pay(order, 'pay_EarlyDispute001')).change!.replayed).toBe(true);
   });
 });

@@ -1,0 +1,95 @@
+import { OutboxEvent, PremiumGrant, ServerPremium } from '../../src/core/models';
+import { useTestCore } from '../support/context';
+import { createUser, DAY_MS, snowflake } from '../support/fixtures';
+import { json, premium } from '../support/cli';
+
+// Runs the built CLI as child processes.
+jest.setTimeout(60_000);
+
+const getCore = useTestCore();
+
+/** A 30-day bundle of two slots of the default tier, as a paid bundle order leaves it. */
+async function bundleOf(buyerUserId: number): Promise<number> {
+  const [rows] = (await getCore().sequelize.query(
+    `INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
+       VALUES (${buyerUserId}, 'Duo', 'premium', 2, 30, now() + interval '30 days') RETURNING id`,
+  )) as [{ id: string }[], unknown];
+  return Number(rows[0]!.id);
+}
+
+describe('premium bundles', () => {
+  it('lists, binds and unbinds with a reason, as JSON; the bot is told each time', async () => {
+    const buyer = await createUser();
+    const bundleId = await bundleOf(buyer.id);
+    const guildId = snowflake();
+
+    const bound = await premium([
+      'bundles',
+      'bind',
+      String(bundleId),
+      guildId,
+      '--reason',
+      'support ticket 12',
+      '--json',
+    ]);
+    expect(bound.code).toBe(0);
+    const binding = json<{ guildId: string; days: number; expiresAt: string }>(bound);
+    expect(binding).toMatchObject({ bundleId, guildId, days: 30 });
+    const record = await ServerPremium.findOne({ where: { guildId } });
+    expect(record!.expiresAt!.toISOString()).toBe(binding.expiresAt);
+    expect(Math.abs(record!.expiresAt!.getTime() - Date.now() - 30 * DAY_MS)).toBeLessThan(60_000);
+
+    const listed = json<{ bundles: { bundleId: number; slots: number; guilds: { guildId: string }[] }[] }>(
+      await premium(['bundles', 'list', '--user', buyer.providerId, '--json']),
+    );
+    expect(listed.bundles).toEqual([
+      expect.objectContaining({ bundleId, slots: 2, guilds: [expect.objectContaining({ guildId })] }),
+    ]);
+
+    const unbound = await premium([
+      'bundles',
+      'unbind',
+      String(bundleId),
+      guildId,
+      '--reason',
+      'moved by support',
+      '--yes',
+      '--json',
+    ]);
+    expect(unbound.code).toBe(0);
+    expect(json(unbound)).toMatchObject({ bundleId, guildId, days: 30 });
+    expect((await ServerPremium.findOne({ where: { guildId } }))!.expiresAt!.getTime()).toBeLessThanOrEqual(
+      Date.now(),
+    );
+    const events = await OutboxEvent.findAll({ order: [['id', 'ASC']] });
+    expect(events.map((event) => [event.type, event.payload.source])).toEqual([
+      ['SERVER_PREMIUM_ADD', 'bundle'],
+      ['SERVER_PREMIUM_REMOVE', 'bundle'],
+    ]);
+    const ledger = await PremiumGrant.findAll({ order: [['id', 'ASC']] });
+    expect(ledger.map((row) => [row.kind, row.reason])).toEqual([
+      ['grant', 'support ticket 12'],
+      ['revoke', 'moved by support'],
+    ]);
+  });
+
+  it('refuses a bind past the slots with NO_FREE_SLOT and writes nothing', async () => {
+    const buyer = await createUser();
+    const bundleId = await bundleOf(buyer.id);
+    for (const guildId of [snowflake(), snowflake()]) {
+      expect((await premium(['bundles', 'bind', String(bundleId), guildId, '--reason', 'r'])).code).toBe(0);
+    }
+    const third = await premium([
+      'bundles',
+      'bind',
+      String(bundleId),
+      snowflake(),
+      '--reason',
+      'r',
+      '--json',
+    ]);
+    expect(third.code).not.toBe(0);
+    expect(third.stdout + third.stderr).toContain('NO_FREE_SLOT');
+    expect(await OutboxEvent.count()).toBe(2);
+  });
+});
