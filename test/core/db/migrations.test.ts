@@ -6,6 +6,8 @@ import { createDatabase, databaseUrl, dropDatabase } from '../../support/databas
 jest.setTimeout(30_000);
 
 const TABLES = [
+  'bundle_bindings',
+  'bundles',
   'code_attempt_failures',
   'console_sessions',
   'credit_notes',
