@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
+import type { BatchSizing } from '../db/until-done';
 import { aggregateKeyFor, appendEvent } from './outbox';
 import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './sql';
 import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
@@ -47,11 +48,13 @@ export async function announceRecord(
 }
 
 /**
- * Records per category in one batch of the expiry and reminder jobs. Each batch is a transaction of its
- * own and must stay under a second: `npm run bench:scale` saw 500 take up to 2.7 s on a loaded 2-core
- * machine (docs/performance.md).
+ * How many records of each kind per category one batch of the expiry and reminder jobs takes: sized by
+ * time, not count (`BatchSize`, db/until-done.ts). Each batch is a transaction of its own that holds its
+ * records' locks until COMMIT and must stay under a second; a fixed 500 took up to 2.7 s on a loaded
+ * 2-core machine where it took 350 ms on a quiet one (docs/performance.md). Aiming at 400 ms and halving
+ * past it leaves a batch that meets a sudden slowdown room to double before it reaches the second.
  */
-export const RECORDS_PER_BATCH = 250;
+export const EXPIRY_BATCHES: BatchSizing = { initial: 100, min: 10, max: 1000, targetMs: 400 };
 
 /**
  * Announces what time did to user and server premiums since their last change, appended in `transaction`:
