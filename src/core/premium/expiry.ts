@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { BatchSizing } from '../db/until-done';
-import { aggregateKeyFor, appendEvent } from './outbox';
+import { aggregateKeyFor, appendEvents } from './outbox';
 import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './sql';
 import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
 
@@ -19,32 +19,38 @@ export interface AnnouncedRecord {
 }
 
 /**
- * Appends the event of something time did to a record (it ran out, its running tier ended over a lower
- * one, or it will soon run out), source `expiry`.
+ * Appends the events of what time did to records of one category (they ran out, their running tier
+ * ended over a lower one, or they will soon run out), source `expiry`, in one statement.
  */
-export async function announceRecord(
+export async function announceRecords(
   transaction: Transaction,
   category: Category,
   kind: 'REMOVE' | 'UPDATE' | 'EXPIRING',
-  record: AnnouncedRecord,
+  records: AnnouncedRecord[],
   reason?: string,
 ): Promise<void> {
-  await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
-    type: eventTypeFor(category, kind),
-    providerId: record.provider_id,
-    guildId: record.guild_id,
-    category,
-    planType: null,
-    durationDays: 0,
-    slots: record.slots,
-    expiresAt: record.expires_at.toISOString(),
-    version: record.version,
-    orderId: null,
-    source: 'expiry',
-    tier: record.tier,
-    features: record.features,
-    ...(reason !== undefined && { reason }),
-  });
+  await appendEvents(
+    transaction,
+    records.map((record) => ({
+      aggregateKey: aggregateKeyFor(record.guild_id, record.provider_id),
+      payload: {
+        type: eventTypeFor(category, kind),
+        providerId: record.provider_id,
+        guildId: record.guild_id,
+        category,
+        planType: null,
+        durationDays: 0,
+        slots: record.slots,
+        expiresAt: record.expires_at.toISOString(),
+        version: record.version,
+        orderId: null,
+        source: 'expiry',
+        tier: record.tier,
+        features: record.features,
+        ...(reason !== undefined && { reason }),
+      },
+    })),
+  );
 }
 
 /**
@@ -88,9 +94,8 @@ async function announceTierChanges(
     TIER_CHANGES[category],
     [limit],
   );
-  for (const { changed: isNew, ...record } of changed) {
-    if (isNew) await announceRecord(transaction, category, 'UPDATE', record);
-  }
+  const announced = changed.filter((record) => record.changed).map(({ changed: _, ...record }) => record);
+  await announceRecords(transaction, category, 'UPDATE', announced);
   return changed.length;
 }
 
@@ -104,16 +109,14 @@ async function announceCategory(
     DUE_EXPIRIES[category],
     [limit],
   );
-  for (const record of expired) {
-    await announceRecord(
-      transaction,
-      category,
-      'REMOVE',
-      { ...record, version: record.version + 1, tier: null, features: {} },
-      'expired',
-    );
-  }
   if (expired.length === 0) return 0;
+  await announceRecords(
+    transaction,
+    category,
+    'REMOVE',
+    expired.map((record) => ({ ...record, version: record.version + 1, tier: null, features: {} })),
+    'expired',
+  );
   await execute(transaction, MARK_EXPIRED[category], [expired.map((record) => record.id)]);
   return expired.length;
 }
