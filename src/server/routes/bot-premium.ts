@@ -146,12 +146,30 @@ const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, 
         },
       },
     },
-    async (_request, reply) =>
+    async (_request, reply) => {
+      // The first read before the status: a database that fails at once is a 500, not a cut stream.
+      const lines = snapshotLines(core.sequelize);
+      let first: IteratorResult<string> | null = await lines.next();
+      // An iterator, not a generator: a reader gone before the first chunk still ends the transaction.
+      const chunks: AsyncIterable<string> = {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => {
+            const next = first ?? (await lines.next());
+            first = null;
+            return next;
+          },
+          return: async () => {
+            first = null;
+            return lines.return(undefined);
+          },
+        }),
+      };
       // Bytes, not objects: the writer pulls the next read only once the socket has taken the last.
-      reply
+      return reply
         .type('application/x-ndjson')
         .header('cache-control', 'no-store')
-        .send(Readable.from(snapshotLines(core.sequelize), { objectMode: false })),
+        .send(Readable.from(chunks, { objectMode: false }));
+    },
   );
 };
 
