@@ -3,9 +3,9 @@ import { describeOrder, listOrders } from '../../src/core/admin/orders';
 import { findUsers } from '../../src/core/admin/users';
 import { activeRecordsAfter } from '../../src/core/bot/premium-records';
 import type { Core } from '../../src/core';
-import { untilDone } from '../../src/core/db/until-done';
+import { BatchSize, untilDoneSized } from '../../src/core/db/until-done';
 import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/reconcile/orders';
-import { announceExpiries, RECORDS_PER_BATCH } from '../../src/core/premium/expiry';
+import { announceExpiries, EXPIRY_BATCHES } from '../../src/core/premium/expiry';
 import { announceExpiringSoon } from '../../src/core/premium/expiry-reminders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
 import { removeExpiredBookkeeping } from '../../src/core/retention';
@@ -48,17 +48,18 @@ export async function measureDatabase(
 ): Promise<void> {
   const sequelize: Sequelize = core.sequelize;
 
-  // Each batch from its first statement to its COMMIT's answer: the longest transaction of the run.
+  // Each batch from its first statement to its COMMIT's answer: the longest transaction of the run, with
+  // batches sized by time as the worker's job sizes them (a fresh size, as after the worker's start).
   let longestBatchMs = 0;
+  let batches = 0;
+  const expirySize = new BatchSize(EXPIRY_BATCHES);
   const [expiryMs, expired] = await timed(() =>
-    untilDone(sequelize, undefined, async (transaction) => {
-      const started = performance.now();
-      transaction.afterCommit(() => {
-        longestBatchMs = Math.max(longestBatchMs, performance.now() - started);
-      });
-      return announceExpiries(transaction, RECORDS_PER_BATCH);
+    untilDoneSized(sequelize, undefined, expirySize, announceExpiries, (batch) => {
+      longestBatchMs = Math.max(longestBatchMs, batch.ms);
+      batches++;
     }),
   );
+  console.error(`  ${users}: expiry run in ${batches} batches, the last of limit ${expirySize.limit}`);
   add({
     name: `expiry run, ${expired} due`,
     unit: 'ms per record',
@@ -79,11 +80,13 @@ export async function measureDatabase(
     perItem: true,
     target: 20,
     value: await median(() =>
-      sequelize.transaction((transaction) => announceExpiries(transaction, RECORDS_PER_BATCH)),
+      sequelize.transaction((transaction) => announceExpiries(transaction, EXPIRY_BATCHES.initial)),
     ),
   });
   const [remindMs, reminded] = await timed(() =>
-    untilDone(sequelize, undefined, (transaction) => announceExpiringSoon(transaction, 3, RECORDS_PER_BATCH)),
+    untilDoneSized(sequelize, undefined, new BatchSize(EXPIRY_BATCHES), (transaction, limit) =>
+      announceExpiringSoon(transaction, 3, limit),
+    ),
   );
   add({
     name: `reminder run, ${reminded} due`,

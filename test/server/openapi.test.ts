@@ -173,6 +173,7 @@ describe('the OpenAPI document (/docs/json)', () => {
         payload: { providerId: user.providerId, planType: 'Monthly', category: 'USER' },
       }),
       await inject('GET /api/bot/premium', { url: '/api/bot/premium?category=USER', headers: bot }),
+      await inject('GET /api/bot/premium/stream', { url: '/api/bot/premium/stream', headers: bot }),
       await inject('POST /api/payment/create-subscription', {
         url: '/api/payment/create-subscription',
         headers: auth,
@@ -213,6 +214,9 @@ describe('the OpenAPI document (/docs/json)', () => {
         if (headers[name.toLowerCase()] === undefined) return [`${operation} ${status}: no ${name}`];
       }
       const schema = response.content?.['application/json']?.schema;
+      // A body of another type (the bot's NDJSON stream) is one of the types the document names.
+      const type = String(headers['content-type'] ?? '').split(';')[0]!;
+      if (!schema && type !== 'application/json' && response.content?.[type]) return [];
       if (!schema) return body === '' ? [] : [`${operation} ${status}: a body the document does not have`];
       const validate = ajv.compile(schema);
       return validate(JSON.parse(body))

@@ -4,9 +4,11 @@ import { QueryTypes } from 'sequelize';
 import { OutboxEvent } from '../../src/core/models';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { revokePremium } from '../../src/core/premium/revoke';
-import { expiryJob } from '../../src/worker/jobs/expiry';
+import { BatchSize } from '../../src/core/db/until-done';
+import { expiryJob, expiryJobSizedBy } from '../../src/worker/jobs/expiry';
 import { runExclusively } from '../../src/worker/scheduler';
 import { useTestCore } from '../support/context';
+import { seedPlan } from '../support/fixtures';
 import { createUser, grantMonth } from '../support/outbox-stream';
 
 const GUILD_ID = '223456789012345678';
@@ -151,4 +153,82 @@ describe('expiry job', () => {
 
     expect((await expiryEvents()).length).toBe(1200);
   }, 30_000);
+  describe('batches sized by time', () => {
+    /** `count` user premiums that ran out a minute ago; their holders' provider ids. */
+    async function expiredRecords(count: number, first: number): Promise<string[]> {
+      const rows = await core().sequelize.query<{ provider_id: string }>(
+        `WITH holders AS (
+           INSERT INTO users (provider_id, username)
+           SELECT (910000000000000000 + n)::text, 'holder' || n FROM generate_series($1::int, $1::int + $2::int - 1) n
+           RETURNING id, provider_id),
+         records AS (
+           INSERT INTO user_premiums (user_id, expires_at, version)
+           SELECT id, now() - interval '1 minute', 1 FROM holders)
+         SELECT provider_id FROM holders`,
+        { bind: [first, count], type: QueryTypes.SELECT },
+      );
+      return rows.map((row) => row.provider_id);
+    }
+
+    /** The transactions (by xmin) that appended the expiry job's events, and the events. */
+    async function expiryWrites(): Promise<{ transactions: number; events: PremiumEventPayload[] }> {
+      const [row] = await core().sequelize.query<{ transactions: string }>(
+        `SELECT count(DISTINCT xmin::text) AS transactions FROM outbox WHERE payload->>'source' = 'expiry'`,
+        { type: QueryTypes.SELECT },
+      );
+      return { transactions: Number(row!.transactions), events: await expiryEvents() };
+    }
+
+    it('announces every expiry and tier change once when each batch overruns its target, in many small transactions', async () => {
+      const { sequelize } = core();
+      await sequelize.query(
+        `INSERT INTO tiers (code, name, rank, features) VALUES ('pro', 'Pro', 2, '{"music": true}')`,
+      );
+      // Four users with 30 days of pro over 30 of premium, 31 days on: pro ended, premium runs.
+      const stacked = await Promise.all([1, 2, 3, 4].map(() => createUser()));
+      for (const user of stacked) {
+        await grantMonth(sequelize, user.providerId);
+        await grantMonth(sequelize, user.providerId, { plan: { ...seedPlan('Monthly'), tier: 'pro' } });
+      }
+      const back = `interval '31 days'`;
+      await sequelize.query(`
+        UPDATE user_premium_days SET ends_at = ends_at - ${back};
+        UPDATE user_premiums SET expires_at = expires_at - ${back}, tier_changes_at = tier_changes_at - ${back},
+          tier_days_written = tier_days_written + 1;
+        UPDATE user_tier_expiries SET expires_at = expires_at - ${back};
+        DELETE FROM outbox;`);
+      const expired = await expiredRecords(30, 1);
+
+      // A target no batch can meet: each halves the next, down to the floor of 2.
+      const job = expiryJobSizedBy(new BatchSize({ initial: 8, min: 2, max: 8, targetMs: 0 }));
+      expect(await runExclusively(core(), job, logger)).toBe('ran');
+
+      const { transactions, events } = await expiryWrites();
+      const removed = events.filter((event) => event.type === 'USER_PREMIUM_REMOVE');
+      const updated = events.filter((event) => event.type === 'USER_PREMIUM_UPDATE');
+      expect(removed.map((event) => event.providerId).sort()).toEqual([...expired].sort());
+      expect(updated.map((event) => event.providerId).sort()).toEqual(
+        stacked.map((user) => user.providerId).sort(),
+      );
+      expect(updated.every((event) => event.tier === 'premium')).toBe(true);
+      expect(events).toHaveLength(34);
+      // 8 + 4, then 2 at a time: 1 + 1 + 9 transactions wrote them.
+      expect(transactions).toBe(11);
+
+      // Nothing is left to announce, whatever the size.
+      expect(await runExclusively(core(), expiryJob, logger)).toBe('ran');
+      expect((await expiryEvents()).length).toBe(34);
+    }, 30_000);
+
+    it('doubles a full batch that took well under its target, up to the ceiling', async () => {
+      const expired = await expiredRecords(30, 1001);
+      const job = expiryJobSizedBy(new BatchSize({ initial: 2, min: 2, max: 16, targetMs: 60_000 }));
+      expect(await runExclusively(core(), job, logger)).toBe('ran');
+
+      const { transactions, events } = await expiryWrites();
+      expect(events.map((event) => event.providerId).sort()).toEqual([...expired].sort());
+      // 2 + 4 + 8 + 16.
+      expect(transactions).toBe(4);
+    }, 30_000);
+  });
 });

@@ -1,4 +1,5 @@
-import type { Sequelize } from 'sequelize';
+import { Transaction, type Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { Category } from '../premium/types';
 import {
@@ -8,6 +9,7 @@ import {
   type GuildPremium,
   type UserPremium,
 } from './premium-records';
+import { SNAPSHOT_LINES_AFTER, SNAPSHOT_READ_AT } from './sql';
 
 export const SNAPSHOT_PAGE = { default: 500, max: 1000 } as const;
 
@@ -48,4 +50,70 @@ export async function snapshotPage(
     items: page.map((row) => answer(row, row.key)),
     nextCursor: rows.length > limit ? encodeCursor(category, page[page.length - 1]!.id) : null,
   };
+}
+
+/** Records per read of the streamed snapshot: one statement, about 150 B a record, one read ahead. */
+export const STREAM_PAGE = 5000;
+
+/**
+ * The streamed snapshot's last line: how many records it held and the instant it read them at (the
+ * transaction's `now()`: every record active then, as of every change committed before it). A stream
+ * without it was cut short and holds nothing a bot may trust as whole.
+ */
+export interface SnapshotEnd {
+  end: true;
+  records: number;
+  readAt: string;
+}
+
+interface LinesPage {
+  records: number;
+  last_id: string | null;
+  lines: string | null;
+}
+
+/**
+ * Every active record of both categories (SERVER, then USER, each in record-id order) as NDJSON: each
+ * line one item of `snapshotPage`, then one `SnapshotEnd` line. All of it read in one REPEATABLE READ,
+ * read-only transaction, so the stream is one consistent view whatever commits meanwhile (the events
+ * stream carries those), in keyset reads of `pageSize`, the next read sent while the last is written.
+ * Pulled: the caller takes the next chunk when its writer has room (a slow reader slows the reads rather
+ * than filling memory). Returning early (a reader gone) ends the transaction.
+ */
+export async function* snapshotLines(
+  sequelize: Sequelize,
+  pageSize: number = STREAM_PAGE,
+): AsyncGenerator<string> {
+  const transaction = await sequelize.transaction({
+    isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ,
+    readOnly: true,
+  });
+  let ahead: Promise<LinesPage> | null = null;
+  try {
+    // The first statement takes the transaction's snapshot: readAt and every page share it.
+    const [{ read_at: readAt }] = (await selectRows<{ read_at: Date }>(transaction, SNAPSHOT_READ_AT)) as [
+      { read_at: Date },
+    ];
+    const read = (category: Category, afterId: string) =>
+      selectRows<LinesPage>(transaction, SNAPSHOT_LINES_AFTER[category], [afterId, pageSize]).then(
+        ([page]) => page!,
+      );
+    let records = 0;
+    for (const category of ['SERVER', 'USER'] satisfies Category[]) {
+      ahead = read(category, '0');
+      while (ahead !== null) {
+        const page: LinesPage = await ahead;
+        ahead = page.records === pageSize ? read(category, page.last_id!) : null;
+        if (page.records === 0) break;
+        records += page.records;
+        yield `${page.lines}\n`;
+      }
+    }
+    const end: SnapshotEnd = { end: true, records, readAt: readAt.toISOString() };
+    yield `${JSON.stringify(end)}\n`;
+  } finally {
+    // A read sent ahead goes before the COMMIT on the connection: waited for, its failure moot.
+    await ahead?.catch(() => undefined);
+    await transaction.commit();
+  }
 }

@@ -33,3 +33,43 @@ export const ACTIVE_RECORDS_AFTER = {
   SERVER: activeRecordsAfter('SERVER'),
   USER: activeRecordsAfter('USER'),
 };
+
+/** An instant as JavaScript's `toISOString` writes it (milliseconds, truncated as `Date` truncates, UTC). */
+const isoTime = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Per category, the JSON of an active record as the paged route answers it (`guildAnswer` /
+ * `userAnswer`: an active record is premium, runs the tier its version announced, with that tier's
+ * features): written by PostgreSQL, so that the stream's lines cost the API no encoding of their own.
+ * test/server/bot/snapshot-stream.test.ts holds each line against the paged route's item.
+ */
+const SNAPSHOT_LINE = {
+  SERVER: `json_build_object('guildId', r.guild_id, 'isPremium', true, 'premiumExpiresAt', ${isoTime('r.expires_at')},
+             'tier', r.tier, 'features', COALESCE(CASE WHEN r.tier IS NOT NULL THEN t.features END, '{}'::jsonb),
+             'slots', r.slots, 'version', r.version)::text`,
+  USER: `json_build_object('providerId', u.provider_id, 'isPremium', true, 'premiumExpiresAt', ${isoTime('r.expires_at')},
+           'tier', r.tier, 'features', COALESCE(CASE WHEN r.tier IS NOT NULL THEN t.features END, '{}'::jsonb),
+           'version', r.version)::text`,
+} as const;
+
+const snapshotLinesAfter = (category: Category) => {
+  const { from } = SOURCES[category];
+  return `SELECT count(*)::int AS records, max(page.id)::text AS last_id,
+            string_agg(page.line, E'\\n' ORDER BY page.id) AS lines
+          FROM (SELECT r.id, ${SNAPSHOT_LINE[category]} AS line
+                FROM ${from} LEFT JOIN tiers t ON t.code = r.tier
+                WHERE r.version > 0 AND ${EXPIRY_DUE} AND r.expires_at > now() AND r.id > $1
+                ORDER BY r.id LIMIT $2) page`;
+};
+
+/**
+ * Per category: up to $2 active records after record id $1, in id order, as one page of the streamed
+ * snapshot: how many, the last id, and their lines (newline-separated JSON, null when none).
+ */
+export const SNAPSHOT_LINES_AFTER = {
+  SERVER: snapshotLinesAfter('SERVER'),
+  USER: snapshotLinesAfter('USER'),
+};
+
+/** The instant the streamed snapshot reads at: its transaction's `now()`, which "active" is held to. */
+export const SNAPSHOT_READ_AT = 'SELECT now() AS read_at';

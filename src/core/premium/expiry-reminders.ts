@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import { announceRecord, type AnnouncedRecord } from './expiry';
+import { announceRecords, type AnnouncedRecord } from './expiry';
 import { EXPIRING_RECORDS, MARK_REMINDED } from './sql';
 import { CATEGORIES } from './types';
 
@@ -18,8 +18,8 @@ export async function announceExpiringSoon(
   let announced = 0;
   for (const category of CATEGORIES) {
     const records = await selectRows<AnnouncedRecord>(transaction, EXPIRING_RECORDS[category], [limit, days]);
-    for (const record of records) await announceRecord(transaction, category, 'EXPIRING', record);
     if (records.length === 0) continue;
+    await announceRecords(transaction, category, 'EXPIRING', records);
     await execute(transaction, MARK_REMINDED[category], [records.map((record) => record.id)]);
     announced += records.length;
   }

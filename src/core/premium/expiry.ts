@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import { aggregateKeyFor, appendEvent } from './outbox';
+import type { BatchSizing } from '../db/until-done';
+import { aggregateKeyFor, appendEvents } from './outbox';
 import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './sql';
 import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
 
@@ -18,40 +19,48 @@ export interface AnnouncedRecord {
 }
 
 /**
- * Appends the event of something time did to a record (it ran out, its running tier ended over a lower
- * one, or it will soon run out), source `expiry`.
+ * Appends the events of what time did to records of one category (they ran out, their running tier
+ * ended over a lower one, or they will soon run out), source `expiry`, in one statement.
  */
-export async function announceRecord(
+export async function announceRecords(
   transaction: Transaction,
   category: Category,
   kind: 'REMOVE' | 'UPDATE' | 'EXPIRING',
-  record: AnnouncedRecord,
+  records: AnnouncedRecord[],
   reason?: string,
 ): Promise<void> {
-  await appendEvent(transaction, aggregateKeyFor(record.guild_id, record.provider_id), {
-    type: eventTypeFor(category, kind),
-    providerId: record.provider_id,
-    guildId: record.guild_id,
-    category,
-    planType: null,
-    durationDays: 0,
-    slots: record.slots,
-    expiresAt: record.expires_at.toISOString(),
-    version: record.version,
-    orderId: null,
-    source: 'expiry',
-    tier: record.tier,
-    features: record.features,
-    ...(reason !== undefined && { reason }),
-  });
+  await appendEvents(
+    transaction,
+    records.map((record) => ({
+      aggregateKey: aggregateKeyFor(record.guild_id, record.provider_id),
+      payload: {
+        type: eventTypeFor(category, kind),
+        providerId: record.provider_id,
+        guildId: record.guild_id,
+        category,
+        planType: null,
+        durationDays: 0,
+        slots: record.slots,
+        expiresAt: record.expires_at.toISOString(),
+        version: record.version,
+        orderId: null,
+        source: 'expiry',
+        tier: record.tier,
+        features: record.features,
+        ...(reason !== undefined && { reason }),
+      },
+    })),
+  );
 }
 
 /**
- * Records per category in one batch of the expiry and reminder jobs. Each batch is a transaction of its
- * own and must stay under a second: `npm run bench:scale` saw 500 take up to 2.7 s on a loaded 2-core
- * machine (docs/performance.md).
+ * How many records of each kind per category one batch of the expiry and reminder jobs takes: sized by
+ * time, not count (`BatchSize`, db/until-done.ts). Each batch is a transaction of its own that holds its
+ * records' locks until COMMIT and must stay under a second; a fixed 500 took up to 2.7 s on a loaded
+ * 2-core machine where it took 350 ms on a quiet one (docs/performance.md). Aiming at 400 ms and halving
+ * past it leaves a batch that meets a sudden slowdown room to double before it reaches the second.
  */
-export const RECORDS_PER_BATCH = 250;
+export const EXPIRY_BATCHES: BatchSizing = { initial: 100, min: 10, max: 1000, targetMs: 400 };
 
 /**
  * Announces what time did to user and server premiums since their last change, appended in `transaction`:
@@ -85,9 +94,8 @@ async function announceTierChanges(
     TIER_CHANGES[category],
     [limit],
   );
-  for (const { changed: isNew, ...record } of changed) {
-    if (isNew) await announceRecord(transaction, category, 'UPDATE', record);
-  }
+  const announced = changed.filter((record) => record.changed).map(({ changed: _, ...record }) => record);
+  await announceRecords(transaction, category, 'UPDATE', announced);
   return changed.length;
 }
 
@@ -101,16 +109,14 @@ async function announceCategory(
     DUE_EXPIRIES[category],
     [limit],
   );
-  for (const record of expired) {
-    await announceRecord(
-      transaction,
-      category,
-      'REMOVE',
-      { ...record, version: record.version + 1, tier: null, features: {} },
-      'expired',
-    );
-  }
   if (expired.length === 0) return 0;
+  await announceRecords(
+    transaction,
+    category,
+    'REMOVE',
+    expired.map((record) => ({ ...record, version: record.version + 1, tier: null, features: {} })),
+    'expired',
+  );
   await execute(transaction, MARK_EXPIRED[category], [expired.map((record) => record.id)]);
   return expired.length;
 }

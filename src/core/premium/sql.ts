@@ -510,3 +510,12 @@ export const NEXT_TRANSFER_FROM = `
 export const MOVED_TO = `
   SELECT m.to_grant_id AS id, g.guild_id AS "guildId" FROM premium_transfer_moves m
   JOIN premium_grants g ON g.id = m.to_grant_id WHERE m.from_grant_id = ANY($1::bigint[])`;
+
+/**
+ * Appends the events of $1 (a JSON array of `{aggregateKey, payload}`, each payload with its eventId and
+ * type) to the outbox in one statement, in the array's order: the expiry and reminder jobs' batches.
+ */
+export const APPEND_EVENTS = `INSERT INTO outbox (event_id, type, aggregate_key, payload)
+  SELECT (e.entry->'payload'->>'eventId')::uuid, e.entry->'payload'->>'type', e.entry->>'aggregateKey', e.entry->'payload'
+  FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(entry, n)
+  ORDER BY e.n`;

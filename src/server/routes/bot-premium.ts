@@ -1,10 +1,11 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { botTokenChecker, botTokenFingerprint, invalidBotToken } from '../../core/bot/bot-token';
 import { findGuildPremium, findUserPremium } from '../../core/bot/premium-records';
-import { SNAPSHOT_PAGE, snapshotPage } from '../../core/bot/snapshot';
+import { SNAPSHOT_PAGE, snapshotLines, snapshotPage } from '../../core/bot/snapshot';
 import { CATEGORIES } from '../../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perClientRateLimit } from '../plugins/rate-limit';
@@ -47,7 +48,7 @@ const errors = errorReplies(400, 401, 429);
 
 /**
  * The bot's pull side (docs/design.md, Events): one guild, one user, or every active record in
- * pages. Registered only when BOT_API_TOKEN is set, so without one all three are 404.
+ * pages or as one stream. Registered only when BOT_API_TOKEN is set, so without one all four are 404.
  */
 const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const token = core.config.botApiToken;
@@ -121,6 +122,53 @@ const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, 
         cursor,
         limit: limit === undefined ? undefined : Number(limit),
       });
+    },
+  );
+
+  app.get(
+    '/api/bot/premium/stream',
+    {
+      ...routeOptions,
+      schema: {
+        tags: ['bot'],
+        summary: 'Every active record of both categories as one NDJSON stream, read in one consistent view',
+        description:
+          'One line per record, each an item of `GET /api/bot/premium` (SERVER records, then USER), then ' +
+          'one line `{"end": true, "records": <count>, "readAt": <instant>}`. A stream without that line ' +
+          'was cut short: start again.',
+        security,
+        response: {
+          200: {
+            description: 'NDJSON: the records, then the end line',
+            content: { 'application/x-ndjson': { schema: Type.String() } },
+          },
+          ...errorReplies(401, 429),
+        },
+      },
+    },
+    async (_request, reply) => {
+      // The first read before the status: a database that fails at once is a 500, not a cut stream.
+      const lines = snapshotLines(core.sequelize);
+      let first: IteratorResult<string> | null = await lines.next();
+      // An iterator, not a generator: a reader gone before the first chunk still ends the transaction.
+      const chunks: AsyncIterable<string> = {
+        [Symbol.asyncIterator]: () => ({
+          next: async () => {
+            const next = first ?? (await lines.next());
+            first = null;
+            return next;
+          },
+          return: async () => {
+            first = null;
+            return lines.return(undefined);
+          },
+        }),
+      };
+      // Bytes, not objects: the writer pulls the next read only once the socket has taken the last.
+      return reply
+        .type('application/x-ndjson')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(chunks, { objectMode: false }));
     },
   );
 };

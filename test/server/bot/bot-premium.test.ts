@@ -35,6 +35,7 @@ const ROUTES = [
   `/api/bot/guilds/${snowflake()}/premium`,
   `/api/bot/users/${snowflake()}/premium`,
   '/api/bot/premium?category=SERVER',
+  '/api/bot/premium/stream',
 ];
 
 describe('the bot API: token', () => {
@@ -58,12 +59,13 @@ describe('the bot API: token', () => {
     expect((await get('/api/bot/premium?category=NOPE')).statusCode).toBe(400);
   });
 
-  it('documents the three routes under the tag "bot", with the bot token scheme', async () => {
+  it('documents the four routes under the tag "bot", with the bot token scheme', async () => {
     const document = (await get('/docs/json', {})).json();
     for (const path of [
       '/api/bot/guilds/{guildId}/premium',
       '/api/bot/users/{providerId}/premium',
       '/api/bot/premium',
+      '/api/bot/premium/stream',
     ]) {
       expect(document.paths[path].get).toMatchObject({ tags: ['bot'], security: [{ botToken: [] }] });
     }
