@@ -77,6 +77,22 @@ describe('an offer code at checkout', () => {
     expect(await Order.count()).toBe(0);
   });
 
+  it('rounds a percentage to the paisa, never charges below ₹1, and Razorpay is asked for what is paid', async () => {
+    await offer({ code: 'THIRD', percentOff: 33 });
+    await offer({ code: 'FREE', percentOff: 100 });
+    await offer({ code: 'BIGOFF', percentOff: null, amountOff: 500 });
+    const cases = [
+      ['THIRD', 133.33, 13_333],
+      ['FREE', 1, 100],
+      ['BIGOFF', 1, 100],
+    ] as const;
+    for (const [code, amount, paise] of cases) {
+      const reply = await orderWithCode(await createUser(), { amount, offerCode: code });
+      expect([code, reply.statusCode, reply.json().amount]).toEqual([code, 200, paise]);
+      expect(getApp().sandbox.razorpay.order(reply.json().id)).toMatchObject({ amount: paise });
+    }
+  });
+
   it('refuses a code outside its dates', async () => {
     await offer({ endsAt: new Date(Date.now() - 1000) });
     await offer({ code: 'SOON', startsAt: new Date(Date.now() + 3_600_000) });
