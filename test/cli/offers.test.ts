@@ -55,6 +55,7 @@ describe('premium offers', () => {
     [['offers', 'add', 'TEN', '--percent', '10'], /not valid/],
     [['offers', 'add', 'TENOFF', '--percent', '10', '--plans', 'Platinum'], /no plan Platinum/],
     [['offers', 'show', 'NOSUCH'], /no offer NOSUCH/],
+    [['offers', 'add', 'TENOFF', '--percent', '10', '--ends', '2020-01-01'], /has ended already/],
   ])('refuses %j with one line and a non-zero exit, writing nothing', async (args, message) => {
     const run = await premium(args);
     expect(run.code).not.toBe(0);

@@ -45,6 +45,9 @@ export async function addOffer(sequelize: Sequelize, offer: NewOffer): Promise<O
   if (startsAt && endsAt && endsAt <= startsAt) {
     throw AppError.validation('INVALID_DATES', 'an offer ends after it starts');
   }
+  if (endsAt && endsAt.getTime() <= Date.now()) {
+    throw AppError.validation('INVALID_DATES', `an offer ending ${endsAt.toISOString()} has ended already`);
+  }
   const planCodes = offer.planCodes?.length ? [...new Set(offer.planCodes)] : null;
   if (planCodes) {
     const known = await selectRows<{ code: string }>(sequelize, KNOWN_PLANS, [planCodes]);

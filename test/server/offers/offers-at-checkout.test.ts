@@ -94,7 +94,14 @@ describe('an offer code at checkout', () => {
   });
 
   it('refuses a code outside its dates', async () => {
-    await offer({ endsAt: new Date(Date.now() - 1000) });
+    await offer({ endsAt: new Date(Date.now() + 3_600_000) });
+    // The hour passes.
+    await getApp().core.sequelize.query(
+      "UPDATE offers SET ends_at = now() - interval '1 second' WHERE code = 'DIWALI20'",
+      {
+        type: QueryTypes.UPDATE,
+      },
+    );
     await offer({ code: 'SOON', startsAt: new Date(Date.now() + 3_600_000) });
     const user = await createUser();
     for (const code of ['DIWALI20', 'SOON']) {
