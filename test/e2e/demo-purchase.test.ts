@@ -205,7 +205,7 @@ describeNeeding(BROWSER, 'the demo page in a browser', (browserPath) => {
       page.on('dialog', (dialog) => void dialog.accept());
       await signIn(page);
 
-      await page.getByLabel('Code').fill(codes[0]!.code.toLowerCase());
+      await page.getByLabel('Code', { exact: true }).fill(codes[0]!.code.toLowerCase());
       await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Redeem' }).click();
       await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(

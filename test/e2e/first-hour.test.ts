@@ -101,7 +101,7 @@ describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
       expect(Math.round(code!.width)).toBe(Math.round(who!.width));
       expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(width);
 
-      await page.getByLabel('Code').fill(codes[0]!.code);
+      await page.getByLabel('Code', { exact: true }).fill(codes[0]!.code);
       await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Redeem' }).click();
       await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(

@@ -5,6 +5,7 @@ import { razorpayClientFor } from '../../src/core/payments/processor';
 import { syncPlans } from '../../src/core/subscriptions/plans-sync';
 import type { SubscriptionCheckoutResponse } from '../../src/sandbox';
 import type { TestApp } from './app';
+import { resetDatabase } from './context';
 import { pollUntil } from './wait';
 import { bearer, post, usePaymentsApp, type PaymentsTestApp } from './payments-app';
 
@@ -16,6 +17,8 @@ export function useSubscriptionsApp(overrides: NodeJS.ProcessEnv = {}): () => Pa
   const getApp = usePaymentsApp(overrides);
   beforeAll(async () => {
     const app = getApp();
+    // The catalog as seeded, not as the worker's previous test file left it (a plan archived there).
+    await resetDatabase(app.core);
     // The catalog holds them until the next test empties it; the configuration's ids outlive that.
     const { plans } = await syncPlans(app.core, razorpayClientFor(app.core.config));
     app.core.config.razorpayPlanIds = Object.fromEntries(plans.map((plan) => [plan.planType, plan.planId]));
