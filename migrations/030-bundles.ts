@@ -1,5 +1,7 @@
 import type { Migration } from '../src/core/db/migrator';
-import { alterBriefly } from '../src/core/db/online-migration';
+import { addConstraintOnline, alterBriefly } from '../src/core/db/online-migration';
+
+const SOURCES = `'checkout', 'webhook', 'reconcile', 'manual', 'subscription', 'code', 'transfer'`;
 
 /** The orders' check that a SERVER order names a guild (unnamed in 001), found by its text. */
 const GUILD_CHECK = `SELECT conname FROM pg_constraint WHERE conrelid = 'orders'::regclass AND contype = 'c'
@@ -13,12 +15,21 @@ const GUILD_CHECK = `SELECT conname FROM pg_constraint WHERE conrelid = 'orders'
  * live bindings is kept under the bundle row's lock, never above its slots.
  */
 export const up: Migration = async ({ context: sequelize }) => {
-  await sequelize.query(`
-    ALTER TABLE premium_grants DROP CONSTRAINT premium_grants_source_check;
-    ALTER TABLE premium_grants ADD CONSTRAINT premium_grants_source_check CHECK (source IN
-      ('checkout', 'webhook', 'reconcile', 'manual', 'subscription', 'code', 'transfer', 'bundle'));
-
-    CREATE TABLE bundles (
+  // The ledger learns the source `bundle`: the new check replaces the old one, checked online.
+  await addConstraintOnline(
+    sequelize,
+    'premium_grants',
+    'premium_grants_source_with_bundle',
+    `CHECK (source IN (${SOURCES}, 'bundle'))`,
+  );
+  await alterBriefly(
+    sequelize,
+    'ALTER TABLE premium_grants DROP CONSTRAINT IF EXISTS premium_grants_source_check',
+  );
+  // Their foreign keys lock orders, users and the ledger a moment: briefly, as changes of those tables.
+  await alterBriefly(
+    sequelize,
+    `CREATE TABLE IF NOT EXISTS bundles (
       id              bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       order_id        bigint UNIQUE REFERENCES orders (id),
       buyer_user_id   bigint NOT NULL REFERENCES users (id),
@@ -31,9 +42,11 @@ export const up: Migration = async ({ context: sequelize }) => {
       created_at      timestamptz NOT NULL DEFAULT now(),
       updated_at      timestamptz NOT NULL DEFAULT now()
     );
-    CREATE INDEX bundles_by_buyer ON bundles (buyer_user_id, id);
-
-    CREATE TABLE bundle_bindings (
+    CREATE INDEX IF NOT EXISTS bundles_by_buyer ON bundles (buyer_user_id, id)`,
+  );
+  await alterBriefly(
+    sequelize,
+    `CREATE TABLE IF NOT EXISTS bundle_bindings (
       id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
       bundle_id        bigint NOT NULL REFERENCES bundles (id),
       guild_id         text NOT NULL CHECK (guild_id ~ '^[0-9]{1,20}$'),
@@ -43,9 +56,9 @@ export const up: Migration = async ({ context: sequelize }) => {
       revoke_grant_id  bigint REFERENCES premium_grants (id),
       unbound_by       text
     );
-    CREATE UNIQUE INDEX bundle_bindings_live ON bundle_bindings (bundle_id, guild_id) WHERE unbound_at IS NULL;
-    CREATE INDEX bundle_bindings_by_guild ON bundle_bindings (guild_id) WHERE unbound_at IS NULL;
-  `);
+    CREATE UNIQUE INDEX IF NOT EXISTS bundle_bindings_live ON bundle_bindings (bundle_id, guild_id) WHERE unbound_at IS NULL;
+    CREATE INDEX IF NOT EXISTS bundle_bindings_by_guild ON bundle_bindings (guild_id) WHERE unbound_at IS NULL`,
+  );
   // A bundle order (slots > 1) is a SERVER order that may name no guild: its slots are bound later.
   const [found] = (await sequelize.query(GUILD_CHECK))[0] as { conname: string }[];
   const drop = found ? `DROP CONSTRAINT ${found.conname},` : '';
@@ -63,8 +76,7 @@ export const down: Migration = async ({ context: sequelize }) => {
       ADD CONSTRAINT orders_check CHECK ((category = 'SERVER') = (guild_id IS NOT NULL));
     DROP TABLE bundle_bindings;
     DROP TABLE bundles;
-    ALTER TABLE premium_grants DROP CONSTRAINT premium_grants_source_check;
-    ALTER TABLE premium_grants ADD CONSTRAINT premium_grants_source_check CHECK (source IN
-      ('checkout', 'webhook', 'reconcile', 'manual', 'subscription', 'code', 'transfer'));
+    ALTER TABLE premium_grants ADD CONSTRAINT premium_grants_source_check CHECK (source IN (${SOURCES})) NOT VALID;
+    ALTER TABLE premium_grants DROP CONSTRAINT premium_grants_source_with_bundle;
   `);
 };

@@ -24,7 +24,7 @@ export const up: Migration = async ({ context: sequelize }) => {
   );
   await alterBriefly(
     sequelize,
-    'ALTER TABLE premium_grants DROP CONSTRAINT IF EXISTS premium_grants_source_check',
+    'ALTER TABLE premium_grants DROP CONSTRAINT IF EXISTS premium_grants_source_with_bundle',
   );
   await alterBriefly(
     sequelize,
@@ -60,6 +60,6 @@ export const up: Migration = async ({ context: sequelize }) => {
 
 export const down: Migration = async ({ context: sequelize }) => {
   await sequelize.query(`DROP TABLE trials; ALTER TABLE subscriptions DROP COLUMN trial_days;
-    ALTER TABLE premium_grants ADD CONSTRAINT premium_grants_source_check CHECK (source IN (${SOURCES})) NOT VALID;
+    ALTER TABLE premium_grants ADD CONSTRAINT premium_grants_source_with_bundle CHECK (source IN (${SOURCES})) NOT VALID;
     ALTER TABLE premium_grants DROP CONSTRAINT premium_grants_source_with_trial`);
 };
