@@ -1,28 +1,12 @@
 import { QueryTypes } from 'sequelize';
-import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { useTestApp } from '../../support/app';
+import { answer, consoleRequests } from '../../support/console-requests';
 import { createOrderRow, createUser, snowflake } from '../../support/fixtures';
 
 const OPERATOR = snowflake();
 const app = useTestApp({ OPERATOR_PROVIDER_IDS: OPERATOR });
 
-async function cookie(): Promise<string> {
-  const token = await startOperatorSession(app().core.sequelize, app().core.config.jwtSecret, {
-    operatorId: OPERATOR,
-    username: 'ops',
-  });
-  return `premium_console=${token}`;
-}
-
-/** A request as the console page sends it: the operator's cookie and, on a POST, the CSRF header. */
-async function request(method: 'GET' | 'POST', url: string, payload?: object) {
-  return app().app.inject({
-    method,
-    url,
-    headers: { cookie: await cookie(), ...(method === 'POST' && { 'x-console-request': '1' }) },
-    payload,
-  });
-}
+const { cookie, request } = consoleRequests(app, OPERATOR);
 
 /** The catalog's rows as they are, to show that a refused change wrote nothing. */
 function catalogRows(): Promise<unknown[]> {
@@ -32,11 +16,6 @@ function catalogRows(): Promise<unknown[]> {
     { type: QueryTypes.SELECT },
   );
 }
-
-const answer = (reply: { statusCode: number; json: () => { error?: { code: string } } }) => [
-  reply.statusCode,
-  reply.json().error?.code,
-];
 
 describe('the console catalog routes', () => {
   it('refuse without an operator session, and a change without X-Console-Request, writing nothing', async () => {

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
-import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { showOffer } from '../../../src/core/offers';
+import { answer, consoleRequests } from '../../support/console-requests';
 import { createUser, snowflake } from '../../support/fixtures';
 import { bearer, post, usePaymentsApp, verifyAs, verifyBody } from '../../support/payments-app';
 
@@ -8,33 +8,12 @@ const OPERATOR = snowflake();
 const getApp = usePaymentsApp({ OPERATOR_PROVIDER_IDS: OPERATOR });
 const app = () => getApp();
 
-async function cookie(): Promise<string> {
-  const token = await startOperatorSession(app().core.sequelize, app().core.config.jwtSecret, {
-    operatorId: OPERATOR,
-    username: 'ops',
-  });
-  return `premium_console=${token}`;
-}
-
-/** A request as the console page sends it: the operator's cookie and, on a POST, the CSRF header. */
-async function request(method: 'GET' | 'POST', url: string, payload?: object) {
-  return app().app.inject({
-    method,
-    url,
-    headers: { cookie: await cookie(), ...(method === 'POST' && { 'x-console-request': '1' }) },
-    payload,
-  });
-}
+const { cookie, request } = consoleRequests(app, OPERATOR);
 
 const offerRows = () =>
   app().core.sequelize.query('SELECT to_jsonb(o) AS row FROM offers o ORDER BY id', {
     type: QueryTypes.SELECT,
   });
-
-const answer = (reply: { statusCode: number; json: () => { error?: { code: string } } }) => [
-  reply.statusCode,
-  reply.json().error?.code,
-];
 
 describe('the console offers routes', () => {
   it('refuse without an operator session, and a change without X-Console-Request, writing nothing', async () => {
