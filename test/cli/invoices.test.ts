@@ -1,22 +1,12 @@
-import type { InvoiceSettings } from '../../src/core/config';
 import { issueCreditNote, issueInvoice } from '../../src/core/invoices';
 import type { User } from '../../src/core/models';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser } from '../support/fixtures';
 import { json, premium } from '../support/cli';
+import { SELLER } from '../support/seller';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
 jest.setTimeout(60_000);
-
-const SELLER: InvoiceSettings = {
-  sellerGstin: '29AAGCB7383J1Z4',
-  sellerName: 'Acme Bots Private Limited',
-  sellerAddress: '12 MG Road, Bengaluru 560001',
-  ratePercent: 18,
-  sac: '998431',
-  invoicePrefix: 'INV',
-  creditNotePrefix: 'CN',
-};
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;

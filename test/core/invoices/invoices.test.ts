@@ -1,5 +1,4 @@
 import { QueryTypes, type Transaction } from 'sequelize';
-import type { InvoiceSettings } from '../../../src/core/config';
 import {
   documentsOfMonth,
   invoiceByNumber,
@@ -14,20 +13,10 @@ import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';
+import { SELLER } from '../../support/seller';
 
 // Fifty payments applied at once, each its own transaction on a pool of ten connections.
 jest.setTimeout(30_000);
-
-/** A seller registered in Karnataka (29), the GSTIN's check character right. */
-const SELLER: InvoiceSettings = {
-  sellerGstin: '29AAGCB7383J1Z4',
-  sellerName: 'Acme Bots Private Limited',
-  sellerAddress: '12 MG Road, Bengaluru 560001',
-  ratePercent: 18,
-  sac: '998431',
-  invoicePrefix: 'INV',
-  creditNotePrefix: 'CN',
-};
 
 const getCore = useTestCore();
 const db = () => getCore().sequelize;
