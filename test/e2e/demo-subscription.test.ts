@@ -142,11 +142,11 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     await page.getByRole('heading', { name: /^Subscribe: ₹199\.00 every month$/ }).waitFor();
   });
 
-  it('loads the subscriptions section when demo.js arrives after its first request', async () => {
+  it('loads the subscriptions section when store.js arrives after its first request', async () => {
     const { api, newPage } = getProduct();
     const page = await newPage();
-    // demo.js also keeps the token from the address bar; subscriptions.js may need it first.
-    await page.route('**/demo/demo.js', async (route) => {
+    // store.js also keeps the token from the address bar; subscriptions.js may need it first.
+    await page.route('**/demo/store.js', async (route) => {
       await sleep(1500);
       await route.continue();
     });

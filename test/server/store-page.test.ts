@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { createCore } from '../../src/core';
 import { addPlan, addTier, archivePlan } from '../../src/core/catalog';
 import { buildApp } from '../../src/server/app';
-import { demoConfig } from '../../src/server/demo/plugin';
+import { storeConfig } from '../../src/server/store/plugin';
 import { useTestApp } from '../support/app';
 import { testConfig } from '../support/context';
 
@@ -13,8 +13,8 @@ describe('the demo page outside production', () => {
     ['/', 'text/html'],
     ['/login', 'text/html'],
     ['/dashboard', 'text/html'],
-    ['/demo/demo.js', 'text/javascript'],
-    ['/demo/demo.css', 'text/css'],
+    ['/demo/store.js', 'text/javascript'],
+    ['/demo/store.css', 'text/css'],
     ['/demo/self-service.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await getApp().app.inject({ url });
@@ -55,11 +55,11 @@ describe('the demo page outside production', () => {
     await archivePlan(sequelize, 'Yearly');
     const [page, script, plans] = await Promise.all([
       getApp().app.inject({ url: '/' }),
-      getApp().app.inject({ url: '/demo/demo.js' }),
+      getApp().app.inject({ url: '/demo/store.js' }),
       getApp().app.inject({ url: '/api/plans' }),
     ]);
 
-    // The page has no plan of its own: demo.js lists GET /api/plans, and buys with its code and price.
+    // The page has no plan of its own: store.js lists GET /api/plans, and buys with its code and price.
     expect(page.body).toContain('<fieldset id="plans">');
     expect(page.body).not.toMatch(/value="(Monthly|Yearly)"/);
     expect(script.body).toContain("api('/api/plans')");
@@ -74,7 +74,7 @@ describe('the demo page outside production', () => {
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
     const [page, script] = await Promise.all([
       getApp().app.inject({ url: '/' }),
-      getApp().app.inject({ url: '/demo/demo.js' }),
+      getApp().app.inject({ url: '/demo/store.js' }),
     ]);
 
     // The code sits in the buy form, its answer (the new price, or the refusal) right beside it.
@@ -84,14 +84,14 @@ describe('the demo page outside production', () => {
     expect(form).toMatch(/id="offer-result"[^>]*role="status"/);
     expect(form.indexOf('name="offerCode"')).toBeLessThan(form.indexOf('id="offer-result"'));
     expect(form.indexOf('id="offer-result"')).toBeLessThan(form.indexOf('id="pay"'));
-    // demo.js asks the quote, and buys with the code and the quoted amount.
+    // store.js asks the quote, and buys with the code and the quoted amount.
     expect(script.body).toContain("api('/api/payment/quote'");
     expect(script.body).toContain('amount: quote ? quote.amount : planPrice(code, months)');
     expect(script.body).toMatch(/create-order'[\s\S]*offerCode,/);
   });
 
   it('offers no checkout when Razorpay is not the sandbox', () => {
-    expect(demoConfig(testConfig({ RAZORPAY_API_URL: 'https://api.razorpay.com' }))).toMatchObject({
+    expect(storeConfig(testConfig({ RAZORPAY_API_URL: 'https://api.razorpay.com' }))).toMatchObject({
       checkoutUrl: null,
       botEventsUrl: null,
     });
@@ -114,7 +114,7 @@ describe('in production', () => {
     const redis = new Redis(config.redisUrl, { lazyConnect: true });
     const app = await buildApp({ core, redis });
     try {
-      for (const url of ['/', '/login', '/dashboard', '/demo/demo.js', '/demo/config.json']) {
+      for (const url of ['/', '/login', '/dashboard', '/demo/store.js', '/demo/config.json']) {
         expect({ url, status: (await app.inject({ url })).statusCode }).toEqual({ url, status: 404 });
       }
     } finally {

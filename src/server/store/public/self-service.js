@@ -3,7 +3,7 @@
 
 // Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
 // order history, with the subscriptions' charges and "Check again" on an unpaid order. A section of the
-// dashboard (PremiumDemo.addSection): its cards are built inside #self-service, and it uses demo.js's
+// dashboard (PremiumDemo.addSection): its cards are built inside #self-service, and it uses store.js's
 // helpers and its `me` (the dashboard), since classic scripts share one global scope.
 
 const ORDERS_EVERY_POLLS = 5;
@@ -238,7 +238,7 @@ async function transfer(event) {
   }
 }
 
-/** Builds the cards once, inside the section's container that demo.js shows once signed in. */
+/** Builds the cards once, inside the section's container that store.js shows once signed in. */
 function buildSelfService() {
   byId('self-service').innerHTML = SKELETON;
   byId('redeem').addEventListener('submit', redeem);
@@ -248,7 +248,7 @@ function buildSelfService() {
 
 let selfServiceRound = 0;
 
-// Refreshed with the dashboard at every round of demo.js's poll; the orders every few rounds.
+// Refreshed with the dashboard at every round of store.js's poll; the orders every few rounds.
 PremiumDemo.addSection('self-service', {
   async refresh() {
     if (!byId('redeem')) buildSelfService();
@@ -257,7 +257,7 @@ PremiumDemo.addSection('self-service', {
     try {
       await loadOrders();
     } catch {
-      // demo.js's poll reports the API being unreachable; the list is asked for again later.
+      // store.js's poll reports the API being unreachable; the list is asked for again later.
     }
   },
 });

@@ -2,8 +2,8 @@
 'use strict';
 
 // Subscriptions on the demo page: "Subscribe" beside the buy button, then the caller's subscriptions
-// with their status, next charge and a cancel button. Like demo.js it calls only the public API. This
-// script runs before demo.js, which clears the address bar: it keeps what Checkout handed back.
+// with their status, next charge and a cancel button. Like store.js it calls only the public API. This
+// script runs before store.js, which clears the address bar: it keeps what Checkout handed back.
 
 (() => {
   const TOKEN_KEY = 'premium.sessionToken';
@@ -211,14 +211,14 @@
     try {
       await render();
     } catch {
-      // demo.js reports a dashboard that does not load; the next round retries.
+      // store.js reports a dashboard that does not load; the next round retries.
     }
     setTimeout(poll, POLL_MS);
   }
 
   async function start() {
-    // Right after sign-in the token is still in the address bar. Store it here as demo.js does: while
-    // this script waits for the network, the browser may run our next step before demo.js has run.
+    // Right after sign-in the token is still in the address bar. Store it here as store.js does: while
+    // this script waits for the network, the browser may run our next step before store.js has run.
     if (returned.get('token')) sessionStorage.setItem(TOKEN_KEY, returned.get('token'));
     if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/login') return;
     container.append(

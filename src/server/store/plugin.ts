@@ -13,7 +13,7 @@ import { sourceDirectory } from '../source-directory';
  * (N months, in range, of the catalog's `customMonthPlan`). The plans and their prices are the catalog's:
  * the page reads them from GET /api/plans, as any frontend would.
  */
-export function demoConfig(config: Config) {
+export function storeConfig(config: Config) {
   // In development RAZORPAY_API_URL is the sandbox's `/razorpay`; the sandbox also serves the bot stand-in.
   const sandboxUrl = /^(.*)\/razorpay$/.exec(config.razorpay.apiUrl)?.[1];
   return {
@@ -27,7 +27,7 @@ export function demoConfig(config: Config) {
 }
 
 const PAGE_PATHS = ['/', '/login', '/dashboard'];
-/** The page's scripts (demo.js and one per added section) and styles: any such file of the directory. */
+/** The page's scripts (store.js and one per added section) and styles: any such file of the directory. */
 const ASSET = /^[a-z0-9-]+\.(js|css)$/;
 const ASSET_TYPES = { js: 'text/javascript', css: 'text/css' } as const;
 const hidden = { schema: { hide: true } };
@@ -37,8 +37,8 @@ const hidden = { schema: { hide: true } };
  * browser) that signs in, shows the dashboard and buys premium through the public API alone.
  * Registered only outside production.
  */
-export default async function demoPage(app: FastifyInstance, { core }: { core: Core }): Promise<void> {
-  const directory = sourceDirectory('src/server/demo/public');
+export default async function storePage(app: FastifyInstance, { core }: { core: Core }): Promise<void> {
+  const directory = sourceDirectory('src/server/store/public');
   // Read at each request, so that an edited page shows on reload.
   const sendFile = async (reply: FastifyReply, name: string, type: string) =>
     reply
@@ -56,6 +56,6 @@ export default async function demoPage(app: FastifyInstance, { core }: { core: C
       throw AppError.notFound('NOT_FOUND', `no file /demo/${name}`);
     return sendFile(reply, name, ASSET_TYPES[type]);
   });
-  const settings = demoConfig(core.config);
+  const settings = storeConfig(core.config);
   app.get('/demo/config.json', hidden, async () => settings);
 }
