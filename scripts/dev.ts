@@ -224,7 +224,7 @@ async function main(): Promise<void> {
     SANDBOX_PORT,
     SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.port}/api/payment/webhook`,
     // The API's demo page is the frontend in development, whatever PORT is.
-    FRONTEND_URL: process.env.FRONTEND_URL || api,
+    FRONTEND_URL: process.env.FRONTEND_URL || `${api}/store`,
     DISCORD_REDIRECT_URI: process.env.DISCORD_REDIRECT_URI || `${api}/api/auth/idp/callback`,
   };
   if (stopping) return;

@@ -65,7 +65,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(premiumRedeemRoutes, options);
   await fastify.register(botPremiumRoutes, options);
   await fastify.register(paymentSubscriptionRoutes, options);
-  if (config.nodeEnv !== 'production') await fastify.register(storePage, options);
+  if (config.nodeEnv !== 'production' || config.store.public) await fastify.register(storePage, options);
   // No console route at all (404) while no operator is named.
   if (config.operatorProviderIds.length > 0) await fastify.register(consolePlugin, options);
 }

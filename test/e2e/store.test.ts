@@ -1,0 +1,115 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { describeNeeding } from '../support/requirements';
+import { BROWSER } from '../support/browser';
+import { ARTIFACTS } from '../support/processes';
+import { seriousViolations } from './support/axe';
+import { INDIAN_DATE, textOf } from './support/page-text';
+import { useProduct } from './support/product';
+import { signIn } from './support/sign-in';
+
+// The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
+jest.setTimeout(60_000);
+
+const TEST_MS = 90_000;
+const WIDTHS = [390, 1280] as const;
+
+/** The store as a buyer meets it, in a real browser, under its strict CSP. */
+describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
+  const getProduct = useProduct(browserPath);
+  let blocked: string[] = [];
+
+  /** A page whose every CSP refusal is kept, to be found empty: the store needs nothing its CSP forbids. */
+  async function newPage(viewport: { width: number; height: number }): Promise<Page> {
+    const page = await getProduct().newPage(viewport);
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    return page;
+  }
+
+  afterEach(() => {
+    expect(blocked).toEqual([]);
+    blocked = [];
+  });
+
+  it.each(WIDTHS)(
+    'at %i px: the catalog, sign-in, a purchase through the checkout, no serious axe violation',
+    async (width) => {
+      const page = await newPage({ width, height: 844 });
+      const { api } = getProduct();
+      await page.goto(`${api}/store/`);
+      // The catalog before sign-in: the tiers side by side, the plans that sell them with Indian prices.
+      await page.getByRole('columnheader', { name: 'Premium' }).waitFor();
+      await expect(textOf(page, '#tiers td', /Monthly/)).resolves.toMatch(/Monthly · 30 days · ₹199/);
+      await expect(textOf(page, '#tiers td', /Yearly/)).resolves.toMatch(/Yearly · 365 days · ₹1,999/);
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await signIn(page, api);
+      // Sign-in landed on /store/dashboard?token=…: the token left the address bar at once.
+      expect(page.url()).toBe(`${api}/store/dashboard`);
+
+      await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+      await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+      // Said beside Buy, where the buyer acted; the date as India writes it.
+      const verified = await textOf(page, '#buy-message', /Payment verified/);
+      expect(verified).toMatch(
+        new RegExp(
+          `^Payment verified: Monthly premium for your account is active until ${INDIAN_DATE.source}\\.$`,
+        ),
+      );
+      await expect(textOf(page, '#status', /^Premium until/)).resolves.toMatch(INDIAN_DATE);
+      await expect(textOf(page, '#tier-days li', /days left/)).resolves.toMatch(
+        new RegExp(`^Premium · \\d+ days left, until ${INDIAN_DATE.source}$`),
+      );
+      await expect(textOf(page, '#orders li', /paid/)).resolves.toMatch(
+        /Monthly for your account.*₹199 · paid/,
+      );
+      await page
+        .locator('#orders li', { hasText: 'paid' })
+        .first()
+        .getByRole('button', { name: 'Invoice' })
+        .waitFor();
+
+      expect(await seriousViolations(page)).toEqual([]);
+      const scrollWidth = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+      await page.screenshot({ path: path.join(ARTIFACTS, `store-${width}.png`), fullPage: true });
+    },
+    TEST_MS,
+  );
+
+  it(
+    'verify-payment failing after the checkout paid: the page says what to do, and the webhook applies the payment',
+    async () => {
+      const page = await newPage({ width: 1280, height: 844 });
+      const { api } = getProduct();
+      await signIn(page, api);
+      // The network drops the page's verify-payment: Razorpay's webhook still tells the service.
+      await page.route('**/api/payment/verify-payment', (route) => route.abort('connectionreset'));
+
+      await page.getByLabel('For').selectOption({ label: 'Server: Demo Managed Server' });
+      await page.getByRole('button', { name: 'Buy for ₹199' }).click();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+
+      await expect(textOf(page, '#buy-message', /went through/)).resolves.toBe(
+        'Your payment went through, but this page could not confirm it (The store did not answer: check your ' +
+          'connection. (UNREACHABLE)). Nothing is lost: Razorpay tells the store of every payment, and your ' +
+          'premium is applied within a few minutes. Do not pay again: see the order under Your orders, where ' +
+          '"Check again" asks Razorpay now.',
+      );
+      // The webhook applied it: the server's premium shows, and the order is paid.
+      await expect(textOf(page, '#guilds li', /Demo Managed Server.*Premium until/)).resolves.toMatch(
+        INDIAN_DATE,
+      );
+      await textOf(page, '#orders li', /Demo Managed Server.*paid/);
+      const [orders] = await getProduct().core.sequelize.query(
+        "SELECT status FROM orders WHERE guild_id = '613425648685547542'",
+      );
+      expect(orders).toEqual([{ status: 'paid' }]);
+    },
+    TEST_MS,
+  );
+});
