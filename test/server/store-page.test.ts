@@ -1,6 +1,7 @@
-import { ConfigError, loadConfig } from '../../src/core/config';
+import { loadConfig } from '../../src/core/config';
 import { addPlan, addTier, archivePlan } from '../../src/core/catalog';
 import { useTestApp } from '../support/app';
+import { problemsOf } from '../support/config-problems';
 
 const PRODUCTION = {
   NODE_ENV: 'production',
@@ -202,18 +203,10 @@ describe('the store under production without STORE_PUBLIC', () => {
 });
 
 describe("the store's settings", () => {
-  const problemsOf = (env: NodeJS.ProcessEnv) => {
-    try {
-      loadConfig({ NODE_ENV: 'test', ...env });
-      return [];
-    } catch (error) {
-      return (error as ConfigError).problems;
-    }
-  };
-
   it('name every wrong one', () => {
     expect(
       problemsOf({
+        NODE_ENV: 'test',
         STORE_PUBLIC: 'yes',
         STORE_NAME: 'x'.repeat(61),
         STORE_SUPPORT_URL: 'javascript:alert(1)',
