@@ -240,7 +240,7 @@ async function main(): Promise<void> {
   }
 
   if (await untilReady(`http://127.0.0.1:${config.port}/readyz`, () => !stopping)) {
-    say(`ready: open ${api}/ to sign in and buy premium (API docs at /docs)`);
+    say(`ready: open ${api}/store/ to sign in and buy premium (API docs at /docs)`);
     if (env.OPERATOR_PROVIDER_IDS ?? process.env.OPERATOR_PROVIDER_IDS)
       say(`the seller's console: ${api}/console (operators: OPERATOR_PROVIDER_IDS)`);
     say('the CLI beside it: npm run --silent cli -- <command> (same database, Redis and sandbox)');

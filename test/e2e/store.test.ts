@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
+import { addPlan } from '../../src/core/catalog';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
 import { ARTIFACTS } from '../support/processes';
@@ -109,6 +110,55 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
         "SELECT status FROM orders WHERE guild_id = '613425648685547542'",
       );
       expect(orders).toEqual([{ status: 'paid' }]);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "binds a bundle's free slot to a server and unbinds one, saying so in the bundle's row",
+    async () => {
+      const { api, core } = getProduct();
+      await addPlan(core.sequelize, null, {
+        code: 'Trio',
+        tier: 'premium',
+        scope: 'SERVER',
+        days: 30,
+        price: 499,
+        slots: 3,
+      });
+      const page = await newPage({ width: 1280, height: 844 });
+      await signIn(page, api);
+      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('Trio, 30 days').check();
+      await page.getByRole('button', { name: 'Buy for ₹499' }).click();
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await textOf(page, '#buy-message', /Payment verified/);
+
+      const bundle = page.locator('#bundle-list > li', { hasText: 'Trio' });
+      await expect(textOf(page, '#bundle-list > li', /Trio · 1 of 3 servers/)).resolves.toMatch(
+        new RegExp(`until ${INDIAN_DATE.source}`),
+      );
+      await bundle
+        .getByLabel('Server for a free slot of Trio')
+        .selectOption({ label: 'Demo Managed Server' });
+      await bundle.getByRole('button', { name: 'Bind', exact: true }).click();
+      await expect(textOf(page, '#bundle-list .message', /Demo Managed Server/)).resolves.toMatch(
+        new RegExp(`^Demo Managed Server is premium until ${INDIAN_DATE.source}\\.$`),
+      );
+      await textOf(page, '#bundle-list > li', /Trio · 2 of 3 servers/);
+
+      await bundle.getByRole('button', { name: 'Unbind Demo Owned Server' }).click();
+      await expect(textOf(page, '#bundle-list .message', /no longer/)).resolves.toBe(
+        'Demo Owned Server is no longer in this bundle: its slot is free.',
+      );
+      expect(await seriousViolations(page)).toEqual([]);
+      const [bindings] = await core.sequelize.query(
+        'SELECT guild_id, unbound_at IS NOT NULL AS unbound FROM bundle_bindings ORDER BY id',
+      );
+      expect(bindings).toEqual([
+        { guild_id: '613425648685547541', unbound: true },
+        { guild_id: '613425648685547542', unbound: false },
+      ]);
     },
     TEST_MS,
   );

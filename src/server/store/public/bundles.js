@@ -92,8 +92,11 @@ async function loadBundles() {
 }
 
 let bundlesRound = 0;
+/** The premium ends the bundles were last read for: a purchase or a binding moves one of them. */
+let bundlesReadFor;
 
-// Read with the dashboard every few rounds of store.js's poll; shown once the buyer has a bundle.
+// Read when the dashboard's premium moved, else every few rounds of store.js's poll; shown once the
+// buyer has a bundle.
 PremiumStore.addSection('bundles', {
   async refresh() {
     if (!byId('bundle-list')) {
@@ -104,7 +107,12 @@ PremiumStore.addSection('bundles', {
       );
       byId('bundles').querySelector('ul').id = 'bundle-list';
     }
-    if (bundlesRound++ % BUNDLES_EVERY_POLLS !== 0) return;
+    const premiumEnds = JSON.stringify([
+      me.premiumExpiresAt,
+      ...me.guilds.map((guild) => guild.premiumExpiresAt),
+    ]);
+    if (bundlesRound++ % BUNDLES_EVERY_POLLS !== 0 && premiumEnds === bundlesReadFor) return;
+    bundlesReadFor = premiumEnds;
     try {
       await loadBundles();
     } catch {
