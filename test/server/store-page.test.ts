@@ -38,6 +38,8 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/store.css', 'text/css'],
     ['/store/self-service.js', 'text/javascript'],
     ['/store/bundles.js', 'text/javascript'],
+    ['/store/catalog.js', 'text/javascript'],
+    ['/store/checkout.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);

@@ -1,4 +1,4 @@
-/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, openCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
+/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
 'use strict';
 
 // Self-service in the store: redeem a gift code, move a server's premium to another server, and the
@@ -146,7 +146,7 @@ function orderRow(order) {
     if (order.failedAttempt) {
       actions.append(
         button('Pay again', 'primary', () =>
-          openCheckout(order.orderId, line).catch((error) => say(line, errorText(error), 'error')),
+          StoreCheckout.open(order.orderId, line).catch((error) => say(line, errorText(error), 'error')),
         ),
       );
     }

@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout */
+/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout, StoreCatalog, StoreCheckout */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -252,84 +252,6 @@ function renderPlans() {
   );
 }
 
-/** `maxPlaylists` → `Max playlists`. */
-const featureName = (key) =>
-  key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/[_-]+/g, ' ')
-    .replace(/^./, (first) => first.toUpperCase());
-
-const featureValue = (value) => {
-  if (value === true) return 'Yes';
-  if (value === false || value === undefined) return '—';
-  return String(value);
-};
-
-/** `Monthly · 30 days · ₹199`, one plan of a tier in the catalog. */
-const planLine = (plan) =>
-  element(
-    'li',
-    '',
-    `${plan.name} · ${plan.days} days · `,
-    element('strong', '', rupees.format(plan.price)),
-    plan.renews ? ' · renews' : '',
-  );
-
-/**
- * The catalog for everyone, signed in or not: one column per tier (lowest first), a row per feature, and
- * the plans that sell each tier at the foot.
- */
-function renderCatalog() {
-  const tiers = [...catalog.tiers].sort((a, b) => a.rank - b.rank);
-  if (tiers.length === 0) {
-    byId('tiers').replaceChildren(element('p', 'hint', 'Nothing is on sale yet.'));
-    return;
-  }
-  const keys = [...new Set(tiers.flatMap((tier) => Object.keys(tier.features)))];
-  const headerCell = (text, scope) => {
-    const cell = element('th', '', text);
-    cell.scope = scope;
-    return cell;
-  };
-  const plansOf = (tier) => catalog.plans.filter((plan) => plan.tier === tier.code);
-  const table = element(
-    'table',
-    'compare',
-    element('caption', 'hint', 'Tiers and what each includes; the plans that sell them are at the foot.'),
-    element(
-      'thead',
-      '',
-      element('tr', '', headerCell('Feature', 'col'), ...tiers.map((tier) => headerCell(tier.name, 'col'))),
-    ),
-    element(
-      'tbody',
-      '',
-      ...keys.map((key) =>
-        element(
-          'tr',
-          '',
-          headerCell(featureName(key), 'row'),
-          ...tiers.map((tier) => element('td', '', featureValue(tier.features[key]))),
-        ),
-      ),
-      element(
-        'tr',
-        'plans-row',
-        headerCell('Plans', 'row'),
-        ...tiers.map((tier) => {
-          const plans = plansOf(tier);
-          return element(
-            'td',
-            '',
-            plans.length > 0 ? element('ul', 'plan-list', ...plans.map(planLine)) : '—',
-          );
-        }),
-      ),
-    ),
-  );
-  byId('tiers').replaceChildren(table);
-}
-
 function premiumText(status) {
   if (status.isPremium) return `Premium until ${formatDate(status.premiumExpiresAt)}`;
   if (status.premiumExpiresAt) return `Premium expired on ${formatDate(status.premiumExpiresAt)}`;
@@ -476,7 +398,6 @@ window.PremiumStore = {
   failedOnTheWay,
   formatDate,
   messageLine,
-  openCheckout,
   premiumText,
   holderName,
   rupees,
@@ -601,82 +522,6 @@ async function applyOffer() {
   return currentQuote();
 }
 
-/** checkout.js, loaded once, when a payment is first made (the CSP allows Razorpay's origin alone). */
-let razorpayScript;
-
-function loadRazorpay() {
-  razorpayScript ??= new Promise((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = settings.checkout.scriptUrl;
-    script.addEventListener('load', resolve);
-    script.addEventListener('error', () => {
-      razorpayScript = undefined;
-      script.remove();
-      reject(new Error('Razorpay Checkout did not load: check your connection, then pay again'));
-    });
-    document.head.append(script);
-  });
-  return razorpayScript;
-}
-
-/**
- * Pays an unpaid order, saying what came of it in `line` (beside the button pressed): Razorpay Checkout
- * over this page, whose answer is verified here; or the sandbox's checkout page, which comes back to
- * /store/dashboard with the payment (finishCheckout).
- */
-async function openCheckout(orderId, line = 'buy-message') {
-  if (settings.checkout.kind === 'sandbox') {
-    const checkout = new URL(settings.checkout.url);
-    checkout.searchParams.set('order_id', orderId);
-    checkout.searchParams.set('callback_url', new URL(`${STORE}/dashboard`, location.origin).href);
-    location.assign(checkout);
-    return;
-  }
-  await loadRazorpay();
-  const checkout = new window.Razorpay({
-    key: settings.checkout.keyId,
-    order_id: orderId,
-    name: settings.name,
-    handler: (response) => verifyPayment(response, line),
-    modal: { ondismiss: () => say(line, 'Checkout closed. Nothing was charged: pay from Your orders.') },
-  });
-  checkout.on('payment.failed', (response) =>
-    say(line, `Payment failed: ${response.error.description}. Nothing was charged: try again.`, 'error'),
-  );
-  checkout.open();
-}
-
-/**
- * Verifies a payment the checkout handed back (never trusted from the page). A paid payment whose
- * verification fails on the way is still applied: Razorpay's webhook tells the service of it.
- */
-async function verifyPayment(fields, line) {
-  try {
-    const reply = await api('/api/payment/verify-payment', {
-      providerId: me.providerId,
-      razorpay_order_id: fields.razorpay_order_id,
-      razorpay_payment_id: fields.razorpay_payment_id,
-      razorpay_signature: fields.razorpay_signature,
-    });
-    say(
-      line,
-      `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatDate(reply.expiresAt)}.`,
-    );
-  } catch (error) {
-    if (!failedOnTheWay(error)) {
-      say(line, errorText(error, 'The payment could not be verified'), 'error');
-      return;
-    }
-    say(
-      line,
-      `Your payment went through, but this page could not confirm it (${errorText(error)}). Nothing is lost: ` +
-        'Razorpay tells the store of every payment, and your premium is applied within a few minutes. ' +
-        'Do not pay again: see the order under Your orders, where "Check again" asks Razorpay now.',
-      'error',
-    );
-  }
-}
-
 /** The buy form's billing: the state chosen and a GSTIN typed, or nothing (the seller's state). */
 function billingOf(form) {
   const stateCode = form.get('stateCode') || null;
@@ -743,34 +588,10 @@ async function buy(event) {
     byId('pay').disabled = false;
   }
   try {
-    await openCheckout(order.id);
+    await StoreCheckout.open(order.id);
   } catch (error) {
     say('buy-message', `${errorText(error)}. Nothing was charged: pay the order from Your orders.`, 'error');
   }
-}
-
-/** Back from the sandbox's checkout page: the payment is verified by the API, never trusted from the URL. */
-async function finishCheckout(params) {
-  // A declined mandate leaves no order to pay again: what exists is the Subscribe button.
-  if (params.get('error') && params.get('razorpay_subscription_id')) {
-    say(
-      'buy-message',
-      `Subscription not set up: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: press Subscribe to try again.`,
-      'error',
-    );
-    return;
-  }
-  if (params.get('error')) {
-    say(
-      'buy-message',
-      `Payment failed: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: pay again from Your orders.`,
-      'error',
-    );
-    return;
-  }
-  // A subscription's return is subscriptions.js's to verify.
-  if (!params.get('razorpay_payment_id') || params.get('razorpay_subscription_id')) return;
-  await verifyPayment(Object.fromEntries(params), 'buy-message');
 }
 
 function showSignIn(params) {
@@ -801,7 +622,7 @@ async function loadCatalog() {
   } catch (error) {
     say('catalog-message', errorText(error, 'The plans on sale could not be loaded'), 'error');
   }
-  renderCatalog();
+  StoreCatalog.render();
 }
 
 async function start() {
@@ -862,7 +683,7 @@ async function start() {
   } catch (error) {
     say('dashboard-message', errorText(error, 'Your dashboard could not be loaded'), 'error');
   }
-  if (me) await finishCheckout(params);
+  if (me) await StoreCheckout.finish(params);
   setTimeout(poll, POLL_MS);
 }
 
