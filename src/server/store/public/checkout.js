@@ -1,4 +1,4 @@
-/* global window, document, location, URL, settings, me, api, say, errorText, failedOnTheWay, formatDate, holderName, STORE */
+/* global window, document, location, URL, settings, me, api, say, errorText, ApiError, formatDate, holderName, STORE */
 'use strict';
 
 // Paying in the store: Razorpay Checkout over the page in production, the sandbox's checkout page in
@@ -50,6 +50,9 @@ async function openCheckout(orderId, line = 'buy-message') {
   );
   checkout.open();
 }
+
+/** Whether the call may have failed on the way rather than been refused: nothing answered, or a 5xx. */
+const failedOnTheWay = (error) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
 
 /**
  * Verifies a payment the checkout handed back (never trusted from the page). A paid payment whose

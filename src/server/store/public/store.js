@@ -77,9 +77,6 @@ class ApiError extends Error {
   }
 }
 
-/** Whether the call may have failed on the way rather than been refused: nothing answered, or a 5xx. */
-const failedOnTheWay = (error) => !(error instanceof ApiError) || error.status === 0 || error.status >= 500;
-
 /** Calls the API (as the signed-in user, if any); a failure becomes an ApiError from `{"error": {code, message}}`. */
 async function api(path, body, method = body === undefined ? 'GET' : 'POST') {
   const headers = {};
@@ -394,8 +391,6 @@ window.PremiumStore = {
   },
   api,
   element,
-  errorText,
-  failedOnTheWay,
   formatDate,
   messageLine,
   premiumText,
