@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { addPlan } from '../../src/core/catalog';
+import { addPlan, addTier } from '../../src/core/catalog';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
 import { ARTIFACTS } from '../support/processes';
@@ -34,9 +34,24 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     blocked = [];
   });
 
+  /** A second tier with features, so that the catalog compares two tiers side by side. */
+  async function addProTier(): Promise<void> {
+    const { sequelize } = getProduct().core;
+    await addTier(sequelize, { code: 'pro', name: 'Pro', rank: 2, features: { maxPlaylists: 50, hd: true } });
+    await addPlan(sequelize, null, {
+      code: 'ProMonth',
+      name: 'Pro month',
+      tier: 'pro',
+      scope: 'USER',
+      days: 30,
+      price: 299,
+    });
+  }
+
   it.each(WIDTHS)(
     'at %i px: the catalog, sign-in, a purchase through the checkout, no serious axe violation',
     async (width) => {
+      await addProTier();
       const page = await newPage({ width, height: 844 });
       const { api } = getProduct();
       await page.goto(`${api}/store/`);
@@ -44,6 +59,14 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       await page.getByRole('columnheader', { name: 'Premium' }).waitFor();
       await expect(textOf(page, '#tiers td', /Monthly/)).resolves.toMatch(/Monthly · 30 days · ₹199/);
       await expect(textOf(page, '#tiers td', /Yearly/)).resolves.toMatch(/Yearly · 365 days · ₹1,999/);
+      const rowOf = async (name: string) =>
+        page
+          .getByRole('row', { name: new RegExp(`^${name}`) })
+          .locator('th, td')
+          .allTextContents();
+      await expect(rowOf('Feature')).resolves.toEqual(['Feature', 'Premium', 'Pro']);
+      await expect(rowOf('Max playlists')).resolves.toEqual(['Max playlists', '—', '50']);
+      await expect(rowOf('Hd')).resolves.toEqual(['Hd', '—', 'Yes']);
       expect(await seriousViolations(page)).toEqual([]);
 
       await signIn(page, api);

@@ -9,7 +9,7 @@
 /** `maxPlaylists` → `Max playlists`. */
 const featureName = (key) =>
   key
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([a-z0-9])([A-Z])/g, (_, before, capital) => `${before} ${capital.toLowerCase()}`)
     .replace(/[_-]+/g, ' ')
     .replace(/^./, (first) => first.toUpperCase());
 
