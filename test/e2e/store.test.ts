@@ -137,6 +137,15 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     TEST_MS,
   );
 
+  it('says what to do when its own settings do not arrive', async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    await page.route('**/store/config.json', (route) => route.abort('connectionreset'));
+    await page.goto(`${getProduct().api}/store/`);
+    await expect(textOf(page, '#catalog-message', /did not load/)).resolves.toBe(
+      'The store did not load (no answer): check your connection, then reload the page.',
+    );
+  });
+
   it(
     "binds a bundle's free slot to a server and unbinds one, saying so in the bundle's row",
     async () => {

@@ -149,6 +149,24 @@ describe('the store outside production (the sandbox pays)', () => {
   });
 });
 
+describe("the store's files under a per-IP limit", () => {
+  const getApp = useTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+
+  it('counts page loads, not files: every file of the page loads twice within a limit of 2 a minute', async () => {
+    const page = (await getApp().app.inject({ url: '/store/' })).body;
+    const files = [...page.matchAll(/(?:src|href)="(\/store\/[a-z0-9-]+\.(?:js|css))"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(files.length).toBeGreaterThan(2);
+    for (const round of [1, 2]) {
+      for (const url of files) {
+        const reply = await getApp().app.inject({ url });
+        expect({ round, url, status: reply.statusCode }).toEqual({ round, url, status: 200 });
+      }
+    }
+  });
+});
+
 describe('the store under production with STORE_PUBLIC=true (Razorpay Checkout pays)', () => {
   const getApp = useTestApp({
     ...PRODUCTION,

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { AppError } from '../../core/errors';
+import { perIpRateLimit } from '../plugins/rate-limit';
 import { sourceDirectory } from '../source-directory';
 import { storeContentSecurityPolicy } from './content-security-policy';
 import { storeSettings } from './settings';
@@ -47,7 +48,11 @@ export default async function storePage(app: FastifyInstance, { core }: { core: 
     );
   }
   app.get(STORE_PATH, hidden, (request, reply) => reply.redirect(`${STORE_PATH}/${queryOf(request)}`, 302));
-  app.get<{ Params: { name: string } }>(`${STORE_PATH}/:name`, hidden, async (request, reply) => {
+  // Every load of the page asks for each of its files, all counted under this one route: its limit is
+  // RATE_LIMIT_PER_MINUTE page loads, not that many files.
+  const files = fs.readdirSync(directory).filter((name) => ASSET.test(name)).length;
+  const assetRoute = { ...hidden, config: perIpRateLimit(core.config.rateLimitPerMinute * files) };
+  app.get<{ Params: { name: string } }>(`${STORE_PATH}/:name`, assetRoute, async (request, reply) => {
     const { name } = request.params;
     const type = ASSET.exec(name)?.[1] as keyof typeof ASSET_TYPES | undefined;
     if (!type || !fs.existsSync(path.join(directory, name)))

@@ -626,7 +626,17 @@ async function start() {
   if (params.get('token')) sessionStorage.setItem(TOKEN_KEY, params.get('token'));
   history.replaceState(null, '', location.pathname);
 
-  settings = await (await fetch(`${STORE}/config.json`)).json();
+  const reply = await fetch(`${STORE}/config.json`).catch(() => null);
+  if (!reply?.ok) {
+    const why = reply ? `HTTP ${reply.status}` : 'no answer';
+    say(
+      'catalog-message',
+      `The store did not load (${why}): check your connection, then reload the page.`,
+      'error',
+    );
+    return;
+  }
+  settings = await reply.json();
   renderBrand();
   renderStates();
   const catalogLoaded = loadCatalog();
