@@ -7,3 +7,6 @@ export { revenueReport } from './revenue';
 export { subscribersReport } from './subscribers';
 export { openDisputes } from './disputes';
 export type * from './types';
+export { recentSales } from './sales';
+export { customers } from './customers';
+export { exportTable, EXPORTS, type Export, type ExportKind } from './exports';
