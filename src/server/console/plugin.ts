@@ -7,6 +7,7 @@ import consoleActionRoutes from '../routes/console-actions';
 import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
+import consoleReportRoutes from '../routes/console-reports';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
 import { guardConsole } from './guard';
@@ -70,5 +71,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleActionRoutes, options);
     await api.register(consoleCatalogRoutes, options);
     await api.register(consoleOfferRoutes, options);
+    await api.register(consoleReportRoutes, options);
   });
 }
