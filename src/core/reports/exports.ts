@@ -3,13 +3,11 @@ import { listOrders } from '../admin/orders';
 import type { CsvCell } from '../csv';
 import { AppError } from '../errors';
 import { calendarDay, checkRange } from './dates';
+import { EXPORTS, type ExportKind } from './export-kinds';
 import { revenueReport } from './revenue';
 import { inr, select } from './select';
 import { RANGE_SQL, SUBSCRIBERS_EXPORT_SQL } from './sql';
 import type { MoneyFigures } from './types';
-
-export const EXPORTS = ['revenue', 'orders', 'subscribers'] as const;
-export type ExportKind = (typeof EXPORTS)[number];
 
 /** Rows are read this many at a time, each page its own short query. */
 const PAGE = 500;

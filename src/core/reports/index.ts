@@ -9,4 +9,5 @@ export { openDisputes } from './disputes';
 export type * from './types';
 export { recentSales } from './sales';
 export { customers } from './customers';
-export { exportTable, EXPORTS, type Export, type ExportKind } from './exports';
+export { exportTable, type Export } from './exports';
+export { EXPORTS, type ExportKind } from './export-kinds';
