@@ -25,12 +25,12 @@ const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
 const consoleReportRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   app.get('/api/console/sales', { schema: { hide, querystring: Page } }, async (request) => {
     const page = await recentSales(core, pageOf(request.query));
-    return { sales: page.rows, nextCursor: page.nextCursor };
+    return { sales: page.rows, nextCursor: page.nextCursor, timeZone: core.config.reportTimeZone };
   });
 
   app.get('/api/console/customers', { schema: { hide, querystring: Page } }, async (request) => {
     const page = await customers(core, pageOf(request.query));
-    return { customers: page.rows, nextCursor: page.nextCursor };
+    return { customers: page.rows, nextCursor: page.nextCursor, timeZone: core.config.reportTimeZone };
   });
 
   // A download: the rows are written as they are read, never held whole.

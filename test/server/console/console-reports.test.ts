@@ -48,6 +48,7 @@ describe('the console reports routes', () => {
         }),
       ],
       nextCursor: null,
+      timeZone: 'Asia/Kolkata',
     });
     expect(found.customers).toEqual([
       expect.objectContaining({ providerId: buyer.providerId, buyerName: '@SUM(1+1)', lifetimeValue: 199 }),
