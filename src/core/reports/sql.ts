@@ -273,7 +273,9 @@ ORDER BY x.at DESC, x.kind DESC, x.id DESC`;
  * Every buyer who paid, with what they bought and their lifetime value: their paid orders and
  * subscription charges, less what was refunded (processed) and lost in disputes, in paise. Highest value
  * first, at most $3, after the keyset ($1 value, $2 user id). Ordering by a sum needs every payment summed
- * first; one pass over the money tables (docs/reports.md has its plan at 100k orders).
+ * first: one pass over the money tables, summed by buyer and plan, then by buyer (two hash aggregates,
+ * where one with `array_agg(DISTINCT …)` sorted every payment), and the buyers' names read for the page
+ * only (docs/reports.md has its cost at 100k orders).
  */
 export const CUSTOMERS_SQL = `
 WITH money AS (
@@ -298,19 +300,28 @@ WITH money AS (
   LEFT JOIN subscriptions s ON s.id = c.subscription_id
   WHERE d.status = 'lost'
 ),
+by_plan AS (
+  SELECT user_id, plan, sum(paise) AS paise, sum(paise) FILTER (WHERE at IS NOT NULL) AS gross,
+         count(at) AS payments, min(at) AS first_at, max(at) AS last_at
+  FROM money GROUP BY user_id, plan
+),
 buyers AS (
-  SELECT user_id, sum(paise)::bigint AS ltv, sum(paise) FILTER (WHERE at IS NOT NULL)::bigint AS gross,
-         count(at)::int AS payments, min(at) AS first_at, max(at) AS last_at,
-         array_agg(DISTINCT plan ORDER BY plan) FILTER (WHERE plan IS NOT NULL) AS plans
-  FROM money GROUP BY user_id
+  SELECT user_id, sum(paise)::bigint AS ltv, COALESCE(sum(gross), 0)::bigint AS gross,
+         sum(payments)::int AS payments, min(first_at) AS first_at, max(last_at) AS last_at,
+         array_agg(plan ORDER BY plan) FILTER (WHERE plan IS NOT NULL) AS plans
+  FROM by_plan GROUP BY user_id
+),
+page AS (
+  SELECT * FROM buyers
+  WHERE payments > 0 AND (ltv, user_id) < ($1::bigint, $2::bigint)
+  ORDER BY ltv DESC, user_id DESC
+  LIMIT $3
 )
-SELECT b.user_id AS id, b.ltv AS "ltvPaise", b.gross AS "grossPaise", b.payments, b.plans,
-       b.first_at AS "firstPurchaseAt", b.last_at AS "lastPurchaseAt",
+SELECT p.user_id AS id, p.ltv AS "ltvPaise", p.gross AS "grossPaise", p.payments, p.plans,
+       p.first_at AS "firstPurchaseAt", p.last_at AS "lastPurchaseAt",
        u.provider_id AS "providerId", ${BUYER_NAME} AS "buyerName"
-FROM buyers b JOIN users u ON u.id = b.user_id
-WHERE b.payments > 0 AND (b.ltv, b.user_id) < ($1::bigint, $2::bigint)
-ORDER BY b.ltv DESC, b.user_id DESC
-LIMIT $3`;
+FROM page p JOIN users u ON u.id = p.user_id
+ORDER BY p.ltv DESC, p.user_id DESC`;
 
 /**
  * The subscriptions that were someone's in the range [$1, $2): authorised at some time (not `created`),
