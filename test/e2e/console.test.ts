@@ -32,6 +32,13 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
     await page.locator('#status', { hasText: /^Premium until/ }).waitFor();
   }
 
+  async function latestOrder(): Promise<{ orderId: string }> {
+    const [[order]] = (await getProduct().core.sequelize.query(
+      'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
+    )) as [{ orderId: string }[], unknown];
+    return order!;
+  }
+
   async function botEvents(): Promise<Pick<PremiumEventPayload, 'type' | 'providerId' | 'source'>[]> {
     const entries = await getProduct().redis.xrange(getProduct().stream, '-', '+');
     const events = entries.map(([, fields]) => JSON.parse(fields[fields.indexOf('payload') + 1]!));
@@ -121,17 +128,15 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
     async () => {
       const page = await getProduct().newPage({ width: 1280, height: 900 });
       await buyMonthly(page);
-      const [[order]] = (await getProduct().core.sequelize.query(
-        'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
-      )) as [{ orderId: string }[], unknown];
+      const order = await latestOrder();
       // An open dispute on it: the overview's row links to the order and to the buyer, by name.
       await getProduct().core.sequelize.query(
         `INSERT INTO payment_disputes (dispute_id, order_id, status, opened, created_at, updated_at)
          SELECT 'disp_E2eOpen', id, 'open', true, now(), now() FROM orders WHERE processor_order_id = $1`,
-        { bind: [order!.orderId] },
+        { bind: [order.orderId] },
       );
-      const orderUrl = `${api()}/console#/orders/${order!.orderId}`;
-      const orderHeading = page.getByRole('heading', { name: `Order ${order!.orderId}` });
+      const orderUrl = `${api()}/console#/orders/${order.orderId}`;
+      const orderHeading = page.getByRole('heading', { name: `Order ${order.orderId}` });
       const userUrl = `${api()}/console#/users/${DEMO_USER.id}`;
       const userHeading = page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` });
 
@@ -156,8 +161,8 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.locator('[data-figure="gross"]', { hasText: '₹' }).waitFor();
       await expect(page.locator('#detail').isHidden()).resolves.toBe(true);
       const disputeRow = page.locator('#disputes li', { hasText: 'disp_E2eOpen' });
-      await expect(disputeRow.getByRole('link', { name: order!.orderId }).getAttribute('href')).resolves.toBe(
-        `#/orders/${order!.orderId}`,
+      await expect(disputeRow.getByRole('link', { name: order.orderId }).getAttribute('href')).resolves.toBe(
+        `#/orders/${order.orderId}`,
       );
       await expect(
         disputeRow.getByRole('link', { name: DEMO_USER.global_name! }).getAttribute('href'),
@@ -257,9 +262,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
     async () => {
       const page = await getProduct().newPage({ width: 1280, height: 900 });
       await buyMonthly(page);
-      const [[order]] = (await getProduct().core.sequelize.query(
-        'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
-      )) as [{ orderId: string }[], unknown];
+      const order = await latestOrder();
       const buyer = `${DEMO_USER.global_name} (${DEMO_USER.id})`;
 
       // Its own address, through the sign-in.
@@ -267,7 +270,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await page.getByRole('heading', { name: 'Sales', exact: true }).waitFor();
-      const sale = page.locator('#sales li', { hasText: order!.orderId });
+      const sale = page.locator('#sales li', { hasText: order.orderId });
       await expect(sale.textContent()).resolves.toMatch(
         new RegExp(`${buyer.replace(/[()]/g, '\\$&')} · order_\\w+ · Monthly · ₹199.00 · paid$`),
       );
@@ -289,7 +292,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       const csv = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
       expect(csv[0]).toMatch(/^order_id,state,created_at,paid_at,buyer_id,buyer_username,/);
       expect(csv[1]).toMatch(
-        new RegExp(`^${order!.orderId},paid,.*,${DEMO_USER.id},${DEMO_USER.username},USER,,Monthly,199,`),
+        new RegExp(`^${order.orderId},paid,.*,${DEMO_USER.id},${DEMO_USER.username},USER,,Monthly,199,`),
       );
       await shot(page, 'console-sales-1280');
 
@@ -327,7 +330,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await expect(page.locator('[data-figure="churn"]').textContent()).resolves.toBe('none');
 
       // The refund dialog: Back plain, Confirm red.
-      await page.goto(`${api()}/console#/orders/${order!.orderId}`);
+      await page.goto(`${api()}/console#/orders/${order.orderId}`);
       await page.locator('#detail').getByRole('button', { name: 'Refund' }).click();
       const colour = (name: string) =>
         page

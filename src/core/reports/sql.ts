@@ -8,6 +8,16 @@ function monthlyPaise(table = ''): string {
 }
 
 /**
+ * The payment a refund or dispute (alias `row`) takes back: its order `o`, or its subscription charge `c`
+ * and that charge's subscription `s`.
+ */
+function paymentOf(row: string): string {
+  return `LEFT JOIN orders o ON o.id = ${row}.order_id
+  LEFT JOIN subscription_charges c ON c.id = ${row}.charge_id
+  LEFT JOIN subscriptions s ON s.id = c.subscription_id`;
+}
+
+/**
  * Money in and out, one row per (period, kind, category, tier, plan), in paise. $1, $2: first and last
  * day (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`. `tier` and `plan`
  * are what the order or the subscription was sold as (its `tier` and `plan_type`, kept from the catalog
@@ -37,9 +47,7 @@ refunded AS (
          COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
          COALESCE(o.plan_type, s.plan_type) AS plan, r.amount_paise AS paise
   FROM payment_refunds r
-  LEFT JOIN orders o ON o.id = r.order_id
-  LEFT JOIN subscription_charges c ON c.id = r.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('r')}
   WHERE r.status = 'processed'
 ),
 disputed AS (
@@ -49,9 +57,7 @@ disputed AS (
          COALESCE(o.plan_type, s.plan_type) AS plan,
          COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS paise
   FROM payment_disputes d
-  LEFT JOIN orders o ON o.id = d.order_id
-  LEFT JOIN subscription_charges c ON c.id = d.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('d')}
   WHERE d.status = 'lost'
 ),
 entries AS (
@@ -287,17 +293,13 @@ WITH money AS (
   UNION ALL
   SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL, -r.amount_paise
   FROM payment_refunds r
-  LEFT JOIN orders o ON o.id = r.order_id
-  LEFT JOIN subscription_charges c ON c.id = r.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('r')}
   WHERE r.status = 'processed'
   UNION ALL
   SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL,
          -COALESCE(d.amount_paise, o.amount_paise, c.amount_paise)
   FROM payment_disputes d
-  LEFT JOIN orders o ON o.id = d.order_id
-  LEFT JOIN subscription_charges c ON c.id = d.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('d')}
   WHERE d.status = 'lost'
 ),
 by_plan AS (
