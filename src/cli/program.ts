@@ -22,8 +22,11 @@ import { registerPlansArchive } from './commands/plans-archive';
 import { registerPlansList } from './commands/plans-list';
 import { registerPlansSetPrice } from './commands/plans-set-price';
 import { registerPlansSync } from './commands/plans-sync';
+import { registerReportCustomers } from './commands/report-customers';
 import { registerReportDisputes } from './commands/report-disputes';
+import { registerReportExport } from './commands/report-export';
 import { registerReportRevenue } from './commands/report-revenue';
+import { registerReportSales } from './commands/report-sales';
 import { registerReportSubscribers } from './commands/report-subscribers';
 import { registerRevoke } from './commands/revoke';
 import { registerRevokesHeld } from './commands/revokes-held';
@@ -105,10 +108,15 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const report = program
     .command('report')
-    .description("the seller's figures: revenue, subscribers, disputes");
+    .description(
+      "the seller's figures: revenue, subscribers, disputes, recent sales, customers, CSV exports",
+    );
   registerReportRevenue(report, session);
   registerReportSubscribers(report, session);
   registerReportDisputes(report, session);
+  registerReportSales(report, session);
+  registerReportCustomers(report, session);
+  registerReportExport(report, session);
 
   const invoices = program
     .command('invoices')
