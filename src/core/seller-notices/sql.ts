@@ -45,7 +45,7 @@ export const LIST_NOTICES = `SELECT ${NOTICE_COLUMNS} FROM seller_notices
   WHERE NOT $1::boolean OR (sent_at IS NULL AND last_error IS NOT NULL)
   ORDER BY id DESC LIMIT $2`;
 
-/** Notice $1, not sent, due again now with its tries forgotten. */
+/** Notice $1, not sent, due again now with its tries and last error forgotten. */
 export const RETRY_NOTICE = `UPDATE seller_notices
-  SET dead_at = NULL, due_at = now(), attempts = 0
+  SET dead_at = NULL, due_at = now(), attempts = 0, last_error = NULL
   WHERE id = $1 AND sent_at IS NULL RETURNING ${NOTICE_COLUMNS}`;
