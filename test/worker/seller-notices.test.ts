@@ -5,6 +5,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
 import { runExclusively } from '../../src/worker/scheduler';
 import { NoticeSender } from '../../src/worker/seller-notices/notice-sender';
+import { startWorker } from '../../src/worker/worker';
 import { testConfig } from '../support/context';
 import { createUser } from '../support/fixtures';
 import {
@@ -189,6 +190,32 @@ describe("the seller's notices", () => {
     expect(discord.discord.webhookViolations() - violationsBefore).toBe(0);
     expect(messages).toEqual(orders.map((orderId) => saleOf(buyer, orderId)));
   }, 60_000);
+
+  it('are sent by the worker once SELLER_DISCORD_WEBHOOK_URL is set', async () => {
+    const never = '0 0 1 1 *';
+    const worker = await startWorker(
+      {
+        ...app().core.config,
+        workerPort: 0,
+        schedules: { reconcile: never, expiry: never, housekeeping: never, expiryReminders: never },
+        sellerNotices: { webhookUrl: discord.discord.webhookUrl('worker'), perMinute: 480 },
+      },
+      logger,
+    );
+    try {
+      const buyer = await createUser();
+      const { orderId } = await paidMonthlyOrder(app(), buyer);
+      const messages = await pollUntil('the sale told to the channel', () => {
+        const sent = discord.discord.webhookMessages().filter((message) => message.webhookId === 'worker');
+        return sent.length > 0 && sent;
+      });
+      expect(messages.map((message) => message.body)).toEqual([
+        { content: saleOf(buyer, orderId), allowed_mentions: { parse: [] } },
+      ]);
+    } finally {
+      await worker.stop();
+    }
+  });
 
   it('are pruned by housekeeping after a day while SELLER_DISCORD_WEBHOOK_URL is unset', async () => {
     expect(app().core.config.sellerNotices.webhookUrl).toBeNull();
