@@ -1,7 +1,9 @@
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import type { User } from '../../src/core/models';
+import { Registry } from 'prom-client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
+import { registerBusinessMetrics } from '../../src/worker/business-metrics';
 import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
 import { runExclusively } from '../../src/worker/scheduler';
 import { NoticeSender } from '../../src/worker/seller-notices/notice-sender';
@@ -179,6 +181,26 @@ describe("the seller's notices", () => {
     expect((await notices())[1]).toMatchObject({ attempts: 2, last_error: null });
   });
 
+  it('are given up at once when Discord refuses the webhook (404), kept and counted dead', async () => {
+    const buyer = await createUser();
+    await paidMonthlyOrder(app(), buyer);
+    discord.faults.set('discord.webhooks', {
+      status: 404,
+      body: { message: 'Unknown Webhook', code: 10015 },
+    });
+
+    expect(await sentToChannel()).toEqual([]);
+
+    expect(await notices()).toMatchObject([
+      { attempts: 1, last_error: 'Discord answered 404: {"message":"Unknown Webhook","code":10015}' },
+    ]);
+    const registry = new Registry();
+    registerBusinessMetrics(registry, app().core);
+    const metrics = await registry.metrics();
+    expect(metrics).toMatch(/^premium_seller_notices\{state="dead"\} 1$/m);
+    expect(metrics).toMatch(/^premium_seller_notices\{state="waiting"\} 0$/m);
+  });
+
   it("keep a burst of 50 sales under the webhook's rate limit, and lose none", async () => {
     const buyer = await createUser({ username: 'crowd' });
     const orders: string[] = [];
@@ -191,6 +213,21 @@ describe("the seller's notices", () => {
     expect(messages).toEqual(orders.map((orderId) => saleOf(buyer, orderId)));
   }, 60_000);
 
+  it('are pruned by housekeeping after a day while SELLER_DISCORD_WEBHOOK_URL is unset', async () => {
+    expect(app().core.config.sellerNotices.webhookUrl).toBeNull();
+    const buyer = await createUser();
+    await paidMonthlyOrder(app(), buyer);
+    await paidMonthlyOrder(app(), buyer);
+    await app().core.sequelize.query(
+      `UPDATE seller_notices SET created_at = now() - interval '25 hours' WHERE id = (SELECT min(id) FROM seller_notices)`,
+    );
+
+    expect(await runExclusively(app().core, housekeepingJob, logger)).toBe('ran');
+
+    expect(await notices()).toHaveLength(1);
+  });
+
+  // Last: the worker's own database connection takes the models over, and closes with it.
   it('are sent by the worker once SELLER_DISCORD_WEBHOOK_URL is set', async () => {
     const never = '0 0 1 1 *';
     const worker = await startWorker(
@@ -215,19 +252,5 @@ describe("the seller's notices", () => {
     } finally {
       await worker.stop();
     }
-  });
-
-  it('are pruned by housekeeping after a day while SELLER_DISCORD_WEBHOOK_URL is unset', async () => {
-    expect(app().core.config.sellerNotices.webhookUrl).toBeNull();
-    const buyer = await createUser();
-    await paidMonthlyOrder(app(), buyer);
-    await paidMonthlyOrder(app(), buyer);
-    await app().core.sequelize.query(
-      `UPDATE seller_notices SET created_at = now() - interval '25 hours' WHERE id = (SELECT min(id) FROM seller_notices)`,
-    );
-
-    expect(await runExclusively(app().core, housekeepingJob, logger)).toBe('ran');
-
-    expect(await notices()).toHaveLength(1);
   });
 });

@@ -1,4 +1,4 @@
-export { listNotices, retryNotice, type NoticeRow } from './list';
+export { countNotices, listNotices, retryNotice, type NoticeRow } from './list';
 export { messageOf } from './message';
 export { claimDueNotice, markNoticeDead, markNoticeRetry, markNoticeSent, type ClaimedNotice } from './queue';
 export { noticeBuyer, noticePurchase, recordNotice, saleOfOrderStatement } from './record';

@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { messageOf } from './message';
-import { LIST_NOTICES, RETRY_NOTICE } from './sql';
+import { COUNT_NOTICES, LIST_NOTICES, RETRY_NOTICE } from './sql';
 import type { NoticeKind, SellerNotice } from './types';
 
 /** A notice as operators see it (`premium notices list`). */
@@ -42,4 +42,10 @@ export async function retryNotice(sequelize: Sequelize, id: number): Promise<Not
   if (!row)
     throw AppError.notFound('NOTICE_NOT_FOUND', `no notice ${id} waiting to be sent (sent already, or none)`);
   return rowOf(row);
+}
+
+/** How many notices wait to be sent, and how many were given up (the worker's metrics). */
+export async function countNotices(sequelize: Sequelize): Promise<{ waiting: number; dead: number }> {
+  const [row] = await selectRows<{ waiting: number; dead: number }>(sequelize, COUNT_NOTICES);
+  return row!;
 }

@@ -49,3 +49,9 @@ export const LIST_NOTICES = `SELECT ${NOTICE_COLUMNS} FROM seller_notices
 export const RETRY_NOTICE = `UPDATE seller_notices
   SET dead_at = NULL, due_at = now(), attempts = 0, last_error = NULL
   WHERE id = $1 AND sent_at IS NULL RETURNING ${NOTICE_COLUMNS}`;
+
+/** Notices waiting to be sent, and those given up. */
+export const COUNT_NOTICES = `SELECT
+  count(*) FILTER (WHERE sent_at IS NULL AND dead_at IS NULL)::int AS waiting,
+  count(*) FILTER (WHERE dead_at IS NOT NULL)::int AS dead
+  FROM seller_notices WHERE sent_at IS NULL`;
