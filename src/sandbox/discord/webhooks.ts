@@ -35,8 +35,8 @@ export class DiscordWebhooks {
     private readonly limit: WebhookRateLimit = DISCORD_LIMIT,
   ) {}
 
-  /** Takes a posted message: the status and body to answer. */
-  post(webhookId: string, body: unknown): { status: number; body?: object } {
+  /** Takes a posted message: the status and body to answer, and past the limit the seconds to wait. */
+  post(webhookId: string, body: unknown): { status: number; body?: object; retryAfter?: number } {
     const at = this.now();
     const recent = (this.arrivals.get(webhookId) ?? []).filter((time) => time > at - this.limit.windowMs);
     this.arrivals.set(webhookId, recent);
@@ -46,6 +46,7 @@ export class DiscordWebhooks {
       return {
         status: 429,
         body: { message: 'You are being rate limited.', retry_after: retryAfter, global: false },
+        retryAfter,
       };
     }
     const problem = problemOf(body);
@@ -90,12 +91,9 @@ export function discordWebhookRoutes(
       { onRequest: faults.hook('discord.webhooks', faultBody) },
       async (request, reply) => {
         const answer = webhooks.post(request.params.id, request.body);
-        if (answer.status === 429)
-          reply.header(
-            'retry-after',
-            String(Math.ceil((answer.body as { retry_after: number }).retry_after)),
-          );
-        return answer.body ? reply.code(answer.status).send(answer.body) : reply.code(answer.status).send();
+        if (answer.retryAfter !== undefined)
+          reply.header('retry-after', String(Math.ceil(answer.retryAfter)));
+        return reply.code(answer.status).send(answer.body);
       },
     );
 
