@@ -14,6 +14,8 @@ import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
 import { registerOrdersShow } from './commands/orders-show';
+import { registerNoticesList } from './commands/notices-list';
+import { registerNoticesRetry } from './commands/notices-retry';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
@@ -146,6 +148,12 @@ export function buildProgram(): { program: Command; session: Session } {
   registerOutboxStats(outbox, session);
   registerOutboxDead(outbox, session);
   registerOutboxRetry(outbox, session);
+
+  const notices = program
+    .command('notices')
+    .description("the seller's Discord notices of sales, failed renewals, disputes and held revokes");
+  registerNoticesList(notices, session);
+  registerNoticesRetry(notices, session);
 
   const db = program.command('db').description('the database schema');
   registerDbMigrate(db, session);

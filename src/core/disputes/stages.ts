@@ -6,6 +6,7 @@ import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { takeBackBundleOf } from '../bundles';
+import { recordNotice } from '../seller-notices';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
@@ -25,7 +26,8 @@ const DISPUTE_ACTOR = 'razorpay-webhook';
  * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
  * is locked by the caller. A dispute of part of the payment revokes that share of its premium
  * (`DisputeChange.revoke`). `under_review` and `action_required` change no premium: they are recorded
- * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery.
+ * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery. A
+ * dispute opened, won or lost is told to the seller.
  */
 export async function applyDisputeStage(
   sequelize: Sequelize,
@@ -46,15 +48,18 @@ export async function applyDisputeStage(
       if (standing === 'paid') await change.revoke('disputed');
       else if (standing === 'created') await payment.setStanding('disputed');
       await change.record(seen ?? 'open', { opened: true });
+      await tellSeller(transaction, payment, dispute, 'created');
       break;
     case 'won':
       if (standing === 'disputed') await change.restore();
       await change.record('won');
+      await tellSeller(transaction, payment, dispute, 'won');
       break;
     case 'lost':
       if (standing === 'paid') await change.revoke('refunded');
       else if (standing !== 'refunded') await payment.setStanding('refunded');
       await change.record('lost');
+      await tellSeller(transaction, payment, dispute, 'lost');
       break;
     case 'closed':
       if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
@@ -67,6 +72,24 @@ export async function applyDisputeStage(
       break;
   }
   return { result: 'applied' };
+}
+
+/** The seller's notice of a dispute opened, won or lost (docs/seller-notices.md). */
+function tellSeller(
+  transaction: Transaction,
+  payment: DisputedPayment,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise'>,
+  stage: 'created' | 'won' | 'lost',
+): Promise<void> {
+  return recordNotice(transaction, {
+    kind: 'dispute',
+    buyer: payment.buyer,
+    stage,
+    disputeId: dispute.disputeId,
+    payment: payment.name,
+    amountPaise: dispute.amountPaise ?? payment.amountPaise,
+    paidPaise: payment.amountPaise,
+  });
 }
 
 /** The changes one dispute makes to its locked payment and the payment's premium. */
