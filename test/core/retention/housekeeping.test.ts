@@ -30,7 +30,7 @@ describe('housekeeping', () => {
       { bind: [user.id] },
     );
     const removed = await core().sequelize.transaction((transaction) =>
-      removeExpiredBookkeeping(transaction),
+      removeExpiredBookkeeping(transaction, { sellerNotices: true }),
     );
     expect(removed.codeAttemptFailures).toBe(1);
     const [left] = await core().sequelize.query<{ count: number }>(
