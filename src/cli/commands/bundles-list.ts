@@ -10,7 +10,8 @@ function render({ user, bundles }: { user: string; bundles: BundleView[] }): str
     .map((bundle) => {
       const head = `Bundle #${bundle.bundleId}: ${bundle.plan} (${bundle.tier}), ${bundle.guilds.length} of ${bundle.slots} slots bound, ${bundle.status === 'active' ? 'ends' : 'ended (refunded or charged back)'} ${time(new Date(bundle.endsAt))}`;
       const guilds = bundle.guilds.map(
-        (guild) => `  guild ${guild.guildId}, bound ${time(new Date(guild.boundAt))}`,
+        (guild) =>
+          `  guild ${guild.guildId}, bound ${time(new Date(guild.boundAt))}${guild.state === 'held' ? ', held: its revoke waits for `premium revokes release`' : ''}`,
       );
       return [head, ...guilds].join('\n');
     })
