@@ -57,7 +57,13 @@ export async function listBundles(sequelize: Sequelize, providerId: string): Pro
   const found = await selectRows<BundleView & { bundleId: string }>(sequelize, BUNDLES_OF_BUYER, [
     providerId,
   ]);
-  return found.map((row) => ({ ...row, bundleId: Number(row.bundleId), endsAt: new Date(row.endsAt) }));
+  return found.map((row) => ({
+    ...row,
+    bundleId: Number(row.bundleId),
+    endsAt: new Date(row.endsAt),
+    // json_agg writes PostgreSQL's text of a timestamp: every reader gets ISO 8601 with `Z`.
+    guilds: row.guilds.map((guild) => ({ ...guild, boundAt: new Date(guild.boundAt).toISOString() })),
+  }));
 }
 
 export interface Binding {

@@ -71,7 +71,7 @@ const premiumSlotsRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app
           slots,
           endsAt: endsAt.toISOString(),
           status,
-          guilds: guilds.map((guild) => ({ ...guild, boundAt: new Date(guild.boundAt).toISOString() })),
+          guilds,
         })),
       };
     },
