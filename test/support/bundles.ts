@@ -57,8 +57,11 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     });
   }
 
-  /** The bot's lookup, its snapshot and the newest event of the guild all say what the database says. */
-  async function expectBotAgrees(guildId: string): Promise<void> {
+  /**
+   * The bot's lookup, its snapshot and the newest event of the guild (in the outbox, or as `newest` reads
+   * it: from the stream) all say what the database says.
+   */
+  async function expectBotAgrees(guildId: string, newest = newestOutboxEvent): Promise<void> {
     const headers = { authorization: `Bearer ${botToken}` };
     const record = await ServerPremium.findOne({ where: { guildId } });
     const expiresAt = record?.expiresAt ?? null;
@@ -74,16 +77,29 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     const row = snapshot.items.find((item) => item.guildId === guildId);
     if (premium) expect(new Date(row!.premiumExpiresAt).getTime()).toBe(expiresAt.getTime());
     else expect(row).toBeUndefined();
-    const [newest] = await OutboxEvent.findAll({
-      where: { aggregateKey: `guild:${guildId}` },
-      order: [['id', 'DESC']],
-      limit: 1,
-    });
-    expect(newest!.payload.expiresAt).toBe(expiresAt!.toISOString());
-    expect(newest!.payload.version).toBe(record!.version);
+    const event = await newest(guildId);
+    expect(event.expiresAt).toBe(expiresAt!.toISOString());
+    expect(event.version).toBe(record!.version);
   }
 
   return { addTrio, buy, slotsOf, bind, unbind, expectBotAgrees };
+}
+
+/** What an event says of the guild's record after it. */
+export interface GuildEvent {
+  expiresAt?: unknown;
+  version?: unknown;
+  [field: string]: unknown;
+}
+
+async function newestOutboxEvent(guildId: string): Promise<GuildEvent> {
+  const [newest] = await OutboxEvent.findAll({
+    where: { aggregateKey: `guild:${guildId}` },
+    order: [['id', 'DESC']],
+    limit: 1,
+  });
+  const { expiresAt, version } = newest!.payload;
+  return { expiresAt, version };
 }
 
 export async function guildExpiry(guildId: string): Promise<number | null> {

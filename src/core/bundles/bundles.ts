@@ -15,7 +15,8 @@ export interface BundleView {
   tier: string;
   slots: number;
   endsAt: Date;
-  status: 'active' | 'revoked';
+  /** `ended`: its days ran out (what it put on bound guilds runs on there, stacked); `revoked`: refunded or charged back. */
+  status: 'active' | 'ended' | 'revoked';
   /** `held`: the revocation guard holds the revoke of its days (a refund's or a dispute's) for an operator. */
   guilds: { guildId: string; boundAt: string; state: 'bound' | 'held' }[];
 }

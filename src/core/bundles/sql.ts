@@ -88,7 +88,8 @@ export const CLEAR_HELD = `UPDATE bundle_bindings SET held_revoke_id = NULL, hel
 
 /** A buyer's bundles, newest first, each with its live bindings. */
 export const BUNDLES_OF_BUYER = `SELECT b.id AS "bundleId", b.plan_code AS "plan", b.tier, b.slots,
-    b.ends_at AS "endsAt", b.status,
+    b.ends_at AS "endsAt",
+    CASE WHEN b.status = 'active' AND b.ends_at <= now() THEN 'ended' ELSE b.status END AS status,
     COALESCE((SELECT json_agg(json_build_object('guildId', bb.guild_id, 'boundAt', bb.bound_at,
         'state', CASE WHEN bb.held_revoke_id IS NULL THEN 'bound' ELSE 'held' END) ORDER BY bb.id)
       FROM bundle_bindings bb WHERE bb.bundle_id = b.id AND bb.unbound_at IS NULL), '[]'::json) AS guilds

@@ -13,8 +13,8 @@ const BundleReply = Type.Object({
   tier: Type.String(),
   slots: Type.Integer(),
   endsAt: Timestamp,
-  status: Type.Union([Type.Literal('active'), Type.Literal('revoked')], {
-    description: 'revoked: refunded or charged back, nothing more can be bound',
+  status: Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('revoked')], {
+    description: 'ended: its days ran out; revoked: refunded or charged back. Neither binds any more',
   }),
   guilds: Type.Array(
     Type.Object({

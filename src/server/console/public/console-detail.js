@@ -106,9 +106,7 @@
         el(
           'span',
           { className: 'muted' },
-          bundle.status === 'active'
-            ? `ends ${time(bundle.endsAt)}`
-            : `ended ${time(bundle.endsAt)} (refunded or charged back)`,
+          `${bundle.status === 'active' ? 'ends' : 'ended'} ${time(bundle.endsAt)}${bundle.status === 'revoked' ? ' (refunded or charged back)' : ''}`,
         ),
         el(
           'ul',
