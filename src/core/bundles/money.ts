@@ -176,11 +176,10 @@ export async function releaseHeldBinding(
   );
   if (!found) return;
   const binding = normalisedBinding(found);
-  await settleTaken(sequelize, transaction, normalised(found), binding, change, {
-    revoke,
-    limit: {},
-    shareDays: found.heldShareDays,
-  });
+  const bundle = normalised(found);
+  // Refunded in full or charged back since it was held: a share's rest is no longer the buyer's.
+  const shareDays = bundle.status === 'revoked' ? null : found.heldShareDays;
+  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, limit: {}, shareDays });
 }
 
 /**

@@ -64,6 +64,24 @@ describe('bundles: a revoke the revocation guard holds', () => {
     ]);
   });
 
+  it('a partial refund held, then the rest refunded: released, nothing of the bundle stays', async () => {
+    const { buyer, first, second, orderId } = await boundTwice();
+    expect((await deliverRefund(getApp(), orderId, 24_950)).status).toBe(200);
+    expect((await deliverRefund(getApp(), orderId)).status).toBe(200);
+    // Held behind the first: the guard holds every automatic revoke while one waits.
+    expect(await statesOf(buyer)).toEqual([
+      [first, 'held'],
+      [second, 'held'],
+    ]);
+
+    expect((await release()).map((released) => released.result)).toEqual(['revoked', 'revoked']);
+    expect(await statesOf(buyer)).toEqual([]);
+    for (const guildId of [first, second]) {
+      expect((await guildExpiry(guildId))!).toBeLessThanOrEqual(Date.now());
+      await expectBotAgrees(guildId);
+    }
+  });
+
   it('a won dispute withdraws the held revoke: the guild stays bound with its days', async () => {
     const { buyer, first, second, orderId } = await boundTwice();
     const dispute = { disputeId: 'disp_BundleHeld01' };
