@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { bindSlot } from '../../src/core/bundles';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
@@ -360,6 +361,40 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       expect(page.url()).toBe(`${api()}/console`);
       await expect(page.locator('#signed-in').isHidden()).resolves.toBe(true);
       await shot(page, 'console-not-an-operator');
+    },
+    TEST_MS,
+  );
+  it(
+    "the user view lists the buyer's bundles with each bound guild, when bound and until when",
+    async () => {
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      await buyMonthly(page);
+      await page.goto(`${api()}/console#/users/${DEMO_USER.id}`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` }).waitFor();
+      // A two-slot bundle of the demo user, one slot bound by an operator.
+      const { sequelize } = getProduct().core;
+      const [[bundle]] = (await sequelize.query(
+        `INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
+           SELECT id, 'Duo', 'premium', 2, 30, now() + interval '30 days' FROM users WHERE provider_id = $1
+           RETURNING id`,
+        { bind: [DEMO_USER.id] },
+      )) as [{ id: string }[], unknown];
+      const guildId = '345678901234567890';
+      const by = { kind: 'operator', actor: 'e2e' } as const;
+      await bindSlot(sequelize, { bundleId: Number(bundle!.id), guildId, by });
+
+      await page.reload();
+      const row = page.locator(`[data-row="bundle:${bundle!.id}"]`);
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toMatch(/^#\d+ Duo \(premium\) · 1 of 2 slots bound · ends /);
+      const bound = row.locator(`[data-row="bundle:${bundle!.id}:${guildId}"]`);
+      await expect(bound.getByRole('link', { name: guildId }).getAttribute('href')).resolves.toBe(
+        `#/guilds/${guildId}`,
+      );
+      await expect(bound.textContent()).resolves.toMatch(/bound \d{4}-\d\d-\d\d \d\d:\d\d UTC · until /);
+      await shot(page, 'console-user-bundles');
     },
     TEST_MS,
   );

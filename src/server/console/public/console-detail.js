@@ -95,6 +95,37 @@
     );
   }
 
+  /** A buyer's bundles, each with the guilds bound to its slots until the bundle's end. */
+  function bundlesSection(bundles) {
+    return section(
+      'Bundles',
+      bundles,
+      'None.',
+      (bundle) => [
+        `#${bundle.bundleId} ${bundle.plan} (${bundle.tier}) · ${bundle.guilds.length} of ${bundle.slots} slots bound · `,
+        el(
+          'span',
+          { className: 'muted' },
+          `${bundle.status === 'active' ? 'ends' : 'ended'} ${time(bundle.endsAt)}${bundle.status === 'revoked' ? ' (refunded or charged back)' : ''}`,
+        ),
+        el(
+          'ul',
+          { className: 'rows' },
+          bundle.guilds.map((guild) =>
+            el('li', { 'data-row': `bundle:${bundle.bundleId}:${guild.guildId}` }, [
+              viewLink('guild', guild.guildId),
+              ` bound ${time(guild.boundAt)} · until ${time(bundle.endsAt)}`,
+              guild.state === 'held'
+                ? el('span', { className: 'error' }, ' · held: its revoke waits for a release')
+                : null,
+            ]),
+          ),
+        ),
+      ],
+      (bundle) => `bundle:${bundle.bundleId}`,
+    );
+  }
+
   function ledgerSection(entries) {
     return section(
       'Ledger',
@@ -156,6 +187,7 @@
       ]),
       ...ordersSection(data.recentOrders),
       ...subscriptionsSection(data.subscriptions),
+      ...bundlesSection(data.bundles),
       ...ledgerSection(data.recentGrants),
       ...eventsSection(data.waitingEvents),
     ];
