@@ -77,6 +77,9 @@ async function resolveService(service: Service, servers: PrivateServer[]): Promi
   return server.url;
 }
 
+/** The sandbox's channel webhook that receives the seller's notices under `npm run dev`. */
+const DEV_WEBHOOK_ID = '1';
+
 function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   const sandbox = `http://127.0.0.1:${SANDBOX_PORT}`;
   const env: NodeJS.ProcessEnv = {};
@@ -95,6 +98,10 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   // The sandbox's demo user is the operator of /console, so the seller's desk can be tried at once.
   if (!process.env.DISCORD_CLIENT_ID && !process.env.OPERATOR_PROVIDER_IDS) {
     env.OPERATOR_PROVIDER_IDS = DEMO_USER.id;
+  }
+  // The seller's notices go to the sandbox's channel webhook, where a developer reads them.
+  if (!process.env.SELLER_DISCORD_WEBHOOK_URL) {
+    env.SELLER_DISCORD_WEBHOOK_URL = `${sandbox}/discord/api/webhooks/${DEV_WEBHOOK_ID}/sandbox-webhook-token`;
   }
   return env;
 }
@@ -243,6 +250,10 @@ async function main(): Promise<void> {
     say(`ready: open ${api}/store/ to sign in and buy premium (API docs at /docs)`);
     if (env.OPERATOR_PROVIDER_IDS ?? process.env.OPERATOR_PROVIDER_IDS)
       say(`the seller's console: ${api}/console (operators: OPERATOR_PROVIDER_IDS)`);
+    if (!process.env.SELLER_DISCORD_WEBHOOK_URL)
+      say(
+        `the seller's Discord notices: http://127.0.0.1:${SANDBOX_PORT}/discord/api/webhooks/${DEV_WEBHOOK_ID}/messages`,
+      );
     say('the CLI beside it: npm run --silent cli -- <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
   }

@@ -104,9 +104,9 @@ async function botKitStart(
   const started = performance.now();
   const memory = new PremiumMemory();
   let records = 0;
-  for await (const { target, record } of loadSnapshot({ url, token })) {
-    memory.apply(target, record);
-    records++;
+  for await (const batch of loadSnapshot({ url, token })) {
+    for (const { target, record } of batch) memory.apply(target, record);
+    records += batch.length;
   }
   const ms = performance.now() - started;
   global.gc?.();

@@ -207,9 +207,12 @@ async function main(): Promise<void> {
       big.value.toFixed(2),
       ratio.toFixed(2),
       `${big.target === undefined ? '' : `≤ ${big.target}`}${big.perItem ? ', ratio ≤ 1.2' : ''}`,
-      judged ? (met ? 'yes' : 'NO') : '',
+      judged ? (met ? 'yes' : big.why === undefined ? 'NO' : 'NO, why:') : '',
     ];
   });
+  const whys = large.measures.flatMap((measure) =>
+    measure.why === undefined ? [] : [`why: ${measure.name}: ${measure.why}`],
+  );
   for (const measure of botKit) {
     const met = measure.value <= measure.target!;
     lines.push([
@@ -228,7 +231,7 @@ async function main(): Promise<void> {
     `seeding: ${small.seedSeconds.toFixed(0)} s at ${SMALL}, ${large.seedSeconds.toFixed(0)} s at ${LARGE}; ` +
     `migrations 015+ on the seeded data: ${small.migrateSeconds.toFixed(0)} s and ${large.migrateSeconds.toFixed(0)} s; ` +
     `load average before: ${loadBefore}, after: ${load()} (${os.cpus().length} cores)`;
-  console.log(`${table}\n${footer}`);
+  console.log([table, ...whys, footer].join('\n'));
   // A partial run (SCALE_ONLY) is printed only: results.json keeps the whole table of one run.
   if (process.env.SCALE_ONLY !== undefined) return;
   const results = JSON.stringify({

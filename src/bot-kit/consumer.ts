@@ -111,9 +111,9 @@ export class PremiumConsumer {
     await this.ensureGroup();
     if (this.options.api) {
       this.snapshotStartedAt = Date.now();
-      for await (const { target, record } of loadSnapshot(this.options.api)) {
-        this.memory.apply(target, record);
-        this.stats.snapshotRecords++;
+      for await (const batch of loadSnapshot(this.options.api)) {
+        for (const { target, record } of batch) this.memory.apply(target, record);
+        this.stats.snapshotRecords += batch.length;
       }
     }
     this.running = this.consume();

@@ -27,8 +27,11 @@ interface TierState {
 class TierStates {
   private readonly states: TierState[] = [{ tier: null, features: {} }];
   private readonly numbers = new Map<string, number>([[JSON.stringify([null, {}]), 0]]);
+  /** The last pair numbered: a snapshot's records of one tier share one features object. */
+  private last: { tier: string | null; features: Features; number: number } | null = null;
 
   numberOf(tier: string | null, features: Features): number {
+    if (this.last?.tier === tier && this.last.features === features) return this.last.number;
     const key = JSON.stringify([tier, features]);
     let number = this.numbers.get(key);
     if (number === undefined) {
@@ -36,6 +39,7 @@ class TierStates {
       this.states.push({ tier, features });
       this.numbers.set(key, number);
     }
+    this.last = { tier, features, number };
     return number;
   }
 
@@ -87,8 +91,10 @@ class RecordColumns {
     };
   }
 
-  set(key: string, record: RecordState): void {
+  /** Keeps `record` when it is newer than the row held for `key` (found once); says whether it was. */
+  setIfNewer(key: string, record: RecordState): boolean {
     let row = this.rows.get(key);
+    if (row !== undefined && this.versions[row]! >= record.version) return false;
     if (row === undefined) {
       row = this.rows.size;
       if (row === this.versions.length) this.grow();
@@ -98,6 +104,7 @@ class RecordColumns {
     this.versions[row] = record.version;
     this.slots[row] = record.slots;
     this.tierNumbers[row] = this.tiers.numberOf(record.tier ?? null, record.features ?? {});
+    return true;
   }
 
   *entries(): Generator<[string, HeldRecord]> {
@@ -146,10 +153,8 @@ export class PremiumMemory {
 
   /** Keeps `record` when it is newer than what is held; says whether it was. */
   apply(target: Target, record: RecordState): boolean {
-    if (this.heldVersion(target) >= record.version) return false;
     const [columns, key] = this.columnsOf(target);
-    columns.set(key, record);
-    return true;
+    return columns.setIfNewer(key, record);
   }
 
   /**

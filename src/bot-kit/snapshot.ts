@@ -60,9 +60,10 @@ function loaded(item: SnapshotItem): Loaded {
  * Every active record of the service, both categories: from the streamed snapshot (`GET
  * /api/bot/premium/stream`, one consistent view in one request), or page by page (`GET
  * /api/bot/premium`) from a service that has no stream (404). A stream cut short (no end line, or one
- * that counts other than what came) throws: a partial snapshot is never taken as whole.
+ * that counts other than what came) throws: a partial snapshot is never taken as whole. In batches, as
+ * they came (a chunk of the stream, a page): one await per batch rather than per record.
  */
-export async function* loadSnapshot(api: BotApi): AsyncGenerator<Loaded> {
+export async function* loadSnapshot(api: BotApi): AsyncGenerator<Loaded[]> {
   const stream = await openStream(api);
   if (stream === null) {
     yield* loadPages(api);
@@ -78,6 +79,33 @@ interface StreamEnd {
   readAt: string;
 }
 
+/**
+ * A line of the streamed snapshot's `rows` format: one read of a category's records, each
+ * `[key, expiresAt in epoch ms, version, tier, slots (a guild's only)]`, and each tier's features once.
+ */
+interface RowsLine {
+  category: Category;
+  records: [key: string, expiresAt: number, version: number, tier: string | null, slots?: number][];
+  features: Record<string, Features>;
+}
+
+type StreamLine = SnapshotItem | RowsLine | StreamEnd;
+
+/** The records of a `rows` line as memory holds them; records of one tier share its features. */
+function loadedRows({ category, records, features }: RowsLine): Loaded[] {
+  const none: Features = {};
+  return records.map(([key, expiresAt, version, tier, slots]) => ({
+    target: category === 'SERVER' ? { guildId: key } : { providerId: key },
+    record: {
+      expiresAt: new Date(expiresAt),
+      version,
+      slots: slots ?? 1,
+      tier,
+      features: (tier !== null && features[tier]) || none,
+    },
+  }));
+}
+
 interface OpenedStream {
   body: ReadableStream<Uint8Array>;
   /** Aborts the request when no bytes came for TIMEOUT_MS: called with each chunk. */
@@ -85,9 +113,14 @@ interface OpenedStream {
   done: () => void;
 }
 
-/** The streamed snapshot's answer, or null when the service has no such route (404). */
+/**
+ * The streamed snapshot's answer, asked in the `rows` format (a service before it ignores the query and
+ * answers a line per item, which `readStream` reads as well), or null when the service has no such route
+ * (404).
+ */
 async function openStream(api: BotApi): Promise<OpenedStream | null> {
   const url = botUrl(api, 'api/bot/premium/stream');
+  url.searchParams.set('format', 'rows');
   const controller = new AbortController();
   let timer = setTimeout(() => controller.abort(new Error('timed out')), TIMEOUT_MS);
   const alive = () => {
@@ -116,32 +149,55 @@ async function openStream(api: BotApi): Promise<OpenedStream | null> {
   }
 }
 
-async function* readStream({ body, alive, done }: OpenedStream): AsyncGenerator<Loaded> {
+/**
+ * The lines each chunk of the stream ends, whole; returns what follows the last line. A line longer than
+ * a chunk is joined once, when it ends.
+ */
+async function* streamLines(reader: ReadableStreamDefaultReader<Uint8Array>, alive: () => void) {
   const decoder = new TextDecoder();
-  let rest = '';
+  const pieces: string[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    alive();
+    const text = decoder.decode(value, { stream: true });
+    const lines: string[] = [];
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      pieces.push(text.slice(start, newline));
+      start = newline + 1;
+      lines.push(pieces.length === 1 ? pieces[0]! : pieces.join(''));
+      pieces.length = 0;
+    }
+    if (start < text.length) pieces.push(text.slice(start));
+    if (lines.length > 0) yield lines;
+  }
+  return pieces.join('');
+}
+
+async function* readStream({ body, alive, done }: OpenedStream): AsyncGenerator<Loaded[]> {
   let records = 0;
   let end: StreamEnd | null = null;
+  let rest = '';
   const reader = body.getReader();
   try {
+    const lines = streamLines(reader, alive);
     for (;;) {
-      const { value, done: finished } = await reader.read();
-      if (finished) break;
-      alive();
-      const text = rest + decoder.decode(value, { stream: true });
-      let start = 0;
-      for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-        const line = text.slice(start, newline);
-        start = newline + 1;
-        if (end !== null) throw new Error('the snapshot stream went on after its end line');
-        const item = JSON.parse(line) as SnapshotItem | StreamEnd;
-        if ('end' in item) {
-          end = item;
-          continue;
-        }
-        records++;
-        yield loaded(item);
+      const next = await lines.next();
+      if (next.done === true) {
+        rest = next.value;
+        break;
       }
-      rest = text.slice(start);
+      const batch: Loaded[] = [];
+      for (const text of next.value) {
+        if (end !== null) throw new Error('the snapshot stream went on after its end line');
+        const line = JSON.parse(text) as StreamLine;
+        if ('end' in line) end = line;
+        else if ('category' in line) batch.push(...loadedRows(line));
+        else batch.push(loaded(line));
+      }
+      records += batch.length;
+      if (batch.length > 0) yield batch;
     }
   } finally {
     done();
@@ -156,7 +212,7 @@ async function* readStream({ body, alive, done }: OpenedStream): AsyncGenerator<
 }
 
 /** Every active record page by page (`GET /api/bot/premium`), both categories. */
-async function* loadPages(api: BotApi): AsyncGenerator<Loaded> {
+async function* loadPages(api: BotApi): AsyncGenerator<Loaded[]> {
   for (const category of ['SERVER', 'USER'] satisfies Category[]) {
     let cursor: string | null = null;
     do {
@@ -167,7 +223,7 @@ async function* loadPages(api: BotApi): AsyncGenerator<Loaded> {
         'api/bot/premium',
         query,
       );
-      for (const item of page.items) yield loaded(item);
+      yield page.items.map(loaded);
       cursor = page.nextCursor;
     } while (cursor !== null);
   }

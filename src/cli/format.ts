@@ -1,3 +1,5 @@
+import { rupeesOfPaise } from '../core/money';
+
 /** Plain-text rendering for people: UTC ISO times with a relative hint, aligned columns. */
 
 const UNPRINTABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
@@ -44,6 +46,11 @@ export function time(date: Date | null): string {
 
 export function money(paise: number, currency: string): string {
   return `${(paise / 100).toFixed(2)} ${currency}`;
+}
+
+/** An amount in INR as the console shows it: `₹1,999.00`. */
+export function rupees(inr: number): string {
+  return rupeesOfPaise(Math.round(inr * 100));
 }
 
 export function yesNo(value: boolean): string {

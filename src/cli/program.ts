@@ -14,6 +14,8 @@ import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
 import { registerOrdersShow } from './commands/orders-show';
+import { registerNoticesList } from './commands/notices-list';
+import { registerNoticesRetry } from './commands/notices-retry';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
@@ -22,8 +24,11 @@ import { registerPlansArchive } from './commands/plans-archive';
 import { registerPlansList } from './commands/plans-list';
 import { registerPlansSetPrice } from './commands/plans-set-price';
 import { registerPlansSync } from './commands/plans-sync';
+import { registerReportCustomers } from './commands/report-customers';
 import { registerReportDisputes } from './commands/report-disputes';
+import { registerReportExport } from './commands/report-export';
 import { registerReportRevenue } from './commands/report-revenue';
+import { registerReportSales } from './commands/report-sales';
 import { registerReportSubscribers } from './commands/report-subscribers';
 import { registerRevoke } from './commands/revoke';
 import { registerRevokesHeld } from './commands/revokes-held';
@@ -105,10 +110,15 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const report = program
     .command('report')
-    .description("the seller's figures: revenue, subscribers, disputes");
+    .description(
+      "the seller's figures: revenue, subscribers, disputes, recent sales, customers, CSV exports",
+    );
   registerReportRevenue(report, session);
   registerReportSubscribers(report, session);
   registerReportDisputes(report, session);
+  registerReportSales(report, session);
+  registerReportCustomers(report, session);
+  registerReportExport(report, session);
 
   const invoices = program
     .command('invoices')
@@ -138,6 +148,12 @@ export function buildProgram(): { program: Command; session: Session } {
   registerOutboxStats(outbox, session);
   registerOutboxDead(outbox, session);
   registerOutboxRetry(outbox, session);
+
+  const notices = program
+    .command('notices')
+    .description("the seller's Discord notices of sales, failed renewals, disputes and held revokes");
+  registerNoticesList(notices, session);
+  registerNoticesRetry(notices, session);
 
   const db = program.command('db').description('the database schema');
   registerDbMigrate(db, session);

@@ -12,7 +12,7 @@ function target(subscription: SubscriptionView): string {
 
 /** Subscriptions as a table (`users show`, `subscriptions list`). */
 export function subscriptionsTable(
-  subscriptions: (SubscriptionView & { buyerProviderId?: string })[],
+  subscriptions: (SubscriptionView & { buyerProviderId?: string; buyerUsername?: string })[],
 ): string {
   if (subscriptions.length === 0) return 'None.';
   const withBuyer = subscriptions.some((subscription) => subscription.buyerProviderId !== undefined);
@@ -32,7 +32,7 @@ export function subscriptionsTable(
       subscription.cancelAtCycleEnd ? `${subscription.status} (cancelled at cycle end)` : subscription.status,
       subscription.planType,
       target(subscription),
-      ...(withBuyer ? [subscription.buyerProviderId ?? '-'] : []),
+      ...(withBuyer ? [`${subscription.buyerUsername} (${subscription.buyerProviderId})`] : []),
       String(subscription.paidCount),
       timeOf(subscription.currentEnd),
       timeOf(subscription.nextChargeAt),

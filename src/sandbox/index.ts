@@ -6,7 +6,13 @@ import type { RedisSettings } from '../redis/connection';
 import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
 import { discordCdnRoutes } from './discord/cdn';
-import { discordRoutes } from './discord/routes';
+import { discordFaultBody, discordRoutes } from './discord/routes';
+import {
+  DiscordWebhooks,
+  discordWebhookRoutes,
+  type WebhookMessage,
+  type WebhookRateLimit,
+} from './discord/webhooks';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
@@ -38,6 +44,7 @@ import type {
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
+export type { WebhookMessage, WebhookRateLimit } from './discord/webhooks';
 export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
 export type { BuyerInstrument } from './razorpay/store';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
@@ -67,6 +74,8 @@ export interface SandboxOptions {
   log?: (message: string) => void;
   /** The service's Redis and EVENTS_STREAM: a stand-in for the bot reads them and serves `/bot/events`. */
   bot?: { redis: RedisSettings; stream: string; blockMs?: number };
+  /** Discord's channel webhooks' rate limit; 30 messages a minute by default, as Discord's. */
+  discordWebhookLimit?: WebhookRateLimit;
   /** Prices in whole INR (PLAN_PRICES): the subscription plans exist from the start, as SANDBOX_PLAN_IDS. */
   subscriptionPlans?: Record<SeedSubscriptionPlanType, number>;
 }
@@ -96,6 +105,12 @@ export interface Sandbox {
     autoApprove: boolean;
     /** Every access token issued so far. */
     issuedTokens(): string[];
+    /** `${url}/discord/api/webhooks/<id>/<token>`: a channel webhook, SELLER_DISCORD_WEBHOOK_URL. */
+    webhookUrl(id: string, token?: string): string;
+    /** The messages channel webhooks took, oldest first (`GET /discord/api/webhooks/:id/messages`). */
+    webhookMessages(): WebhookMessage[];
+    /** Posts to a webhook refused for its rate limit. */
+    webhookViolations(): number;
   };
   razorpay: {
     /**
@@ -180,6 +195,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const now = options.now ?? Date.now;
   const faults = new Faults();
   const oauth = new DiscordOAuth(options.discord, now);
+  const webhooks = new DiscordWebhooks(now, options.discordWebhookLimit);
   const log = options.log ?? (() => {});
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
 
@@ -191,6 +207,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
   await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
+  await app.register(discordWebhookRoutes(webhooks, faults, discordFaultBody), { prefix: '/discord/api' });
   await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
   url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
@@ -210,6 +227,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         oauth.autoApprove = value;
       },
       issuedTokens: () => oauth.issuedTokens(),
+      webhookUrl: (id, token = 'sandbox-webhook-token') => `${url}/discord/api/webhooks/${id}/${token}`,
+      webhookMessages: () => structuredClone(webhooks.messages),
+      webhookViolations: () => webhooks.violations,
     },
     razorpay: {
       pay: (orderId, opts) => razorpay.pay(orderId, modeOf(opts?.webhooks), opts?.method),

@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Core } from '../core';
 import { select } from '../core/reports/select';
+import { countNotices } from '../core/seller-notices';
 import {
   ACTIVE_PREMIUM,
   LAST_WEBHOOK_AGE,
@@ -84,6 +85,16 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
       const [row] = await select<{ left: number | null }>(sequelize, SOONEST_RESPOND_BY, []);
       this.reset();
       if (row!.left !== null) this.set(row!.left);
+    },
+  });
+  new Gauge({
+    name: 'premium_seller_notices',
+    help: "The seller's Discord notices not sent: waiting (due or retried) and dead (given up)",
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      const counts = await countNotices(sequelize);
+      for (const state of ['waiting', 'dead'] as const) this.set({ state }, counts[state]);
     },
   });
 }

@@ -9,6 +9,7 @@ import { HeldRevokesWatch } from './held-revokes-watch';
 import { scheduledJobs } from './jobs';
 import { OutboxRelay } from './relay/outbox-relay';
 import { Scheduler } from './scheduler';
+import { NoticeSender } from './seller-notices/notice-sender';
 
 export interface RunningWorker {
   /** The port `/healthz` and `/metrics` are served on. */
@@ -17,7 +18,10 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** The worker process's parts: the outbox relay, the scheduled jobs and the health/metrics server. */
+/**
+ * The worker process's parts: the outbox relay, the scheduled jobs, the seller's notices (with
+ * SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
+ */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config, { warn: (message) => logger.warn(message) });
   const registry = new Registry();
@@ -36,6 +40,17 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     logger: logger.child({ part: 'relay' }),
     registry,
   });
+  const { webhookUrl, perMinute } = config.sellerNotices;
+  const notices =
+    webhookUrl === null
+      ? null
+      : new NoticeSender({
+          sequelize: core.sequelize,
+          webhookUrl,
+          perMinute,
+          timeoutMs: config.providerTimeoutMs,
+          logger: logger.child({ part: 'seller-notices' }),
+        });
   const heldRevokes = new HeldRevokesWatch(core, logger.child({ part: 'revocation-guard' }), registry);
   const server = await startHealthServer({
     host: config.metricsHost,
@@ -49,11 +64,12 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   scheduler.start();
   relay.start();
   heldRevokes.start();
+  notices?.start();
   return {
     port: server.port,
     async stop() {
       heldRevokes.stop();
-      await Promise.all([relay.stop(), scheduler.stop()]);
+      await Promise.all([relay.stop(), scheduler.stop(), notices?.stop()]);
       await server.close();
       await core.close();
     },

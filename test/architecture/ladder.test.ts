@@ -11,7 +11,7 @@ const LADDER = [
   ['models'],
   ['db'],
   ['core'],
-  ['config'],
+  ['config', 'seller-notices'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
   ['bundles'],

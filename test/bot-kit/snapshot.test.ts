@@ -42,7 +42,7 @@ function useServer(handle: (request: IncomingMessage, response: ServerResponse) 
 
 async function all(api: { url: string; token: string }) {
   const loaded = [];
-  for await (const entry of loadSnapshot(api)) loaded.push(entry);
+  for await (const batch of loadSnapshot(api)) loaded.push(...batch);
   return loaded;
 }
 
@@ -61,14 +61,14 @@ describe('bot-kit snapshot: the stream', () => {
   });
   const lines = (...values: object[]) => values.map((value) => `${JSON.stringify(value)}\n`).join('');
 
-  it('loads every line in one request, guilds and users by their keys', async () => {
+  it('loads a line per item, as a service before the rows format answers, guilds and users by their keys', async () => {
     body = lines(guild('1'), guild('2', 4), user('9'), {
       end: true,
       records: 3,
       readAt: new Date().toISOString(),
     });
     const loaded = await all(server.api());
-    expect(server.asked).toEqual(['/api/bot/premium/stream']);
+    expect(server.asked).toEqual(['/api/bot/premium/stream?format=rows']);
     expect(loaded).toEqual([
       {
         target: { guildId: '1' },
@@ -94,6 +94,35 @@ describe('bot-kit snapshot: the stream', () => {
     ]);
   });
 
+  it("loads the rows format: records as arrays, each tier's features once", async () => {
+    const expiresAt = Date.parse('2030-01-01T00:00:00.123Z');
+    body = lines(
+      {
+        category: 'SERVER',
+        records: [
+          ['1', expiresAt, 1, 'pro', 2],
+          ['2', expiresAt, 4, 'gone', 1],
+        ],
+        features: { pro: { music: true } },
+      },
+      { category: 'USER', records: [['9', expiresAt, 3, null]], features: {} },
+      { end: true, records: 3, readAt: new Date().toISOString() },
+    );
+    const loaded = await all(server.api());
+    const record = (version: number, slots: number, tier: string | null, features: object) => ({
+      expiresAt: new Date(expiresAt),
+      version,
+      slots,
+      tier,
+      features,
+    });
+    expect(loaded).toEqual([
+      { target: { guildId: '1' }, record: record(1, 2, 'pro', { music: true }) },
+      { target: { guildId: '2' }, record: record(4, 1, 'gone', {}) },
+      { target: { providerId: '9' }, record: record(3, 1, null, {}) },
+    ]);
+  });
+
   it('throws on a stream cut short, or one whose end line counts otherwise', async () => {
     body = lines(guild('1'), user('9'));
     await expect(all(server.api())).rejects.toThrow('the snapshot stream was cut short after 2 records');
@@ -101,6 +130,8 @@ describe('bot-kit snapshot: the stream', () => {
     await expect(all(server.api())).rejects.toThrow('cut short');
     body = lines(guild('1'), { end: true, records: 2, readAt: new Date().toISOString() });
     await expect(all(server.api())).rejects.toThrow('counted 2 records but held 1');
+    body = lines({ category: 'USER', records: [['9', 0, 1, null]], features: {} });
+    await expect(all(server.api())).rejects.toThrow('cut short after 1 records');
   });
 
   it('throws on an answer other than 200 or 404', async () => {
@@ -133,7 +164,7 @@ describe('bot-kit snapshot: a service without the stream', () => {
       { providerId: '9' },
     ]);
     expect(server.asked).toEqual([
-      '/api/bot/premium/stream',
+      '/api/bot/premium/stream?format=rows',
       '/api/bot/premium?category=SERVER&limit=1000',
       '/api/bot/premium?category=SERVER&limit=1000&cursor=next',
       '/api/bot/premium?category=USER&limit=1000',

@@ -87,6 +87,7 @@ describe('premium subscriptions', () => {
         }),
       ],
     });
+    expect((await cli(['subscriptions', 'list'])).stdout).toContain(`subscriber (${buyer.providerId})`);
     expect((await cli(['subscriptions', 'list', '--status', 'halted', '--json'])).stdout).toContain(
       '"subscriptions": []',
     );

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
+import { bindSlot } from '../../src/core/bundles';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
@@ -30,6 +31,13 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
     await page.getByRole('heading', { name: 'Pay ₹199.00' }).waitFor();
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await page.locator('#status', { hasText: /^Premium until/ }).waitFor();
+  }
+
+  async function latestOrder(): Promise<{ orderId: string }> {
+    const [[order]] = (await getProduct().core.sequelize.query(
+      'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
+    )) as [{ orderId: string }[], unknown];
+    return order!;
   }
 
   async function botEvents(): Promise<Pick<PremiumEventPayload, 'type' | 'providerId' | 'source'>[]> {
@@ -121,17 +129,15 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
     async () => {
       const page = await getProduct().newPage({ width: 1280, height: 900 });
       await buyMonthly(page);
-      const [[order]] = (await getProduct().core.sequelize.query(
-        'SELECT processor_order_id AS "orderId" FROM orders ORDER BY id DESC LIMIT 1',
-      )) as [{ orderId: string }[], unknown];
+      const order = await latestOrder();
       // An open dispute on it: the overview's row links to the order and to the buyer, by name.
       await getProduct().core.sequelize.query(
         `INSERT INTO payment_disputes (dispute_id, order_id, status, opened, created_at, updated_at)
          SELECT 'disp_E2eOpen', id, 'open', true, now(), now() FROM orders WHERE processor_order_id = $1`,
-        { bind: [order!.orderId] },
+        { bind: [order.orderId] },
       );
-      const orderUrl = `${api()}/console#/orders/${order!.orderId}`;
-      const orderHeading = page.getByRole('heading', { name: `Order ${order!.orderId}` });
+      const orderUrl = `${api()}/console#/orders/${order.orderId}`;
+      const orderHeading = page.getByRole('heading', { name: `Order ${order.orderId}` });
       const userUrl = `${api()}/console#/users/${DEMO_USER.id}`;
       const userHeading = page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` });
 
@@ -156,8 +162,8 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await page.locator('[data-figure="gross"]', { hasText: '₹' }).waitFor();
       await expect(page.locator('#detail').isHidden()).resolves.toBe(true);
       const disputeRow = page.locator('#disputes li', { hasText: 'disp_E2eOpen' });
-      await expect(disputeRow.getByRole('link', { name: order!.orderId }).getAttribute('href')).resolves.toBe(
-        `#/orders/${order!.orderId}`,
+      await expect(disputeRow.getByRole('link', { name: order.orderId }).getAttribute('href')).resolves.toBe(
+        `#/orders/${order.orderId}`,
       );
       await expect(
         disputeRow.getByRole('link', { name: DEMO_USER.global_name! }).getAttribute('href'),
@@ -253,6 +259,99 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
   );
 
   it(
+    'recent sales, customers and a CSV download; the charts speak Indian dates and rupees',
+    async () => {
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      await buyMonthly(page);
+      const order = await latestOrder();
+      const buyer = `${DEMO_USER.global_name} (${DEMO_USER.id})`;
+
+      // Its own address, through the sign-in.
+      await page.goto(`${api()}/console#/sales`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.getByRole('heading', { name: 'Sales', exact: true }).waitFor();
+      const sale = page.locator('#sales li', { hasText: order.orderId });
+      await expect(sale.textContent()).resolves.toMatch(
+        new RegExp(`${buyer.replace(/[()]/g, '\\$&')} · order_\\w+ · Monthly · ₹199.00 · paid$`),
+      );
+      await expect(sale.getByRole('link', { name: buyer }).getAttribute('href')).resolves.toBe(
+        `#/users/${DEMO_USER.id}`,
+      );
+
+      // The financial year preset, then the orders' download: a CSV attachment of this order.
+      const today = new Date().toLocaleDateString('en-CA', { timeZone: 'Asia/Kolkata' });
+      const fyStart =
+        Number(today.slice(5, 7)) >= 4 ? Number(today.slice(0, 4)) : Number(today.slice(0, 4)) - 1;
+      await page.getByRole('button', { name: /^This FY/ }).click();
+      await expect(page.getByLabel('From').inputValue()).resolves.toBe(`${fyStart}-04-01`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('link', { name: 'Orders (CSV)' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`orders-${fyStart}-04-01-to-${today}.csv`);
+      const csv = fs.readFileSync((await download.path())!, 'utf8').split('\r\n');
+      expect(csv[0]).toMatch(/^order_id,state,created_at,paid_at,buyer_id,buyer_username,/);
+      expect(csv[1]).toMatch(
+        new RegExp(`^${order.orderId},paid,.*,${DEMO_USER.id},${DEMO_USER.username},USER,,Monthly,199,`),
+      );
+      await shot(page, 'console-sales-1280');
+
+      await page.getByRole('link', { name: 'Customers' }).click();
+      await page.getByRole('heading', { name: 'Customers' }).waitFor();
+      await expect(page.locator('#customers li').first().textContent()).resolves.toContain(
+        `${buyer} · ₹199.00 lifetime value · Monthly · 1 payment(s)`,
+      );
+      await shot(page, 'console-customers-1280');
+      await page.setViewportSize({ width: 390, height: 844 });
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await shot(page, 'console-customers-390');
+      await page.getByRole('link', { name: 'Sales' }).click();
+      await page.getByRole('heading', { name: 'Sales', exact: true }).waitFor();
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
+      await shot(page, 'console-sales-390');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // The charts: a legend with names and figures before any hover; a day's figures as "27 Nov".
+      await page.getByRole('link', { name: 'Overview' }).click();
+      const legend = page.locator('[data-legend="revenue-chart"]');
+      await expect(legend.textContent()).resolves.toBe('90 days:Gross ₹199.00Net ₹199.00');
+      await expect(page.locator('[data-legend="mrr-chart"]').textContent()).resolves.toBe('Now:MRR ₹0.00');
+      const plot = (await page.locator('#revenue-chart .u-over').boundingBox())!;
+      await page.mouse.move(plot.x + plot.width - 2, plot.y + plot.height / 2);
+      const day = new Date().toLocaleDateString('en-IN', {
+        day: 'numeric',
+        month: 'short',
+        timeZone: 'Asia/Kolkata',
+      });
+      await expect(legend.textContent()).resolves.toBe(`${day}:Gross ₹199.00Net ₹199.00`);
+      await shot(page, 'console-charts');
+      expect(day).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+      // No subscription was live at the month's start: churn says none, and what it counts.
+      await expect(page.locator('[data-figure="churn"]').textContent()).resolves.toBe('none');
+
+      // The refund dialog: Back plain, Confirm red.
+      await page.goto(`${api()}/console#/orders/${order.orderId}`);
+      await page.locator('#detail').getByRole('button', { name: 'Refund' }).click();
+      const colour = (name: string) =>
+        page
+          .getByRole('button', { name })
+          .evaluate((button) => button.ownerDocument.defaultView!.getComputedStyle(button).backgroundColor);
+      await expect(colour('Back')).resolves.toBe('rgb(255, 255, 255)');
+      await expect(colour('Confirm')).resolves.toBe('rgb(180, 35, 24)');
+      await page.getByRole('button', { name: 'Back' }).click();
+      // The order's buyer by Discord username beside the id.
+      await expect(
+        page
+          .locator('#detail')
+          .getByRole('link', { name: `${DEMO_USER.username} (${DEMO_USER.id})` })
+          .count(),
+      ).resolves.toBe(1);
+    },
+    TEST_MS,
+  );
+
+  it(
     'tells someone who is not an operator so, with a way to sign in again',
     async () => {
       const page = await getProduct().newPage({ width: 390, height: 844 });
@@ -262,6 +361,40 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       expect(page.url()).toBe(`${api()}/console`);
       await expect(page.locator('#signed-in').isHidden()).resolves.toBe(true);
       await shot(page, 'console-not-an-operator');
+    },
+    TEST_MS,
+  );
+  it(
+    "the user view lists the buyer's bundles with each bound guild, when bound and until when",
+    async () => {
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      await buyMonthly(page);
+      await page.goto(`${api()}/console#/users/${DEMO_USER.id}`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.getByRole('heading', { name: `${DEMO_USER.username} (${DEMO_USER.id})` }).waitFor();
+      // A two-slot bundle of the demo user, one slot bound by an operator.
+      const { sequelize } = getProduct().core;
+      const [[bundle]] = (await sequelize.query(
+        `INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
+           SELECT id, 'Duo', 'premium', 2, 30, now() + interval '30 days' FROM users WHERE provider_id = $1
+           RETURNING id`,
+        { bind: [DEMO_USER.id] },
+      )) as [{ id: string }[], unknown];
+      const guildId = '345678901234567890';
+      const by = { kind: 'operator', actor: 'e2e' } as const;
+      await bindSlot(sequelize, { bundleId: Number(bundle!.id), guildId, by });
+
+      await page.reload();
+      const row = page.locator(`[data-row="bundle:${bundle!.id}"]`);
+      await row.waitFor();
+      await expect(row.textContent()).resolves.toMatch(/^#\d+ Duo \(premium\) · 1 of 2 slots bound · ends /);
+      const bound = row.locator(`[data-row="bundle:${bundle!.id}:${guildId}"]`);
+      await expect(bound.getByRole('link', { name: guildId }).getAttribute('href')).resolves.toBe(
+        `#/guilds/${guildId}`,
+      );
+      await expect(bound.textContent()).resolves.toMatch(/bound \d{4}-\d\d-\d\d \d\d:\d\d UTC · until /);
+      await shot(page, 'console-user-bundles');
     },
     TEST_MS,
   );

@@ -4,13 +4,20 @@ import { snowflake } from '../arguments';
 import { time } from '../format';
 import type { Session } from '../session';
 
+const ENDS: Record<BundleView['status'], string> = {
+  active: 'ends',
+  ended: 'ended',
+  revoked: 'ended (refunded or charged back)',
+};
+
 function render({ user, bundles }: { user: string; bundles: BundleView[] }): string {
   if (bundles.length === 0) return `User ${user} has no bundles.`;
   return bundles
     .map((bundle) => {
-      const head = `Bundle #${bundle.bundleId}: ${bundle.plan} (${bundle.tier}), ${bundle.guilds.length} of ${bundle.slots} slots bound, ${bundle.status === 'active' ? 'ends' : 'ended (refunded or charged back)'} ${time(new Date(bundle.endsAt))}`;
+      const head = `Bundle #${bundle.bundleId}: ${bundle.plan} (${bundle.tier}), ${bundle.guilds.length} of ${bundle.slots} slots bound, ${ENDS[bundle.status]} ${time(new Date(bundle.endsAt))}`;
       const guilds = bundle.guilds.map(
-        (guild) => `  guild ${guild.guildId}, bound ${time(new Date(guild.boundAt))}`,
+        (guild) =>
+          `  guild ${guild.guildId}, bound ${time(new Date(guild.boundAt))}${guild.state === 'held' ? ', held: its revoke waits for `premium revokes release`' : ''}`,
       );
       return [head, ...guilds].join('\n');
     })

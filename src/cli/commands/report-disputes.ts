@@ -13,7 +13,7 @@ function render({ disputes }: { disputes: OpenDispute[] }): string {
       d.amount.toFixed(2),
       d.orderId ?? d.subscriptionId ?? '-',
       d.paymentId ?? '-',
-      d.providerId,
+      `${d.buyerName} (${d.providerId})`,
       d.openedAt,
     ]),
   );

@@ -57,7 +57,7 @@ function render(report: SubscribersReport): string {
             report.failingCharges.map((c) => [
               c.subscriptionId,
               c.status,
-              c.providerId,
+              `${c.buyerName} (${c.providerId})`,
               c.guildId ?? 'USER',
               c.planType,
               c.amount.toFixed(2),

@@ -67,6 +67,8 @@ export interface OrderFilter {
   /** Orders of SERVER premium for this guild. */
   guildId?: string;
   since?: Date;
+  /** Only orders created before this instant. */
+  before?: Date;
   limit: number;
   /** The `nextCursor` of the page before. */
   cursor?: string;
@@ -102,6 +104,7 @@ export async function listOrders(sequelize: Sequelize, filter: OrderFilter): Pro
     .add('o.buyer_user_id = ?', buyer?.id)
     .add('o.guild_id = ?', filter.guildId)
     .add('o.created_at >= ?', filter.since)
+    .add('o.created_at < ?', filter.before)
     .add('(o.created_at, o.id) < (?::timestamptz, ?::bigint)', after?.[0], after?.[1]);
   const rows = await selectRows<Omit<OrderSummary, 'state'> & PageKey>(
     sequelize,

@@ -9,7 +9,7 @@ import {
   type GuildPremium,
   type UserPremium,
 } from './premium-records';
-import { SNAPSHOT_LINES_AFTER, SNAPSHOT_READ_AT } from './sql';
+import { SNAPSHOT_LINES_AFTER, SNAPSHOT_READ_AT, SNAPSHOT_ROWS_AFTER } from './sql';
 
 export const SNAPSHOT_PAGE = { default: 500, max: 1000 } as const;
 
@@ -73,16 +73,26 @@ interface LinesPage {
 }
 
 /**
- * Every active record of both categories (SERVER, then USER, each in record-id order) as NDJSON: each
- * line one item of `snapshotPage`, then one `SnapshotEnd` line. All of it read in one REPEATABLE READ,
- * read-only transaction, so the stream is one consistent view whatever commits meanwhile (the events
- * stream carries those), in keyset reads of `pageSize`, the next read sent while the last is written.
- * Pulled: the caller takes the next chunk when its writer has room (a slow reader slows the reads rather
- * than filling memory). Returning early (a reader gone) ends the transaction.
+ * How the streamed snapshot writes its records: `items`, one line per record, each an item of
+ * `snapshotPage`; `rows`, one line per keyset read, its records as arrays and each tier's features once
+ * (docs/api.md), about a third of the bytes for a bot to parse.
+ */
+export const SNAPSHOT_FORMATS = ['items', 'rows'] as const;
+export type SnapshotFormat = (typeof SNAPSHOT_FORMATS)[number];
+
+const PAGES_OF = { items: SNAPSHOT_LINES_AFTER, rows: SNAPSHOT_ROWS_AFTER } as const;
+
+/**
+ * Every active record of both categories (SERVER, then USER, each in record-id order) as NDJSON in
+ * `format`, then one `SnapshotEnd` line. All of it read in one REPEATABLE READ, read-only transaction, so
+ * the stream is one consistent view whatever commits meanwhile (the events stream carries those), in
+ * keyset reads of `pageSize`, the next read sent while the last is written. Pulled: the caller takes the
+ * next chunk when its writer has room (a slow reader slows the reads rather than filling memory).
+ * Returning early (a reader gone) ends the transaction.
  */
 export async function* snapshotLines(
   sequelize: Sequelize,
-  pageSize: number = STREAM_PAGE,
+  { format = 'items', pageSize = STREAM_PAGE }: { format?: SnapshotFormat; pageSize?: number } = {},
 ): AsyncGenerator<string> {
   const transaction = await sequelize.transaction({
     isolationLevel: Transaction.ISOLATION_LEVELS.REPEATABLE_READ,
@@ -95,7 +105,7 @@ export async function* snapshotLines(
       { read_at: Date },
     ];
     const read = (category: Category, afterId: string) =>
-      selectRows<LinesPage>(transaction, SNAPSHOT_LINES_AFTER[category], [afterId, pageSize]).then(
+      selectRows<LinesPage>(transaction, PAGES_OF[format][category], [afterId, pageSize]).then(
         ([page]) => page!,
       );
     let records = 0;

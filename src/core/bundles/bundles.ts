@@ -1,52 +1,13 @@
-import type { Sequelize, Transaction } from 'sequelize';
+import type { Sequelize } from 'sequelize';
 import { selectRows, withTransaction } from '../db/database';
-import { PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
 import { grantPremium } from '../premium/grant';
-import { revokePremium, type RevokeLimit } from '../premium/revoke';
-import type { GrantSource, PremiumChange } from '../premium/types';
-import {
-  BINDINGS_OF_GUILD,
-  BUNDLES_OF_BUYER,
-  END_BUNDLE,
-  INSERT_BINDING,
-  INSERT_BUNDLE,
-  LIVE_BINDINGS,
-  LOCK_BUNDLE,
-  LOCK_BUNDLE_OF_ORDER,
-  MANAGES_GUILD,
-  UNBIND,
-} from './sql';
+import type { PremiumChange } from '../premium/types';
+import { takeBinding } from './money';
+import { liveBindings, lockBundle, rows, type AnyTransaction, type BindingActor } from './locked';
+import { BINDINGS_OF_GUILD, BUNDLES_OF_BUYER, INSERT_BINDING, INSERT_BUNDLE, MANAGES_GUILD } from './sql';
 
 const DAY_MS = 86_400_000;
-
-/** A transaction of either kind: the paid-and-grant one is plain, the rest are Sequelize's. */
-export type AnyTransaction = Transaction | PlainTransaction;
-
-function rows<T extends object>(transaction: AnyTransaction, text: string, values: unknown[]): Promise<T[]> {
-  if (transaction instanceof PlainTransaction) return transaction.rows<T>({ name: '', text, values });
-  return selectRows<T>(transaction, text, values);
-}
-
-export interface LockedBundle {
-  bundleId: number;
-  orderId: number | null;
-  buyerUserId: number;
-  buyerProviderId: string;
-  plan: string;
-  tier: string;
-  slots: number;
-  days: number;
-  endsAt: Date;
-  status: 'active' | 'revoked';
-}
-
-interface LiveBinding {
-  id: number;
-  guildId: string;
-  grantId: number;
-  boundAt: Date;
-}
 
 export interface BundleView {
   bundleId: number;
@@ -54,12 +15,11 @@ export interface BundleView {
   tier: string;
   slots: number;
   endsAt: Date;
-  status: 'active' | 'revoked';
-  guilds: { guildId: string; boundAt: string }[];
+  /** `ended`: its days ran out (what it put on bound guilds runs on there, stacked); `revoked`: refunded or charged back. */
+  status: 'active' | 'ended' | 'revoked';
+  /** `held`: the revocation guard holds the revoke of its days (a refund's or a dispute's) for an operator. */
+  guilds: { guildId: string; boundAt: string; state: 'bound' | 'held' }[];
 }
-
-/** Who binds or unbinds: the buyer (who must manage the guild to bind it) or an operator. */
-export type BindingActor = { kind: 'buyer'; providerId: string } | { kind: 'operator'; actor: string };
 
 export interface BundleOrder {
   id: number;
@@ -98,31 +58,13 @@ export async function listBundles(sequelize: Sequelize, providerId: string): Pro
   const found = await selectRows<BundleView & { bundleId: string }>(sequelize, BUNDLES_OF_BUYER, [
     providerId,
   ]);
-  return found.map((row) => ({ ...row, bundleId: Number(row.bundleId), endsAt: new Date(row.endsAt) }));
-}
-
-async function lockBundle(transaction: AnyTransaction, bundleId: number, by: BindingActor) {
-  const [bundle] = await rows<LockedBundle>(transaction, LOCK_BUNDLE, [bundleId]);
-  // Another buyer's bundle is answered as none, so bundle ids reveal nothing.
-  if (!bundle || (by.kind === 'buyer' && bundle.buyerProviderId !== by.providerId)) {
-    throw AppError.notFound('BUNDLE_NOT_FOUND', `no bundle ${bundleId}`);
-  }
-  return normalised(bundle);
-}
-
-function normalised(bundle: LockedBundle): LockedBundle {
-  return {
-    ...bundle,
-    bundleId: Number(bundle.bundleId),
-    orderId: bundle.orderId === null ? null : Number(bundle.orderId),
-    buyerUserId: Number(bundle.buyerUserId),
-    endsAt: new Date(bundle.endsAt),
-  };
-}
-
-async function liveBindings(transaction: AnyTransaction, bundleId: number): Promise<LiveBinding[]> {
-  const found = await rows<LiveBinding>(transaction, LIVE_BINDINGS, [bundleId]);
-  return found.map((row) => ({ ...row, id: Number(row.id), grantId: Number(row.grantId) }));
+  return found.map((row) => ({
+    ...row,
+    bundleId: Number(row.bundleId),
+    endsAt: new Date(row.endsAt),
+    // json_agg writes PostgreSQL's text of a timestamp: every reader gets ISO 8601 with `Z`.
+    guilds: row.guilds.map((guild) => ({ ...guild, boundAt: new Date(guild.boundAt).toISOString() })),
+  }));
 }
 
 export interface Binding {
@@ -220,7 +162,7 @@ export async function unbindSlot(
       );
     }
     const actor = request.by.kind === 'buyer' ? `user:${request.by.providerId}` : request.by.actor;
-    const change = await takeBinding(sequelize, transaction, binding, {
+    const change = await takeBinding(sequelize, transaction, bundle, binding, {
       source: 'bundle',
       actor,
       reason: request.reason ?? `bundle ${bundle.bundleId} unbound`,
@@ -228,58 +170,4 @@ export async function unbindSlot(
     });
     return { bundleId: bundle.bundleId, guildId: request.guildId, change };
   });
-}
-
-/** Takes back what is left of one binding's grant and marks it unbound. */
-async function takeBinding(
-  sequelize: Sequelize,
-  transaction: Transaction,
-  binding: LiveBinding,
-  revoke: { source: GrantSource; actor: string; reason: string; idempotencyKey: string },
-  limit: RevokeLimit & { released?: boolean } = {},
-): Promise<PremiumChange | null> {
-  const taken = await revokePremium(
-    sequelize,
-    { target: { grantId: binding.grantId }, ...revoke },
-    { transaction, ...limit },
-  ).catch((error: unknown) => {
-    // An operator already took it back, or ended the guild: nothing left of it to take.
-    if (error instanceof AppError && ['ALREADY_REVOKED', 'NO_PREMIUM'].includes(error.code)) return null;
-    throw error;
-  });
-  const change = taken && 'grantId' in taken ? taken : null;
-  await selectRows(transaction, `${UNBIND} RETURNING id`, [
-    binding.id,
-    change?.grantId ?? null,
-    revoke.actor,
-  ]);
-  return change;
-}
-
-/**
- * A full refund or a lost (or opened) dispute of a bundle order's payment: takes back what is left of the
- * bundle from every bound guild (one revoke, so one event, each) and ends the bundle. False when the order
- * bought no bundle, so the caller revokes the order's own grant as before.
- */
-export async function takeBackBundleOf(
-  sequelize: Sequelize,
-  transaction: Transaction,
-  orderId: number,
-  revoke: { source: GrantSource; actor: string; reason: string; idempotencyKey: string },
-  limit: RevokeLimit = {},
-): Promise<boolean> {
-  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_ORDER, [orderId]);
-  if (!found) return false;
-  const bundle = normalised(found);
-  for (const binding of await liveBindings(transaction, bundle.bundleId)) {
-    await takeBinding(
-      sequelize,
-      transaction,
-      binding,
-      { ...revoke, idempotencyKey: `${revoke.idempotencyKey}:bundle-binding:${binding.id}` },
-      limit,
-    );
-  }
-  await selectRows(transaction, `${END_BUNDLE} RETURNING id`, [bundle.bundleId]);
-  return true;
 }

@@ -1,10 +1,10 @@
+export { bindSlot, createBundle, listBundles, unbindSlot, type BundleView, type MadeBundle } from './bundles';
+export type { BindingActor, LockedBundle } from './locked';
 export {
-  bindSlot,
-  createBundle,
-  listBundles,
-  takeBackBundleOf,
-  unbindSlot,
-  type BindingActor,
-  type BundleView,
-  type MadeBundle,
-} from './bundles';
+  bundleOfOrder,
+  releaseHeldBinding,
+  restoreBundleOf,
+  takeFromBundle,
+  type BundleRevoke,
+  type BundleTake,
+} from './money';

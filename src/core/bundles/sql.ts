@@ -18,7 +18,8 @@ export const LOCK_BUNDLE_OF_ORDER = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOI
   WHERE b.order_id = $1 FOR UPDATE OF b`;
 
 /** The live bindings of a bundle, oldest first. */
-export const LIVE_BINDINGS = `SELECT id, guild_id AS "guildId", grant_id AS "grantId", bound_at AS "boundAt"
+export const LIVE_BINDINGS = `SELECT id, guild_id AS "guildId", grant_id AS "grantId", bound_at AS "boundAt",
+    restore_grant_id AS "restoreGrantId", held_revoke_id AS "heldRevokeId"
   FROM bundle_bindings WHERE bundle_id = $1 AND unbound_at IS NULL ORDER BY id`;
 
 /** How many times a guild was bound to the bundle: the next binding's idempotency key counts on. */
@@ -28,17 +29,69 @@ export const BINDINGS_OF_GUILD = `SELECT count(*)::integer AS count FROM bundle_
 export const INSERT_BINDING = `INSERT INTO bundle_bindings (bundle_id, guild_id, grant_id)
   VALUES ($1, $2, $3) RETURNING bound_at AS "boundAt"`;
 
-export const UNBIND = `UPDATE bundle_bindings SET unbound_at = now(), revoke_grant_id = $2, unbound_by = $3
+export const UNBIND = `UPDATE bundle_bindings SET unbound_at = now(), revoke_grant_id = $2, unbound_by = $3,
+    held_revoke_id = NULL, held_share_days = NULL
   WHERE id = $1`;
 
-/** A refund or a lost dispute ended the bundle: nothing more can be bound. */
-export const END_BUNDLE = `UPDATE bundles SET status = 'revoked', ends_at = LEAST(ends_at, now()), updated_at = now()
+/** What is left of a binding after a share was taken: carried by the grant that gave the rest back. */
+export const MOVE_BINDING = `UPDATE bundle_bindings SET grant_id = $2, held_revoke_id = NULL, held_share_days = NULL
   WHERE id = $1`;
+
+/** The revocation guard held the revoke of a binding's days: bound until an operator releases it. */
+export const HOLD_BINDING = `UPDATE bundle_bindings SET held_revoke_id = $2, held_share_days = $3 WHERE id = $1`;
+
+/** The binding whose revoke the guard held as `held_revokes` row $1, with its bundle locked. */
+export const LOCK_HELD_BINDING = `SELECT bb.id, bb.guild_id AS "guildId", bb.grant_id AS "grantId",
+    bb.bound_at AS "boundAt", bb.restore_grant_id AS "restoreGrantId", bb.held_revoke_id AS "heldRevokeId",
+    bb.held_share_days AS "heldShareDays", ${BUNDLE_COLUMNS}
+  FROM bundle_bindings bb JOIN bundles b ON b.id = bb.bundle_id JOIN users u ON u.id = b.buyer_user_id
+  WHERE bb.held_revoke_id = $1 AND bb.unbound_at IS NULL FOR UPDATE OF b, bb`;
+
+/** A refund or a lost dispute ended the bundle ($2: now, or keep the end a won dispute may give back). */
+export const END_BUNDLE = `UPDATE bundles SET status = 'revoked',
+    ends_at = CASE WHEN $2 THEN LEAST(ends_at, now()) ELSE ends_at END, updated_at = now()
+  WHERE id = $1`;
+
+/** A share of the bundle taken ($2 < 0) or given back ($2 > 0): later binds get what is left. */
+export const SHIFT_BUNDLE_END = `UPDATE bundles SET ends_at = ends_at + make_interval(days => $2::integer),
+    updated_at = now()
+  WHERE id = $1`;
+
+/** A won dispute gave the bundle back. */
+export const REOPEN_BUNDLE = `UPDATE bundles SET status = 'active', updated_at = now() WHERE id = $1`;
+
+/**
+ * What a dispute took from each binding of the bundle (its revokes keyed `<dispute key>:bundle-binding:<id>`),
+ * less the rest given back at once, and whether the binding was unbound by it.
+ */
+export const DISPUTE_TAKES = `SELECT bb.id AS "bindingId", bb.guild_id AS "guildId", r.idempotency_key AS "revokeKey",
+    r.tier, -r.days - COALESCE(rest.days, 0) AS days, (bb.revoke_grant_id = r.id) AS unbound
+  FROM bundle_bindings bb
+  JOIN premium_grants r ON r.kind = 'revoke' AND r.idempotency_key = $2 || ':bundle-binding:' || bb.id
+  LEFT JOIN premium_grants rest ON rest.kind = 'grant' AND rest.idempotency_key = r.idempotency_key || ':rest'
+  WHERE bb.bundle_id = $1 AND (bb.unbound_at IS NULL OR bb.revoke_grant_id = r.id) ORDER BY bb.id`;
+
+/** A binding a won dispute gave back: bound again to the restoring grant. */
+export const REBIND = `UPDATE bundle_bindings SET unbound_at = NULL, revoke_grant_id = NULL, unbound_by = NULL,
+    grant_id = $2
+  WHERE id = $1`;
+
+export const SET_RESTORE_GRANT = `UPDATE bundle_bindings SET restore_grant_id = $2 WHERE id = $1`;
+
+/** The held revokes of a dispute's takes from the bundle's bindings, still waiting (a won dispute withdraws them). */
+export const HELD_DISPUTE_TAKES = `SELECT h.id, h.idempotency_key AS key FROM bundle_bindings bb
+  JOIN held_revokes h ON h.id = bb.held_revoke_id
+  WHERE bb.bundle_id = $1 AND h.released_at IS NULL AND starts_with(h.idempotency_key, $2 || ':bundle-binding:')`;
+
+export const CLEAR_HELD = `UPDATE bundle_bindings SET held_revoke_id = NULL, held_share_days = NULL
+  WHERE bundle_id = $1 AND held_revoke_id = ANY($2::bigint[])`;
 
 /** A buyer's bundles, newest first, each with its live bindings. */
 export const BUNDLES_OF_BUYER = `SELECT b.id AS "bundleId", b.plan_code AS "plan", b.tier, b.slots,
-    b.ends_at AS "endsAt", b.status,
-    COALESCE((SELECT json_agg(json_build_object('guildId', bb.guild_id, 'boundAt', bb.bound_at) ORDER BY bb.id)
+    b.ends_at AS "endsAt",
+    CASE WHEN b.status = 'active' AND b.ends_at <= now() THEN 'ended' ELSE b.status END AS status,
+    COALESCE((SELECT json_agg(json_build_object('guildId', bb.guild_id, 'boundAt', bb.bound_at,
+        'state', CASE WHEN bb.held_revoke_id IS NULL THEN 'bound' ELSE 'held' END) ORDER BY bb.id)
       FROM bundle_bindings bb WHERE bb.bundle_id = b.id AND bb.unbound_at IS NULL), '[]'::json) AS guilds
   FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE u.provider_id = $1

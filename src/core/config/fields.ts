@@ -186,6 +186,9 @@ export const fields = z.object({
     .string()
     .default('998431')
     .refine((value) => /^99\d{4}$/.test(value), 'must be a six-digit services code (SAC) starting 99'),
+  // The seller's Discord messages (docs/seller-notices.md); seller-notices.ts checks the URL's form.
+  SELLER_DISCORD_WEBHOOK_URL: url.optional(),
+  SELLER_NOTICES_PER_MINUTE: z.coerce.number().int().positive().default(25),
   INVOICE_PREFIX: documentPrefix('INV'),
   CREDIT_NOTE_PREFIX: documentPrefix('CN'),
 });

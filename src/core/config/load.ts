@@ -124,5 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       invoicePrefix: e.INVOICE_PREFIX,
       creditNotePrefix: e.CREDIT_NOTE_PREFIX,
     },
+    sellerNotices: {
+      webhookUrl: e.SELLER_DISCORD_WEBHOOK_URL ?? null,
+      perMinute: e.SELLER_NOTICES_PER_MINUTE,
+    },
   };
 }

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { fields, type Env } from './fields';
 import { checkRedis } from './redis';
 import { checkSecrets } from './secrets';
+import { checkSellerNotices } from './seller-notices';
 
 /** The variables, then the rules across them: every problem an issue named by its variable. */
 export const schema = fields.superRefine((env, ctx) => {
@@ -14,6 +15,7 @@ export const schema = fields.superRefine((env, ctx) => {
     });
   checkSecrets(env, ctx);
   checkSeller(env, ctx);
+  checkSellerNotices(env, ctx);
 });
 
 /** A GST-registered seller's invoices name the seller; the two series must not share a prefix. */

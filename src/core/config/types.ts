@@ -105,4 +105,9 @@ export interface Config {
   /** The IANA time zone whose days and months the reports count in. */
   reportTimeZone: string;
   invoicing: InvoiceSettings;
+  /**
+   * The seller's Discord channel webhook and how many messages a minute the worker sends it; `webhookUrl`
+   * null: nothing is sent, and housekeeping prunes what waits (docs/seller-notices.md).
+   */
+  sellerNotices: { webhookUrl: string | null; perMinute: number };
 }

@@ -5,7 +5,15 @@ import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from '../premium/grant-paid-for';
-import { takeBackBundleOf } from '../bundles';
+import { recordNotice } from '../seller-notices';
+import {
+  bundleOfOrder,
+  restoreBundleOf,
+  takeFromBundle,
+  type BundleRevoke,
+  type BundleTake,
+  type LockedBundle,
+} from '../bundles';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
@@ -25,7 +33,8 @@ const DISPUTE_ACTOR = 'razorpay-webhook';
  * The stage rules, for orders and subscription charges alike (see `applyDispute`); the payment's row
  * is locked by the caller. A dispute of part of the payment revokes that share of its premium
  * (`DisputeChange.revoke`). `under_review` and `action_required` change no premium: they are recorded
- * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery.
+ * (status, `respond_by`), and `under_review` is never lowered back to `open` by a late delivery. A
+ * dispute opened, won or lost is told to the seller.
  */
 export async function applyDisputeStage(
   sequelize: Sequelize,
@@ -46,15 +55,18 @@ export async function applyDisputeStage(
       if (standing === 'paid') await change.revoke('disputed');
       else if (standing === 'created') await payment.setStanding('disputed');
       await change.record(seen ?? 'open', { opened: true });
+      await tellSeller(transaction, payment, dispute, 'created');
       break;
     case 'won':
       if (standing === 'disputed') await change.restore();
       await change.record('won');
+      await tellSeller(transaction, payment, dispute, 'won');
       break;
     case 'lost':
       if (standing === 'paid') await change.revoke('refunded');
       else if (standing !== 'refunded') await payment.setStanding('refunded');
       await change.record('lost');
+      await tellSeller(transaction, payment, dispute, 'lost');
       break;
     case 'closed':
       if (seen === 'closed') return ignored(`dispute ${dispute.disputeId} is already closed`);
@@ -67,6 +79,24 @@ export async function applyDisputeStage(
       break;
   }
   return { result: 'applied' };
+}
+
+/** The seller's notice of a dispute opened, won or lost (docs/seller-notices.md). */
+function tellSeller(
+  transaction: Transaction,
+  payment: DisputedPayment,
+  dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise'>,
+  stage: 'created' | 'won' | 'lost',
+): Promise<void> {
+  return recordNotice(transaction, {
+    kind: 'dispute',
+    buyer: payment.buyer,
+    stage,
+    disputeId: dispute.disputeId,
+    payment: payment.name,
+    amountPaise: dispute.amountPaise ?? payment.amountPaise,
+    paidPaise: payment.amountPaise,
+  });
 }
 
 /** The changes one dispute makes to its locked payment and the payment's premium. */
@@ -85,6 +115,27 @@ class DisputeChange {
 
   private get disputeId(): string {
     return this.dispute.disputeId;
+  }
+
+  /** The share of the payment disputed: all of it when the dispute does not say. */
+  private share(): number {
+    const disputed = this.dispute.amountPaise ?? this.payment.amountPaise;
+    return Math.min(1, disputed / this.payment.amountPaise);
+  }
+
+  /** The bundle an order's payment bought (docs/bundles.md), locked; null for any other payment. */
+  private async bundle(): Promise<LockedBundle | null> {
+    const { owner } = this.payment;
+    return 'orderId' in owner ? bundleOfOrder(this.transaction, owner.orderId) : null;
+  }
+
+  private bundleRevoke(): BundleRevoke {
+    return {
+      source: this.payment.premium.source,
+      actor: DISPUTE_ACTOR,
+      reason: `dispute ${this.disputeId}`,
+      idempotencyKey: disputeRevokeKey(this.disputeId),
+    };
   }
 
   async record(status: DisputeStatus, { opened = this.progress?.opened ?? false } = {}): Promise<void> {
@@ -114,25 +165,15 @@ class DisputeChange {
   async revoke(standing: 'disputed' | 'refunded'): Promise<void> {
     const { transaction, payment } = this;
     const grant = await grantPaidFor(payment, transaction);
-    const disputed = this.dispute.amountPaise ?? payment.amountPaise;
-    const share = Math.min(1, disputed / payment.amountPaise);
-    // A bundle's payment: what is left of it is taken from every bound guild, and the bundle ends
-    // (docs/bundles.md; a dispute of part of it takes all, and a won dispute gives nothing back yet).
-    const bundleTaken =
-      'orderId' in payment.owner &&
-      (await takeBackBundleOf(
-        this.sequelize,
-        transaction,
-        payment.owner.orderId,
-        {
-          source: payment.premium.source,
-          actor: DISPUTE_ACTOR,
-          reason: `dispute ${this.disputeId}`,
-          idempotencyKey: disputeRevokeKey(this.disputeId),
-        },
-        { maxRevokesPerHour: this.limit.maxRevokesPerHour },
-      ));
-    if (grant && !bundleTaken) {
+    const share = this.share();
+    const bundle = await this.bundle();
+    if (bundle) {
+      const take = bundleTake(bundle, share, { endNow: standing === 'refunded' });
+      await takeFromBundle(this.sequelize, transaction, bundle, take, this.bundleRevoke(), {
+        maxRevokesPerHour: this.limit.maxRevokesPerHour,
+      });
+    }
+    if (grant && !bundle) {
       const revoked = await revokePremium(
         this.sequelize,
         {
@@ -161,6 +202,14 @@ class DisputeChange {
   async restore(): Promise<void> {
     const { payment, transaction } = this;
     if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
+    const bundle = await this.bundle();
+    if (bundle) {
+      const take = bundleTake(bundle, this.share(), { endNow: false });
+      const won = { ...this.bundleRevoke(), reason: `dispute ${this.disputeId} won (${payment.name})` };
+      await restoreBundleOf(this.sequelize, transaction, bundle, take, won);
+      await payment.setStanding('paid');
+      return;
+    }
     // Revokes of the payment's disputes that the revocation guard still holds are never to be applied now.
     const keys = await disputeRevokeKeysOf(transaction, payment.owner);
     await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${this.disputeId} won`);
@@ -191,6 +240,11 @@ class DisputeChange {
     // Once paid, the payment is no longer refused as charged back.
     if (!taken) await payment.applyIfNeverGranted?.();
   }
+}
+
+/** A dispute of all the payment takes all that is left of the bundle; of part of it, that share of its days. */
+function bundleTake(bundle: LockedBundle, share: number, { endNow }: { endNow: boolean }): BundleTake {
+  return share >= 1 ? { days: 'all', endNow } : { days: Math.ceil(bundle.days * share) };
 }
 
 export function ignored(reason: string): DisputeOutcome {

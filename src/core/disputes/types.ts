@@ -2,6 +2,7 @@ import type { DisputeStatus, OrderStatus } from '../models';
 import type { GrantRequest } from '../premium/grant';
 import type { RevokeRequest } from '../premium/revoke';
 import type { PaymentGrants } from '../premium/grant-paid-for';
+import type { NoticeBuyer } from '../seller-notices';
 import type { DisputeDetails, DisputeOwner } from './history';
 
 /** Where a chargeback is, from Razorpay's `payment.dispute.<stage>` webhooks. */
@@ -27,6 +28,8 @@ export type DisputeOutcome = { result: 'applied' } | { result: 'ignored'; reason
 export interface DisputedPayment extends PaymentGrants {
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
+  /** Who paid, as the seller's notice names them. */
+  buyer: NoticeBuyer;
   /** Razorpay's payment (`pay_…`) disputed or refunded. */
   paymentId: string;
   /** What was paid, in paise: a dispute of part of it revokes that share of the premium. */

@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { releaseHeldBinding } from '../bundles';
 import { selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
 import { PremiumGrant } from '../models';
@@ -72,6 +73,14 @@ async function releaseOne(
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
       outcome = { result: 'nothing taken', detail: `${error.code}: ${error.message}`, change: null };
     }
+    // A bundle's binding it held is bound until now: unbound, or moved to what is left of its share.
+    const { source, actor, reason, idempotencyKey } = row.request;
+    await releaseHeldBinding(sequelize, transaction, row.id, outcome.change, {
+      source,
+      actor,
+      reason,
+      idempotencyKey,
+    });
     await selectRows(transaction, MARK_RELEASED, [
       row.id,
       releasedBy,

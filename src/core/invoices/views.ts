@@ -1,3 +1,4 @@
+import { csvLine } from '../csv';
 import type { DocumentRow } from './read';
 import { indiaDate } from './numbering';
 import { inr, type TaxLines } from './tax';
@@ -82,18 +83,7 @@ export function exportRow(row: DocumentRow): ExportRow {
   };
 }
 
-/** A CSV field: quoted when it holds a comma, a quote or a line break. */
-const csvField = (value: string | null) => {
-  if (value === null) return '';
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
-};
-
 /** The rows as CSV with a header line, lines ending CRLF (RFC 4180). */
 export function exportCsv(rows: ExportRow[]): string {
-  return [
-    EXPORT_COLUMNS.join(','),
-    ...rows.map((row) => EXPORT_COLUMNS.map((c) => csvField(row[c])).join(',')),
-  ]
-    .map((line) => `${line}\r\n`)
-    .join('');
+  return [EXPORT_COLUMNS, ...rows.map((row) => EXPORT_COLUMNS.map((c) => row[c]))].map(csvLine).join('');
 }

@@ -9,6 +9,7 @@ import type { Order } from '../models';
 import { ORDER_PAID_AS_BUNDLE, ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
+import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 
@@ -114,12 +115,25 @@ function orderInvoice(invoicing: InvoiceSettings, order: PayableOrder, paymentId
   );
 }
 
+/** The seller's notice of the order's sale: queued only if this transaction marks the order paid. */
+function saleNotice(order: PayableOrder) {
+  return saleOfOrderStatement(order.id, {
+    kind: 'sale',
+    buyer: { providerId: order.buyerProviderId, username: order.buyerUsername },
+    purchase: noticePurchase(order),
+    amountPaise: order.amountPaise,
+    orderId: order.processorOrderId,
+    subscriptionId: null,
+  });
+}
+
 /**
  * The one way an order becomes paid and its premium granted, so that verify-payment, webhooks and the
  * reconciler cannot disagree: keyed `order:<processor order id>`, the same payment again returns the
  * first grant, `replayed`. Refusals (docs/api.md, verify-payment) are thrown before anything is written,
  * but PAYMENT_ALREADY_USED, which the unique orders.payment_id finds. The payment's invoice is issued in
- * the same transaction, behind the grant, once (docs/invoices.md). Plain SQL in two round trips
+ * the same transaction, behind the grant, once (docs/invoices.md), and so is the seller's notice of the
+ * sale (docs/seller-notices.md). Plain SQL in two round trips
  * (docs/performance.md): the order's lock goes with BEGIN, the grant, the paid order and the invoice
  * with COMMIT.
  */
@@ -184,7 +198,7 @@ export async function applyPayment(
       {
         transaction,
         endsTransaction: true,
-        followedBy: [orderInvoice(context.invoicing, order, payment.paymentId)],
+        followedBy: [orderInvoice(context.invoicing, order, payment.paymentId), saleNotice(order)],
       },
     );
     return { order, change };
@@ -215,7 +229,10 @@ async function applyBundlePayment(
     text: ORDER_PAID_AS_BUNDLE,
     values: [order.id, payment.paymentId],
   });
-  if (paid.length > 0) await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
+  if (paid.length > 0) {
+    await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
+    await transaction.rows(saleNotice(order));
+  }
   const bundle = await createBundle(transaction, {
     id: order.id,
     buyerUserId: order.buyerUserId,

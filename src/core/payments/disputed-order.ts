@@ -5,6 +5,7 @@ import type { DisputedPayment } from '../disputes/types';
 import { PremiumGrant, type Order, type User } from '../models';
 import { grantsOfOrder } from '../premium/grant-paid-for';
 import { applyPayment } from './apply-payment';
+import { noticeBuyer } from '../seller-notices';
 import { recordOrderDispute, recordOrderRestoreGrant, setOrderStanding } from '../orders/changes';
 
 /**
@@ -22,6 +23,7 @@ export function disputedOrder(
 ): DisputedPayment {
   return {
     name: `order ${order.processorOrderId}`,
+    buyer: noticeBuyer(buyer),
     paymentId,
     amountPaise: order.amountPaise,
     standing: order.status,

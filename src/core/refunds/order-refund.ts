@@ -7,9 +7,10 @@ import { disputedOrder } from '../payments/disputed-order';
 import { lockOrder } from '../orders/locked-order';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund, type RecordedRefund } from './refund-records';
-import { takeRefundedShare } from './refunded-share';
+import { takeRefundedShare, type RefundedShare } from './refunded-share';
 import { markOrderRefunded } from '../orders/changes';
-import { takeBackBundleOf } from '../bundles';
+import { bundleOfOrder, takeFromBundle } from '../bundles';
+import { takeRefundedBundleShare } from './bundle-share';
 import type { GrantSource } from '../premium/types';
 
 export interface ProcessedRefund {
@@ -71,50 +72,47 @@ async function applyLocked(
   const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
   const by = recorded?.requestedBy ?? null;
   // An operator's refund is theirs in the ledger, and never held by the revocation guard.
-  const revokeSource = by ? 'manual' : source;
+  const revokeSource: GrantSource = by ? 'manual' : source;
   const actor = by?.actor ?? (source === 'webhook' ? 'razorpay-webhook' : 'reconciler');
   const reason = by
     ? `${described}: ${by.reason}`
     : source === 'webhook'
       ? described
       : `${described}, found by the reconciler`;
+  const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
+  const bundle = order.slots > 1 ? await bundleOfOrder(transaction, order.id) : null;
   if (refundedTotal < order.amountPaise) {
-    if (order.slots > 1) {
-      // docs/bundles.md: a bundle's share is not taken from its guilds yet; the operator decides.
-      return ignored(
-        `partial refund (${refundedTotal} of ${order.amountPaise} paise) of bundle order ${order.processorOrderId}: nothing taken`,
-      );
-    }
     if (!recorded || order.status !== 'paid') {
       const status = recorded ? `the order is ${order.status}` : 'no refund id';
       return ignored(
         `partial refund (${refundedTotal} of ${order.amountPaise} paise): ${status}, nothing taken now`,
       );
     }
+    const share: RefundedShare = { recorded, source: revokeSource, actor, reason };
+    if (bundle) {
+      const payment = { paymentId: refund.paymentId, amountPaise: order.amountPaise };
+      await takeRefundedBundleShare(sequelize, transaction, bundle, payment, share, limit);
+      return { result: 'refunded' };
+    }
     await takeRefundedShare(
       sequelize,
       transaction,
       disputedOrder(sequelize, { order, buyer }, refund.paymentId, transaction, options.invoicing),
-      {
-        recorded,
-        source: revokeSource,
-        actor,
-        reason,
-      },
-      { maxRevokesPerHour: options.maxRevokesPerHour },
+      share,
+      limit,
     );
     return { result: 'refunded' };
   }
   const grant = await grantPaidFor(grantsOfOrder(order), transaction);
   await markOrderRefunded(order, refund.paymentId, transaction);
   const revoke = {
-    source: revokeSource as GrantSource,
+    source: revokeSource,
     actor,
     reason,
     idempotencyKey: `refund:${order.processorOrderId}`,
   };
-  const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
-  if (order.slots > 1 && (await takeBackBundleOf(sequelize, transaction, order.id, revoke, limit))) {
+  if (bundle) {
+    await takeFromBundle(sequelize, transaction, bundle, { days: 'all', endNow: true }, revoke, limit);
     return { result: 'refunded' };
   }
   if (grant) {
@@ -127,7 +125,7 @@ async function applyLocked(
         reason,
         idempotencyKey: `refund:${order.processorOrderId}`,
       },
-      { transaction, maxRevokesPerHour: options.maxRevokesPerHour },
+      { transaction, ...limit },
     );
   }
   return { result: 'refunded' };

@@ -7,3 +7,7 @@ export { revenueReport } from './revenue';
 export { subscribersReport } from './subscribers';
 export { openDisputes } from './disputes';
 export type * from './types';
+export { recentSales } from './sales';
+export { customers } from './customers';
+export { exportTable, type Export } from './exports';
+export { EXPORTS, type ExportKind } from './export-kinds';

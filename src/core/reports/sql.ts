@@ -8,6 +8,16 @@ function monthlyPaise(table = ''): string {
 }
 
 /**
+ * The payment a refund or dispute (alias `row`) takes back: its order `o`, or its subscription charge `c`
+ * and that charge's subscription `s`.
+ */
+function paymentOf(row: string): string {
+  return `LEFT JOIN orders o ON o.id = ${row}.order_id
+  LEFT JOIN subscription_charges c ON c.id = ${row}.charge_id
+  LEFT JOIN subscriptions s ON s.id = c.subscription_id`;
+}
+
+/**
  * Money in and out, one row per (period, kind, category, tier, plan), in paise. $1, $2: first and last
  * day (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`. `tier` and `plan`
  * are what the order or the subscription was sold as (its `tier` and `plan_type`, kept from the catalog
@@ -37,9 +47,7 @@ refunded AS (
          COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
          COALESCE(o.plan_type, s.plan_type) AS plan, r.amount_paise AS paise
   FROM payment_refunds r
-  LEFT JOIN orders o ON o.id = r.order_id
-  LEFT JOIN subscription_charges c ON c.id = r.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('r')}
   WHERE r.status = 'processed'
 ),
 disputed AS (
@@ -49,9 +57,7 @@ disputed AS (
          COALESCE(o.plan_type, s.plan_type) AS plan,
          COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS paise
   FROM payment_disputes d
-  LEFT JOIN orders o ON o.id = d.order_id
-  LEFT JOIN subscription_charges c ON c.id = d.charge_id
-  LEFT JOIN subscriptions s ON s.id = c.subscription_id
+  ${paymentOf('d')}
   WHERE d.status = 'lost'
 ),
 entries AS (
@@ -230,3 +236,111 @@ FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u
 WHERE t.status = 'refused' AND t.started_at >= $2::timestamp AT TIME ZONE $1
   AND t.started_at < ($2::timestamp + interval '1 month') AT TIME ZONE $1
 ORDER BY t.started_at DESC, t.id DESC LIMIT 50`;
+
+/** The instants a range of days ($1 first, $2 last, `YYYY-MM-DD`) covers in zone $3: [fromAt, toAt). */
+export const RANGE_SQL = `
+SELECT $1::date::timestamp AT TIME ZONE $3 AS "fromAt", ($2::date + 1)::timestamp AT TIME ZONE $3 AS "toAt"`;
+
+/**
+ * The newest sales: paid orders (by `paid_at`) and subscription charges (by `created_at`, a row is a
+ * captured charge), newest first, at most $4, after the keyset ($1 time, $2 `order` or `charge`, $3 id:
+ * at the same instant orders come before charges). Each arm reads its own index backwards
+ * (`orders_paid`, `subscription_charges_created`) and stops at $4 rows, so a page costs what it shows;
+ * the buyer and what Razorpay refunded are read for those rows only.
+ */
+export const SALES_SQL = `
+WITH sales AS (
+  (SELECT o.paid_at AS at, 'order' AS kind, o.id, o.processor_order_id AS "orderId", NULL AS "subscriptionId",
+          o.payment_id AS "paymentId", o.buyer_user_id, o.category, o.guild_id AS "guildId", o.tier,
+          o.plan_type AS "planType", o.amount_paise AS "amountPaise", o.status
+   FROM orders o
+   WHERE o.paid_at IS NOT NULL
+     AND (o.paid_at, o.id) < ($1::timestamptz, CASE $2 WHEN 'order' THEN $3::bigint ELSE 0 END)
+   ORDER BY o.paid_at DESC, o.id DESC LIMIT $4)
+  UNION ALL
+  (SELECT c.created_at, 'charge', c.id, NULL, s.processor_subscription_id, c.payment_id, s.buyer_user_id,
+          s.category, s.guild_id, s.tier, s.plan_type, c.amount_paise,
+          CASE c.status WHEN 'charged' THEN 'paid' ELSE c.status END
+   FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+   WHERE (c.created_at, c.id) < ($1::timestamptz, CASE $2 WHEN 'charge' THEN $3::bigint ELSE ${Number.MAX_SAFE_INTEGER} END)
+   ORDER BY c.created_at DESC, c.id DESC LIMIT $4)
+  ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT $4
+)
+SELECT x.at, x.at::text AS "keyTime", x.kind, x.id, x."orderId", x."subscriptionId", x."paymentId",
+       u.provider_id AS "buyerProviderId", ${BUYER_NAME} AS "buyerName", x.category, x."guildId", x.tier,
+       x."planType", x."amountPaise", x.status,
+       (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
+        WHERE r.payment_id = x."paymentId" AND r.status = 'processed'
+          AND (CASE x.kind WHEN 'order' THEN r.order_id ELSE r.charge_id END) = x.id) AS "refundedPaise"
+FROM sales x JOIN users u ON u.id = x.buyer_user_id
+ORDER BY x.at DESC, x.kind DESC, x.id DESC`;
+
+/**
+ * Every buyer who paid, with what they bought and their lifetime value: their paid orders and
+ * subscription charges, less what was refunded (processed) and lost in disputes, in paise. Highest value
+ * first, at most $3, after the keyset ($1 value, $2 user id). Ordering by a sum needs every payment summed
+ * first: one pass over the money tables, summed by buyer and plan, then by buyer (two hash aggregates,
+ * where one with `array_agg(DISTINCT …)` sorted every payment), and the buyers' names read for the page
+ * only (docs/reports.md has its cost at 100k orders).
+ */
+export const CUSTOMERS_SQL = `
+WITH money AS (
+  SELECT buyer_user_id AS user_id, paid_at AS at, plan_type AS plan, amount_paise AS paise
+  FROM orders WHERE paid_at IS NOT NULL
+  UNION ALL
+  SELECT s.buyer_user_id, c.created_at, s.plan_type, c.amount_paise
+  FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+  UNION ALL
+  SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL, -r.amount_paise
+  FROM payment_refunds r
+  ${paymentOf('r')}
+  WHERE r.status = 'processed'
+  UNION ALL
+  SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL,
+         -COALESCE(d.amount_paise, o.amount_paise, c.amount_paise)
+  FROM payment_disputes d
+  ${paymentOf('d')}
+  WHERE d.status = 'lost'
+),
+by_plan AS (
+  SELECT user_id, plan, sum(paise) AS paise, sum(paise) FILTER (WHERE at IS NOT NULL) AS gross,
+         count(at) AS payments, min(at) AS first_at, max(at) AS last_at
+  FROM money GROUP BY user_id, plan
+),
+buyers AS (
+  SELECT user_id, sum(paise)::bigint AS ltv, COALESCE(sum(gross), 0)::bigint AS gross,
+         sum(payments)::int AS payments, min(first_at) AS first_at, max(last_at) AS last_at,
+         array_agg(plan ORDER BY plan) FILTER (WHERE plan IS NOT NULL) AS plans
+  FROM by_plan GROUP BY user_id
+),
+page AS (
+  SELECT * FROM buyers
+  WHERE payments > 0 AND (ltv, user_id) < ($1::bigint, $2::bigint)
+  ORDER BY ltv DESC, user_id DESC
+  LIMIT $3
+)
+SELECT p.user_id AS id, p.ltv AS "ltvPaise", p.gross AS "grossPaise", p.payments, p.plans,
+       p.first_at AS "firstPurchaseAt", p.last_at AS "lastPurchaseAt",
+       u.provider_id AS "providerId", ${BUYER_NAME} AS "buyerName"
+FROM page p JOIN users u ON u.id = p.user_id
+ORDER BY p.ltv DESC, p.user_id DESC`;
+
+/**
+ * The subscriptions that were someone's in the range [$1, $2): authorised at some time (not `created`),
+ * made before its end, and not ended (cancelled, halted, completed, expired) before its start; after id $3,
+ * at most $4, oldest first. With what was charged of each, in paise.
+ */
+export const SUBSCRIBERS_EXPORT_SQL = `
+SELECT s.id, s.processor_subscription_id AS "subscriptionId", u.provider_id AS "buyerProviderId",
+       ${BUYER_NAME} AS "buyerName", s.category, s.guild_id AS "guildId", s.tier, s.plan_type AS "planType",
+       s.amount_paise AS "amountPaise", s.status, s.cancel_at_cycle_end AS "cancelAtCycleEnd",
+       s.created_at AS "createdAt", s.current_end AS "currentEnd",
+       (SELECT count(*) FROM subscription_charges c WHERE c.subscription_id = s.id)::int AS charges,
+       (SELECT coalesce(sum(c.amount_paise), 0) FROM subscription_charges c WHERE c.subscription_id = s.id)::bigint
+         AS "chargedPaise"
+FROM subscriptions s JOIN users u ON u.id = s.buyer_user_id
+WHERE s.id > $3 AND s.status <> 'created' AND s.created_at < $2
+  AND NOT (s.status IN ('cancelled', 'halted', 'completed', 'expired')
+           AND (SELECT max(x.changed_at) FROM subscription_status_changes x WHERE x.subscription_id = s.id) < $1)
+ORDER BY s.id
+LIMIT $4`;

@@ -139,3 +139,40 @@ export interface OpenDispute {
   respondBy: string | null;
   openedAt: string;
 }
+
+/** A sale: a paid order or a captured subscription charge (amounts in INR; times ISO 8601 UTC). */
+export interface Sale {
+  kind: 'order' | 'charge';
+  at: string;
+  /** The order's id (`order_…`), or for a charge its subscription's (`sub_…`). */
+  orderId: string | null;
+  subscriptionId: string | null;
+  paymentId: string | null;
+  buyerProviderId: string;
+  /** Discord's display name, else the username. */
+  buyerName: string;
+  category: Category;
+  guildId: string | null;
+  tier: string;
+  planType: string;
+  amount: number;
+  /** What Razorpay refunded of it so far (processed refunds). */
+  refunded: number;
+  /** As `orderState` names it: `paid`, `partly refunded`, `refunded` or `disputed`. */
+  state: string;
+}
+
+/** A buyer and what they paid over time (INR; times ISO 8601 UTC). */
+export interface Customer {
+  providerId: string;
+  buyerName: string;
+  /** The plans they bought, by code, each once. */
+  plans: string[];
+  /** Paid orders and subscription charges. */
+  payments: number;
+  gross: number;
+  /** Lifetime value: gross less what was refunded and lost in disputes. */
+  lifetimeValue: number;
+  firstPurchaseAt: string;
+  lastPurchaseAt: string;
+}

@@ -3,6 +3,8 @@ import { selectRows } from '../db/database';
 import {
   deleteCodeAttemptFailuresBefore,
   deleteDeadOutboxRowsBefore,
+  deleteFinishedNoticesBefore,
+  deleteWaitingNoticesBefore,
   deleteJobRunsBefore,
   deleteWebhookIdsBefore,
 } from './sql';
@@ -15,6 +17,13 @@ const DEAD_OUTBOX_ROWS_KEPT = '30 days';
 const JOB_RUNS_KEPT = '30 days';
 /** Failed code attempts count for an hour (ATTEMPT_LIMITS); a day of them still helps support. */
 const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
+/** The seller's notices, sent or given up: a month, for an operator asking what the channel was told. */
+const FINISHED_NOTICES_KEPT = '30 days';
+/**
+ * Without SELLER_DISCORD_WEBHOOK_URL nothing sends the notices: a day of them is kept, so a URL set later
+ * tells of the last day, not of months of sales at once.
+ */
+const UNSENT_NOTICES_KEPT = '1 day';
 
 async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(transaction, statement);
@@ -22,13 +31,26 @@ async function countDeleted(transaction: Transaction, statement: string): Promis
 }
 
 /**
- * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs and old failed
- * code attempts. Returns the counts.
+ * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
+ * code attempts and old seller notices (`sellerNotices`: whether the worker sends them; if not, those
+ * waiting go after a day). Returns the counts.
  */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-): Promise<{ webhookIds: number; deadRows: number; jobRuns: number; codeAttemptFailures: number }> {
+  { sellerNotices }: { sellerNotices: boolean },
+): Promise<{
+  webhookIds: number;
+  deadRows: number;
+  jobRuns: number;
+  codeAttemptFailures: number;
+  sellerNotices: number;
+}> {
+  const finishedNotices = await countDeleted(transaction, deleteFinishedNoticesBefore(FINISHED_NOTICES_KEPT));
+  const unsentNotices = sellerNotices
+    ? 0
+    : await countDeleted(transaction, deleteWaitingNoticesBefore(UNSENT_NOTICES_KEPT));
   return {
+    sellerNotices: finishedNotices + unsentNotices,
     webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
     deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
     jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),

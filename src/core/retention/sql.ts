@@ -16,3 +16,13 @@ export const deleteJobRunsBefore = (kept: string) =>
 
 export const deleteCodeAttemptFailuresBefore = (kept: string) =>
   counted(`DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${kept}'`);
+
+/** Notices sent, or given up, more than `kept` ago. */
+export const deleteFinishedNoticesBefore = (kept: string) =>
+  counted(`DELETE FROM seller_notices WHERE COALESCE(sent_at, dead_at) < now() - interval '${kept}'`);
+
+/** Notices that wait more than `kept` after they were written: none is sent without a webhook URL. */
+export const deleteWaitingNoticesBefore = (kept: string) =>
+  counted(
+    `DELETE FROM seller_notices WHERE sent_at IS NULL AND dead_at IS NULL AND created_at < now() - interval '${kept}'`,
+  );

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
-import type { GrantSource, RevokeRequest } from '../premium/types';
+import type { GrantSource, RevokeRequest, RevokeTarget } from '../premium/types';
+import { recordNotice } from '../seller-notices';
 import { defaultRevokeLimit } from './limit';
 import { GUARD_LOCK, guardState, INSERT_HELD_REVOKE } from './sql';
 
@@ -27,7 +28,8 @@ const GUARD_STATE = guardState(AUTOMATIC_SOURCES);
  * The revocation guard: an automatic revoke is held (queued in `held_revokes`, not lost) while revokes
  * already held wait for an operator, or once the last hour's automatic revokes reached the limit
  * (`maxRevokesPerHour`, the caller's MAX_REVOKES_PER_HOUR; null: `defaultRevokeLimit`): a processor bug or a replayed batch of refund
- * webhooks then cannot take premium from many at once. Returns the held revoke, or null to go on.
+ * webhooks then cannot take premium from many at once. A revoke held the first time is told to the
+ * seller (docs/seller-notices.md). Returns the held revoke, or null to go on.
  */
 export async function holdIfOverLimit(
   transaction: Transaction,
@@ -43,9 +45,23 @@ export async function holdIfOverLimit(
   );
   const limit = maxRevokesPerHour ?? defaultRevokeLimit(state!.active);
   if (state!.pending === 0 && state!.lastHour < limit) return null;
-  const [held] = await selectRows<{ id: number }>(transaction, INSERT_HELD_REVOKE, [
+  const [held] = await selectRows<{ id: number; heldNow: boolean }>(transaction, INSERT_HELD_REVOKE, [
     request.idempotencyKey,
     JSON.stringify(request),
   ]);
-  return { kind: 'held', heldId: Number(held!.id) };
+  const heldId = Number(held!.id);
+  if (held!.heldNow) {
+    await recordNotice(transaction, {
+      kind: 'held_revoke',
+      heldId,
+      target: targetOf(request.target),
+      reason: request.reason,
+    });
+  }
+  return { kind: 'held', heldId };
+}
+
+function targetOf(target: RevokeTarget): string {
+  if ('grantId' in target) return `grant ${target.grantId}`;
+  return target.category === 'USER' ? `user ${target.providerId}` : `server ${target.guildId}`;
 }

@@ -20,11 +20,14 @@ export function guardState(sources: readonly string[]): string {
            ELSE 0 END::int AS active`;
 }
 
-/** Holds request $2 under its idempotency key $1; the same key again answers the row held before. */
+/**
+ * Holds request $2 under its idempotency key $1; the same key again answers the row held before
+ * (`heldNow` false: an update leaves the row's xmax set).
+ */
 export const INSERT_HELD_REVOKE = `
   INSERT INTO held_revokes (idempotency_key, request) VALUES ($1, $2)
   ON CONFLICT (idempotency_key) DO UPDATE SET idempotency_key = EXCLUDED.idempotency_key
-  RETURNING id`;
+  RETURNING id, xmax = 0 AS "heldNow"`;
 
 export const LIST_HELD = `SELECT id, held_at AS "heldAt", request FROM held_revokes WHERE released_at IS NULL ORDER BY id`;
 

@@ -7,6 +7,7 @@ import { planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { execute } from '../db/database';
+import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import type { LockedSubscription } from './locked-subscription';
 import { TRIAL_CONVERTED } from './sql';
 
@@ -46,7 +47,8 @@ const ACTORS: Record<ChargeSource, (locked: LockedSubscription) => string> = {
  * same payment grants once however often and in whatever order it is reported. The record then runs to
  * at least the cycle's end plus SUBSCRIPTION_GRACE_HOURS, so a renewal charged a little late never
  * leaves a gap. A refunded charge is never granted again. The charge's invoice is issued last, when the
- * charge is first recorded (docs/invoices.md).
+ * charge is first recorded (docs/invoices.md), with the seller's notice: a sale for the first charge,
+ * a renewal for the others (docs/seller-notices.md).
  *
  * Refused before anything is written: AMOUNT_MISMATCH (money taken that does not pay for the plan: an
  * operator must refund), CHARGE_OF_ANOTHER_SUBSCRIPTION.
@@ -92,6 +94,18 @@ export async function applyCharge(
   if (!known) {
     // The first charge after a trial converts it (the reports count it).
     await execute(transaction, TRIAL_CONVERTED, [subscription.id]);
+    const charged = await SubscriptionCharge.count({
+      where: { subscriptionId: subscription.id },
+      transaction,
+    });
+    await recordNotice(transaction, {
+      kind: charged === 0 ? 'sale' : 'renewal',
+      buyer: noticeBuyer(buyer),
+      purchase: noticePurchase(subscription),
+      amountPaise: charge.amount,
+      orderId: null,
+      subscriptionId: subscription.processorSubscriptionId,
+    });
     await SubscriptionCharge.create(
       {
         subscriptionId: subscription.id,

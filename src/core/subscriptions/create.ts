@@ -83,6 +83,13 @@ export async function createSubscription(
       `plan ${plan.planType} is bought once, not as a subscription`,
     );
   }
+  if (plan.slots > 1) {
+    // A subscription renews one record; a bundle's renewals would have to extend every bound guild.
+    throw AppError.validation(
+      'BUNDLE_NOT_SUBSCRIBABLE',
+      `plan ${plan.planType} is a bundle of ${plan.slots} servers: buy it once with create-order, not as a subscription`,
+    );
+  }
   if (request.amount !== undefined && Math.round(request.amount * 100) !== plan.pricePaise) {
     // The price changed since the buyer was shown it: they subscribe at the price they read, or not at all.
     throw AppError.validation(

@@ -3,6 +3,7 @@ import type { DisputedPayment } from '../disputes/types';
 import type { SubscriptionCharge } from '../models';
 import { planOf } from '../plans';
 import { grantsOfCharge } from '../premium/grant-paid-for';
+import { noticeBuyer } from '../seller-notices';
 import type { LockedSubscription } from './locked-subscription';
 
 /** A subscription's charge as the stage rules and the refunds see it (see applyChargeDispute). */
@@ -13,6 +14,7 @@ export function disputedCharge(
   const subscriptionId = subscription.processorSubscriptionId;
   return {
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
+    buyer: noticeBuyer(buyer),
     paymentId: charge.paymentId,
     amountPaise: charge.amountPaise,
     standing: charge.status === 'charged' ? 'paid' : charge.status,

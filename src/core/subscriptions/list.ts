@@ -1,5 +1,5 @@
-import { Op, type WhereOptions } from 'sequelize';
-import { Subscription, SubscriptionCharge, User, type SubscriptionStatus } from '../models';
+import { literal, Op, type FindAttributeOptions, type WhereOptions } from 'sequelize';
+import { Subscription, SubscriptionCharge, type SubscriptionStatus } from '../models';
 import { findUserByProviderId } from '../users';
 import { unknownSubscription } from './locked-subscription';
 import { describeSubscription, type SubscriptionView } from './views';
@@ -23,13 +23,23 @@ export interface SubscriptionFilter {
   limit: number;
 }
 
-/** For operators: subscriptions by status, buyer or guild, newest first. */
+/** The buyer's id and name, read with the subscriptions in the same query. */
+const buyerColumn = (column: string, as: string): [ReturnType<typeof literal>, string] => [
+  literal(`(SELECT u.${column} FROM users u WHERE u.id = "Subscription"."buyer_user_id")`),
+  as,
+];
+const WITH_BUYER: FindAttributeOptions = {
+  include: [buyerColumn('provider_id', 'buyerProviderId'), buyerColumn('username', 'buyerUsername')],
+};
+
+/** For operators: subscriptions by status, buyer or guild, newest first, each with its buyer. */
 export async function findSubscriptions(filter: SubscriptionFilter): Promise<OperatorSubscriptionView[]> {
   const where: WhereOptions<Subscription>[] = [];
   if (filter.status) where.push({ status: filter.status });
   if (filter.guildId) where.push({ guildId: filter.guildId });
   if (filter.providerId) where.push({ buyerUserId: (await findUserByProviderId(filter.providerId)).id });
   const rows = await Subscription.findAll({
+    attributes: WITH_BUYER,
     where: { [Op.and]: where },
     order: [['id', 'DESC']],
     limit: filter.limit,
@@ -53,7 +63,10 @@ export interface ChargeView {
 export async function describeSubscriptionWithCharges(
   processorSubscriptionId: string,
 ): Promise<OperatorSubscriptionView & { charges: ChargeView[] }> {
-  const subscription = await Subscription.findOne({ where: { processorSubscriptionId } });
+  const subscription = await Subscription.findOne({
+    attributes: WITH_BUYER,
+    where: { processorSubscriptionId },
+  });
   if (!subscription) throw unknownSubscription(processorSubscriptionId);
   const charges = await SubscriptionCharge.findAll({
     where: { subscriptionId: subscription.id },
@@ -75,11 +88,11 @@ export async function describeSubscriptionWithCharges(
   };
 }
 
+/** A subscription read with `WITH_BUYER`. */
 async function withBuyer(subscription: Subscription): Promise<OperatorSubscriptionView> {
-  const buyer = await User.findByPk(subscription.buyerUserId, { rejectOnEmpty: true });
   return {
     ...(await describeSubscription(subscription)),
-    buyerProviderId: buyer.providerId,
-    buyerUsername: buyer.username,
+    buyerProviderId: subscription.get('buyerProviderId') as string,
+    buyerUsername: subscription.get('buyerUsername') as string,
   };
 }

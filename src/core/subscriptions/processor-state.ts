@@ -8,11 +8,16 @@ import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
 import { TRIAL_CANCELLED } from './sql';
 import { execute } from '../db/database';
+import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import { targetRecord } from './target-record';
 
 /** Once there, a subscription never comes back (Razorpay cannot renew or reactivate it). */
 const TERMINAL = new Set(['cancelled', 'completed', 'expired']);
-const FAILING = new Set(['pending', 'halted']);
+const FAILING = ['pending', 'halted'] as const;
+
+function isFailing(status: SubscriptionStatus): status is (typeof FAILING)[number] {
+  return (FAILING as readonly string[]).includes(status);
+}
 
 /** What the service keeps of the processor's subscription entity. */
 export type SubscriptionState = Pick<
@@ -65,7 +70,8 @@ function isOlder(view: number[], stored: number[]): boolean {
  * Takes the processor's view of a locked subscription (a webhook's entity as of the event's
  * `created_at`, or a fresh fetch as of `seenAt`) into the stored row unless it is older than the row
  * (`newness`; docs/money-rules.md, late webhooks): a stale `subscription.pending` must not roll a renewed
- * subscription back nor announce a failure. Entering `pending` or `halted` announces the failed renewal.
+ * subscription back nor announce a failure. Entering `pending` or `halted` announces the failed renewal,
+ * to the bot and to the seller (docs/seller-notices.md).
  */
 export async function applyProcessorState(
   transaction: Transaction,
@@ -97,8 +103,16 @@ export async function applyProcessorState(
   // Ended before its first charge: the trial was cancelled (its premium runs to its end).
   if (TERMINAL.has(status) && !TERMINAL.has(before))
     await execute(transaction, TRIAL_CANCELLED, [subscription.id]);
-  if (!FAILING.has(status) || before === status) return 'applied';
+  if (!isFailing(status) || before === status) return 'applied';
 
+  await recordNotice(transaction, {
+    kind: 'renewal_failed',
+    buyer: noticeBuyer(buyer),
+    purchase: noticePurchase(subscription),
+    amountPaise: subscription.amountPaise,
+    subscriptionId: subscription.processorSubscriptionId,
+    status,
+  });
   const record = await targetRecord(subscription, transaction);
   if (!record) return 'applied';
   const running = await announcedTier(transaction, {

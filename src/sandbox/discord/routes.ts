@@ -10,7 +10,8 @@ function discordError(status: number) {
   return { message: `${status}: ${STATUS_CODES[status] ?? 'Error'}`, code: 0 };
 }
 
-const discordFaultBody: FaultBody = (status, retryAfter) => ({
+/** Discord's error bodies, for a faulted status (429: `retry_after` in seconds). */
+export const discordFaultBody: FaultBody = (status, retryAfter) => ({
   contentType: 'application/json; charset=utf-8',
   body:
     status === 429

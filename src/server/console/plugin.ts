@@ -3,10 +3,12 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AppError } from '../../core/errors';
 import type { AppOptions } from '../app-options';
+import { perIpRateLimit } from '../plugins/rate-limit';
 import consoleActionRoutes from '../routes/console-actions';
 import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
+import consoleReportRoutes from '../routes/console-reports';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
 import { guardConsole } from './guard';
@@ -18,6 +20,14 @@ const VENDOR: Record<string, { file: string; type: string }> = {
   'uPlot.min.css': { file: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
 };
 const ASSET = /^[a-z0-9-]+\.(js|css)$/;
+/**
+ * The scripts and styles one load of the page asks for: the assets' route counts each, so its limit per
+ * IP is RATE_LIMIT_PER_MINUTE page loads' worth (with the limit of one request, a twelfth load in a
+ * minute lost its scripts).
+ */
+const ASSETS_PER_PAGE = (
+  fs.readFileSync(path.join(OWN_PUBLIC, 'index.html'), 'utf8').match(/"\/console\/assets\//g) ?? []
+).length;
 const ASSET_TYPES = { js: 'text/javascript', css: 'text/css' } as const;
 
 /**
@@ -54,7 +64,11 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
   app.get(CONSOLE_PATH, hidden, (_request, reply) =>
     send(reply, path.join(OWN_PUBLIC, 'index.html'), 'text/html'),
   );
-  app.get<{ Params: { name: string } }>(`${CONSOLE_PATH}/assets/:name`, hidden, async (request, reply) => {
+  const assets = {
+    ...hidden,
+    config: perIpRateLimit(options.core.config.rateLimitPerMinute * ASSETS_PER_PAGE),
+  };
+  app.get<{ Params: { name: string } }>(`${CONSOLE_PATH}/assets/:name`, assets, async (request, reply) => {
     const { name } = request.params;
     const vendor = VENDOR[name];
     if (vendor) return send(reply, vendor.file, vendor.type);
@@ -70,5 +84,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleActionRoutes, options);
     await api.register(consoleCatalogRoutes, options);
     await api.register(consoleOfferRoutes, options);
+    await api.register(consoleReportRoutes, options);
   });
 }

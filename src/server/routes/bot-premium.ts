@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
 import { botTokenChecker, botTokenFingerprint, invalidBotToken } from '../../core/bot/bot-token';
 import { findGuildPremium, findUserPremium } from '../../core/bot/premium-records';
-import { SNAPSHOT_PAGE, snapshotLines, snapshotPage } from '../../core/bot/snapshot';
+import { SNAPSHOT_FORMATS, SNAPSHOT_PAGE, snapshotLines, snapshotPage } from '../../core/bot/snapshot';
 import { CATEGORIES } from '../../core/premium/types';
 import { PROVIDER_ID_PATTERN } from '../../core/users';
 import { perClientRateLimit } from '../plugins/rate-limit';
@@ -41,6 +41,17 @@ const SnapshotQuery = Type.Object({
       pattern: '^(1000|[1-9][0-9]{0,2})$',
       description: `records per page, 1..${SNAPSHOT_PAGE.max} (default ${SNAPSHOT_PAGE.default})`,
     }),
+  ),
+});
+
+const StreamQuery = Type.Object({
+  format: Type.Optional(
+    Type.Union(
+      SNAPSHOT_FORMATS.map((format) => Type.Literal(format)),
+      {
+        description: '`items` (the default): a line per record; `rows`: a line per read of records as arrays',
+      },
+    ),
   ),
 });
 
@@ -135,20 +146,23 @@ const botPremiumRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, 
         description:
           'One line per record, each an item of `GET /api/bot/premium` (SERVER records, then USER), then ' +
           'one line `{"end": true, "records": <count>, "readAt": <instant>}`. A stream without that line ' +
-          'was cut short: start again.',
+          'was cut short: start again. `format=rows`: one line per read of up to 5,000 records of a ' +
+          'category, `{"category", "records": [[key, expiresAt ms, version, tier, slots (SERVER)]], ' +
+          '"features": {<tier>: <features>}}`, then the same end line.',
         security,
+        querystring: StreamQuery,
         response: {
           200: {
             description: 'NDJSON: the records, then the end line',
             content: { 'application/x-ndjson': { schema: Type.String() } },
           },
-          ...errorReplies(401, 429),
+          ...errors,
         },
       },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       // The first read before the status: a database that fails at once is a 500, not a cut stream.
-      const lines = snapshotLines(core.sequelize);
+      const lines = snapshotLines(core.sequelize, { format: request.query.format });
       let first: IteratorResult<string> | null = await lines.next();
       // An iterator, not a generator: a reader gone before the first chunk still ends the transaction.
       const chunks: AsyncIterable<string> = {

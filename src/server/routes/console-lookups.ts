@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { describeGuild } from '../../core/admin/guilds';
 import { describeOrder } from '../../core/admin/orders';
+import { listBundles } from '../../core/bundles';
 import { listWaitingEvents } from '../../core/admin/outbox';
 import { describeUser, findUsers } from '../../core/admin/users';
 import { AppError } from '../../core/errors';
@@ -23,7 +24,7 @@ const SearchQuery = Type.Object({ q: Type.String({ minLength: 1, maxLength: 100 
 
 /**
  * What the console reads: who is signed in, the overview's figures (src/core/reports, as `premium report`), a search, and one user, guild, order or subscription with
- * its premium, orders, subscriptions, ledger and the events the bot has not received yet. The same
+ * its premium, orders, subscriptions, bundles, ledger and the events the bot has not received yet. The same
  * `src/core/admin` functions the CLI's `users show`, `orders show` and `subscriptions show` print.
  */
 const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
@@ -68,12 +69,13 @@ const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
     { schema: { hide, params: Type.Object({ providerId: ProviderId }) } },
     async (request) => {
       const { providerId } = request.params;
-      const [overview, subscriptions, waitingEvents] = await Promise.all([
+      const [overview, subscriptions, bundles, waitingEvents] = await Promise.all([
         describeUser(sequelize, providerId),
         findSubscriptions({ providerId, limit: RECENT }),
+        listBundles(sequelize, providerId),
         listWaitingEvents(sequelize, { providerId }),
       ]);
-      return { ...overview, subscriptions, waitingEvents };
+      return { ...overview, subscriptions, bundles, waitingEvents };
     },
   );
 

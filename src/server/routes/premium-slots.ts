@@ -13,7 +13,19 @@ const BundleReply = Type.Object({
   tier: Type.String(),
   slots: Type.Integer(),
   endsAt: Timestamp,
-  guilds: Type.Array(Type.Object({ guildId: Type.String(), boundAt: Timestamp })),
+  status: Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('revoked')], {
+    description: 'ended: its days ran out; revoked: refunded or charged back. Neither binds any more',
+  }),
+  guilds: Type.Array(
+    Type.Object({
+      guildId: Type.String(),
+      boundAt: Timestamp,
+      state: Type.Union([Type.Literal('bound'), Type.Literal('held')], {
+        description:
+          'held: a revoke of its days waits for an operator (the revocation guard); bound until then',
+      }),
+    }),
+  ),
 });
 
 const BindingReply = Type.Object({
@@ -52,13 +64,14 @@ const premiumSlotsRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app
     async (request) => {
       const bundles = await listBundles(core.sequelize, request.caller!.providerId);
       return {
-        bundles: bundles.map(({ bundleId, plan, tier, slots, endsAt, guilds }) => ({
+        bundles: bundles.map(({ bundleId, plan, tier, slots, endsAt, status, guilds }) => ({
           bundleId,
           plan,
           tier,
           slots,
           endsAt: endsAt.toISOString(),
-          guilds: guilds.map((guild) => ({ ...guild, boundAt: new Date(guild.boundAt).toISOString() })),
+          status,
+          guilds,
         })),
       };
     },

@@ -4,7 +4,13 @@ import type { JobDefinition } from './job';
 export const housekeepingJob: JobDefinition = {
   name: 'housekeeping',
   async run({ core, logger }) {
-    const removed = await core.sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction));
-    logger.info(removed, 'removed old webhook ids, dead outbox rows, job runs and failed code attempts');
+    const sellerNotices = core.config.sellerNotices.webhookUrl !== null;
+    const removed = await core.sequelize.transaction((transaction) =>
+      removeExpiredBookkeeping(transaction, { sellerNotices }),
+    );
+    logger.info(
+      removed,
+      'removed old webhook ids, dead outbox rows, job runs, failed code attempts and seller notices',
+    );
   },
 };

@@ -29,6 +29,7 @@ const TABLES = [
   'premium_grants',
   'premium_transfer_moves',
   'premium_transfers',
+  'seller_notices',
   'server_premium_days',
   'server_premiums',
   'subscription_charges',

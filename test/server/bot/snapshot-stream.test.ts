@@ -105,6 +105,55 @@ describe('the bot API: the streamed snapshot (GET /api/bot/premium/stream)', () 
     expect(Date.parse(end.readAt)).toBeLessThanOrEqual(Date.now());
   });
 
+  it('streams the same records in the rows format: a line per read, records as arrays, features once', async () => {
+    const guilds: Awaited<ReturnType<typeof grantGuild>>[] = [];
+    for (let i = 0; i < 3; i++) guilds.push(await grantGuild(i === 1 ? 'pro' : undefined));
+    const fan = await createUser();
+    await grantPremium(db(), grantRequest(fan.providerId, { tier: 'pro' }));
+    await db().query(
+      `UPDATE server_premiums SET expires_at = date_trunc('second', expires_at) + interval '0.123987 second',
+         slots = 3 WHERE guild_id = $1`,
+      { bind: [guilds[0]!.guildId], type: QueryTypes.UPDATE },
+    );
+    // A tier the catalog no longer has: its records run it without features.
+    await db().query(`UPDATE server_premiums SET tier = 'gone' WHERE guild_id = $1`, {
+      bind: [guilds[2]!.guildId],
+      type: QueryTypes.UPDATE,
+    });
+
+    const answer = await get('/api/bot/premium/stream?format=rows');
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toBe('application/x-ndjson');
+    const { items: lines, end } = parseLines(answer.body);
+    expect(lines.map((line) => line.category)).toEqual(['SERVER', 'USER']);
+    expect(lines[0]!.features).toEqual({ premium: {}, pro: { music: true, queue: 50 } });
+    expect(end).toEqual({ end: true, records: 4, readAt: expect.any(String) });
+
+    // Each array read back as an item is exactly the paged route's item.
+    type Row = [string, number, number, string | null, number?];
+    const asItems = lines.flatMap((line) => {
+      const features = line.features as Record<string, object>;
+      return (line.records as Row[]).map(([key, expiresAt, version, tier, slots]) => ({
+        ...(line.category === 'SERVER' ? { guildId: key } : { providerId: key }),
+        isPremium: true,
+        premiumExpiresAt: new Date(expiresAt).toISOString(),
+        tier,
+        features: (tier !== null && features[tier]) || {},
+        ...(slots !== undefined && { slots }),
+        version,
+      }));
+    });
+    expect(asItems).toEqual(await pagedItems());
+    expect(asItems[0]).toMatchObject({ premiumExpiresAt: expect.stringMatching(/\.123Z$/), slots: 3 });
+    expect(asItems[2]).toMatchObject({ tier: 'gone', features: {} });
+  });
+
+  it('answers 400 to a format it does not know, before streaming anything', async () => {
+    const answer = await get('/api/bot/premium/stream?format=csv');
+    expect(answer.statusCode).toBe(400);
+    expect(answer.json().error.code).toBe('VALIDATION_FAILED');
+  });
+
   it('answers an empty service with the end line alone', async () => {
     const answer = await get('/api/bot/premium/stream');
     expect(parseLines(answer.body)).toEqual({
@@ -124,7 +173,7 @@ describe('the bot API: the streamed snapshot (GET /api/bot/premium/stream)', () 
   it('reads one consistent view, in keyset pages, whatever commits while it streams', async () => {
     const guilds: Awaited<ReturnType<typeof grantGuild>>[] = [];
     for (let i = 0; i < 5; i++) guilds.push(await grantGuild());
-    const lines = snapshotLines(db(), 2);
+    const lines = snapshotLines(db(), { pageSize: 2 });
     const first = await lines.next();
     expect(first.value.split('\n').filter(Boolean)).toHaveLength(2);
 
@@ -151,7 +200,7 @@ describe('the bot API: the streamed snapshot (GET /api/bot/premium/stream)', () 
 
   it('ends its transaction when the reader leaves early', async () => {
     for (let i = 0; i < 3; i++) await grantGuild();
-    const lines = snapshotLines(db(), 1);
+    const lines = snapshotLines(db(), { pageSize: 1 });
     await lines.next();
     await lines.return(undefined);
     const [open] = await db().query<{ count: string }>(

@@ -1,4 +1,5 @@
 import { describeUser } from '../../../src/core/admin/users';
+import { bindSlot } from '../../../src/core/bundles';
 import { startOperatorSession } from '../../../src/core/console/operator-session';
 import { UserGuild } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
@@ -41,6 +42,32 @@ async function managedGuild(userId: number, name = 'Guild'): Promise<string> {
 }
 
 describe('console lookups', () => {
+  it("shows a user's bundles with the guilds bound to them, when and until when", async () => {
+    const buyer = await createUser();
+    const [rows] = (await app().core.sequelize.query(
+      `INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
+         VALUES (${buyer.id}, 'Trio', 'premium', 3, 30, now() + interval '30 days')
+         RETURNING id AS "bundleId", ends_at AS "endsAt"`,
+    )) as [{ bundleId: string; endsAt: Date }[], unknown];
+    const bundleId = Number(rows[0]!.bundleId);
+    const guildId = snowflake();
+    const by = { kind: 'operator', actor: ACTOR } as const;
+    const { boundAt } = await bindSlot(app().core.sequelize, { bundleId, guildId, by });
+
+    const user = (await request('GET', `/api/console/users/${buyer.providerId}`)).json();
+    expect(user.bundles).toEqual([
+      {
+        bundleId,
+        plan: 'Trio',
+        tier: 'premium',
+        slots: 3,
+        status: 'active',
+        endsAt: rows[0]!.endsAt.toISOString(),
+        guilds: [{ guildId, boundAt: boundAt.toISOString(), state: 'bound' }],
+      },
+    ]);
+  });
+
   it('finds users by name, a guild by id and an order by its id, and shows each as the CLI does', async () => {
     const buyer = await createUser({ username: 'zara_buys' });
     const guildId = await managedGuild(buyer.id, 'Zara Hall');
@@ -65,7 +92,7 @@ describe('console lookups', () => {
 
     const user = (await request('GET', `/api/console/users/${buyer.providerId}`)).json();
     const expected = JSON.parse(JSON.stringify(await describeUser(app().core.sequelize, buyer.providerId)));
-    expect(user).toEqual({ ...expected, subscriptions: [], waitingEvents: [] });
+    expect(user).toEqual({ ...expected, subscriptions: [], bundles: [], waitingEvents: [] });
   });
 
   it('shows a partly refunded order with what was refunded and every ledger row of it', async () => {

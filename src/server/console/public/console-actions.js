@@ -12,6 +12,8 @@
   // The plans a grant offers: the catalog's on sale, then Custom; the seed's until the catalog is read.
   let plans = ['Monthly', 'Yearly', 'Custom'];
   let onDone = async () => {};
+  // The routes of actions that take something away: premium, money, a renewal, a plan or offer on sale.
+  const TAKES_AWAY = /\/(revoke|refund|cancel|archive|disable)$/;
 
   function randomKey() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));
@@ -279,6 +281,8 @@
       }
     };
     document.getElementById('action-cancel').onclick = () => dialog.close();
+    // Confirm stands apart from Back: red when it takes something away, the accent otherwise.
+    document.getElementById('action-confirm').className = TAKES_AWAY.test(path) ? 'danger' : '';
     dialog.showModal();
   }
 

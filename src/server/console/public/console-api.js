@@ -55,10 +55,10 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog` and `#/offers` (also reached as `#catalog`, `#offers`); `#/` the overview.
+   * `#/catalog`, `#/offers`, `#/sales` and `#/customers` (also reached as `#catalog`, …); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const PAGES = ['catalog', 'offers'];
+  const PAGES = ['catalog', 'offers', 'sales', 'customers'];
   const viewHref = (kind, id) =>
     PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 

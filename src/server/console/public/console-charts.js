@@ -13,12 +13,14 @@
   const dayToSeconds = (day) => Date.parse(`${day}T00:00:00Z`) / 1000;
   const monthToSeconds = (month) => Date.parse(`${month}-01T00:00:00Z`) / 1000;
 
-  function figure(label, value, id) {
+  /** A headline figure; `hint`, when given, says what it counts, under it. */
+  function figure(label, value, id, hint) {
     return el(
       'div',
       { className: 'figure' },
       el('span', { className: 'label' }, label),
       el('span', { className: 'value', 'data-figure': id }, value),
+      hint ? el('span', { className: 'hint' }, hint) : null,
     );
   }
 
@@ -27,25 +29,82 @@
     return `${inr(mrr)} · ${subscriptions} sub.`;
   }
 
-  /** A uPlot chart of `x` (unix seconds, one step apart) and one or two series (`lines`, `bars`). */
-  function chart(container, x, step, series) {
+  // Dates as a seller in India reads them: 27 Nov; months as Nov 2026 (the periods are UTC dates).
+  const dayLabel = (seconds) =>
+    new Date(seconds * 1000).toLocaleDateString('en-IN', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+  const monthLabel = (seconds) =>
+    new Date(seconds * 1000).toLocaleDateString('en-IN', {
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+  // The money axis in whole rupees, grouped the Indian way: ₹1,000, ₹1,00,000.
+  const rupeeTick = (tick) => `₹${tick.toLocaleString('en-IN')}`;
+
+  /**
+   * The legend under a chart, always shown: each series' name and colour with a figure, the `summary`'s
+   * (the period's total, or the latest month) until the pointer is on a point, then that point's, so it
+   * serves as the tooltip too.
+   */
+  function legend(container, series, summary, label) {
+    const heading = el('span', { className: 'legend-when' });
+    const values = series.map(() => el('span', { className: 'legend-value' }));
+    const show = (index) => {
+      heading.textContent = index === null ? summary.label : `${label(summary.x[index])}:`;
+      series.forEach((line, at) => {
+        values[at].textContent = inr(index === null ? summary.values[at] : line.values[index]);
+      });
+    };
+    container.after(
+      el(
+        'p',
+        { className: 'legend', 'data-legend': container.id },
+        heading,
+        ...series.map((line, at) => {
+          const swatch = el('span', { className: 'swatch' });
+          swatch.style.background = line.color;
+          return el('span', { className: 'legend-item' }, swatch, `${line.label} `, values[at]);
+        }),
+      ),
+    );
+    show(null);
+    return show;
+  }
+
+  /**
+   * A uPlot chart of `x` (unix seconds, one step apart) and its series: `bars`, `steps` (a value held
+   * for its whole day, as net is), or a line. `label` names a point of `x`; `summary` is what the legend
+   * shows while no point is pointed at.
+   */
+  function chart(container, x, step, series, { label, summary }) {
     container.replaceChildren();
+    container.parentElement.querySelector(`[data-legend="${container.id}"]`)?.remove();
+    const show = legend(container, series, { ...summary, x }, label);
     const width = Math.max(container.clientWidth, 200);
     const options = {
       width,
       height: 200,
       // Half a step of room each side, so that the first and last bars are whole.
       scales: { x: { time: true, range: (_u, min, max) => [min - step / 2, max + step / 2] } },
-      legend: { show: series.length > 1 },
-      axes: [{}, { size: 60, values: (_u, ticks) => ticks.map((tick) => `₹${tick}`) }],
+      legend: { show: false },
+      cursor: { y: false },
+      hooks: { setCursor: [(u) => show(u.cursor.idx ?? null)] },
+      axes: [
+        { values: (_u, ticks) => ticks.map(label) },
+        { size: 70, values: (_u, ticks) => ticks.map(rupeeTick) },
+      ],
       series: [
         {},
-        ...series.map(({ label, color, bars }) => ({
-          label,
+        ...series.map(({ label: name, color, bars, steps }) => ({
+          label: name,
           stroke: color,
           fill: bars ? `${color}55` : undefined,
           width: bars ? 1 : 2,
-          paths: bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
+          paths: bars
+            ? uPlot.paths.bars({ size: [0.8, 40] })
+            : steps
+              ? uPlot.paths.stepped({ align: 1 })
+              : undefined,
           points: { show: false },
         })),
       ],
@@ -153,33 +212,36 @@
       figure('Live subscriptions', String(subscribers.live), 'live'),
       figure(
         'Churn this month',
-        subscribers.churn === null ? '-' : `${(subscribers.churn * 100).toFixed(1)}%`,
+        subscribers.churn === null ? 'none' : `${(subscribers.churn * 100).toFixed(1)}%`,
         'churn',
+        subscribers.churn === null
+          ? 'No subscription was live at the month’s start to lose.'
+          : 'Subscriptions cancelled, halted or completed this month ÷ those live at its start.',
       ),
       figure('Payments, 90 days', String(totals.payments), 'payments'),
     );
     charts.length = 0;
+    const gross = revenue.periods.map((period) => period.gross);
+    const net = revenue.periods.map((period) => period.net);
     chart(
       document.getElementById('revenue-chart'),
       revenue.periods.map((period) => dayToSeconds(period.period)),
       DAY_SECONDS,
       [
-        {
-          label: 'Gross',
-          color: '#5865f2',
-          bars: true,
-          values: revenue.periods.map((period) => period.gross),
-        },
-        { label: 'Net', color: '#1a7f37', values: revenue.periods.map((period) => period.net) },
+        { label: 'Gross', color: '#5865f2', bars: true, values: gross },
+        { label: 'Net', color: '#1a7f37', steps: true, values: net },
       ],
+      { label: dayLabel, summary: { label: '90 days:', values: [totals.gross, totals.net] } },
     );
     splitTable('revenue-by-tier', 'Tier', totals.byTier, totals);
     splitTable('revenue-by-plan', 'Plan', totals.byPlan, totals);
+    const mrr = mrrByMonth.map((month) => month.mrr);
     chart(
       document.getElementById('mrr-chart'),
       mrrByMonth.map((month) => monthToSeconds(month.period)),
       MONTH_SECONDS,
-      [{ label: 'MRR', color: '#5865f2', bars: true, values: mrrByMonth.map((month) => month.mrr) }],
+      [{ label: 'MRR', color: '#5865f2', bars: true, values: mrr }],
+      { label: monthLabel, summary: { label: 'Now:', values: [mrr.at(-1) ?? 0] } },
     );
     activeBars(subscribers.activePremium);
     list('failing', subscribers.failingCharges, 'None.', (charge) => [

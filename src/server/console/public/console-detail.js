@@ -45,7 +45,7 @@
         'Premium',
         premium.isActive ? `active until ${time(premium.expiresAt)}` : `ended ${time(premium.expiresAt)}`,
       ],
-      ['Slots', String(premium.slots)],
+      ['Slots', `${premium.slots} (what the bot is told this premium covers; every plan sold gives 1)`],
     ]);
   }
 
@@ -92,6 +92,37 @@
         subscriptionActions(subscription),
       ],
       (subscription) => `subscription:${subscription.subscriptionId}`,
+    );
+  }
+
+  /** A buyer's bundles, each with the guilds bound to its slots until the bundle's end. */
+  function bundlesSection(bundles) {
+    return section(
+      'Bundles',
+      bundles,
+      'None.',
+      (bundle) => [
+        `#${bundle.bundleId} ${bundle.plan} (${bundle.tier}) · ${bundle.guilds.length} of ${bundle.slots} slots bound · `,
+        el(
+          'span',
+          { className: 'muted' },
+          `${bundle.status === 'active' ? 'ends' : 'ended'} ${time(bundle.endsAt)}${bundle.status === 'revoked' ? ' (refunded or charged back)' : ''}`,
+        ),
+        el(
+          'ul',
+          { className: 'rows' },
+          bundle.guilds.map((guild) =>
+            el('li', { 'data-row': `bundle:${bundle.bundleId}:${guild.guildId}` }, [
+              viewLink('guild', guild.guildId),
+              ` bound ${time(guild.boundAt)} · until ${time(bundle.endsAt)}`,
+              guild.state === 'held'
+                ? el('span', { className: 'error' }, ' · held: its revoke waits for a release')
+                : null,
+            ]),
+          ),
+        ),
+      ],
+      (bundle) => `bundle:${bundle.bundleId}`,
     );
   }
 
@@ -156,6 +187,7 @@
       ]),
       ...ordersSection(data.recentOrders),
       ...subscriptionsSection(data.subscriptions),
+      ...bundlesSection(data.bundles),
       ...ledgerSection(data.recentGrants),
       ...eventsSection(data.waitingEvents),
     ];
@@ -199,7 +231,10 @@
       el('h2', {}, `Order ${order.orderId}`),
       fields([
         ['Status', order.state],
-        ['Buyer', viewLink('user', order.buyerProviderId)],
+        [
+          'Buyer',
+          viewLink('user', order.buyerProviderId, `${order.buyerUsername} (${order.buyerProviderId})`),
+        ],
         ['For', order.guildId ? viewLink('guild', order.guildId) : 'USER premium'],
         ['Plan', `${order.planType}, ${order.durationDays} days`],
         ...(order.offerCode || order.discountPaise > 0
@@ -230,7 +265,7 @@
       el('h2', {}, `Subscription ${data.subscriptionId}`),
       fields([
         ['Status', `${data.status}${data.cancelAtCycleEnd ? ' (ends with its cycle)' : ''}`],
-        ['Buyer', viewLink('user', data.buyerProviderId)],
+        ['Buyer', viewLink('user', data.buyerProviderId, `${data.buyerUsername} (${data.buyerProviderId})`)],
         ['For', data.guildId ? viewLink('guild', data.guildId) : 'USER premium'],
         ['Plan', `${data.planType}, ${inr(data.amount)} a cycle`],
         ['Premium until', time(data.premiumExpiresAt)],
@@ -262,6 +297,11 @@
   const VIEWS = {
     catalog: { path: () => '/api/console/catalog', render: (data) => window.ConsoleCatalog.render(data) },
     offers: { path: () => '/api/console/offers', render: (data) => window.ConsoleOffers.render(data) },
+    sales: { path: () => '/api/console/sales', render: (data) => window.ConsoleSales.renderSales(data) },
+    customers: {
+      path: () => '/api/console/customers',
+      render: (data) => window.ConsoleSales.renderCustomers(data),
+    },
     user: { path: (id) => `/api/console/users/${id}`, render: renderUser },
     guild: { path: (id) => `/api/console/guilds/${id}`, render: renderGuild },
     order: { path: (id) => `/api/console/orders/${encodeURIComponent(id)}`, render: renderOrder },

@@ -12,15 +12,14 @@
 
   // The view asked for survives the Discord sign-in, which returns to /console without the address's hash.
   const RETURN_TO = 'console-return-to';
+  const HEADER_LINKS = ['home', 'catalog-link', 'offers-link', 'sales-link', 'customers-link'];
 
   function signedOut(refused) {
     if (viewOf(location.hash)) sessionStorage.setItem(RETURN_TO, location.hash);
     document.getElementById('signed-in').hidden = true;
     document.getElementById('sign-out').hidden = true;
     document.getElementById('operator').hidden = true;
-    document.getElementById('home').hidden = true;
-    document.getElementById('catalog-link').hidden = true;
-    document.getElementById('offers-link').hidden = true;
+    for (const id of HEADER_LINKS) document.getElementById(id).hidden = true;
     document.getElementById('signed-out').hidden = false;
     document.getElementById('refused').hidden = !refused;
   }
@@ -36,7 +35,7 @@
     renderOverview(await get('/api/console/overview'));
   }
 
-  /** Shows the view the address names: the overview, the catalog, the offers, or one user, guild, order or subscription. */
+  /** Shows the view the address names: the overview, a page (catalog, offers, sales, customers), or one user, guild, order or subscription. */
   async function route() {
     const view = viewOf(location.hash);
     error(null);
@@ -93,9 +92,7 @@
     }
     document.getElementById('operator').textContent = `Signed in as ${me.username}`;
     document.getElementById('operator').hidden = false;
-    document.getElementById('home').hidden = false;
-    document.getElementById('catalog-link').hidden = false;
-    document.getElementById('offers-link').hidden = false;
+    for (const id of HEADER_LINKS) document.getElementById(id).hidden = false;
     document.getElementById('sign-out').hidden = false;
     document.getElementById('signed-in').hidden = false;
     const returnTo = sessionStorage.getItem(RETURN_TO);

@@ -1,0 +1,239 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import { AppError } from '../errors';
+import { grantPremium } from '../premium/grant';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
+import type { GrantSource, PremiumChange } from '../premium/types';
+import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
+import { liveBindings, normalised, normalisedBinding, type LiveBinding, type LockedBundle } from './locked';
+import {
+  CLEAR_HELD,
+  DISPUTE_TAKES,
+  END_BUNDLE,
+  HELD_DISPUTE_TAKES,
+  HOLD_BINDING,
+  LOCK_BUNDLE_OF_ORDER,
+  LOCK_HELD_BINDING,
+  MOVE_BINDING,
+  REBIND,
+  REOPEN_BUNDLE,
+  SET_RESTORE_GRANT,
+  SHIFT_BUNDLE_END,
+  UNBIND,
+} from './sql';
+
+/** Who takes a bundle's days, and the idempotency key each binding's revoke is keyed under. */
+export interface BundleRevoke {
+  source: GrantSource;
+  actor: string;
+  reason: string;
+  idempotencyKey: string;
+}
+
+/**
+ * What a refund or a dispute of the bundle's payment takes from every bound guild: all that is left (and
+ * the bundle ends: `endNow` false keeps its end for a won dispute to give back), or `days` of it, the
+ * payment's share of the bundle's days (docs/bundles.md).
+ */
+export type BundleTake = { days: 'all'; endNow: boolean } | { days: number };
+
+/** The bundle a paid order bought, locked; null when the order bought none. */
+export async function bundleOfOrder(transaction: Transaction, orderId: number): Promise<LockedBundle | null> {
+  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_ORDER, [orderId]);
+  return found ? normalised(found) : null;
+}
+
+const bindingKey = (key: string, bindingId: number) => `${key}:bundle-binding:${bindingId}`;
+
+/**
+ * Takes `take` from every bound guild of the locked bundle, one revoke (one event) each, and ends or
+ * shortens the bundle so that a later bind gets what is left. A binding whose revoke the revocation guard
+ * holds stays bound, marked held, until an operator releases it (releaseHeldBinding).
+ */
+export async function takeFromBundle(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  bundle: LockedBundle,
+  take: BundleTake,
+  revoke: BundleRevoke,
+  limit: RevokeLimit = {},
+): Promise<void> {
+  const shareDays = take.days === 'all' ? null : take.days;
+  for (const binding of await liveBindings(transaction, bundle.bundleId)) {
+    if (binding.heldRevokeId !== null) continue;
+    const key = bindingKey(revoke.idempotencyKey, binding.id);
+    await takeBinding(
+      sequelize,
+      transaction,
+      bundle,
+      binding,
+      { ...revoke, idempotencyKey: key },
+      limit,
+      shareDays,
+    );
+  }
+  if (take.days === 'all') await execute(transaction, END_BUNDLE, [bundle.bundleId, take.endNow]);
+  else await execute(transaction, SHIFT_BUNDLE_END, [bundle.bundleId, -take.days]);
+}
+
+/**
+ * Takes back one binding's days: all that is left (the guild is unbound), or `shareDays` of them (what
+ * is left after them goes back as a grant that carries the binding from then on, as a partial refund
+ * does for one guild). Null when nothing was taken: held, or nothing left.
+ */
+export async function takeBinding(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  bundle: LockedBundle,
+  binding: LiveBinding,
+  revoke: BundleRevoke,
+  limit: RevokeLimit = {},
+  shareDays: number | null = null,
+): Promise<PremiumChange | null> {
+  const taken = await revokeIfAny(sequelize, transaction, binding.grantId, revoke, limit);
+  if (taken?.kind === 'held') {
+    await execute(transaction, HOLD_BINDING, [binding.id, taken.heldId, shareDays]);
+    return null;
+  }
+  return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, limit, shareDays });
+}
+
+function revokeIfAny(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  grantId: number,
+  revoke: BundleRevoke,
+  limit: RevokeLimit,
+) {
+  return revokePremium(
+    sequelize,
+    { target: { grantId }, ...revoke },
+    { transaction: transaction, ...limit },
+  ).catch((error: unknown) => {
+    // An operator already took it back, or ended the guild: nothing left of it to take.
+    if (error instanceof AppError && ['ALREADY_REVOKED', 'NO_PREMIUM'].includes(error.code)) return null;
+    throw error;
+  });
+}
+
+async function settleTaken(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  bundle: LockedBundle,
+  binding: LiveBinding,
+  taken: PremiumChange | null,
+  { revoke, limit, shareDays }: { revoke: BundleRevoke; limit: RevokeLimit; shareDays: number | null },
+): Promise<PremiumChange | null> {
+  const rest = taken && shareDays !== null ? Math.abs(taken.days) - shareDays : 0;
+  if (taken && rest > 0) {
+    const restore = await grantPremium(
+      sequelize,
+      {
+        category: 'SERVER',
+        providerId: bundle.buyerProviderId,
+        guildId: taken.guildId,
+        plan: { planType: bundle.plan, months: null, durationDays: rest, tier: taken.tier },
+        source: revoke.source,
+        actor: revoke.actor,
+        reason: `what is left of bundle ${bundle.bundleId} after ${revoke.reason}`,
+        idempotencyKey: `${revoke.idempotencyKey}:rest`,
+      },
+      { transaction },
+    );
+    await execute(transaction, MOVE_BINDING, [binding.id, restore.grantId]);
+    return taken;
+  }
+  if (binding.restoreGrantId !== null) {
+    const key = `${revoke.idempotencyKey}:restored`;
+    await revokeIfAny(
+      sequelize,
+      transaction,
+      binding.restoreGrantId,
+      { ...revoke, idempotencyKey: key },
+      limit,
+    );
+  }
+  await execute(transaction, UNBIND, [binding.id, taken?.grantId ?? null, revoke.actor]);
+  return taken;
+}
+
+/**
+ * An operator released the held revoke `heldRevokeId` (`premium revokes release`): the binding it held
+ * is settled now as its take would have been then (unbound, or moved to what is left of a share), or
+ * unbound when the release took nothing.
+ */
+export async function releaseHeldBinding(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  heldRevokeId: number,
+  change: PremiumChange | null,
+  revoke: BundleRevoke,
+): Promise<void> {
+  const [found] = await selectRows<LockedBundle & LiveBinding & { heldShareDays: number | null }>(
+    transaction,
+    LOCK_HELD_BINDING,
+    [heldRevokeId],
+  );
+  if (!found) return;
+  const binding = normalisedBinding(found);
+  const bundle = normalised(found);
+  // Refunded in full or charged back since it was held: a share's rest is no longer the buyer's.
+  const shareDays = bundle.status === 'revoked' ? null : found.heldShareDays;
+  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, limit: {}, shareDays });
+}
+
+/**
+ * A won dispute of the bundle's payment gives back what it took (`take`, as its opening asked): each
+ * binding's days, to the guild they were taken from, bound again if the dispute unbound it, and the
+ * bundle's own days. Revokes of it the revocation guard still holds are withdrawn, their bindings no
+ * longer held.
+ */
+export async function restoreBundleOf(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  bundle: LockedBundle,
+  take: BundleTake,
+  dispute: BundleRevoke,
+): Promise<void> {
+  const held = await selectRows<{ id: number; key: string }>(transaction, HELD_DISPUTE_TAKES, [
+    bundle.bundleId,
+    dispute.idempotencyKey,
+  ]);
+  await withdrawHeldRevokes(
+    transaction,
+    held.map((row) => row.key),
+    dispute.actor,
+    dispute.reason,
+  );
+  await execute(transaction, CLEAR_HELD, [bundle.bundleId, held.map((row) => row.id)]);
+  const takes = await selectRows<{
+    bindingId: number;
+    guildId: string;
+    revokeKey: string;
+    tier: string;
+    days: number;
+    unbound: boolean;
+  }>(transaction, DISPUTE_TAKES, [bundle.bundleId, dispute.idempotencyKey]);
+  for (const taken of takes.filter((row) => row.days > 0)) {
+    const restoring = await grantPremium(
+      sequelize,
+      {
+        category: 'SERVER',
+        providerId: bundle.buyerProviderId,
+        guildId: taken.guildId,
+        plan: { planType: bundle.plan, months: null, durationDays: taken.days, tier: taken.tier },
+        source: dispute.source,
+        actor: dispute.actor,
+        reason: dispute.reason,
+        idempotencyKey: `${taken.revokeKey}:won`,
+      },
+      { transaction },
+    );
+    await execute(transaction, taken.unbound ? REBIND : SET_RESTORE_GRANT, [
+      taken.bindingId,
+      restoring.grantId,
+    ]);
+  }
+  if (take.days === 'all') await execute(transaction, REOPEN_BUNDLE, [bundle.bundleId]);
+  else await execute(transaction, SHIFT_BUNDLE_END, [bundle.bundleId, take.days]);
+}

@@ -1,0 +1,3 @@
+/** What `exportTable` exports; apart, so that the CLI names them without loading the reports. */
+export const EXPORTS = ['revenue', 'orders', 'subscribers'] as const;
+export type ExportKind = (typeof EXPORTS)[number];

@@ -1,0 +1,41 @@
+import { rupeesOfPaise } from '../money';
+import type { NoticeBuyer, NoticePurchase, SellerNotice } from './types';
+
+/** Discord's markdown characters, escaped so that a buyer's name is shown as typed. */
+const MARKDOWN = /[\\*_~`|>#[\]()-]/g;
+
+const escaped = (text: string) => text.replace(MARKDOWN, (character) => `\\${character}`);
+
+const buyerOf = ({ username, providerId }: NoticeBuyer) => `**${escaped(username)}** (${providerId})`;
+
+function purchaseOf({ tier, planType, durationDays, category, guildId }: NoticePurchase): string {
+  const target = category === 'SERVER' ? `server ${guildId}` : 'their account';
+  return `${escaped(tier)} ${escaped(planType)} (${durationDays} days) for ${target}`;
+}
+
+function textOf(notice: SellerNotice): string {
+  switch (notice.kind) {
+    case 'sale':
+    case 'renewal': {
+      const what = notice.kind === 'sale' ? 'Sale' : 'Renewal';
+      const of =
+        notice.orderId === null ? `subscription ${notice.subscriptionId}` : `order ${notice.orderId}`;
+      return `${what}: ${buyerOf(notice.buyer)} paid ${rupeesOfPaise(notice.amountPaise)} for ${purchaseOf(notice.purchase)}, ${of}`;
+    }
+    case 'renewal_failed': {
+      const next = notice.status === 'pending' ? 'Razorpay retries the charge' : 'Razorpay stopped retrying';
+      return `Renewal failed: ${buyerOf(notice.buyer)}'s ${rupeesOfPaise(notice.amountPaise)} charge for ${purchaseOf(notice.purchase)}, subscription ${notice.subscriptionId} is ${notice.status} (${next})`;
+    }
+    case 'dispute': {
+      const stage = { created: 'opened', won: 'won', lost: 'lost' }[notice.stage];
+      return `Dispute ${stage}: ${rupeesOfPaise(notice.amountPaise)} of ${rupeesOfPaise(notice.paidPaise)} paid by ${buyerOf(notice.buyer)}, ${notice.payment}, dispute ${notice.disputeId}`;
+    }
+    case 'held_revoke':
+      return `Revoke held by the revocation guard (#${notice.heldId}): ${notice.reason}, ${notice.target}; an operator releases it (premium revokes list)`;
+  }
+}
+
+/** The body of Discord's `POST /webhooks/{id}/{token}` for a notice: text that mentions no one. */
+export function messageOf(notice: SellerNotice): { content: string; allowed_mentions: { parse: [] } } {
+  return { content: textOf(notice), allowed_mentions: { parse: [] } };
+}

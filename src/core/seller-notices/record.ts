@@ -1,0 +1,42 @@
+import type { Transaction } from 'sequelize';
+import { execute } from '../db/database';
+import type { PlainQuery } from '../db/plain-query';
+import { INSERT_NOTICE, INSERT_SALE_OF_ORDER } from './sql';
+import type { NoticeBuyer, NoticePurchase, SellerNotice } from './types';
+
+/** The buyer's Discord id and name alone, out of a user row that holds more. */
+export function noticeBuyer({ providerId, username }: NoticeBuyer): NoticeBuyer {
+  return { providerId, username };
+}
+
+/** The purchase's facts alone, out of an order or a subscription that holds more of the buyer's. */
+export function noticePurchase({
+  tier,
+  planType,
+  durationDays,
+  category,
+  guildId,
+}: NoticePurchase): NoticePurchase {
+  return { tier, planType, durationDays, category, guildId };
+}
+
+function payloadOf({ kind: _kind, ...payload }: SellerNotice): string {
+  return JSON.stringify(payload);
+}
+
+/**
+ * Queues a notice for the seller's Discord channel in the caller's transaction, the one that makes the
+ * change it tells of: it is sent (by the worker) if and only if the change commits.
+ */
+export async function recordNotice(transaction: Transaction, notice: SellerNotice): Promise<void> {
+  await execute(transaction, INSERT_NOTICE, [notice.kind, payloadOf(notice)]);
+}
+
+/** The statement that queues an order's sale notice, only if its transaction marked the order paid. */
+export function saleOfOrderStatement(orderId: number, notice: SellerNotice): PlainQuery {
+  return {
+    name: 'sale-notice-of-order',
+    text: INSERT_SALE_OF_ORDER,
+    values: [orderId, notice.kind, payloadOf(notice)],
+  };
+}

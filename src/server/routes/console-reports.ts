@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { csvLines } from '../../core/csv';
+import { customers, exportTable, EXPORTS, recentSales } from '../../core/reports';
+import type { AppOptions } from '../app-options';
+
+const hide = true;
+const PAGE = 50;
+const Page = Type.Object({
+  // A query string is text (the app does not coerce types): 1 to 200.
+  limit: Type.Optional(Type.String({ pattern: '^([1-9][0-9]?|1[0-9][0-9]|200)$' })),
+  cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+});
+const pageOf = ({ limit, cursor }: { limit?: string; cursor?: string }) => ({
+  limit: limit === undefined ? PAGE : Number(limit),
+  cursor,
+});
+const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' });
+
+/**
+ * The console's Sales and Customers (src/core/reports, as `premium report sales|customers`), and the
+ * CSV downloads of revenue, orders and subscribers for a range of days (as `premium report export`).
+ */
+const consoleReportRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
+  app.get('/api/console/sales', { schema: { hide, querystring: Page } }, async (request) => {
+    const page = await recentSales(core, pageOf(request.query));
+    return { sales: page.rows, nextCursor: page.nextCursor, timeZone: core.config.reportTimeZone };
+  });
+
+  app.get('/api/console/customers', { schema: { hide, querystring: Page } }, async (request) => {
+    const page = await customers(core, pageOf(request.query));
+    return { customers: page.rows, nextCursor: page.nextCursor, timeZone: core.config.reportTimeZone };
+  });
+
+  // A download: the rows are written as they are read, never held whole.
+  app.get(
+    '/api/console/exports/:kind',
+    {
+      schema: {
+        hide,
+        params: Type.Object({ kind: Type.Union(EXPORTS.map((kind) => Type.Literal(kind))) }),
+        querystring: Type.Object({ from: Day, to: Day }),
+      },
+    },
+    async (request, reply) => {
+      const table = exportTable(core, request.params.kind, request.query);
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${table.filename}"`)
+        .header('cache-control', 'no-store')
+        .send(Readable.from(csvLines(table.columns, table.rows)));
+    },
+  );
+};
+
+export default consoleReportRoutes;

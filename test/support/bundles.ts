@@ -1,0 +1,121 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { addPlan } from '../../src/core/catalog';
+import { OutboxEvent, ServerPremium, type User } from '../../src/core/models';
+import { bearer, orderAs, post, verifyAs, verifyBody, type PaymentsTestApp } from './payments-app';
+
+/** A 30-day bundle of three slots of the default tier at ₹499, and a server's own Monthly (₹199). */
+export const TRIO = { plan: 'Trio', amount: 499, category: 'SERVER' } as const;
+export const MONTHLY_SERVER = { planType: 'Monthly', amount: 199, category: 'SERVER' } as const;
+
+export interface BundleSlots {
+  bundles: {
+    bundleId: number;
+    slots: number;
+    endsAt: string;
+    status: string;
+    guilds: { guildId: string; boundAt: string; state: string }[];
+  }[];
+}
+
+/** The buyer's side of bundles, and what the bot sees of a guild, over the API of `getApp`. */
+export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) {
+  const app = () => getApp();
+
+  /** Adds the Trio plan to the catalog (each test's database starts without it). */
+  async function addTrio(): Promise<void> {
+    const plan = { code: 'Trio', tier: 'premium', scope: 'SERVER', days: 30, price: 499, slots: 3 } as const;
+    await addPlan(app().core.sequelize, null, plan);
+  }
+
+  /** Buys (and verifies) an order as `user`; returns Razorpay's order id. */
+  async function buy(user: User, body: object): Promise<string> {
+    const order = await orderAs(app(), user, body);
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+    return order.id;
+  }
+
+  async function slotsOf(user: User): Promise<BundleSlots> {
+    const reply = await app().app.inject({
+      method: 'GET',
+      url: '/api/premium/slots',
+      headers: { authorization: bearer(app(), user) },
+    });
+    expect(reply.statusCode).toBe(200);
+    return reply.json() as BundleSlots;
+  }
+
+  function bind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
+    return post(app(), `/api/premium/slots/${bundleId}/bind`, { guildId }, bearer(app(), user));
+  }
+
+  function unbind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
+    return app().app.inject({
+      method: 'DELETE',
+      url: `/api/premium/slots/${bundleId}/bind/${guildId}`,
+      headers: { authorization: bearer(app(), user) },
+    });
+  }
+
+  /**
+   * The bot's lookup, its snapshot and the newest event of the guild (in the outbox, or as `newest` reads
+   * it: from the stream) all say what the database says.
+   */
+  async function expectBotAgrees(guildId: string, newest = newestOutboxEvent): Promise<void> {
+    const headers = { authorization: `Bearer ${botToken}` };
+    const record = await ServerPremium.findOne({ where: { guildId } });
+    const expiresAt = record?.expiresAt ?? null;
+    const premium = expiresAt !== null && expiresAt.getTime() > Date.now();
+    const lookup = (
+      await app().app.inject({ method: 'GET', url: `/api/bot/guilds/${guildId}/premium`, headers })
+    ).json();
+    expect(lookup.isPremium).toBe(premium);
+    if (premium) expect(new Date(lookup.premiumExpiresAt).getTime()).toBe(expiresAt.getTime());
+    const snapshot = (
+      await app().app.inject({ method: 'GET', url: '/api/bot/premium?category=SERVER&limit=1000', headers })
+    ).json() as { items: { guildId: string; premiumExpiresAt: string }[] };
+    const row = snapshot.items.find((item) => item.guildId === guildId);
+    if (premium) expect(new Date(row!.premiumExpiresAt).getTime()).toBe(expiresAt.getTime());
+    else expect(row).toBeUndefined();
+    const event = await newest(guildId);
+    expect(event.expiresAt).toBe(expiresAt!.toISOString());
+    expect(event.version).toBe(record!.version);
+  }
+
+  return { addTrio, buy, slotsOf, bind, unbind, expectBotAgrees };
+}
+
+/** What an event says of the guild's record after it. */
+export interface GuildEvent {
+  expiresAt?: unknown;
+  version?: unknown;
+  [field: string]: unknown;
+}
+
+async function newestOutboxEvent(guildId: string): Promise<GuildEvent> {
+  const [newest] = await OutboxEvent.findAll({
+    where: { aggregateKey: `guild:${guildId}` },
+    order: [['id', 'DESC']],
+    limit: 1,
+  });
+  const { expiresAt, version } = newest!.payload;
+  return { expiresAt, version };
+}
+
+export async function guildExpiry(guildId: string): Promise<number | null> {
+  const record = await ServerPremium.findOne({ where: { guildId } });
+  return record?.expiresAt?.getTime() ?? null;
+}
+
+/** Within a minute: the test's own requests take that long at most. */
+export const near = (actual: number | null, expected: number) =>
+  actual !== null && Math.abs(actual - expected) < 60_000;
+
+/** The guild's events, oldest first, as [type, source]. */
+export async function eventsOf(guildId: string): Promise<[string, string | null][]> {
+  const events = await OutboxEvent.findAll({
+    where: { aggregateKey: `guild:${guildId}` },
+    order: [['id', 'ASC']],
+  });
+  return events.map((event) => [event.type, event.payload.source]);
+}
