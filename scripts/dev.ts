@@ -231,7 +231,7 @@ async function main(): Promise<void> {
     SANDBOX_PORT,
     SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.port}/api/payment/webhook`,
     // The API's demo page is the frontend in development, whatever PORT is.
-    FRONTEND_URL: process.env.FRONTEND_URL || api,
+    FRONTEND_URL: process.env.FRONTEND_URL || `${api}/store`,
     DISCORD_REDIRECT_URI: process.env.DISCORD_REDIRECT_URI || `${api}/api/auth/idp/callback`,
   };
   if (stopping) return;
@@ -247,7 +247,7 @@ async function main(): Promise<void> {
   }
 
   if (await untilReady(`http://127.0.0.1:${config.port}/readyz`, () => !stopping)) {
-    say(`ready: open ${api}/ to sign in and buy premium (API docs at /docs)`);
+    say(`ready: open ${api}/store/ to sign in and buy premium (API docs at /docs)`);
     if (env.OPERATOR_PROVIDER_IDS ?? process.env.OPERATOR_PROVIDER_IDS)
       say(`the seller's console: ${api}/console (operators: OPERATOR_PROVIDER_IDS)`);
     if (!process.env.SELLER_DISCORD_WEBHOOK_URL)

@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppOptions } from './app-options';
 import consolePlugin from './console/plugin';
-import demoPage from './demo/plugin';
+import storePage from './store/plugin';
 import { registerErrorHandling } from './errors';
 import { loggerOptions } from './logging';
 import authenticate from './plugins/authenticate';
@@ -65,7 +65,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(premiumRedeemRoutes, options);
   await fastify.register(botPremiumRoutes, options);
   await fastify.register(paymentSubscriptionRoutes, options);
-  if (config.nodeEnv !== 'production') await fastify.register(demoPage, options);
+  if (config.nodeEnv !== 'production' || config.store.public) await fastify.register(storePage, options);
   // No console route at all (404) while no operator is named.
   if (config.operatorProviderIds.length > 0) await fastify.register(consolePlugin, options);
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * A directory of the source tree (`src/server/demo/public`, say) from src/ or dist/ alike: pages' files
+ * A directory of the source tree (`src/server/store/public`, say) from src/ or dist/ alike: pages' files
  * are not TypeScript, so the build leaves them where they are. Found from the package.json above.
  */
 export function sourceDirectory(relative: string): string {

@@ -21,9 +21,9 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
   const shot = (page: Page, name: string) =>
     page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
 
-  /** The demo user buys Monthly through the demo page and the sandbox's checkout, as a buyer would. */
+  /** The demo user buys Monthly through the store and the sandbox's checkout, as a buyer would. */
   async function buyMonthly(page: Page): Promise<void> {
-    await page.goto(`${api()}/`);
+    await page.goto(`${api()}/store/`);
     await page.getByRole('link', { name: 'Sign in with Discord' }).click();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.locator('#status', { hasText: 'Not premium' }).waitFor();

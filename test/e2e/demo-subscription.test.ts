@@ -4,7 +4,7 @@ import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
-import { textOf } from './support/page-text';
+import { INDIAN_DATE, textOf, untilTrue } from './support/page-text';
 import { ARTIFACTS } from '../support/processes';
 import { useProduct } from './support/product';
 
@@ -13,7 +13,7 @@ jest.setTimeout(60_000);
 
 const TEST_MS = 90_000;
 
-describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browserPath) => {
+describeNeeding(BROWSER, 'subscribing from the store in a browser', (browserPath) => {
   const getProduct = useProduct(browserPath);
 
   it(
@@ -21,7 +21,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     async () => {
       const { api, core, redis, stream, newPage, untilRows } = getProduct();
       const page = await newPage();
-      await page.goto(`${api}/`);
+      await page.goto(`${api}/store/`);
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Authorize' }).click();
       await textOf(page, '#status', /Not premium/);
@@ -31,19 +31,17 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       await page.getByLabel(/UPI AutoPay/).check();
       await page.getByRole('button', { name: 'Approve' }).click();
 
-      await textOf(
-        page,
-        '#subscriptions .message',
-        /^Subscribed: Monthly premium for your account renews itself/,
-      );
+      await textOf(page, '#buy-message', /^Subscribed: Monthly premium for your account renews itself/);
       await textOf(page, '#status', /^Premium until/);
       const subscription = page.locator('#subscriptions li', { hasText: 'active' });
-      await expect(textOf(page, '#subscriptions li', /paid 1/)).resolves.toMatch(/next charge \d{4}-/);
+      await expect(textOf(page, '#subscriptions li', /paid 1/)).resolves.toMatch(
+        new RegExp(`next charge ${INDIAN_DATE.source}`),
+      );
 
       // The sandbox runs the next cycle now and sends the signed webhooks; the page shows the renewal.
       await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
       await page.getByRole('button', { name: 'Charge next cycle now' }).click();
-      expect(page.url()).toBe(`${api}/dashboard`);
+      expect(page.url()).toBe(`${api}/store/dashboard`);
       await textOf(page, '#subscriptions li', /paid 2/);
       // Both charges are in Your orders, beside the one-off orders, though no order was made for them.
       await page.locator('#orders li.charge').nth(1).waitFor();
@@ -73,7 +71,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
         '#subscriptions .message',
         /^Subscription cancelled: premium runs to the end of the paid cycle/,
       );
-      await textOf(page, '#subscriptions li', /ends \d{4}-/);
+      await textOf(page, '#subscriptions li', new RegExp(`ends ${INDIAN_DATE.source}`));
       const [rows] = await core.sequelize.query('SELECT status, cancel_at_cycle_end FROM subscriptions');
       expect(rows).toEqual([{ status: 'active', cancel_at_cycle_end: true }]);
     },
@@ -85,7 +83,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     async () => {
       const { api, newPage } = getProduct();
       const page = await newPage();
-      await page.goto(`${api}/`);
+      await page.goto(`${api}/store/`);
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Authorize' }).click();
       // A server of its own: the account's subscription of the test above still holds the account.
@@ -93,7 +91,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       await page.getByRole('button', { name: 'Subscribe' }).click();
       await page.getByLabel(/UPI AutoPay/).check();
       await page.getByRole('button', { name: 'Approve' }).click();
-      await textOf(page, '#subscriptions .message', /^Subscribed: Monthly premium for Demo Owned Server/);
+      await textOf(page, '#buy-message', /^Subscribed: Monthly premium for Demo Owned Server/);
       const subscription = page.locator('#subscriptions li', { hasText: 'Demo Owned Server' });
       await subscription.getByText('paid 1').waitFor();
 
@@ -102,7 +100,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       await expect(
         textOf(page, '#subscriptions li .renewal-failed', /^Your last renewal failed/),
       ).resolves.toMatch(
-        /Razorpay retries the charge: update your payment method .* Premium stays until \d{4}-/,
+        /Razorpay retries the charge: update your payment method .* Premium stays until \d{1,2} [A-Z]/,
       );
 
       await subscription.getByRole('link', { name: 'Run next cycle (sandbox)' }).click();
@@ -110,7 +108,7 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
       await expect(
         textOf(page, '#subscriptions li .renewal-failed', /^Your renewals failed/),
       ).resolves.toMatch(
-        /Razorpay stopped retrying: premium ends \d{4}-.* Cancel this subscription, then subscribe again/,
+        /Razorpay stopped retrying: premium ends \d{1,2} [A-Z].* Cancel this subscription, then subscribe again/,
       );
 
       // What it says to do can be done: a halted subscription is cancelled at once.
@@ -125,15 +123,16 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
   it('points a declined mandate at the Subscribe button, not at an order that does not exist', async () => {
     const { api, newPage } = getProduct();
     const page = await newPage();
-    await page.goto(`${api}/`);
+    await page.goto(`${api}/store/`);
     await page.getByRole('link', { name: 'Sign in with Discord' }).click();
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
     await page.getByRole('button', { name: 'Subscribe' }).click();
     await page.getByRole('button', { name: 'Decline' }).click();
 
-    await textOf(page, '#error', /declined/);
-    await expect(page.locator('#error').textContent()).resolves.toBe(
+    // Said beside Subscribe, where the buyer pressed.
+    await textOf(page, '#buy-message', /declined/);
+    await expect(page.locator('#buy-message').textContent()).resolves.toBe(
       'Subscription not set up: The mandate was declined in the sandbox checkout. Nothing was charged: press Subscribe to try again.',
     );
     // What it points to is there, and leads back to the mandate page.
@@ -142,18 +141,19 @@ describeNeeding(BROWSER, 'subscribing from the demo page in a browser', (browser
     await page.getByRole('heading', { name: /^Subscribe: ₹199\.00 every month$/ }).waitFor();
   });
 
-  it('loads the subscriptions section when demo.js arrives after its first request', async () => {
+  it('loads the subscriptions section when store.js arrives after its first request', async () => {
     const { api, newPage } = getProduct();
     const page = await newPage();
-    // demo.js also keeps the token from the address bar; subscriptions.js may need it first.
-    await page.route('**/demo/demo.js', async (route) => {
+    // store.js also keeps the token from the address bar; subscriptions.js may need it first.
+    await page.route('**/store/store.js', async (route) => {
       await sleep(1500);
       await route.continue();
     });
-    await page.goto(`${api}/`);
+    await page.goto(`${api}/store/`);
     await page.getByRole('link', { name: 'Sign in with Discord' }).click();
     await page.getByRole('button', { name: 'Authorize' }).click();
-    await page.waitForFunction(
+    await untilTrue(
+      page,
       `document.querySelector('#subscribe') &&
         (!document.querySelector('#subscribe').disabled ||
           !document.querySelector('#subscriptions .message').hidden)`,

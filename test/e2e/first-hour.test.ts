@@ -4,9 +4,10 @@ import type { Page } from 'playwright-core';
 import { createCodes } from '../../src/core/codes/create-codes';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
-import { textOf } from './support/page-text';
+import { INDIAN_DATE, textOf } from './support/page-text';
 import { ARTIFACTS } from '../support/processes';
 import { useProduct } from './support/product';
+import { signIn as signInToStore } from './support/sign-in';
 
 // The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
 jest.setTimeout(60_000);
@@ -15,15 +16,10 @@ const TEST_MS = 90_000;
 const WIDTHS = [1280, 390] as const;
 
 /** The first hour of a newcomer, at a desktop's and a phone's width, with a screenshot of each. */
-describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
+describeNeeding(BROWSER, 'the store at 1280 and 390 px', (browserPath) => {
   const getProduct = useProduct(browserPath);
 
-  async function signIn(page: Page): Promise<void> {
-    await page.goto(`${getProduct().api}/`);
-    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
-    await page.getByRole('button', { name: 'Authorize' }).click();
-    await textOf(page, '#status', /premium/i);
-  }
+  const signIn = (page: Page) => signInToStore(page, getProduct().api);
 
   const box = async (page: Page, selector: string) => (await page.locator(selector).first().boundingBox())!;
 
@@ -44,14 +40,14 @@ describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
       await page.screenshot({ path: path.join(ARTIFACTS, `checkout-${width}.png`) });
       await page.getByRole('button', { name: 'Fail' }).click();
 
-      await expect(textOf(page, '#error', /Payment failed/)).resolves.toBe(
+      await expect(textOf(page, '#buy-message', /Payment failed/)).resolves.toBe(
         'Payment failed: The payment was declined in the sandbox checkout. Nothing was charged: pay again from Your orders.',
       );
       const order = page.locator('#orders li', { hasText: 'payment failed' });
       await order.waitFor();
       await page.screenshot({ path: path.join(ARTIFACTS, `declined-${width}.png`), fullPage: true });
       await order.getByRole('button', { name: 'Check again' }).click();
-      await expect(textOf(page, '#notice', /failed/)).resolves.toMatch(
+      await expect(textOf(page, '#orders .message', /failed/)).resolves.toMatch(
         /^Your last payment of this order failed \(The payment was declined in the sandbox checkout\)\. Nothing was charged: pay again\.$/,
       );
       await page
@@ -59,7 +55,7 @@ describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
         .getByRole('button', { name: 'Pay again' })
         .click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
-      await textOf(page, '#status', /^Premium until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC$/);
+      await textOf(page, '#status', new RegExp(`^Premium until ${INDIAN_DATE.source}$`));
 
       // Back from the checkout at the top of the page: the bot's event shows without scrolling.
       const event = page.locator('#events li', { hasText: 'USER_PREMIUM_ADD' });
@@ -104,13 +100,17 @@ describeNeeding(BROWSER, 'the demo page at 1280 and 390 px', (browserPath) => {
       await page.getByLabel('Code', { exact: true }).fill(codes[0]!.code);
       await page.getByLabel('Who gets it').selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Redeem' }).click();
-      await expect(textOf(page, '#notice', /Code redeemed/)).resolves.toMatch(
-        /^Code redeemed: premium for Demo Owned Server is active until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
+      await expect(textOf(page, '#redeem-message', /Code redeemed/)).resolves.toMatch(
+        new RegExp(
+          `^Code redeemed: 30 days of Monthly premium for Demo Owned Server, active until ${INDIAN_DATE.source}\\.$`,
+        ),
       );
       await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
       await page.getByRole('button', { name: 'Move' }).click();
-      await expect(textOf(page, '#notice', /Moved/)).resolves.toMatch(
-        /^Moved \d+ days of premium from Demo Owned Server to Demo Managed Server: it is active there until \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC\.$/,
+      await expect(textOf(page, '#transfer-message', /Moved/)).resolves.toMatch(
+        new RegExp(
+          `^Moved \\d+ days of premium from Demo Owned Server to Demo Managed Server: active there until ${INDIAN_DATE.source}\\.$`,
+        ),
       );
       await page.screenshot({ path: path.join(ARTIFACTS, `self-service-${width}.png`), fullPage: true });
     },

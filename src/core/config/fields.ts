@@ -82,7 +82,7 @@ export const fields = z.object({
   OUTBOX_LISTEN: flag('true'),
   OUTBOX_LISTEN_URL: url.optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  // Unset, both follow PORT: the API's own demo page is the frontend.
+  // Unset, both follow PORT: the API's own store (/store) is the frontend.
   FRONTEND_URL: url.optional(),
   DISCORD_CLIENT_ID: z.string().min(1).optional(),
   DISCORD_CLIENT_SECRET: z.string().min(1).optional(),
@@ -103,6 +103,14 @@ export const fields = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().positive().default(72_000),
   DOCS_PUBLIC: flag('false'),
+  STORE_PUBLIC: flag('false'),
+  STORE_NAME: z.string().trim().min(1).max(60, 'must be at most 60 characters').default('Premium'),
+  // The page links to it: a javascript: or data: address would run in the store's origin.
+  STORE_SUPPORT_URL: url
+    .refine((value) => ['https:', 'http:', 'mailto:'].includes(new URL(value).protocol), {
+      message: 'must be an https:, http: or mailto: address',
+    })
+    .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
   CORS_ORIGINS: z
     .string()

@@ -50,7 +50,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const e = parsed.data;
   const secret = (name: SecretName) => secretOf(e, name);
   const local = `http://localhost:${e.PORT}`;
-  const frontendUrl = (e.FRONTEND_URL ?? local).replace(/\/+$/, '');
+  const frontendUrl = (e.FRONTEND_URL ?? `${local}/store`).replace(/\/+$/, '');
   return {
     nodeEnv: e.NODE_ENV,
     port: e.PORT,
@@ -92,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     docsPublic: e.DOCS_PUBLIC,
+    store: { public: e.STORE_PUBLIC, name: e.STORE_NAME, supportUrl: e.STORE_SUPPORT_URL ?? null },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     corsOrigins: e.CORS_ORIGINS ?? [new URL(frontendUrl).origin],
     maxOpenOrders: e.MAX_OPEN_ORDERS,

@@ -68,6 +68,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Serve the OpenAPI page /docs under production too (always served in development and test). */
   docsPublic: boolean;
+  /** The buyers' store at /store/ (docs/store.md): served under production only when `public`. */
+  store: { public: boolean; name: string; supportUrl: string | null };
   /** Starts every Redis key of the service's own (not the events stream), so deployments can share a Redis. */
   redisKeyPrefix: string;
   /** Browser origins allowed to call the API (CORS). */

@@ -22,7 +22,10 @@ const forApi = helmet({
   xXssProtection: false,
 });
 
-/** The docs and demo pages: helmet's defaults but the CSP, which their inline scripts and styles break. */
+/**
+ * The docs and the store: helmet's defaults but the CSP, which the docs' inline scripts and styles break;
+ * the store sets a strict one of its own (src/server/store/content-security-policy.ts).
+ */
 const forDocuments = helmet({ contentSecurityPolicy: false });
 
 /**

@@ -13,7 +13,7 @@ describe('.env.example', () => {
     const config = loadConfig(copied);
 
     expect(config.port).toBe(4123);
-    expect(config.frontendUrl).toBe('http://localhost:4123');
+    expect(config.frontendUrl).toBe('http://localhost:4123/store');
     expect(config.discord.redirectUri).toBe('http://localhost:4123/api/auth/idp/callback');
     // The same database the README's default names (the OS user), not a `postgres` user of its own.
     expect(config.databaseUrl).toBe(loadConfig({ NODE_ENV: 'development' }).databaseUrl);

@@ -69,7 +69,8 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
       METRICS_PORT: '0',
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
-      FRONTEND_URL: api,
+      // As a seller sets it: sign-in lands on the store's /store/dashboard.
+      FRONTEND_URL: `${api}/store`,
       DISCORD_REDIRECT_URI: `${api}/api/auth/idp/callback`,
       DISCORD_API_URL: `${sandbox}/discord/api/v10`,
       DISCORD_AUTHORIZE_URL: `${sandbox}/discord/oauth2/authorize`,

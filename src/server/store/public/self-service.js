@@ -1,10 +1,11 @@
-/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumDemo, api, element, byId, formatTime, openCheckout, settings, showNotice, showError, clearMessages, holderName, refresh, me */
+/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
 'use strict';
 
-// Self-service on the demo page: redeem a gift code, move a server's premium to another server, and the
+// Self-service in the store: redeem a gift code, move a server's premium to another server, and the
 // order history, with the subscriptions' charges and "Check again" on an unpaid order. A section of the
-// dashboard (PremiumDemo.addSection): its cards are built inside #self-service, and it uses demo.js's
-// helpers and its `me` (the dashboard), since classic scripts share one global scope.
+// dashboard (PremiumStore.addSection): its cards are built inside #self-service, and it uses store.js's
+// helpers and its `me` (the dashboard), since classic scripts share one global scope. What an action
+// comes to is said beside it: in its form, or in its order's row.
 
 const ORDERS_EVERY_POLLS = 5;
 
@@ -15,6 +16,7 @@ const SKELETON = `
       <input name="code" placeholder="XXXX-XXXX-XXXX-XXXX" aria-label="Code" autocomplete="off" required />
       <label class="target">Who gets it <select name="target" aria-label="Who gets it"></select></label>
       <button class="primary" type="submit">Redeem</button>
+      <p id="redeem-message" class="message" role="status" hidden></p>
     </form>
   </section>
   <section id="transfer-card" class="card" hidden>
@@ -24,11 +26,13 @@ const SKELETON = `
       <label class="target">From <select name="from" aria-label="Move from"></select></label>
       <label class="target">To <select name="to" aria-label="Move to"></select></label>
       <button type="submit">Move</button>
+      <p id="transfer-message" class="message" role="status" hidden></p>
     </form>
   </section>
   <section class="card">
     <h2>Your orders</h2>
     <p class="hint">Paid but no premium? "Check again" asks Razorpay about the order.</p>
+    <p id="orders-message" class="message" role="status" hidden></p>
     <ul id="orders" class="rows"></ul>
   </section>`;
 
@@ -79,8 +83,8 @@ function button(text, className, onClick) {
  * subscription charge (`pay_…`): the API answers the PDF with the session's Bearer token, which a plain
  * link could not send.
  */
-async function downloadInvoice(id, node) {
-  clearMessages();
+async function downloadInvoice(id, node, line) {
+  say(line, null);
   node.disabled = true;
   try {
     const response = await fetch(`/api/payment/orders/${encodeURIComponent(id)}/invoice`, {
@@ -97,18 +101,20 @@ async function downloadInvoice(id, node) {
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   } catch (error) {
-    showError(error, 'The invoice could not be downloaded');
+    say(line, errorText(error, 'The invoice could not be downloaded'), 'error');
   } finally {
     node.disabled = false;
   }
 }
 
-/** A paid order's or a charge's invoice button; its credit notes are listed in the same PDF. */
+/** A paid order's or a charge's invoice button, and its message line; credit notes are in the same PDF. */
 function invoiceButton(id) {
+  const line = messageLine();
   return element(
     'span',
     'actions',
-    button('Invoice', '', (node) => downloadInvoice(id, node)),
+    button('Invoice', '', (node) => downloadInvoice(id, node, line)),
+    line,
   );
 }
 
@@ -121,9 +127,13 @@ function orderRow(order) {
     element(
       'span',
       '',
-      `₹${order.amount}`,
+      rupees.format(order.amount),
       order.offerCode
-        ? element('small', '', ` (${order.offerCode}: ₹${order.discount} off ₹${order.listPrice})`)
+        ? element(
+            'small',
+            '',
+            ` (${order.offerCode}: ${rupees.format(order.discount)} off ${rupees.format(order.listPrice)})`,
+          )
         : '',
       ' · ',
       orderState(order),
@@ -131,19 +141,27 @@ function orderRow(order) {
   );
   if (order.status === 'created') {
     const actions = element('span', 'actions');
+    const line = messageLine();
     // A declined attempt charged nothing: the same order can be paid again.
-    if (order.failedAttempt && settings.checkoutUrl) {
-      actions.append(button('Pay again', 'primary', () => openCheckout(order.orderId)));
+    if (order.failedAttempt) {
+      actions.append(
+        button('Pay again', 'primary', () =>
+          StoreCheckout.open(order.orderId, line).catch((error) => say(line, errorText(error), 'error')),
+        ),
+      );
     }
-    actions.append(button('Check again', '', (node) => recheck(order.orderId, node)));
+    actions.append(
+      button('Check again', '', (node) => recheck(order.orderId, node, line)),
+      line,
+    );
     row.append(actions);
   } else if (order.paidAt) {
     row.append(invoiceButton(order.orderId));
   }
   const failed = order.failedAttempt
-    ? `, payment failed ${formatTime(order.failedAttempt.at)}: ${order.failedAttempt.reason}`
+    ? `, payment failed ${formatDate(order.failedAttempt.at)}: ${order.failedAttempt.reason}`
     : '';
-  row.title = `ordered ${formatTime(order.createdAt)}${order.paidAt ? `, paid ${formatTime(order.paidAt)}` : ''}${failed}`;
+  row.title = `ordered ${formatDate(order.createdAt)}${order.paidAt ? `, paid ${formatDate(order.paidAt)}` : ''}${failed}`;
   return row;
 }
 
@@ -159,11 +177,11 @@ function chargeRow(charge) {
       ' ',
       element('small', '', charge.paymentId),
     ),
-    element('span', '', `₹${charge.amount} · `, charge.status),
+    element('span', '', `${rupees.format(charge.amount)} · `, charge.status),
     invoiceButton(charge.paymentId),
   );
-  const cycle = charge.cycleEnd ? `, for the cycle to ${formatTime(charge.cycleEnd)}` : '';
-  row.title = `charged ${formatTime(charge.chargedAt)} by subscription ${charge.subscriptionId}${cycle}`;
+  const cycle = charge.cycleEnd ? `, for the cycle to ${formatDate(charge.cycleEnd)}` : '';
+  row.title = `charged ${formatDate(charge.chargedAt)} by subscription ${charge.subscriptionId}${cycle}`;
   return row;
 }
 
@@ -185,22 +203,28 @@ async function reloadAll() {
   await loadOrders();
 }
 
-async function recheck(orderId, button) {
-  clearMessages();
+/** Asks Razorpay about an unpaid order; the answer stays in its row (the list is redrawn only when it was applied). */
+async function recheck(orderId, button, line) {
+  say(line, null);
   button.disabled = true;
   try {
     const reply = await api(`/api/payment/orders/${encodeURIComponent(orderId)}/recheck`, {});
-    showNotice(reply.message);
-    await reloadAll();
+    if (reply.applied) {
+      await reloadAll();
+      say(byId('orders-message'), reply.message);
+    } else {
+      say(line, reply.message);
+    }
   } catch (error) {
-    showError(error, 'The order could not be checked');
+    say(line, errorText(error, 'The order could not be checked'), 'error');
+  } finally {
     button.disabled = false;
   }
 }
 
 async function redeem(event) {
   event.preventDefault();
-  clearMessages();
+  say('redeem-message', null);
   const form = event.target.elements;
   const guildId = form.target.value || null;
   try {
@@ -209,17 +233,20 @@ async function redeem(event) {
       category: guildId ? 'SERVER' : 'USER',
       guildId,
     });
-    showNotice(reply.message);
+    say(
+      'redeem-message',
+      `Code redeemed: ${reply.days} days of ${reply.planType} premium for ${holderName(reply.guildId)}, active until ${formatDate(reply.expiresAt)}.`,
+    );
     form.code.value = '';
     await reloadAll();
   } catch (error) {
-    showError(error, 'The code could not be redeemed');
+    say('redeem-message', errorText(error, 'The code could not be redeemed'), 'error');
   }
 }
 
 async function transfer(event) {
   event.preventDefault();
-  clearMessages();
+  say('transfer-message', null);
   const form = event.target.elements;
   const [from, to] = [form.from.value, form.to.value];
   if (
@@ -231,14 +258,17 @@ async function transfer(event) {
   }
   try {
     const reply = await api('/api/premium/transfer', { fromGuildId: from, toGuildId: to });
-    showNotice(reply.message);
+    say(
+      'transfer-message',
+      `Moved ${reply.days} days of premium from ${holderName(from)} to ${holderName(to)}: active there until ${formatDate(reply.toExpiresAt)}.`,
+    );
     await reloadAll();
   } catch (error) {
-    showError(error, 'The premium could not be moved');
+    say('transfer-message', errorText(error, 'The premium could not be moved'), 'error');
   }
 }
 
-/** Builds the cards once, inside the section's container that demo.js shows once signed in. */
+/** Builds the cards once, inside the section's container that store.js shows once signed in. */
 function buildSelfService() {
   byId('self-service').innerHTML = SKELETON;
   byId('redeem').addEventListener('submit', redeem);
@@ -248,8 +278,8 @@ function buildSelfService() {
 
 let selfServiceRound = 0;
 
-// Refreshed with the dashboard at every round of demo.js's poll; the orders every few rounds.
-PremiumDemo.addSection('self-service', {
+// Refreshed with the dashboard at every round of store.js's poll; the orders every few rounds.
+PremiumStore.addSection('self-service', {
   async refresh() {
     if (!byId('redeem')) buildSelfService();
     renderTargets();
@@ -257,7 +287,7 @@ PremiumDemo.addSection('self-service', {
     try {
       await loadOrders();
     } catch {
-      // demo.js's poll reports the API being unreachable; the list is asked for again later.
+      // store.js's poll reports the API being unreachable; the list is asked for again later.
     }
   },
 });

@@ -1,13 +1,14 @@
-/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout */
+/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout, StoreCatalog, StoreCheckout */
 'use strict';
 
-// A reference frontend: it calls only the service's public endpoints, as a real frontend would, with
+// The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
 // the session token from sign-in in `Authorization: Bearer`. The plans and their prices are the
-// catalog's (GET /api/plans). The checkout page and the bot's event list come from the local sandbox,
-// whose addresses /demo/config.json gives.
+// catalog's (GET /api/plans). How it pays (Razorpay Checkout, or the local sandbox's checkout page), its
+// name and its help link are the server's settings, from /store/config.json: the page never guesses.
 
 const TOKEN_KEY = 'premium.sessionToken';
 const POLL_MS = 2000;
+const STORE = '/store';
 
 const SIGN_IN_FAILURES = {
   access_denied: 'You cancelled the sign-in on Discord.',
@@ -55,63 +56,85 @@ function element(tag, className, ...children) {
   return node;
 }
 
-/** `2025-01-31 14:05 UTC` */
-function formatTime(iso) {
-  return `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+const DATE = new Intl.DateTimeFormat('en-IN', {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  timeZone: 'Asia/Kolkata',
+});
+
+/** `27 Nov 2026`, the day in India. */
+function formatDate(iso) {
+  return DATE.format(new Date(iso));
 }
 
 class ApiError extends Error {
-  constructor(code, message) {
+  /** `status`: the HTTP status, 0 when the API did not answer at all. */
+  constructor(code, message, status) {
     super(message);
     this.code = code;
+    this.status = status;
   }
 }
 
-/** Calls the API as the signed-in user; a failure becomes an ApiError from `{"error": {code, message}}`. */
-async function api(path, body) {
-  const headers = { authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}` };
+/** Calls the API (as the signed-in user, if any); a failure becomes an ApiError from `{"error": {code, message}}`. */
+async function api(path, body, method = body === undefined ? 'GET' : 'POST') {
+  const headers = {};
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response;
   try {
     response = await fetch(path, {
-      method: body === undefined ? 'GET' : 'POST',
+      method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    throw new ApiError('UNREACHABLE', 'The API did not answer.');
+    throw new ApiError('UNREACHABLE', 'The store did not answer: check your connection.', 0);
   }
   const reply = await response.json().catch(() => null);
   // An expired (24 h) or invalid session: back to the sign-in page, saying why.
-  if (response.status === 401) signOut('session_expired');
+  if (response.status === 401 && token) signOut('session_expired');
   if (!response.ok) {
     const error = reply?.error ?? { code: `HTTP_${response.status}`, message: response.statusText };
-    throw new ApiError(error.code, error.message);
+    throw new ApiError(error.code, error.message, response.status);
   }
   return reply;
 }
 
-function showNotice(text) {
-  byId('notice').textContent = text;
-  byId('notice').hidden = false;
+/** An error in the buyer's words: the API's message and its code; `context` says what failed. */
+function errorText(error, context) {
+  const text =
+    error instanceof ApiError ? `${error.message} (${error.code})` : String(error.message ?? error);
+  return context ? `${context}: ${text}` : text;
 }
 
-/** `context`: what failed, in the user's words, when the API's message alone would not say. */
-function showError(error, context) {
-  const text = error instanceof ApiError ? `${error.message} (${error.code})` : String(error);
-  byId('error').textContent = context ? `${context}: ${text}` : text;
-  byId('error').hidden = false;
+/**
+ * Says `text` in the message line `line` (an element, or its id), next to what the buyer pressed:
+ * `kind` 'notice' or 'error'; no text hides the line.
+ */
+function say(line, text, kind = 'notice') {
+  const node = typeof line === 'string' ? byId(line) : line;
+  node.textContent = text ?? '';
+  node.hidden = !text;
+  node.classList.toggle('notice', kind === 'notice');
+  node.classList.toggle('error', kind === 'error');
+  if (text) node.scrollIntoView({ block: 'nearest' });
 }
 
-function clearMessages() {
-  byId('notice').hidden = true;
-  byId('error').hidden = true;
+/** A message line for a row or a form: hidden until something is said in it. */
+function messageLine() {
+  const line = element('span', 'message');
+  line.setAttribute('role', 'status');
+  line.hidden = true;
+  return line;
 }
 
 /** `reason`: one of SIGN_IN_FAILURES, shown on the sign-in page. */
 function signOut(reason) {
   sessionStorage.removeItem(TOKEN_KEY);
-  location.assign(reason ? `/login?error=${reason}` : '/');
+  location.assign(reason ? `${STORE}/login?error=${reason}` : `${STORE}/`);
 }
 
 const planOf = (code) => catalog.plans.find((plan) => plan.code === code) ?? null;
@@ -227,9 +250,36 @@ function renderPlans() {
 }
 
 function premiumText(status) {
-  if (status.isPremium) return `Premium until ${formatTime(status.premiumExpiresAt)}`;
-  if (status.premiumExpiresAt) return `Premium expired on ${formatTime(status.premiumExpiresAt)}`;
+  if (status.isPremium) return `Premium until ${formatDate(status.premiumExpiresAt)}`;
+  if (status.premiumExpiresAt) return `Premium expired on ${formatDate(status.premiumExpiresAt)}`;
   return 'Not premium';
+}
+
+const DAY_MS = 86_400_000;
+
+/** `Pro · 27 days left, until 24 Dec 2026` for each tier the user holds days of, in the order they run. */
+function renderTierDays(tiers) {
+  byId('tier-days').replaceChildren(
+    ...tiers.map(({ tier, expiresAt }) => {
+      const days = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / DAY_MS));
+      return element(
+        'li',
+        '',
+        `${tierName(tier)} · ${days} ${days === 1 ? 'day' : 'days'} left, until ${formatDate(expiresAt)}`,
+      );
+    }),
+  );
+}
+
+/** The end of the user's premium the tiers were last read for: they are read again when it moves. */
+let tiersReadFor;
+
+/** The user's tiers and their days, from the public status route, when their premium changed. */
+async function loadTierDays() {
+  if (tiersReadFor === me.premiumExpiresAt) return;
+  const status = await api(`/api/auth/user/${encodeURIComponent(me.providerId)}`);
+  tiersReadFor = me.premiumExpiresAt;
+  renderTierDays(status.tiers);
 }
 
 /**
@@ -294,8 +344,8 @@ function renderEvents(events) {
           [
             payload.planType,
             payload.reason,
-            `until ${formatTime(payload.expiresAt)}`,
-            `received ${formatTime(receivedAt)}`,
+            `until ${formatDate(payload.expiresAt)}`,
+            `received ${formatDate(receivedAt)}`,
           ]
             .filter(Boolean)
             .join(' · '),
@@ -307,12 +357,7 @@ function renderEvents(events) {
 }
 
 async function loadEvents() {
-  if (!settings.botEventsUrl) {
-    byId('events').replaceChildren(
-      element('li', 'empty', 'No bot stand-in: the local sandbox is not in use.'),
-    );
-    return;
-  }
+  if (!settings.botEventsUrl) return;
   const url = new URL(settings.botEventsUrl);
   url.searchParams.set('providerId', me.providerId);
   try {
@@ -326,30 +371,32 @@ async function loadEvents() {
 /**
  * Sections added by scripts of their own (see index.html): each has a container
  * `<section data-section="name">` shown once signed in, and `refresh(me)` called with the dashboard at
- * every round. What they share is on `window.PremiumDemo`.
+ * every round. What they share is on `window.PremiumStore`.
  */
 const sections = new Map();
 
 async function refresh() {
   me = await api('/api/auth/me');
   renderDashboard();
-  await Promise.all([loadEvents(), ...[...sections.values()].map((section) => section.refresh?.(me))]);
+  await Promise.all([
+    loadEvents(),
+    loadTierDays(),
+    ...[...sections.values()].map((section) => section.refresh?.(me)),
+  ]);
 }
 
-window.PremiumDemo = {
+window.PremiumStore = {
   addSection(name, section) {
     sections.set(name, section);
   },
   api,
   element,
-  formatTime,
-  openCheckout,
+  formatDate,
+  messageLine,
   premiumText,
   holderName,
   rupees,
-  showNotice,
-  showError,
-  clearMessages,
+  say,
   refresh,
   settings: () => settings,
   /** The plan chosen on the buy form, priced from the catalog: `{code, name, renews, price}`, or null. */
@@ -470,14 +517,6 @@ async function applyOffer() {
   return currentQuote();
 }
 
-/** Off to the checkout page for an unpaid order, which comes back to /dashboard with the payment. */
-function openCheckout(orderId) {
-  const checkout = new URL(settings.checkoutUrl);
-  checkout.searchParams.set('order_id', orderId);
-  checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
-  location.assign(checkout);
-}
-
 /** The buy form's billing: the state chosen and a GSTIN typed, or nothing (the seller's state). */
 function billingOf(form) {
   const stateCode = form.get('stateCode') || null;
@@ -496,14 +535,10 @@ function renderStates() {
   }
 }
 
-/** create-order, then off to the checkout page, which comes back to /dashboard with the payment. */
+/** create-order, then the checkout; what comes of it is said beside Buy. */
 async function buy(event) {
   event.preventDefault();
-  clearMessages();
-  if (!settings.checkoutUrl) {
-    showError('Paying from this page needs the local sandbox, and RAZORPAY_API_URL points elsewhere.');
-    return;
-  }
+  say('buy-message', null);
   const form = new FormData(event.target);
   const code = chosenCode();
   const months = code === CUSTOM ? Number(form.get('months')) : undefined;
@@ -511,16 +546,16 @@ async function buy(event) {
   if (buyRefusal(code, months, guildId) !== null) return;
   byId('pay').disabled = true;
   const offerCode = offerInput().value.trim() || undefined;
+  let order;
   try {
     // A code typed is priced first (unless it was for this very choice): its refusal shows beside it.
     const quote = offerCode ? (currentQuote() ?? (await applyOffer())) : null;
     if (offerCode && !quote) {
-      byId('pay').disabled = false;
       offerInput().focus();
       return;
     }
     // The plan's code and the price shown: a price changed since the page read it is refused, not charged.
-    const order = await api('/api/payment/create-order', {
+    order = await api('/api/payment/create-order', {
       providerId: me.providerId,
       amount: quote ? quote.amount : planPrice(code, months),
       plan: code,
@@ -530,7 +565,6 @@ async function buy(event) {
       billing: billingOf(form),
       offerCode,
     });
-    openCheckout(order.id);
   } catch (error) {
     // The code's refusal (used up, used already, …) is the buyer's to read where they typed it.
     if (offerCode && error instanceof ApiError && /^OFFER_|^AMOUNT_MISMATCH$/.test(error.code)) {
@@ -538,49 +572,52 @@ async function buy(event) {
       showOfferResult(error.message, true);
       updatePrice();
     } else {
-      showError(error, 'The order could not be created');
+      say(
+        'buy-message',
+        `${errorText(error, 'The order could not be created')}. Nothing was charged.`,
+        'error',
+      );
     }
+    return;
+  } finally {
     byId('pay').disabled = false;
   }
-}
-
-/** Back from the checkout page: the payment is verified by the API, never trusted from the URL. */
-async function finishCheckout(params) {
-  // A declined mandate leaves no order to pay again: what exists is the Subscribe button.
-  if (params.get('error') && params.get('razorpay_subscription_id')) {
-    showError(
-      `Subscription not set up: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: press Subscribe to try again.`,
-    );
-    return;
-  }
-  if (params.get('error')) {
-    showError(
-      `Payment failed: ${params.get('error_description') ?? params.get('error')}. Nothing was charged: pay again from Your orders.`,
-    );
-    return;
-  }
-  // A subscription's return is subscriptions.js's to verify.
-  if (!params.get('razorpay_payment_id') || params.get('razorpay_subscription_id')) return;
   try {
-    const reply = await api('/api/payment/verify-payment', {
-      providerId: me.providerId,
-      razorpay_order_id: params.get('razorpay_order_id'),
-      razorpay_payment_id: params.get('razorpay_payment_id'),
-      razorpay_signature: params.get('razorpay_signature'),
-    });
-    showNotice(
-      `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatTime(reply.expiresAt)}.`,
-    );
+    await StoreCheckout.open(order.id);
   } catch (error) {
-    showError(error, 'The payment could not be verified');
+    say('buy-message', `${errorText(error)}. Nothing was charged: pay the order from Your orders.`, 'error');
   }
 }
 
 function showSignIn(params) {
-  document.querySelector('#signed-out a').addEventListener('click', clearMessages);
+  document.querySelector('#signed-out a').addEventListener('click', () => say('sign-in-message', null));
   const failure = params.get('error');
-  if (failure) showError(`${SIGN_IN_FAILURES[failure] ?? 'The sign-in failed.'} (${failure})`);
+  if (failure)
+    say('sign-in-message', `${SIGN_IN_FAILURES[failure] ?? 'The sign-in failed.'} (${failure})`, 'error');
   byId('signed-out').hidden = false;
+}
+
+/** The store's name, help link and, with the sandbox, the bot stand-in and a tag saying so. */
+function renderBrand() {
+  document.title = settings.name;
+  byId('store-name').textContent = settings.name;
+  byId('sandbox-tag').hidden = settings.checkout.kind !== 'sandbox';
+  byId('events-card').hidden = !settings.botEventsUrl;
+  if (settings.supportUrl) {
+    byId('support').href = settings.supportUrl;
+    byId('support').hidden = false;
+  }
+}
+
+/** The catalog, signed in or not: the tiers compared, and the buy form's plans. */
+async function loadCatalog() {
+  try {
+    catalog = await api('/api/plans');
+    say('catalog-message', null);
+  } catch (error) {
+    say('catalog-message', errorText(error, 'The plans on sale could not be loaded'), 'error');
+  }
+  StoreCatalog.render();
 }
 
 async function start() {
@@ -589,15 +626,28 @@ async function start() {
   if (params.get('token')) sessionStorage.setItem(TOKEN_KEY, params.get('token'));
   history.replaceState(null, '', location.pathname);
 
-  settings = await (await fetch('/demo/config.json')).json();
-  renderStates();
-  if (location.pathname === '/login' || !sessionStorage.getItem(TOKEN_KEY)) return showSignIn(params);
-  try {
-    catalog = await api('/api/plans');
-  } catch (error) {
-    showError(error, 'The plans on sale could not be loaded');
+  const reply = await fetch(`${STORE}/config.json`).catch(() => null);
+  if (!reply?.ok) {
+    const why = reply ? `HTTP ${reply.status}` : 'no answer';
+    say(
+      'catalog-message',
+      `The store did not load (${why}): check your connection, then reload the page.`,
+      'error',
+    );
+    return;
   }
+  settings = await reply.json();
+  renderBrand();
+  renderStates();
+  const catalogLoaded = loadCatalog();
+  if (location.pathname === `${STORE}/login` || !sessionStorage.getItem(TOKEN_KEY)) {
+    showSignIn(params);
+    return;
+  }
+  await catalogLoaded;
 
+  // Signed in, the catalog sits above the buy form, under the buyer's own status.
+  byId('buy-card').before(byId('catalog'));
   byId('signed-in').hidden = false;
   for (const name of sections.keys()) {
     const container = document.querySelector(`[data-section="${name}"]`);
@@ -610,7 +660,7 @@ async function start() {
   renderPlans();
   // A new choice starts a new action: what the last one said no longer applies.
   form.addEventListener('input', (event) => {
-    clearMessages();
+    say('buy-message', null);
     if (event.target === offerInput()) {
       // A new code: the old one's price and refusal no longer apply.
       offer = null;
@@ -635,10 +685,10 @@ async function start() {
 
   try {
     await refresh();
-    await finishCheckout(params);
   } catch (error) {
-    showError(error, 'Your dashboard could not be loaded');
+    say('dashboard-message', errorText(error, 'Your dashboard could not be loaded'), 'error');
   }
+  if (me) await StoreCheckout.finish(params);
   setTimeout(poll, POLL_MS);
 }
 

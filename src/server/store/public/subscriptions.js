@@ -1,9 +1,9 @@
 /* global window, document, fetch, sessionStorage, location, URL, URLSearchParams, setTimeout */
 'use strict';
 
-// Subscriptions on the demo page: "Subscribe" beside the buy button, then the caller's subscriptions
-// with their status, next charge and a cancel button. Like demo.js it calls only the public API. This
-// script runs before demo.js, which clears the address bar: it keeps what Checkout handed back.
+// Subscriptions in the store: "Subscribe" beside the buy button, then the caller's subscriptions
+// with their status, next charge and a cancel button. Like store.js it calls only the public API. This
+// script runs before store.js, which clears the address bar: it keeps what Checkout handed back.
 
 (() => {
   const TOKEN_KEY = 'premium.sessionToken';
@@ -20,7 +20,10 @@
     return node;
   }
 
-  const when = (iso) => (iso ? `${new Date(iso).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-');
+  // store.js's helpers, once it has run (it runs after this script, before any of them is needed).
+  const store = () => window.PremiumStore;
+  const when = (iso) => (iso ? store().formatDate(iso) : '-');
+  const rupees = (amount) => store().rupees.format(amount);
 
   async function api(path, body) {
     const response = await fetch(path, {
@@ -39,11 +42,14 @@
     return reply;
   }
 
+  /** In the subscriptions card, where its Cancel buttons are. */
   function say(text, isError) {
-    const message = container.querySelector('.message');
-    message.textContent = text;
-    message.className = `message ${isError ? 'error' : 'notice'}`;
-    message.hidden = false;
+    store().say(container.querySelector('.message'), text, isError ? 'error' : 'notice');
+  }
+
+  /** Beside Subscribe, on the buy form: what came of pressing it. */
+  function sayAtSubscribe(text, isError) {
+    store().say('buy-message', text, isError ? 'error' : 'notice');
   }
 
   function targetName(guildId) {
@@ -53,9 +59,9 @@
 
   /** The sandbox's own page for a subscription, where its next cycle can be run now. */
   function sandboxControl(subscriptionId) {
-    if (!settings.checkoutUrl) return null;
-    const control = new URL(`sandbox/subscriptions/${subscriptionId}`, settings.checkoutUrl);
-    control.searchParams.set('return_url', new URL('/dashboard', location.origin).href);
+    if (settings.checkout.kind !== 'sandbox') return null;
+    const control = new URL(`sandbox/subscriptions/${subscriptionId}`, settings.checkout.url);
+    control.searchParams.set('return_url', new URL('/store/dashboard', location.origin).href);
     return control.href;
   }
 
@@ -95,7 +101,7 @@
 
   function row(subscription) {
     const details = [
-      `${subscription.planType}, ₹${subscription.amount} a cycle`,
+      `${subscription.planType}, ${rupees(subscription.amount)} a cycle`,
       `paid ${subscription.paidCount}`,
       subscription.cancelAtCycleEnd
         ? `last paid cycle ends ${when(subscription.currentEnd)}`
@@ -141,16 +147,19 @@
     if (subscriptions.length === 0) list.append(element('li', 'empty', 'No subscription yet.'));
   }
 
-  /** create-subscription, then off to the subscription checkout, which comes back to /dashboard. */
+  /** create-subscription, then off to the subscription checkout, which comes back to /store/dashboard. */
   async function subscribe(button) {
     const form = document.getElementById('buy').elements;
-    const plan = window.PremiumDemo.chosenPlan();
+    const plan = store().chosenPlan();
     if (!plan) {
-      say('Choose a plan to subscribe to.', true);
+      sayAtSubscribe('Choose a plan to subscribe to.', true);
       return;
     }
     if (!plan.renews) {
-      say(`${plan.name} is bought once, not as a subscription: choose a plan marked “renews”.`, true);
+      sayAtSubscribe(
+        `${plan.name} is bought once, not as a subscription: choose a plan marked “renews”.`,
+        true,
+      );
       return;
     }
     const guildId = form.target.value || null;
@@ -168,10 +177,10 @@
         billing: stateCode || gstin ? { stateCode, gstin } : undefined,
       });
       const checkout = new URL(created.shortUrl);
-      checkout.searchParams.set('callback_url', new URL('/dashboard', location.origin).href);
+      checkout.searchParams.set('callback_url', new URL('/store/dashboard', location.origin).href);
       location.assign(checkout);
     } catch (error) {
-      say(`The subscription could not be created: ${error.message}`, true);
+      sayAtSubscribe(`The subscription could not be created: ${error.message}. Nothing was charged.`, true);
       button.disabled = false;
     }
   }
@@ -188,22 +197,21 @@
       });
       const trial = reply.trial;
       if (trial?.status === 'refused') {
-        say(
+        sayAtSubscribe(
           'No free trial: this account, server or payment method had one already. Nothing was charged and the subscription is cancelled; subscribe again to pay now.',
           true,
         );
       } else if (trial) {
-        const when = new Date(trial.firstChargeAt).toLocaleString();
-        say(
-          `Free trial of ${trial.days} days started. Your first charge of ₹${reply.amount} comes on ${when}, unless you cancel before then.`,
+        sayAtSubscribe(
+          `Free trial of ${trial.days} days started. Your first charge of ${rupees(reply.amount)} comes on ${when(trial.firstChargeAt)}, unless you cancel before then.`,
         );
       } else {
-        say(
+        sayAtSubscribe(
           `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).`,
         );
       }
     } catch (error) {
-      say(`The subscription could not be verified: ${error.message}`, true);
+      sayAtSubscribe(`The subscription could not be verified: ${error.message}`, true);
     }
   }
 
@@ -211,20 +219,20 @@
     try {
       await render();
     } catch {
-      // demo.js reports a dashboard that does not load; the next round retries.
+      // store.js reports a dashboard that does not load; the next round retries.
     }
     setTimeout(poll, POLL_MS);
   }
 
   async function start() {
-    // Right after sign-in the token is still in the address bar. Store it here as demo.js does: while
-    // this script waits for the network, the browser may run our next step before demo.js has run.
+    // Right after sign-in the token is still in the address bar. Store it here as store.js does: while
+    // this script waits for the network, the browser may run our next step before store.js has run.
     if (returned.get('token')) sessionStorage.setItem(TOKEN_KEY, returned.get('token'));
-    if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/login') return;
+    if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/store/login') return;
     container.append(
       element('h2', '', 'Subscriptions'),
       element('p', 'hint', 'Plans marked “renews” can renew themselves by UPI AutoPay or a card mandate.'),
-      element('p', 'message'),
+      Object.assign(element('p', 'message'), { role: 'status' }),
       element('ul', 'rows stacked'),
     );
     container.querySelector('.message').hidden = true;
@@ -237,7 +245,7 @@
     document.getElementById('pay').after(' ', button);
     container.hidden = false;
 
-    settings = await (await fetch('/demo/config.json')).json();
+    settings = await (await fetch('/store/config.json')).json();
     me = await api('/api/auth/me');
     button.disabled = false;
     await finishCheckout();

@@ -1,0 +1,40 @@
+import type { Config } from '../../core/config';
+import { GST_STATES } from '../../core/gst';
+import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS } from '../../core/plans';
+
+export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
+
+/** The local sandbox's base URL when Razorpay is the sandbox (its API is `<base>/razorpay`), else null. */
+export function sandboxUrl(config: Config): string | null {
+  if (config.nodeEnv === 'production') return null;
+  return /^(.*)\/razorpay$/.exec(config.razorpay.apiUrl)?.[1] ?? null;
+}
+
+/**
+ * How the page pays: the sandbox's checkout page, or Razorpay Checkout with the account's key id (public
+ * by design: checkout.js needs it in the browser). The server decides; the page never guesses.
+ */
+export type StoreCheckout =
+  { kind: 'sandbox'; url: string } | { kind: 'razorpay'; scriptUrl: string; keyId: string };
+
+/**
+ * What the page needs besides the API (GET /store/config.json): its brand, how it pays, the sandbox's bot
+ * stand-in, the Custom rule (N months, in range, of the catalog's `customMonthPlan`) and the billing
+ * states. The plans and their prices are the catalog's: the page reads GET /api/plans, as any frontend.
+ */
+export function storeSettings(config: Config) {
+  const sandbox = sandboxUrl(config);
+  const checkout: StoreCheckout = sandbox
+    ? { kind: 'sandbox', url: `${config.razorpay.apiUrl}/checkout` }
+    : { kind: 'razorpay', scriptUrl: RAZORPAY_CHECKOUT_JS, keyId: config.razorpay.keyId };
+  return {
+    name: config.store.name,
+    supportUrl: config.store.supportUrl,
+    checkout,
+    botEventsUrl: sandbox === null ? null : `${sandbox}/bot/events`,
+    customMonths: CUSTOM_MONTHS,
+    customMonthPlan: CUSTOM_MONTH_PLAN,
+    /** The billing state's choices: GST's states and union territories, by code. */
+    gstStates: Object.entries(GST_STATES).map(([code, name]) => ({ code, name })),
+  };
+}

@@ -1,0 +1,247 @@
+import { loadConfig } from '../../src/core/config';
+import { addPlan, addTier, archivePlan } from '../../src/core/catalog';
+import { useTestApp } from '../support/app';
+import { problemsOf } from '../support/config-problems';
+
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  JWT_SECRET: 'j'.repeat(32),
+  DISCORD_CLIENT_ID: 'client',
+  DISCORD_CLIENT_SECRET: 'client-secret',
+  RAZORPAY_KEY_ID: 'rzp_live_key',
+  RAZORPAY_KEY_SECRET: 'key-secret',
+  RAZORPAY_WEBHOOK_SECRET: 'webhook-secret',
+  PLAN_PRICES: 'Monthly=199,Yearly=1999',
+  HOST: '127.0.0.1',
+};
+
+/** A CSP header as its directives: `{ 'script-src': ["'self'"], … }`. */
+function directivesOf(header: unknown): Record<string, string[]> {
+  expect(typeof header).toBe('string');
+  return Object.fromEntries(
+    (header as string).split(';').map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/);
+      return [name!, sources];
+    }),
+  );
+}
+
+describe('the store outside production (the sandbox pays)', () => {
+  const getApp = useTestApp({ RAZORPAY_API_URL: 'http://127.0.0.1:4010/razorpay' });
+  const get = (url: string) => getApp().app.inject({ url });
+
+  it.each([
+    ['/store/', 'text/html'],
+    ['/store/login', 'text/html'],
+    ['/store/dashboard', 'text/html'],
+    ['/store/store.js', 'text/javascript'],
+    ['/store/store.css', 'text/css'],
+    ['/store/self-service.js', 'text/javascript'],
+    ['/store/bundles.js', 'text/javascript'],
+    ['/store/catalog.js', 'text/javascript'],
+    ['/store/checkout.js', 'text/javascript'],
+  ])('serves %s as %s', async (url, type) => {
+    const reply = await get(url);
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe(`${type}; charset=utf-8`);
+    expect(reply.body.length).toBeGreaterThan(0);
+  });
+
+  it.each(['/store/nope.js', '/store/..%2Fplugin.ts', '/store/index.html'])(
+    'serves no other file: %s is 404',
+    async (url) => {
+      const reply = await get(url);
+      expect(reply.statusCode).toBe(404);
+      expect(reply.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    },
+  );
+
+  it.each([
+    ['/', '/store/'],
+    ['/login?error=access_denied', '/store/login?error=access_denied'],
+    ['/dashboard?token=a.b.c&providerId=1', '/store/dashboard?token=a.b.c&providerId=1'],
+    ['/store', '/store/'],
+  ])("keeps the demo page's old address working: %s redirects to %s", async (url, location) => {
+    const reply = await get(url);
+    expect({ status: reply.statusCode, location: reply.headers.location }).toEqual({ status: 302, location });
+  });
+
+  it('sends the page a strict CSP: its own scripts and styles only, nothing inline, no frame', async () => {
+    for (const url of ['/store/', '/store/dashboard']) {
+      const csp = directivesOf((await get(url)).headers['content-security-policy']);
+      expect(csp).toEqual({
+        'default-src': ["'none'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'"],
+        'img-src': ["'self'", 'data:', 'https://cdn.discordapp.com'],
+        // The sandbox's bot stand-in, which the page lists the events of.
+        'connect-src': ["'self'", 'http://127.0.0.1:4010'],
+        'frame-src': ["'none'"],
+        'form-action': ["'self'"],
+        'base-uri': ["'none'"],
+        'object-src': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      });
+    }
+    // The page keeps to it: no inline script, no style attribute, no inline handler.
+    const page = (await get('/store/')).body;
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(page).not.toMatch(/\sstyle=|\son[a-z]+=/);
+  });
+
+  it("tells the page to pay with the sandbox's checkout, where its bot is, Custom's rule; no prices", async () => {
+    const reply = await get('/store/config.json');
+    expect(reply.json()).toEqual({
+      name: 'Premium',
+      supportUrl: null,
+      checkout: { kind: 'sandbox', url: 'http://127.0.0.1:4010/razorpay/checkout' },
+      botEventsUrl: 'http://127.0.0.1:4010/bot/events',
+      customMonths: { min: 1, max: 36 },
+      customMonthPlan: 'Monthly',
+      gstStates: expect.arrayContaining([
+        { code: '29', name: 'Karnataka' },
+        { code: '38', name: 'Ladakh' },
+      ]),
+    });
+    // The billing select offers every state and union territory GST knows, and nothing else.
+    expect(reply.json().gstStates).toHaveLength(37);
+  });
+
+  it("prices its plans from the catalog: a plan added is on the page's list, an archived one is not", async () => {
+    const { sequelize } = getApp().core;
+    await addTier(sequelize, { code: 'pro', name: 'Pro', rank: 2 });
+    await addPlan(sequelize, null, { code: 'ProWeek', tier: 'pro', scope: 'USER', days: 7, price: '49.50' });
+    await archivePlan(sequelize, 'Yearly');
+    const [page, script, plans] = await Promise.all([
+      get('/store/'),
+      get('/store/store.js'),
+      get('/api/plans'),
+    ]);
+
+    // The page has no plan of its own: store.js lists GET /api/plans, and buys with its code and price.
+    expect(page.body).toContain('<fieldset id="plans">');
+    expect(page.body).not.toMatch(/value="(Monthly|Yearly)"/);
+    expect(script.body).toContain("api('/api/plans')");
+    expect(script.body).toContain('plan: code');
+    expect(plans.json().plans).toEqual([
+      expect.objectContaining({ code: 'Monthly', price: 199, renews: true }),
+      expect.objectContaining({ code: 'ProWeek', price: 49.5, tier: 'pro', scope: 'USER', renews: false }),
+    ]);
+  });
+
+  it('has an offer code field that is priced by the quote and sent to create-order', async () => {
+    const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
+
+    // The code sits in the buy form, its answer (the new price, or the refusal) right beside it.
+    const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
+    expect(form).toMatch(/<input\s+name="offerCode"[^>]*aria-label="Offer code"/);
+    expect(form).toContain('<button id="apply-offer" type="button">Apply</button>');
+    expect(form).toMatch(/id="offer-result"[^>]*role="status"/);
+    expect(form.indexOf('name="offerCode"')).toBeLessThan(form.indexOf('id="offer-result"'));
+    expect(form.indexOf('id="offer-result"')).toBeLessThan(form.indexOf('id="pay"'));
+    // Buy's own message line is in the form, after the button: no banner at the top of the page.
+    expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="buy-message"'));
+    expect(page.body).not.toMatch(/id="(notice|error)"/);
+    // store.js asks the quote, and buys with the code and the quoted amount.
+    expect(script.body).toContain("api('/api/payment/quote'");
+    expect(script.body).toContain('amount: quote ? quote.amount : planPrice(code, months)');
+    expect(script.body).toMatch(/create-order'[\s\S]*offerCode,/);
+  });
+});
+
+describe("the store's files under a per-IP limit", () => {
+  const getApp = useTestApp({ RATE_LIMIT_PER_MINUTE: '2' });
+
+  it('counts page loads, not files: every file of the page loads twice within a limit of 2 a minute', async () => {
+    const page = (await getApp().app.inject({ url: '/store/' })).body;
+    const files = [...page.matchAll(/(?:src|href)="(\/store\/[a-z0-9-]+\.(?:js|css))"/g)].map(
+      (match) => match[1]!,
+    );
+    expect(files.length).toBeGreaterThan(2);
+    for (const round of [1, 2]) {
+      for (const url of files) {
+        const reply = await getApp().app.inject({ url });
+        expect({ round, url, status: reply.statusCode }).toEqual({ round, url, status: 200 });
+      }
+    }
+  });
+});
+
+describe('the store under production with STORE_PUBLIC=true (Razorpay Checkout pays)', () => {
+  const getApp = useTestApp({
+    ...PRODUCTION,
+    STORE_PUBLIC: 'true',
+    STORE_NAME: 'Melody Bot Premium',
+    STORE_SUPPORT_URL: 'https://discord.gg/melody',
+  });
+  const get = (url: string) => getApp().app.inject({ url });
+
+  it('is served, branded, and pays with checkout.js and the key id: the server says so, not the page', async () => {
+    expect((await get('/store/dashboard')).statusCode).toBe(200);
+    expect((await get('/store/config.json')).json()).toMatchObject({
+      name: 'Melody Bot Premium',
+      supportUrl: 'https://discord.gg/melody',
+      checkout: {
+        kind: 'razorpay',
+        scriptUrl: 'https://checkout.razorpay.com/v1/checkout.js',
+        keyId: 'rzp_live_key',
+      },
+      botEventsUrl: null,
+    });
+  });
+
+  it("allows Razorpay Checkout's script and frame in the CSP, and nothing inline", async () => {
+    const csp = directivesOf((await get('/store/')).headers['content-security-policy']);
+    expect(csp).toMatchObject({
+      'default-src': ["'none'"],
+      'script-src': ["'self'", 'https://checkout.razorpay.com'],
+      'style-src': ["'self'"],
+      'frame-src': ['https://checkout.razorpay.com', 'https://api.razorpay.com'],
+      'connect-src': ["'self'", 'https://checkout.razorpay.com', 'https://api.razorpay.com'],
+      'frame-ancestors': ["'none'"],
+    });
+    expect(JSON.stringify(csp)).not.toContain('unsafe');
+  });
+});
+
+describe('the store under production without STORE_PUBLIC', () => {
+  const getApp = useTestApp(PRODUCTION);
+
+  it('serves no store: every path of it is 404', async () => {
+    for (const url of [
+      '/',
+      '/login',
+      '/dashboard',
+      '/store/',
+      '/store/dashboard',
+      '/store/store.js',
+      '/store/config.json',
+    ]) {
+      expect({ url, status: (await getApp().app.inject({ url })).statusCode }).toEqual({ url, status: 404 });
+    }
+  });
+});
+
+describe("the store's settings", () => {
+  it('name every wrong one', () => {
+    expect(
+      problemsOf({
+        NODE_ENV: 'test',
+        STORE_PUBLIC: 'yes',
+        STORE_NAME: 'x'.repeat(61),
+        STORE_SUPPORT_URL: 'javascript:alert(1)',
+      }),
+    ).toEqual([
+      'STORE_PUBLIC: must be true or false',
+      'STORE_NAME: must be at most 60 characters',
+      'STORE_SUPPORT_URL: must be an https:, http: or mailto: address',
+    ]);
+  });
+
+  it('default to a store named Premium with no help link, and a frontend at /store', () => {
+    expect(loadConfig({ NODE_ENV: 'test', PORT: '3000' })).toMatchObject({
+      store: { public: false, name: 'Premium', supportUrl: null },
+      frontendUrl: 'http://localhost:3000/store',
+    });
+  });
+});
