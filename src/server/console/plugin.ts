@@ -1,14 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AppError } from '../../core/errors';
 import type { AppOptions } from '../app-options';
-import { perIpRateLimit } from '../plugins/rate-limit';
 import consoleActionRoutes from '../routes/console-actions';
 import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
 import consoleReportRoutes from '../routes/console-reports';
+import { servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
 import { guardConsole } from './guard';
@@ -19,16 +18,10 @@ const VENDOR: Record<string, { file: string; type: string }> = {
   'uPlot.iife.min.js': { file: require.resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript' },
   'uPlot.min.css': { file: require.resolve('uplot/dist/uPlot.min.css'), type: 'text/css' },
 };
-const ASSET = /^[a-z0-9-]+\.(js|css)$/;
-/**
- * The scripts and styles one load of the page asks for: the assets' route counts each, so its limit per
- * IP is RATE_LIMIT_PER_MINUTE page loads' worth (with the limit of one request, a twelfth load in a
- * minute lost its scripts).
- */
+/** The scripts and styles one load of the page asks for. */
 const ASSETS_PER_PAGE = (
   fs.readFileSync(path.join(OWN_PUBLIC, 'index.html'), 'utf8').match(/"\/console\/assets\//g) ?? []
 ).length;
-const ASSET_TYPES = { js: 'text/javascript', css: 'text/css' } as const;
 
 /**
  * The page loads only its own scripts and styles, talks only to this API, and is never framed. uPlot sets
@@ -64,18 +57,13 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
   app.get(CONSOLE_PATH, hidden, (_request, reply) =>
     send(reply, path.join(OWN_PUBLIC, 'index.html'), 'text/html'),
   );
-  const assets = {
-    ...hidden,
-    config: perIpRateLimit(options.core.config.rateLimitPerMinute * ASSETS_PER_PAGE),
-  };
-  app.get<{ Params: { name: string } }>(`${CONSOLE_PATH}/assets/:name`, assets, async (request, reply) => {
-    const { name } = request.params;
-    const vendor = VENDOR[name];
-    if (vendor) return send(reply, vendor.file, vendor.type);
-    const type = ASSET.exec(name)?.[1] as keyof typeof ASSET_TYPES | undefined;
-    const file = path.join(OWN_PUBLIC, name);
-    if (!type || !fs.existsSync(file)) throw AppError.notFound('NOT_FOUND', `no file ${request.url}`);
-    return send(reply, file, ASSET_TYPES[type]);
+  servePageFiles(app, {
+    route: `${CONSOLE_PATH}/assets/:name`,
+    directory: OWN_PUBLIC,
+    filesPerLoad: ASSETS_PER_PAGE,
+    rateLimitPerMinute: options.core.config.rateLimitPerMinute,
+    vendor: VENDOR,
+    send,
   });
 
   await app.register(async (api) => {

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
-import { AppError } from '../../core/errors';
-import { perIpRateLimit } from '../plugins/rate-limit';
+import { pageFileCount, servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { storeContentSecurityPolicy } from './content-security-policy';
 import { storeSettings } from './settings';
@@ -11,9 +10,6 @@ import { storeSettings } from './settings';
 export const STORE_PATH = '/store';
 /** The page: the store, its sign-in failures (`FRONTEND_URL/login`) and the dashboard sign-in lands on. */
 const PAGE_PATHS = ['/', '/login', '/dashboard'];
-/** The page's scripts (store.js and one per added section) and styles: any such file of the directory. */
-const ASSET = /^[a-z0-9-]+\.(js|css)$/;
-const ASSET_TYPES = { js: 'text/javascript', css: 'text/css' } as const;
 const hidden = { schema: { hide: true } };
 
 /** What the address asked for after its path (`?token=…`), kept across a redirect. */
@@ -32,32 +28,29 @@ export default async function storePage(app: FastifyInstance, { core }: { core: 
   const directory = sourceDirectory('src/server/store/public');
   const csp = storeContentSecurityPolicy(core.config);
   // Read at each request, so that an edited page shows on reload.
-  const sendFile = async (reply: FastifyReply, name: string, type: string) =>
+  const sendFile = async (reply: FastifyReply, file: string, type: string) =>
     reply
       .header('cache-control', 'no-store')
       .type(`${type}; charset=utf-8`)
-      .send(await fs.promises.readFile(path.join(directory, name)));
+      .send(await fs.promises.readFile(file));
 
   for (const pagePath of PAGE_PATHS) {
     app.get(`${STORE_PATH}${pagePath}`, hidden, (request, reply) => {
       csp(request.raw, reply.raw, () => undefined);
-      return sendFile(reply, 'index.html', 'text/html');
+      return sendFile(reply, path.join(directory, 'index.html'), 'text/html');
     });
     app.get(pagePath, hidden, (request, reply) =>
       reply.redirect(`${STORE_PATH}${pagePath}${queryOf(request)}`, 302),
     );
   }
   app.get(STORE_PATH, hidden, (request, reply) => reply.redirect(`${STORE_PATH}/${queryOf(request)}`, 302));
-  // Every load of the page asks for each of its files, all counted under this one route: its limit is
-  // RATE_LIMIT_PER_MINUTE page loads, not that many files.
-  const files = fs.readdirSync(directory).filter((name) => ASSET.test(name)).length;
-  const assetRoute = { ...hidden, config: perIpRateLimit(core.config.rateLimitPerMinute * files) };
-  app.get<{ Params: { name: string } }>(`${STORE_PATH}/:name`, assetRoute, async (request, reply) => {
-    const { name } = request.params;
-    const type = ASSET.exec(name)?.[1] as keyof typeof ASSET_TYPES | undefined;
-    if (!type || !fs.existsSync(path.join(directory, name)))
-      throw AppError.notFound('NOT_FOUND', `no file ${STORE_PATH}/${name}`);
-    return sendFile(reply, name, ASSET_TYPES[type]);
+  // One load of the page asks for each of its scripts and styles (store.js and one per added section).
+  servePageFiles(app, {
+    route: `${STORE_PATH}/:name`,
+    directory,
+    filesPerLoad: pageFileCount(directory),
+    rateLimitPerMinute: core.config.rateLimitPerMinute,
+    send: sendFile,
   });
   const settings = storeSettings(core.config);
   app.get(`${STORE_PATH}/config.json`, hidden, async () => settings);
