@@ -7,6 +7,9 @@ import { botRoutes } from './bot';
 import { DiscordOAuth } from './discord/oauth';
 import { discordCdnRoutes } from './discord/cdn';
 import { discordRoutes } from './discord/routes';
+import { guildMemberRoutes } from './discord/guild-members';
+import { SandboxGuilds, type RoleAudit } from './discord/guilds';
+import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
@@ -38,6 +41,11 @@ import type {
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
+export type { RoleAudit } from './discord/guilds';
+export type { SandboxRateLimits } from './discord/rate-limits';
+
+/** The bot token the sandbox's guild endpoints take when the options name none. */
+export const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
 export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
 export type { BuyerInstrument } from './razorpay/store';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
@@ -57,7 +65,8 @@ export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  discord: { clientId: string; clientSecret: string };
+  /** `botToken`: what the guild endpoints take after `Bot ` (SANDBOX_BOT_TOKEN by default). */
+  discord: { clientId: string; clientSecret: string; botToken?: string };
   razorpay: { keyId: string; keySecret: string; webhookSecret: string };
   /** Where payment webhooks go: the service's `POST /api/payment/webhook`. */
   webhookUrl?: string;
@@ -96,6 +105,23 @@ export interface Sandbox {
     autoApprove: boolean;
     /** Every access token issued so far. */
     issuedTokens(): string[];
+    /** The guilds the bot is in: their roles and members, for the role endpoints (docs/roles.md). */
+    guilds: {
+      /** A guild with its roles (role id → name); made again, it starts empty. */
+      create(guildId: string, name: string, roles: Record<string, string>): void;
+      join(guildId: string, userId: string, roles?: string[]): void;
+      leave(guildId: string, userId: string): void;
+      /** The member's role ids, sorted; null when not a member. */
+      memberRoles(guildId: string, userId: string): string[] | null;
+      /** Every role given or taken through the API, with its audit-log reason. */
+      audit(): RoleAudit[];
+      /** Replaces the limits the guild endpoints enforce (per route and guild, and global); violations from 0. */
+      setRateLimits(limits: SandboxRateLimits): void;
+      /** The next request to a guild endpoint gets a 429 of `retryAfterS`; `global` for every route. */
+      rateLimitNext(retryAfterS: number, opts?: { global?: boolean }): void;
+      /** Requests that broke a limit or came during a 429's retry_after. */
+      violations(): number;
+    };
   };
   razorpay: {
     /**
@@ -182,6 +208,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const oauth = new DiscordOAuth(options.discord, now);
   const log = options.log ?? (() => {});
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
+  const guilds = new SandboxGuilds();
+  const limiter = new RateLimiter(now);
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
@@ -190,6 +218,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(
+    guildMemberRoutes(guilds, limiter, options.discord.botToken ?? SANDBOX_BOT_TOKEN, faults),
+    { prefix: '/discord' },
+  );
   await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
   await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
@@ -210,6 +242,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         oauth.autoApprove = value;
       },
       issuedTokens: () => oauth.issuedTokens(),
+      guilds: {
+        create: (guildId, name, roles) => guilds.create(guildId, name, roles),
+        join: (guildId, userId, roles) => guilds.join(guildId, userId, roles),
+        leave: (guildId, userId) => guilds.leave(guildId, userId),
+        memberRoles: (guildId, userId) => guilds.memberRoles(guildId, userId),
+        audit: () => structuredClone(guilds.audit),
+        setRateLimits: (limits) => limiter.configure(limits),
+        rateLimitNext: (retryAfterS, opts) => limiter.penalize(retryAfterS, opts?.global ?? false),
+        violations: () => limiter.violations,
+      },
     },
     razorpay: {
       pay: (orderId, opts) => razorpay.pay(orderId, modeOf(opts?.webhooks), opts?.method),
