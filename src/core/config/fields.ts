@@ -4,7 +4,7 @@ import { DISCORD_CDN_URL } from '../cdn';
 import { parsePlanPrices } from '../plans';
 import { parseHostPorts } from '../redis-topology';
 import { parsePlanIds } from '../plan-ids';
-import { parseOperatorIds, readCaBundle } from './parsers';
+import { parseOperatorIds, parseSnowflake, parseTierRoles, readCaBundle } from './parsers';
 import { gstinProblem } from '../gst';
 import { isReportTimeZone } from './report-timezone';
 
@@ -178,6 +178,11 @@ export const fields = z.object({
     .string()
     .default('998431')
     .refine((value) => /^99\d{4}$/.test(value), 'must be a six-digit services code (SAC) starting 99'),
+  // Roles (docs/roles.md): on when all three are set.
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  ROLE_GUILD_ID: parsedWith(parseSnowflake('a Discord server (guild) id')),
+  TIER_ROLES: parsedWith(parseTierRoles),
+  ROLE_SYNC_CRON: z.string().min(1).default('41 4 * * *'),
   INVOICE_PREFIX: documentPrefix('INV'),
   CREDIT_NOTE_PREFIX: documentPrefix('CN'),
 });

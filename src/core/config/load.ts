@@ -104,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiry: e.EXPIRY_CRON,
       housekeeping: e.HOUSEKEEPING_CRON,
       expiryReminders: e.EXPIRY_REMINDER_CRON,
+      roleSync: e.ROLE_SYNC_CRON,
     },
     botApiToken: e.BOT_API_TOKEN ?? null,
     botRateLimitPerMinute: e.BOT_RATE_LIMIT_PER_MINUTE,
@@ -123,5 +124,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       invoicePrefix: e.INVOICE_PREFIX,
       creditNotePrefix: e.CREDIT_NOTE_PREFIX,
     },
+    roles:
+      e.DISCORD_BOT_TOKEN && e.ROLE_GUILD_ID && e.TIER_ROLES
+        ? { botToken: e.DISCORD_BOT_TOKEN, guildId: e.ROLE_GUILD_ID, tierRoles: e.TIER_ROLES }
+        : null,
   };
 }

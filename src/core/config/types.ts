@@ -16,6 +16,14 @@ export interface InvoiceSettings {
   creditNotePrefix: string;
 }
 
+/** Discord roles that follow premium (docs/roles.md): on when DISCORD_BOT_TOKEN, ROLE_GUILD_ID and TIER_ROLES are set. */
+export interface RoleSettings {
+  botToken: string;
+  guildId: string;
+  /** The role of each tier code (TIER_ROLES). */
+  tierRoles: Record<string, string>;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -80,7 +88,14 @@ export interface Config {
   /** Timeout of every request to Discord and Razorpay. */
   providerTimeoutMs: number;
   eventsStreamMaxLen: number;
-  schedules: { reconcile: string; expiry: string; housekeeping: string; expiryReminders: string };
+  schedules: {
+    reconcile: string;
+    expiry: string;
+    housekeeping: string;
+    expiryReminders: string;
+    /** ROLE_SYNC_CRON: the daily drift sync of roles, scheduled only when roles are on. */
+    roleSync: string;
+  };
   /** The bearer token of the bot's API; null leaves its routes unregistered (404). */
   botApiToken: string | null;
   /** Requests the bot may make per minute with its token (the snapshot pages through every record). */
@@ -103,4 +118,6 @@ export interface Config {
   /** The IANA time zone whose days and months the reports count in. */
   reportTimeZone: string;
   invoicing: InvoiceSettings;
+  /** null: roles are off. */
+  roles: RoleSettings | null;
 }
