@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { GrantSource, RevokeRequest } from '../premium/types';
 import { defaultRevokeLimit } from './limit';
@@ -48,4 +48,17 @@ export async function holdIfOverLimit(
     JSON.stringify(request),
   ]);
   return { kind: 'held', heldId: Number(held!.id) };
+}
+
+/**
+ * The guard's limit now: MAX_REVOKES_PER_HOUR, or without it the default of the records with premium. For
+ * other automatic takings that must stop where revokes would be held (the roles' drift sync).
+ */
+export async function revokeLimitNow(
+  sequelize: Sequelize,
+  maxRevokesPerHour: number | null,
+): Promise<number> {
+  if (maxRevokesPerHour !== null) return maxRevokesPerHour;
+  const [state] = await selectRows<{ active: number }>(sequelize, GUARD_STATE, [null]);
+  return defaultRevokeLimit(state!.active);
 }

@@ -1,5 +1,11 @@
 import type { PoolClient } from 'pg';
-import { beginClaim, CLAIM_PENDING, DELETE_ROWS, RECORD_FAILURES } from './sql';
+import {
+  beginClaim,
+  CLAIM_PENDING,
+  DELETE_ROWS,
+  DELETE_ROWS_QUEUEING_ROLE_SYNCS,
+  RECORD_FAILURES,
+} from './sql';
 
 /** A pending outbox row, locked by the claiming transaction. */
 export interface ClaimedRow {
@@ -43,16 +49,19 @@ export async function claimPending(
 
 /**
  * Deletes the relayed rows, counts an attempt against each failed row and schedules its retry or sets it
- * aside as dead (kept, not deleted), and commits; on a pipelining client, in one round trip.
+ * aside as dead (kept, not deleted), and commits; on a pipelining client, in one round trip. With
+ * `queueRoleSyncs`, the relayed rows' users are queued for a role sync in the same statement.
  */
 export async function settleClaimed(
   client: PoolClient,
   relayedIds: string[],
   failures: RowFailure[],
+  queueRoleSyncs = false,
 ): Promise<void> {
   const statements = [];
   if (relayedIds.length > 0) {
-    statements.push(client.query({ text: DELETE_ROWS, values: [relayedIds] }));
+    const text = queueRoleSyncs ? DELETE_ROWS_QUEUEING_ROLE_SYNCS : DELETE_ROWS;
+    statements.push(client.query({ text, values: [relayedIds] }));
   }
   if (failures.length > 0) {
     statements.push(

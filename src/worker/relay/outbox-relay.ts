@@ -62,6 +62,8 @@ export interface RelayOptions {
   /** Where the relay's metrics go; a registry of its own when absent. */
   registry?: Registry;
   tuning?: Partial<RelayTuning>;
+  /** Roles are on: each relayed USER change queues its user's role sync (docs/roles.md). */
+  queueRoleSyncs?: boolean;
 }
 
 type Round = 'more' | 'caught-up' | 'outage';
@@ -95,6 +97,7 @@ interface Published {
 export class OutboxRelay {
   private readonly tuning: RelayTuning;
   private readonly logger: Logger;
+  private readonly queueRoleSyncs: boolean;
   private readonly pool: pg.Pool;
   private readonly publisher: StreamPublisher;
   private readonly listener: OutboxListener | null;
@@ -111,6 +114,7 @@ export class OutboxRelay {
   constructor(options: RelayOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.logger = options.logger;
+    this.queueRoleSyncs = options.queueRoleSyncs ?? false;
     this.pool = new pg.Pool({
       connectionString: options.databaseUrl,
       application_name: 'premium-relay',
@@ -302,6 +306,7 @@ export class OutboxRelay {
         client,
         sent.map((row) => row.id),
         failures,
+        this.queueRoleSyncs,
       );
       client.release();
     } catch (error) {
