@@ -1,33 +1,16 @@
 import { QueryTypes } from 'sequelize';
-import { grantPremium } from '../../src/core/premium/grant';
-import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { json, premium } from '../support/cli';
-import { testConfig, useTestCore } from '../support/context';
-import { createUser, grantRequest } from '../support/fixtures';
-import { GUILD, ROLE_MEMBER, ROLE_PREMIUM, ROLE_PRO, ROLES_ENV, useGuild } from '../support/roles';
+import { createUser } from '../support/fixtures';
+import { GUILD, ROLE_MEMBER, ROLE_PREMIUM, ROLE_PRO, ROLES_ENV, useGuildTest } from '../support/roles';
 
 // Each command is a process of its own.
 jest.setTimeout(30_000);
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox(testConfig());
-});
-afterAll(() => sandbox.close());
-const core = useTestCore();
-useGuild(() => sandbox);
+const { core, sandbox, member } = useGuildTest();
 
 const roles = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  premium(['roles', ...args], { ...ROLES_ENV, DISCORD_API_URL: sandbox.discordApiUrl, ...env });
-const rolesOf = (providerId: string) => sandbox.discord.guilds.memberRoles(GUILD, providerId);
-
-/** A member of the guild holding `roles`, premium (of the default tier) when asked. */
-async function member(memberRoles: string[], { premium: paid = false } = {}): Promise<string> {
-  const user = await createUser();
-  if (paid) await grantPremium(core().sequelize, grantRequest(user.providerId));
-  sandbox.discord.guilds.join(GUILD, user.providerId, memberRoles);
-  return user.providerId;
-}
+  premium(['roles', ...args], { ...ROLES_ENV, DISCORD_API_URL: sandbox().discordApiUrl, ...env });
+const rolesOf = (providerId: string) => sandbox().discord.guilds.memberRoles(GUILD, providerId);
 
 describe('premium roles status', () => {
   it('says roles are off without their settings', async () => {

@@ -2,8 +2,11 @@ import pino from 'pino';
 import { QueryTypes, type Sequelize } from 'sequelize';
 import type { Core } from '../../src/core';
 import type { User } from '../../src/core/models';
-import { SANDBOX_BOT_TOKEN, type Sandbox } from '../../src/sandbox';
+import { grantPremium } from '../../src/core/premium/grant';
+import { SANDBOX_BOT_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox';
 import { workerRoles } from '../../src/worker/roles';
+import { testConfig, useTestCore } from './context';
+import { createUser, grantRequest } from './fixtures';
 import { useRelays } from './relays';
 
 export const GUILD = '700000000000000001';
@@ -60,4 +63,33 @@ export async function queuedSync(sequelize: Sequelize, user: User): Promise<Queu
     { bind: [user.id], type: QueryTypes.SELECT },
   );
   return row;
+}
+
+export interface GuildTest {
+  core: () => Core;
+  sandbox: () => Sandbox;
+  /** A new user in the guild holding `roles`, premium (of the default tier) when asked; their Discord id. */
+  member(roles: string[], options?: { premium?: boolean }): Promise<string>;
+}
+
+/** A core and a sandbox of the file's own, the seller's guild made anew before each test. */
+export function useGuildTest(): GuildTest {
+  let sandbox: Sandbox | undefined;
+  beforeAll(async () => {
+    const { discord, razorpay } = testConfig();
+    sandbox = await startSandbox({ discord, razorpay });
+  });
+  afterAll(() => sandbox?.close());
+  const core = useTestCore();
+  useGuild(() => sandbox!);
+  return {
+    core,
+    sandbox: () => sandbox!,
+    async member(roles, { premium = false } = {}) {
+      const user = await createUser();
+      if (premium) await grantPremium(core().sequelize, grantRequest(user.providerId));
+      sandbox!.discord.guilds.join(GUILD, user.providerId, roles);
+      return user.providerId;
+    },
+  };
 }

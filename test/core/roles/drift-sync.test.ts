@@ -1,11 +1,9 @@
 import { QueryTypes } from 'sequelize';
 import type { RoleSettings } from '../../../src/core/config';
-import { grantPremium } from '../../../src/core/premium/grant';
 import { DiscordRest, GuildMembers, syncGuildRoles } from '../../../src/core/roles';
-import { SANDBOX_BOT_TOKEN, startSandbox, type Sandbox } from '../../../src/sandbox';
-import { testConfig, useTestCore } from '../../support/context';
-import { createUser, grantRequest, snowflake } from '../../support/fixtures';
-import { GUILD, ROLE_MEMBER, ROLE_PREMIUM, ROLE_PRO, useGuild } from '../../support/roles';
+import { SANDBOX_BOT_TOKEN } from '../../../src/sandbox';
+import { snowflake } from '../../support/fixtures';
+import { GUILD, ROLE_MEMBER, ROLE_PREMIUM, ROLE_PRO, useGuildTest } from '../../support/roles';
 
 const SETTINGS: RoleSettings = {
   botToken: SANDBOX_BOT_TOKEN,
@@ -13,30 +11,16 @@ const SETTINGS: RoleSettings = {
   tierRoles: { premium: ROLE_PREMIUM, pro: ROLE_PRO },
 };
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox(testConfig());
-});
-afterAll(() => sandbox.close());
-const core = useTestCore();
-useGuild(() => sandbox);
+const { core, sandbox, member } = useGuildTest();
 
-const guilds = () => sandbox.discord.guilds;
+const guilds = () => sandbox().discord.guilds;
 const guild = () =>
   new GuildMembers(
-    new DiscordRest({ apiUrl: sandbox.discordApiUrl, botToken: SANDBOX_BOT_TOKEN, timeoutMs: 5000 }),
+    new DiscordRest({ apiUrl: sandbox().discordApiUrl, botToken: SANDBOX_BOT_TOKEN, timeoutMs: 5000 }),
     GUILD,
   );
 const sync = (maxRevokesPerHour: number | null = null) =>
   syncGuildRoles(core().sequelize, SETTINGS, guild(), { maxRevokesPerHour });
-
-/** A member of the guild with `roles`, premium (of the default tier) when asked. */
-async function member(roles: string[], { premium = false } = {}): Promise<string> {
-  const user = await createUser();
-  if (premium) await grantPremium(core().sequelize, grantRequest(user.providerId));
-  guilds().join(GUILD, user.providerId, roles);
-  return user.providerId;
-}
 
 describe('the drift sync of roles', () => {
   it('gives missing roles and takes stale ones, across pages of members, leaving other roles alone', async () => {
@@ -90,13 +74,13 @@ describe('the drift sync of roles', () => {
 
   it('records a run that could not read the members as failed, changing nothing', async () => {
     await member([ROLE_PRO]);
-    sandbox.faults.set('discord.guildMembers', {
+    sandbox().faults.set('discord.guildMembers', {
       status: 403,
       body: { message: 'Missing Access', code: 50001 },
     });
 
     const report = await sync();
-    sandbox.faults.clear();
+    sandbox().faults.clear();
 
     expect(report).toMatchObject({ outcome: 'failed', added: 0, removed: 0 });
     expect(report.error).toMatch(/403 Missing Access \(50001\)/);
