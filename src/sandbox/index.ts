@@ -8,7 +8,7 @@ import { DiscordOAuth } from './discord/oauth';
 import { discordCdnRoutes } from './discord/cdn';
 import { discordRoutes } from './discord/routes';
 import { guildMemberRoutes } from './discord/guild-members';
-import { SandboxGuilds, type RoleAudit } from './discord/guilds';
+import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit } from './discord/guilds';
 import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
@@ -41,11 +41,9 @@ import type {
 export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './discord/users';
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
-export type { RoleAudit } from './discord/guilds';
+export { SANDBOX_BOT_TOKEN, type RoleAudit } from './discord/guilds';
 export type { SandboxRateLimits } from './discord/rate-limits';
 
-/** The bot token the sandbox's guild endpoints take when the options name none. */
-export const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
 export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
 export type { BuyerInstrument } from './razorpay/store';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';

@@ -1,3 +1,19 @@
+import { DEMO_USER } from './users';
+
+/** The bot token the sandbox's guild endpoints take when the options name none. */
+export const SANDBOX_BOT_TOKEN = 'sandbox-bot-token';
+
+/**
+ * The seller's guild `npm run dev` starts with (the demo user's own server), its two tier roles, and the
+ * demo user a member: a purchase on the demo page shows its role at /discord/sandbox/guilds/<id>.
+ */
+export const DEMO_ROLE_GUILD = {
+  id: DEMO_USER.guilds[0]!.id,
+  name: DEMO_USER.guilds[0]!.name,
+  roles: { '613425648685547601': 'Premium', '613425648685547602': 'Pro' },
+  tierRoles: 'premium=613425648685547601,pro=613425648685547602',
+} as const;
+
 /** A guild of the sandbox's Discord: its roles (id → name) and its members with their role ids. */
 export interface SandboxGuild {
   id: string;
