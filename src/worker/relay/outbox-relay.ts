@@ -4,7 +4,14 @@ import { Registry } from 'prom-client';
 import type { RedisTopology } from '../../core/redis-topology';
 import { Backoff, jitteredDelay, type BackoffPolicy } from './backoff';
 import { createRelayMetrics, type RelayMetrics } from './metrics';
-import { claimPending, rowProblem, settleClaimed, type ClaimedRow, type RowFailure } from './outbox-claims';
+import {
+  claimPending,
+  roleSyncUsers,
+  rowProblem,
+  settleClaimed,
+  type ClaimedRow,
+  type RowFailure,
+} from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
 import { sleep } from './sleep';
 import { StreamPublisher } from './stream-publisher';
@@ -306,7 +313,7 @@ export class OutboxRelay {
         client,
         sent.map((row) => row.id),
         failures,
-        this.queueRoleSyncs,
+        this.queueRoleSyncs ? roleSyncUsers(sent) : [],
       );
       client.release();
     } catch (error) {

@@ -34,17 +34,14 @@ export const CLAIM_PENDING = `
 export const DELETE_ROWS = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
 
 /**
- * DELETE_ROWS when roles are on (docs/roles.md): in the same statement, each user whose premium the
- * deleted rows changed is queued for a role sync, one row per user however many changes (in id order,
- * so that two relays never deadlock). A row being synced keeps its lease (`due_at`): its sync sees that
- * `queued_at` moved and runs again.
+ * When roles are on (docs/roles.md), beside DELETE_ROWS in the settling transaction: the users (Discord
+ * ids $1, distinct and sorted, so that two relays lock rows in one order and never deadlock) whose
+ * premium the relayed rows changed are queued for a role sync, one row per user however many changes. A
+ * row being synced keeps its lease (`due_at`): its sync sees that `queued_at` moved and runs again.
  */
-export const DELETE_ROWS_QUEUEING_ROLE_SYNCS = `
-  WITH relayed AS (DELETE FROM outbox WHERE id = ANY($1::bigint[]) RETURNING type, payload)
+export const QUEUE_ROLE_SYNCS = `
   INSERT INTO role_syncs (user_id)
-  SELECT DISTINCT u.id FROM relayed JOIN users u ON u.provider_id = relayed.payload ->> 'providerId'
-  WHERE relayed.type IN ('USER_PREMIUM_ADD', 'USER_PREMIUM_REMOVE', 'USER_PREMIUM_UPDATE')
-  ORDER BY u.id
+  SELECT u.id FROM unnest($1::text[]) AS changed (provider_id) JOIN users u USING (provider_id)
   ON CONFLICT (user_id) DO UPDATE SET queued_at = clock_timestamp(), skipped_at = NULL,
     due_at = GREATEST(role_syncs.due_at, now())`;
 
