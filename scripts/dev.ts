@@ -23,6 +23,7 @@ import type { PrivateServer } from './dev/private-server';
 import { busyPortsProblem } from './dev/ports';
 import { freePort, postgresProblem, redisProblem } from './dev/probe';
 import { formatPlanIds } from '../src/core/plan-ids';
+import { DEMO_ROLE_GUILD, SANDBOX_BOT_TOKEN } from '../src/sandbox/discord/guilds';
 import { DEMO_USER } from '../src/sandbox/discord/users';
 import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 
@@ -102,6 +103,13 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   // The seller's notices go to the sandbox's channel webhook, where a developer reads them.
   if (!process.env.SELLER_DISCORD_WEBHOOK_URL) {
     env.SELLER_DISCORD_WEBHOOK_URL = `${sandbox}/discord/api/webhooks/${DEV_WEBHOOK_ID}/sandbox-webhook-token`;
+  }
+  // Roles follow premium in the sandbox's demo guild, unless the developer set roles up themselves.
+  const rolesSet = ['DISCORD_BOT_TOKEN', 'ROLE_GUILD_ID', 'TIER_ROLES'].some((name) => process.env[name]);
+  if (!process.env.DISCORD_CLIENT_ID && !rolesSet) {
+    env.DISCORD_BOT_TOKEN = SANDBOX_BOT_TOKEN;
+    env.ROLE_GUILD_ID = DEMO_ROLE_GUILD.id;
+    env.TIER_ROLES = DEMO_ROLE_GUILD.tierRoles;
   }
   return env;
 }

@@ -31,6 +31,8 @@ import { registerReportRevenue } from './commands/report-revenue';
 import { registerReportSales } from './commands/report-sales';
 import { registerReportSubscribers } from './commands/report-subscribers';
 import { registerRevoke } from './commands/revoke';
+import { registerRolesStatus } from './commands/roles-status';
+import { registerRolesSync } from './commands/roles-sync';
 import { registerRevokesHeld } from './commands/revokes-held';
 import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
@@ -89,6 +91,12 @@ export function buildProgram(): { program: Command; session: Session } {
     .description('automatic revokes the revocation guard held past MAX_REVOKES_PER_HOUR');
   registerRevokesHeld(revokes, session);
   registerRevokesRelease(revokes, session);
+
+  const roles = program
+    .command('roles')
+    .description('Discord roles that follow premium: the queue, the drift sync (docs/roles.md)');
+  registerRolesStatus(roles, session);
+  registerRolesSync(roles, session);
 
   const codes = program.command('codes').description('gift codes: create, list, revoke');
   registerCodesCreate(codes, session);

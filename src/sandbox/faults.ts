@@ -9,6 +9,8 @@ export const FAULT_ROUTES = [
   'discord.me', // GET /discord/api/v10/users/@me
   'discord.guilds', // GET /discord/api/v10/users/@me/guilds
   'discord.webhooks', // POST /discord/api/webhooks/:id/:token
+  'discord.guildMembers', // GET /discord/api/v10/guilds/:guild/members and …/members/:user
+  'discord.memberRoles', // PUT and DELETE /discord/api/v10/guilds/:guild/members/:user/roles/:role
   'razorpay.orders.create', // POST /razorpay/v1/orders
   'razorpay.orders.fetch', // GET /razorpay/v1/orders/:id
   'razorpay.orders.fetchPayments', // GET /razorpay/v1/orders/:id/payments

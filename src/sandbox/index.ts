@@ -13,6 +13,9 @@ import {
   type WebhookMessage,
   type WebhookRateLimit,
 } from './discord/webhooks';
+import { guildMemberRoutes } from './discord/guild-members';
+import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit } from './discord/guilds';
+import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
 import { acceptFormBodies } from './http';
@@ -45,6 +48,9 @@ export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { WebhookMessage, WebhookRateLimit } from './discord/webhooks';
+export { SANDBOX_BOT_TOKEN, type RoleAudit } from './discord/guilds';
+export type { SandboxRateLimits } from './discord/rate-limits';
+
 export type { CheckoutResponse, DisputeStage, HeldWebhook } from './razorpay/sandbox';
 export type { BuyerInstrument } from './razorpay/store';
 export type { CycleOutcome, MandateMethod, SubscriptionCheckoutResponse } from './razorpay/subscriptions';
@@ -64,7 +70,8 @@ export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
   host?: string;
-  discord: { clientId: string; clientSecret: string };
+  /** `botToken`: what the guild endpoints take after `Bot ` (SANDBOX_BOT_TOKEN by default). */
+  discord: { clientId: string; clientSecret: string; botToken?: string };
   razorpay: { keyId: string; keySecret: string; webhookSecret: string };
   /** Where payment webhooks go: the service's `POST /api/payment/webhook`. */
   webhookUrl?: string;
@@ -111,6 +118,23 @@ export interface Sandbox {
     webhookMessages(): WebhookMessage[];
     /** Posts to a webhook refused for its rate limit. */
     webhookViolations(): number;
+    /** The guilds the bot is in: their roles and members, for the role endpoints (docs/roles.md). */
+    guilds: {
+      /** A guild with its roles (role id → name); made again, it starts empty. */
+      create(guildId: string, name: string, roles: Record<string, string>): void;
+      join(guildId: string, userId: string, roles?: string[]): void;
+      leave(guildId: string, userId: string): void;
+      /** The member's role ids, sorted; null when not a member. */
+      memberRoles(guildId: string, userId: string): string[] | null;
+      /** Every role given or taken through the API, with its audit-log reason. */
+      audit(): RoleAudit[];
+      /** Replaces the limits the guild endpoints enforce (per route and guild, and global); violations from 0. */
+      setRateLimits(limits: SandboxRateLimits): void;
+      /** The next request to a guild endpoint gets a 429 of `retryAfterS`; `global` for every route. */
+      rateLimitNext(retryAfterS: number, opts?: { global?: boolean }): void;
+      /** Requests that broke a limit or came during a 429's retry_after. */
+      violations(): number;
+    };
   };
   razorpay: {
     /**
@@ -198,6 +222,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const webhooks = new DiscordWebhooks(now, options.discordWebhookLimit);
   const log = options.log ?? (() => {});
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
+  const guilds = new SandboxGuilds();
+  const limiter = new RateLimiter(now);
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
@@ -206,6 +232,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
   await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(
+    guildMemberRoutes(guilds, limiter, options.discord.botToken ?? SANDBOX_BOT_TOKEN, faults),
+    { prefix: '/discord' },
+  );
   await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
   await app.register(discordWebhookRoutes(webhooks, faults, discordFaultBody), { prefix: '/discord/api' });
   await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
@@ -230,6 +260,16 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookUrl: (id, token = 'sandbox-webhook-token') => `${url}/discord/api/webhooks/${id}/${token}`,
       webhookMessages: () => structuredClone(webhooks.messages),
       webhookViolations: () => webhooks.violations,
+      guilds: {
+        create: (guildId, name, roles) => guilds.create(guildId, name, roles),
+        join: (guildId, userId, roles) => guilds.join(guildId, userId, roles),
+        leave: (guildId, userId) => guilds.leave(guildId, userId),
+        memberRoles: (guildId, userId) => guilds.memberRoles(guildId, userId),
+        audit: () => structuredClone(guilds.audit),
+        setRateLimits: (limits) => limiter.configure(limits),
+        rateLimitNext: (retryAfterS, opts) => limiter.penalize(retryAfterS, opts?.global ?? false),
+        violations: () => limiter.violations,
+      },
     },
     razorpay: {
       pay: (orderId, opts) => razorpay.pay(orderId, modeOf(opts?.webhooks), opts?.method),

@@ -1,5 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import { loadConfig, loadDotEnv } from '../core/config';
+import { DEMO_ROLE_GUILD, SANDBOX_BOT_TOKEN } from './discord/guilds';
+import { DEMO_USER } from './discord/users';
 import { startSandbox } from './index';
 
 /** `tsx src/sandbox/main.ts`: the sandbox for `npm run dev`, with the service's own secrets. */
@@ -27,11 +29,15 @@ async function main(): Promise<void> {
     subscriptionPlans: config.planPrices,
   });
   sandbox.discord.autoApprove = false;
+  sandbox.discord.guilds.create(DEMO_ROLE_GUILD.id, DEMO_ROLE_GUILD.name, DEMO_ROLE_GUILD.roles);
+  sandbox.discord.guilds.join(DEMO_ROLE_GUILD.id, DEMO_USER.id);
   console.log(`Discord and Razorpay sandbox listening on ${sandbox.url}
   DISCORD_API_URL=${sandbox.discordApiUrl}
   DISCORD_AUTHORIZE_URL=${sandbox.discordAuthorizeUrl}
   RAZORPAY_API_URL=${sandbox.razorpayApiUrl}
-  checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…`);
+  checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…
+  roles: DISCORD_BOT_TOKEN=${SANDBOX_BOT_TOKEN} ROLE_GUILD_ID=${DEMO_ROLE_GUILD.id} TIER_ROLES=${DEMO_ROLE_GUILD.tierRoles}
+  the guild's roles: ${sandbox.url}/discord/sandbox/guilds/${DEMO_ROLE_GUILD.id}`);
   if (withBot)
     console.log(`  bot stand-in reading ${config.eventsStream}: ${sandbox.url}/bot/events?providerId=…`);
   closeWithGrace({ delay: 5_000 }, async ({ err }) => {

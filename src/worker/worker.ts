@@ -8,6 +8,7 @@ import { registerBusinessMetrics } from './business-metrics';
 import { HeldRevokesWatch } from './held-revokes-watch';
 import { scheduledJobs } from './jobs';
 import { OutboxRelay } from './relay/outbox-relay';
+import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
 import { NoticeSender } from './seller-notices/notice-sender';
 
@@ -27,7 +28,9 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   const registry = new Registry();
   collectProcessMetrics(registry);
   registerBusinessMetrics(registry, core);
-  const scheduler = new Scheduler({ core, jobs: scheduledJobs(config.schedules), logger, registry });
+  const roles = workerRoles(core, logger.child({ part: 'roles' }));
+  const jobs = [...scheduledJobs(config.schedules), ...(roles ? [roles.job] : [])];
+  const scheduler = new Scheduler({ core, jobs, logger, registry });
   const relay = new OutboxRelay({
     databaseUrl: config.databaseUrl,
     redisUrl: config.redisUrl,
@@ -39,6 +42,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     streamMaxLen: config.eventsStreamMaxLen,
     logger: logger.child({ part: 'relay' }),
     registry,
+    queueRoleSyncs: roles !== null,
   });
   const { webhookUrl, perMinute } = config.sellerNotices;
   const notices =
@@ -63,13 +67,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   scheduler.start();
   relay.start();
+  roles?.loop.start();
   heldRevokes.start();
   notices?.start();
   return {
     port: server.port,
     async stop() {
       heldRevokes.stop();
-      await Promise.all([relay.stop(), scheduler.stop(), notices?.stop()]);
+      await Promise.all([relay.stop(), scheduler.stop(), notices?.stop(), roles?.loop.stop()]);
       await server.close();
       await core.close();
     },

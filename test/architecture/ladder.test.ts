@@ -21,7 +21,7 @@ const LADDER = [
   ['payments'],
   ['refunds'],
   ['disputes'],
-  ['codes', 'bot', 'guard-release', 'reconcile', 'reports', 'retention'],
+  ['codes', 'bot', 'guard-release', 'reconcile', 'reports', 'retention', 'roles'],
   ['webhooks'],
 ];
 

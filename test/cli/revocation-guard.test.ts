@@ -96,6 +96,7 @@ describe('the revocation guard (MAX_REVOKES_PER_HOUR=2)', () => {
           expiry: '0 0 1 1 *',
           housekeeping: '0 0 1 1 *',
           expiryReminders: '0 0 1 1 *',
+          roleSync: '0 0 1 1 *',
         },
       },
       logger,

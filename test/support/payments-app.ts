@@ -22,7 +22,7 @@ export interface PaymentsTestApp extends TestApp {
 
 /**
  * The API, listening on a free port, wired to a Razorpay sandbox of its own by RAZORPAY_API_URL and the
- * (development) key settings only. Faults are cleared after each test.
+ * (development) key settings only, and to its Discord by DISCORD_API_URL (the bot's, for roles). Faults are cleared after each test.
  */
 export function usePaymentsApp(overrides: NodeJS.ProcessEnv = {}): () => PaymentsTestApp {
   // Read by useTestApp's beforeAll, which runs after the sandbox has started and filled in its URL.
@@ -33,6 +33,7 @@ export function usePaymentsApp(overrides: NodeJS.ProcessEnv = {}): () => Payment
     const { discord, razorpay } = testConfig(env);
     sandbox = await startSandbox({ discord, razorpay });
     env.RAZORPAY_API_URL = sandbox.razorpayApiUrl;
+    env.DISCORD_API_URL ??= sandbox.discordApiUrl;
   });
   const getApp = useTestApp(env);
   beforeAll(async () => {

@@ -11,7 +11,9 @@ export interface TestRelay {
 /** Starts relays on the test's database and stream; each is stopped after the test. */
 export function useRelays(): (
   config: Config,
-  options?: Partial<Pick<RelayOptions, 'redisUrl' | 'redisTopology' | 'streamMinReplicas' | 'listenUrl'>> & {
+  options?: Partial<
+    Pick<RelayOptions, 'redisUrl' | 'redisTopology' | 'streamMinReplicas' | 'listenUrl' | 'queueRoleSyncs'>
+  > & {
     tuning?: Partial<RelayTuning>;
     logger?: Logger;
   },

@@ -234,7 +234,13 @@ describe("the seller's notices", () => {
       {
         ...app().core.config,
         workerPort: 0,
-        schedules: { reconcile: never, expiry: never, housekeeping: never, expiryReminders: never },
+        schedules: {
+          reconcile: never,
+          expiry: never,
+          housekeeping: never,
+          expiryReminders: never,
+          roleSync: never,
+        },
         sellerNotices: { webhookUrl: discord.discord.webhookUrl('worker'), perMinute: 480 },
       },
       logger,

@@ -4,7 +4,7 @@ import { DISCORD_CDN_URL } from '../cdn';
 import { parsePlanPrices } from '../plans';
 import { parseHostPorts } from '../redis-topology';
 import { parsePlanIds } from '../plan-ids';
-import { parseOperatorIds, readCaBundle } from './parsers';
+import { parseOperatorIds, parseSnowflake, parseTierRoles, readCaBundle } from './parsers';
 import { gstinProblem } from '../gst';
 import { isReportTimeZone } from './report-timezone';
 
@@ -189,6 +189,11 @@ export const fields = z.object({
   // The seller's Discord messages (docs/seller-notices.md); seller-notices.ts checks the URL's form.
   SELLER_DISCORD_WEBHOOK_URL: url.optional(),
   SELLER_NOTICES_PER_MINUTE: z.coerce.number().int().positive().default(25),
+  // Roles (docs/roles.md): on when all three are set.
+  DISCORD_BOT_TOKEN: z.string().min(1).optional(),
+  ROLE_GUILD_ID: parsedWith(parseSnowflake('a Discord server (guild) id')),
+  TIER_ROLES: parsedWith(parseTierRoles),
+  ROLE_SYNC_CRON: z.string().min(1).default('41 4 * * *'),
   INVOICE_PREFIX: documentPrefix('INV'),
   CREDIT_NOTE_PREFIX: documentPrefix('CN'),
 });

@@ -5,4 +5,4 @@
 export { ConfigError, loadConfig, loadDatabaseConfig, loadDotEnv, type DatabaseConfig } from './load';
 export { isLoopback } from './listeners';
 export { SECRET_NAMES } from './secrets';
-export type { Config, InvoiceSettings } from './types';
+export type { Config, InvoiceSettings, RoleSettings } from './types';

@@ -105,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       expiry: e.EXPIRY_CRON,
       housekeeping: e.HOUSEKEEPING_CRON,
       expiryReminders: e.EXPIRY_REMINDER_CRON,
+      roleSync: e.ROLE_SYNC_CRON,
     },
     botApiToken: e.BOT_API_TOKEN ?? null,
     botRateLimitPerMinute: e.BOT_RATE_LIMIT_PER_MINUTE,
@@ -128,5 +129,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       webhookUrl: e.SELLER_DISCORD_WEBHOOK_URL ?? null,
       perMinute: e.SELLER_NOTICES_PER_MINUTE,
     },
+    roles:
+      e.DISCORD_BOT_TOKEN && e.ROLE_GUILD_ID && e.TIER_ROLES
+        ? { botToken: e.DISCORD_BOT_TOKEN, guildId: e.ROLE_GUILD_ID, tierRoles: e.TIER_ROLES }
+        : null,
   };
 }

@@ -16,6 +16,7 @@ export const schema = fields.superRefine((env, ctx) => {
   checkSecrets(env, ctx);
   checkSeller(env, ctx);
   checkSellerNotices(env, ctx);
+  checkRoles(env, ctx);
 });
 
 /** A GST-registered seller's invoices name the seller; the two series must not share a prefix. */
@@ -36,5 +37,20 @@ function checkSeller(env: Env, ctx: z.RefinementCtx<Env>): void {
       code: 'custom',
       path: ['CREDIT_NOTE_PREFIX'],
       message: `must differ from INVOICE_PREFIX and from RCPT (the receipts'): each series is numbered on its own`,
+    });
+}
+
+const ROLE_SETTINGS = ['DISCORD_BOT_TOKEN', 'ROLE_GUILD_ID', 'TIER_ROLES'] as const;
+
+/** Roles are on with all three settings and off with none; a partial set is a mistake, not "off". */
+function checkRoles(env: Env, ctx: z.RefinementCtx<Env>): void {
+  const missing = ROLE_SETTINGS.filter((name) => env[name] === undefined);
+  if (missing.length === 0 || missing.length === ROLE_SETTINGS.length) return;
+  const given = ROLE_SETTINGS.filter((name) => !missing.includes(name)).join(' and ');
+  for (const name of missing)
+    ctx.addIssue({
+      code: 'custom',
+      path: [name],
+      message: `is required with ${given} (roles need all of ${ROLE_SETTINGS.join(', ')}; docs/roles.md)`,
     });
 }

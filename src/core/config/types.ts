@@ -16,6 +16,14 @@ export interface InvoiceSettings {
   creditNotePrefix: string;
 }
 
+/** Discord roles that follow premium (docs/roles.md): on when DISCORD_BOT_TOKEN, ROLE_GUILD_ID and TIER_ROLES are set. */
+export interface RoleSettings {
+  botToken: string;
+  guildId: string;
+  /** The role of each tier code (TIER_ROLES). */
+  tierRoles: Record<string, string>;
+}
+
 export interface Config {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
@@ -82,7 +90,14 @@ export interface Config {
   /** Timeout of every request to Discord and Razorpay. */
   providerTimeoutMs: number;
   eventsStreamMaxLen: number;
-  schedules: { reconcile: string; expiry: string; housekeeping: string; expiryReminders: string };
+  schedules: {
+    reconcile: string;
+    expiry: string;
+    housekeeping: string;
+    expiryReminders: string;
+    /** ROLE_SYNC_CRON: the daily drift sync of roles, scheduled only when roles are on. */
+    roleSync: string;
+  };
   /** The bearer token of the bot's API; null leaves its routes unregistered (404). */
   botApiToken: string | null;
   /** Requests the bot may make per minute with its token (the snapshot pages through every record). */
@@ -110,4 +125,6 @@ export interface Config {
    * null: nothing is sent, and housekeeping prunes what waits (docs/seller-notices.md).
    */
   sellerNotices: { webhookUrl: string | null; perMinute: number };
+  /** null: roles are off. */
+  roles: RoleSettings | null;
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'sequelize';
+import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { GrantSource, RevokeRequest, RevokeTarget } from '../premium/types';
 import { recordNotice } from '../seller-notices';
@@ -64,4 +64,17 @@ export async function holdIfOverLimit(
 function targetOf(target: RevokeTarget): string {
   if ('grantId' in target) return `grant ${target.grantId}`;
   return target.category === 'USER' ? `user ${target.providerId}` : `server ${target.guildId}`;
+}
+
+/**
+ * The guard's limit now: MAX_REVOKES_PER_HOUR, or without it the default of the records with premium. For
+ * other automatic takings that must stop where revokes would be held (the roles' drift sync).
+ */
+export async function revokeLimitNow(
+  sequelize: Sequelize,
+  maxRevokesPerHour: number | null,
+): Promise<number> {
+  if (maxRevokesPerHour !== null) return maxRevokesPerHour;
+  const [state] = await selectRows<{ active: number }>(sequelize, GUARD_STATE, [null]);
+  return defaultRevokeLimit(state!.active);
 }

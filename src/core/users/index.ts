@@ -1,9 +1,10 @@
 import type { Sequelize } from 'sequelize';
+import { selectRows } from '../db/database';
 import { plainRows } from '../db/plain-query';
 import { AppError } from '../errors';
 import { User } from '../models';
 import type { TierFeatures } from '../premium/types';
-import { premiumStatus } from './sql';
+import { PREMIUM_STATUSES, premiumStatus } from './sql';
 
 export { PROVIDER_ID_PATTERN } from './provider-id';
 
@@ -42,6 +43,7 @@ export interface TieredPremiumStatus extends PremiumStatus {
 }
 
 interface StatusRow {
+  provider_id: string;
   premium_expires_at: Date | null;
   tier: string | null;
   rank: number | null;
@@ -100,8 +102,12 @@ export async function getPremiumStatus(
 ): Promise<TieredPremiumStatus> {
   const rows = await plainRows<StatusRow>(sequelize, premiumStatus(providerId));
   if (rows.length === 0) throw unknownUser(providerId);
+  return statusOf(rows, Date.now());
+}
+
+/** One user's status from their rows of the status read. */
+function statusOf(rows: StatusRow[], nowMs: number): TieredPremiumStatus {
   const expiresAt = rows[0]!.premium_expires_at;
-  const nowMs = Date.now();
   if (expiresAt === null || expiresAt.getTime() <= nowMs) {
     return {
       isPremium: false,
@@ -112,4 +118,23 @@ export async function getPremiumStatus(
     };
   }
   return tieredStatus(rows, expiresAt, nowMs);
+}
+
+/**
+ * The tier running now of each of many users, by the status read's rule (null: not premium); a provider
+ * id with no user is absent from the map. For the roles' drift sync, one read for a page of members.
+ */
+export async function runningTiers(
+  sequelize: Sequelize,
+  providerIds: string[],
+): Promise<Map<string, string | null>> {
+  const rows = await selectRows<StatusRow>(sequelize, PREMIUM_STATUSES, [providerIds]);
+  const byUser = new Map<string, StatusRow[]>();
+  for (const row of rows) {
+    const own = byUser.get(row.provider_id);
+    if (own) own.push(row);
+    else byUser.set(row.provider_id, [row]);
+  }
+  const nowMs = Date.now();
+  return new Map([...byUser].map(([providerId, own]) => [providerId, statusOf(own, nowMs).tier]));
 }

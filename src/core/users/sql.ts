@@ -9,12 +9,20 @@ import type { PlainQuery } from '../db/prepared-statements';
  */
 export const premiumStatus = (providerId: string): PlainQuery => ({
   name: 'premium-status',
-  text: `SELECT u.premium_expires_at, e.tier, t.rank, t.features, extract(epoch FROM e.expires_at)::float8 * 1000 AS ends_ms,
+  text: statusRows('u.provider_id = $1'),
+  values: [providerId],
+});
+
+function statusRows(where: string): string {
+  return `SELECT u.provider_id, u.premium_expires_at, e.tier, t.rank, t.features,
+           extract(epoch FROM e.expires_at)::float8 * 1000 AS ends_ms,
            CASE WHEN e.tier IS NULL AND u.premium_expires_at > now()
              THEN (SELECT features FROM tiers WHERE code = 'premium') END AS default_features
          FROM users u
          LEFT JOIN user_tier_expiries e ON e.user_id = u.id AND e.expires_at > now()
          LEFT JOIN tiers t ON t.code = e.tier
-         WHERE u.provider_id = $1`,
-  values: [providerId],
-});
+         WHERE ${where}`;
+}
+
+/** premiumStatus's rows of many users at once ($1: their provider ids); a user unknown has none. */
+export const PREMIUM_STATUSES = statusRows('u.provider_id = ANY($1::text[])');

@@ -1,5 +1,5 @@
 import type { PoolClient } from 'pg';
-import { beginClaim, CLAIM_PENDING, DELETE_ROWS, RECORD_FAILURES } from './sql';
+import { beginClaim, CLAIM_PENDING, DELETE_ROWS, QUEUE_ROLE_SYNCS, RECORD_FAILURES } from './sql';
 
 /** A pending outbox row, locked by the claiming transaction. */
 export interface ClaimedRow {
@@ -43,16 +43,21 @@ export async function claimPending(
 
 /**
  * Deletes the relayed rows, counts an attempt against each failed row and schedules its retry or sets it
- * aside as dead (kept, not deleted), and commits; on a pipelining client, in one round trip.
+ * aside as dead (kept, not deleted), queues the role syncs of `roleSyncUsers` (roles on), and commits;
+ * on a pipelining client, in one round trip.
  */
 export async function settleClaimed(
   client: PoolClient,
   relayedIds: string[],
   failures: RowFailure[],
+  roleSyncUsers: string[] = [],
 ): Promise<void> {
   const statements = [];
   if (relayedIds.length > 0) {
     statements.push(client.query({ text: DELETE_ROWS, values: [relayedIds] }));
+  }
+  if (roleSyncUsers.length > 0) {
+    statements.push(client.query({ text: QUEUE_ROLE_SYNCS, values: [roleSyncUsers] }));
   }
   if (failures.length > 0) {
     statements.push(
@@ -70,6 +75,17 @@ export async function settleClaimed(
   }
   // After a failed statement COMMIT only rolls back, so every statement's own result is awaited.
   await Promise.all([...statements, client.query('COMMIT')]);
+}
+
+const ROLE_CHANGES = new Set(['USER_PREMIUM_ADD', 'USER_PREMIUM_REMOVE', 'USER_PREMIUM_UPDATE']);
+
+/** The Discord ids, distinct and sorted, of the users whose premium `rows` changed: their roles follow. */
+export function roleSyncUsers(rows: ClaimedRow[]): string[] {
+  const users = new Set<string>();
+  for (const row of rows) {
+    if (ROLE_CHANGES.has(row.type)) users.add((JSON.parse(row.payload) as { providerId: string }).providerId);
+  }
+  return [...users].sort();
 }
 
 /** Why a row cannot become a stream entry, or null when it can. */

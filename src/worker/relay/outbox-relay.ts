@@ -4,7 +4,14 @@ import { Registry } from 'prom-client';
 import type { RedisTopology } from '../../core/redis-topology';
 import { Backoff, jitteredDelay, type BackoffPolicy } from './backoff';
 import { createRelayMetrics, type RelayMetrics } from './metrics';
-import { claimPending, rowProblem, settleClaimed, type ClaimedRow, type RowFailure } from './outbox-claims';
+import {
+  claimPending,
+  roleSyncUsers,
+  rowProblem,
+  settleClaimed,
+  type ClaimedRow,
+  type RowFailure,
+} from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
 import { sleep } from './sleep';
 import { StreamPublisher } from './stream-publisher';
@@ -62,6 +69,8 @@ export interface RelayOptions {
   /** Where the relay's metrics go; a registry of its own when absent. */
   registry?: Registry;
   tuning?: Partial<RelayTuning>;
+  /** Roles are on: each relayed USER change queues its user's role sync (docs/roles.md). */
+  queueRoleSyncs?: boolean;
 }
 
 type Round = 'more' | 'caught-up' | 'outage';
@@ -95,6 +104,7 @@ interface Published {
 export class OutboxRelay {
   private readonly tuning: RelayTuning;
   private readonly logger: Logger;
+  private readonly queueRoleSyncs: boolean;
   private readonly pool: pg.Pool;
   private readonly publisher: StreamPublisher;
   private readonly listener: OutboxListener | null;
@@ -111,6 +121,7 @@ export class OutboxRelay {
   constructor(options: RelayOptions) {
     this.tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.logger = options.logger;
+    this.queueRoleSyncs = options.queueRoleSyncs ?? false;
     this.pool = new pg.Pool({
       connectionString: options.databaseUrl,
       application_name: 'premium-relay',
@@ -302,6 +313,7 @@ export class OutboxRelay {
         client,
         sent.map((row) => row.id),
         failures,
+        this.queueRoleSyncs ? roleSyncUsers(sent) : [],
       );
       client.release();
     } catch (error) {

@@ -29,6 +29,8 @@ const TABLES = [
   'premium_grants',
   'premium_transfer_moves',
   'premium_transfers',
+  'role_sync_runs',
+  'role_syncs',
   'seller_notices',
   'server_premium_days',
   'server_premiums',
