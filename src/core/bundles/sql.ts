@@ -10,6 +10,32 @@ export const INSERT_BUNDLE = `INSERT INTO bundles (order_id, buyer_user_id, plan
   ON CONFLICT (order_id) DO UPDATE SET updated_at = bundles.updated_at
   RETURNING id AS "bundleId", ends_at AS "endsAt", (xmax = 0) AS created`;
 
+/**
+ * The bundle a bundle subscription's first charge makes, running the plan's days and at least to $7 (the
+ * cycle's end and its grace); a later charge finds it made (`created` false).
+ */
+export const INSERT_SUBSCRIPTION_BUNDLE = `INSERT INTO bundles (subscription_id, buyer_user_id, plan_code, tier, slots, days, ends_at)
+  VALUES ($1, $2, $3, $4, $5, $6, GREATEST(now() + make_interval(days => $6::integer), $7::timestamptz))
+  ON CONFLICT (subscription_id) DO UPDATE SET updated_at = bundles.updated_at
+  RETURNING id AS "bundleId", ends_at AS "endsAt", (xmax = 0) AS created`;
+
+/** A renewal: the plan's days more (from now, once ended), and at least to $2 (the cycle's end and its grace). */
+export const EXTEND_BUNDLE = `UPDATE bundles SET updated_at = now(),
+    ends_at = GREATEST(GREATEST(ends_at, now()) + make_interval(days => days), $2::timestamptz)
+  WHERE id = $1 RETURNING ends_at AS "endsAt"`;
+
+/** The bundle a subscription's charges made, locked. */
+export const LOCK_BUNDLE_OF_SUBSCRIPTION = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  WHERE b.subscription_id = $1 FOR UPDATE OF b`;
+
+/**
+ * The renewals' grants a binding still carries besides its own grant (keyed by renewalGrantKey), for a take
+ * of the binding's days to take them too.
+ */
+export const RENEWAL_GRANTS = `SELECT id FROM premium_grants
+  WHERE kind = 'grant' AND guild_id = $2 AND id > $3 AND starts_with(idempotency_key, 'bundle-binding:' || $1 || ':charge:')
+  ORDER BY id`;
+
 /** The bundle, locked for the rest of the transaction: binds and unbinds of one bundle take turns. */
 export const LOCK_BUNDLE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.id = $1 FOR UPDATE OF b`;
@@ -88,12 +114,12 @@ export const CLEAR_HELD = `UPDATE bundle_bindings SET held_revoke_id = NULL, hel
 
 /** A buyer's bundles, newest first, each with its live bindings. */
 export const BUNDLES_OF_BUYER = `SELECT b.id AS "bundleId", b.plan_code AS "plan", b.tier, b.slots,
-    b.ends_at AS "endsAt",
+    b.ends_at AS "endsAt", s.processor_subscription_id AS "subscriptionId",
     CASE WHEN b.status = 'active' AND b.ends_at <= now() THEN 'ended' ELSE b.status END AS status,
     COALESCE((SELECT json_agg(json_build_object('guildId', bb.guild_id, 'boundAt', bb.bound_at,
         'state', CASE WHEN bb.held_revoke_id IS NULL THEN 'bound' ELSE 'held' END) ORDER BY bb.id)
       FROM bundle_bindings bb WHERE bb.bundle_id = b.id AND bb.unbound_at IS NULL), '[]'::json) AS guilds
-  FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  FROM bundles b JOIN users u ON u.id = b.buyer_user_id LEFT JOIN subscriptions s ON s.id = b.subscription_id
   WHERE u.provider_id = $1
   ORDER BY b.id DESC`;
 

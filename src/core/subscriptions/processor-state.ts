@@ -113,6 +113,8 @@ export async function applyProcessorState(
     subscriptionId: subscription.processorSubscriptionId,
     status,
   });
+  // A bundle's guilds run on to its end (the last cycle's grace) with no record of the subscription's own.
+  if (subscription.slots > 1) return 'applied';
   const record = await targetRecord(subscription, transaction);
   if (!record) return 'applied';
   const running = await announcedTier(transaction, {
