@@ -8,4 +8,4 @@ export {
   type BundleRevoke,
   type BundleTake,
 } from './money';
-export { bundleOfSubscription, chargeBundle, type BundleCharge } from './subscription-bundle';
+export { bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';

@@ -28,6 +28,11 @@ export const EXTEND_BUNDLE = `UPDATE bundles SET updated_at = now(),
 export const LOCK_BUNDLE_OF_SUBSCRIPTION = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.subscription_id = $1 FOR UPDATE OF b`;
 
+/** The bundle whose subscription made charge $1 (subscription_charges.id), locked. */
+export const LOCK_BUNDLE_OF_CHARGE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  JOIN subscription_charges c ON c.subscription_id = b.subscription_id
+  WHERE c.id = $1 FOR UPDATE OF b`;
+
 /**
  * The renewals' grants a binding still carries besides its own grant (keyed by renewalGrantKey), for a take
  * of the binding's days to take them too.
@@ -87,14 +92,20 @@ export const SHIFT_BUNDLE_END = `UPDATE bundles SET ends_at = ends_at + make_int
 export const REOPEN_BUNDLE = `UPDATE bundles SET status = 'active', updated_at = now() WHERE id = $1`;
 
 /**
- * What a dispute took from each binding of the bundle (its revokes keyed `<dispute key>:bundle-binding:<id>`),
- * less the rest given back at once, and whether the binding was unbound by it.
+ * What a dispute took from each binding of the bundle (its revokes keyed `<dispute key>:bundle-binding:<id>`,
+ * and `…:renewal:<grant id>` for the renewals' grants it carried), less the rest given back at once, and
+ * whether the binding was unbound by it.
  */
 export const DISPUTE_TAKES = `SELECT bb.id AS "bindingId", bb.guild_id AS "guildId", r.idempotency_key AS "revokeKey",
-    r.tier, -r.days - COALESCE(rest.days, 0) AS days, (bb.revoke_grant_id = r.id) AS unbound
+    r.tier, -r.days + COALESCE(renewals.days, 0) - COALESCE(rest.days, 0) AS days,
+    (bb.revoke_grant_id = r.id) AS unbound
   FROM bundle_bindings bb
   JOIN premium_grants r ON r.kind = 'revoke' AND r.idempotency_key = $2 || ':bundle-binding:' || bb.id
   LEFT JOIN premium_grants rest ON rest.kind = 'grant' AND rest.idempotency_key = r.idempotency_key || ':rest'
+  LEFT JOIN LATERAL (SELECT -sum(rr.days)::integer AS days FROM premium_grants g
+      JOIN premium_grants rr ON rr.kind = 'revoke' AND rr.idempotency_key = r.idempotency_key || ':renewal:' || g.id
+      WHERE g.kind = 'grant' AND g.guild_id = bb.guild_id
+        AND starts_with(g.idempotency_key, 'bundle-binding:' || bb.id || ':charge:')) renewals ON true
   WHERE bb.bundle_id = $1 AND (bb.unbound_at IS NULL OR bb.revoke_grant_id = r.id) ORDER BY bb.id`;
 
 /** A binding a won dispute gave back: bound again to the restoring grant. */

@@ -4,7 +4,12 @@ import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { bindSlot } from './bundles';
 import { liveBindings, normalised, rows, type LockedBundle } from './locked';
-import { EXTEND_BUNDLE, INSERT_SUBSCRIPTION_BUNDLE, LOCK_BUNDLE_OF_SUBSCRIPTION } from './sql';
+import {
+  EXTEND_BUNDLE,
+  INSERT_SUBSCRIPTION_BUNDLE,
+  LOCK_BUNDLE_OF_CHARGE,
+  LOCK_BUNDLE_OF_SUBSCRIPTION,
+} from './sql';
 
 /** One captured charge of a bundle plan's subscription, as subscriptions/charges.ts applies it. */
 export interface BundleCharge {
@@ -97,6 +102,15 @@ export async function chargeBundle(
     first ??= change;
   }
   return first;
+}
+
+/** The bundle whose subscription made the charge (subscription_charges.id), locked; null for none. */
+export async function bundleOfCharge(
+  transaction: Transaction,
+  chargeId: number,
+): Promise<LockedBundle | null> {
+  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_CHARGE, [chargeId]);
+  return found ? normalised(found) : null;
 }
 
 /** The bundle a subscription's charges made, locked; null before its first charge. */

@@ -8,7 +8,7 @@ import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 import { lockChargeOfPayment } from '../subscriptions/locked-charge';
-import { bundleOfSubscription } from '../bundles';
+import { bundleOfCharge } from '../bundles';
 import { takeRefundedBundleShare } from './bundle-share';
 
 export interface ChargeRefund {
@@ -61,7 +61,7 @@ async function applyLocked(
   const actor = by?.actor ?? 'razorpay-webhook';
   const reason = by ? `refund ${refund.refundId}: ${by.reason}` : `refund ${refund.refundId}`;
   const full = Math.max(refund.refundedTotal, recorded.refundedTotal) >= charge.amountPaise;
-  const bundle = subscription.slots > 1 ? await bundleOfSubscription(transaction, subscription.id) : null;
+  const bundle = subscription.slots > 1 ? await bundleOfCharge(transaction, charge.id) : null;
   if (bundle) {
     // A charge paid for the plan's days on every bound guild: its refund takes their share of them, in
     // full or in part, by the rule of a bundle order's partial refund.

@@ -15,7 +15,7 @@ import {
 
 const TOKEN = randomBytes(24).toString('base64url');
 const getApp = useSubscriptionsApp({ BOT_API_TOKEN: TOKEN, BOT_RATE_LIMIT_PER_MINUTE: '100000' });
-const { buy, slotsOf, bind, expectBotAgrees } = bundleRequests(getApp, TOKEN);
+const { buy, slotsOf, bind, unbind, expectBotAgrees } = bundleRequests(getApp, TOKEN);
 const GRACE_MS = 72 * HOUR_MS;
 const TRIO_MONTHLY = { plan: 'TrioMonthly', category: 'SERVER' } as const;
 
@@ -62,11 +62,12 @@ async function expectBundleEnds(setup: Setup, endsAt: number): Promise<void> {
   for (const guildId of [setup.first, setup.alone, setup.shared]) await expectBotAgrees(guildId);
 }
 
-async function renewalCharge(subscriptionId: string) {
+/** Runs the next cycle, charged; `count` charges are then recorded. Returns the newest. */
+async function renewalCharge(subscriptionId: string, count = 2) {
   await getApp().sandbox.razorpay.subscriptions.runCycle(subscriptionId, 'charged', { webhooks: true });
   const charges = await chargesOf(getApp(), subscriptionId);
-  expect(charges).toHaveLength(2);
-  return charges[1]!;
+  expect(charges).toHaveLength(count);
+  return charges.at(-1)!;
 }
 
 describe('a bundle plan bought as a renewing subscription', () => {
@@ -120,6 +121,19 @@ describe('a bundle plan bought as a renewing subscription', () => {
     expect(await eventCounts()).toEqual(counted.map((count) => count + 1));
   });
 
+  it('unbinding a guild after renewals takes all its bundle days, the renewals’ too', async () => {
+    const setup = await subscribedBundle();
+    await renewalCharge(setup.subscriptionId);
+    await renewalCharge(setup.subscriptionId, 3);
+
+    const unbound = await unbind(setup.buyer, setup.bundleId, setup.alone);
+    expect(unbound.statusCode).toBe(200);
+    expect((await guildExpiry(setup.alone))!).toBeLessThanOrEqual(Date.now());
+    const [bundle] = (await slotsOf(setup.buyer)).bundles;
+    expect(bundle!.guilds.map((guild) => guild.guildId)).toEqual([setup.first, setup.shared]);
+    await expectBotAgrees(setup.alone);
+  });
+
   it('a halted subscription’s guilds run to the grace’s end together, each guild’s own days on top', async () => {
     const setup = await subscribedBundle();
     const [charge] = await chargesOf(getApp(), setup.subscriptionId);
@@ -161,5 +175,22 @@ describe('a bundle plan bought as a renewing subscription', () => {
         (await eventsOf(guildId)).filter(([type]) => type === 'SERVER_PREMIUM_REMOVE').length,
       ).toBeGreaterThan(0);
     }
+  });
+
+  it('a dispute of a renewal charge takes its share from every bound guild, and a won one gives it back', async () => {
+    const setup = await subscribedBundle();
+    const [bundle] = (await slotsOf(setup.buyer)).bundles;
+    const before = new Date(bundle!.endsAt).getTime();
+    const charge = await renewalCharge(setup.subscriptionId);
+    const { razorpay } = getApp().sandbox;
+    const disputeId = `disp_Bundle${Date.now() % 100000}`;
+
+    await razorpay.dispute(charge.payment_id, 'created', { webhooks: true, disputeId });
+    expect(razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    await expectBundleEnds(setup, before);
+
+    await razorpay.dispute(charge.payment_id, 'won', { webhooks: true, disputeId });
+    expect(razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    await expectBundleEnds(setup, before + 30 * DAY_MS);
   });
 });
