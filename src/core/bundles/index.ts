@@ -8,4 +8,4 @@ export {
   type BundleRevoke,
   type BundleTake,
 } from './money';
-export { bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';
+export { boundGuildsOf, bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';

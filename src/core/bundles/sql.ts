@@ -28,6 +28,11 @@ export const EXTEND_BUNDLE = `UPDATE bundles SET updated_at = now(),
 export const LOCK_BUNDLE_OF_SUBSCRIPTION = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.subscription_id = $1 FOR UPDATE OF b`;
 
+/** The guilds bound to the bundle a subscription's charges made, oldest binding first. */
+export const BOUND_GUILDS_OF_SUBSCRIPTION = `SELECT bb.guild_id AS "guildId" FROM bundle_bindings bb
+  JOIN bundles b ON b.id = bb.bundle_id
+  WHERE b.subscription_id = $1 AND bb.unbound_at IS NULL ORDER BY bb.id`;
+
 /** The bundle whose subscription made charge $1 (subscription_charges.id), locked. */
 export const LOCK_BUNDLE_OF_CHARGE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   JOIN subscription_charges c ON c.subscription_id = b.subscription_id

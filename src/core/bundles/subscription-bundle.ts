@@ -5,6 +5,7 @@ import type { PremiumChange } from '../premium/types';
 import { bindSlot } from './bundles';
 import { liveBindings, normalised, rows, type LockedBundle } from './locked';
 import {
+  BOUND_GUILDS_OF_SUBSCRIPTION,
   EXTEND_BUNDLE,
   INSERT_SUBSCRIPTION_BUNDLE,
   LOCK_BUNDLE_OF_CHARGE,
@@ -120,4 +121,12 @@ export async function bundleOfSubscription(
 ): Promise<LockedBundle | null> {
   const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_SUBSCRIPTION, [subscriptionId]);
   return found ? normalised(found) : null;
+}
+
+/** The guilds bound to the bundle a subscription's charges made (none before its first charge). */
+export async function boundGuildsOf(transaction: Transaction, subscriptionId: number): Promise<string[]> {
+  const found = await selectRows<{ guildId: string }>(transaction, BOUND_GUILDS_OF_SUBSCRIPTION, [
+    subscriptionId,
+  ]);
+  return found.map((row) => row.guildId);
 }

@@ -143,6 +143,14 @@ describe('a bundle plan bought as a renewing subscription', () => {
 
     expect(await subscriptionRow(getApp(), setup.subscriptionId)).toMatchObject({ status: 'halted' });
     await expectBundleEnds(setup, charge!.cycle_end!.getTime() + GRACE_MS);
+    // The bot hears of it for every bound guild: pending, then halted.
+    for (const guildId of [setup.first, setup.alone, setup.shared]) {
+      const failed = (await eventsOf(guildId)).filter(([type]) => type === 'SERVER_PREMIUM_RENEWAL_FAILED');
+      expect(failed).toEqual([
+        ['SERVER_PREMIUM_RENEWAL_FAILED', 'subscription'],
+        ['SERVER_PREMIUM_RENEWAL_FAILED', 'subscription'],
+      ]);
+    }
   });
 
   it('cancelled at cycle end, its guilds keep the cycle they paid for', async () => {
