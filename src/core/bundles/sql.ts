@@ -24,10 +24,6 @@ export const EXTEND_BUNDLE = `UPDATE bundles SET updated_at = now(),
     ends_at = GREATEST(GREATEST(ends_at, now()) + make_interval(days => days), $2::timestamptz)
   WHERE id = $1 RETURNING ends_at AS "endsAt"`;
 
-/** The bundle a subscription's charges made, locked. */
-export const LOCK_BUNDLE_OF_SUBSCRIPTION = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
-  WHERE b.subscription_id = $1 FOR UPDATE OF b`;
-
 /** The guilds bound to the bundle a subscription's charges made, oldest binding first. */
 export const BOUND_GUILDS_OF_SUBSCRIPTION = `SELECT bb.guild_id AS "guildId" FROM bundle_bindings bb
   JOIN bundles b ON b.id = bb.bundle_id

@@ -3,13 +3,12 @@ import { selectRows } from '../db/database';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { bindSlot } from './bundles';
-import { liveBindings, normalised, rows, type LockedBundle } from './locked';
+import { liveBindings, lockBundle, normalised, rows, type LockedBundle } from './locked';
 import {
   BOUND_GUILDS_OF_SUBSCRIPTION,
   EXTEND_BUNDLE,
   INSERT_SUBSCRIPTION_BUNDLE,
   LOCK_BUNDLE_OF_CHARGE,
-  LOCK_BUNDLE_OF_SUBSCRIPTION,
 } from './sql';
 
 /** One captured charge of a bundle plan's subscription, as subscriptions/charges.ts applies it. */
@@ -70,7 +69,7 @@ export async function chargeBundle(
     );
     return binding.change;
   }
-  const bundle = (await bundleOfSubscription(transaction, charge.subscriptionId))!;
+  const bundle = await lockBundle(transaction, bundleId, { kind: 'operator', actor: charge.actor });
   const [extended] = await rows<{ endsAt: Date }>(transaction, EXTEND_BUNDLE, [
     bundleId,
     charge.atLeastUntil,
@@ -111,15 +110,6 @@ export async function bundleOfCharge(
   chargeId: number,
 ): Promise<LockedBundle | null> {
   const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_CHARGE, [chargeId]);
-  return found ? normalised(found) : null;
-}
-
-/** The bundle a subscription's charges made, locked; null before its first charge. */
-export async function bundleOfSubscription(
-  transaction: Transaction,
-  subscriptionId: number,
-): Promise<LockedBundle | null> {
-  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_SUBSCRIPTION, [subscriptionId]);
   return found ? normalised(found) : null;
 }
 
