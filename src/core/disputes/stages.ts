@@ -245,8 +245,10 @@ class DisputeChange {
   }
 }
 
-/** A dispute of all the payment takes all that is left of the bundle; of part of it, that share of its days. */
-/** All of a bundle an order bought; a charge of a bundle subscription paid for one cycle's days of it. */
+/**
+ * A dispute of all of an order's payment takes all that is left of its bundle; of part of it, or of a
+ * bundle subscription's charge (which paid for one cycle's days), that share of the bundle's days.
+ */
 function bundleTake(bundle: LockedBundle, share: number, { endNow }: { endNow: boolean }): BundleTake {
   const bought = bundle.orderId !== null;
   return share >= 1 && bought ? { days: 'all', endNow } : { days: Math.ceil(bundle.days * share) };
