@@ -15,6 +15,8 @@ export interface BundleView {
   tier: string;
   slots: number;
   endsAt: Date;
+  /** The Razorpay subscription whose charges make and renew it; null for a bundle bought once. */
+  subscriptionId: string | null;
   /** `ended`: its days ran out (what it put on bound guilds runs on there, stacked); `revoked`: refunded or charged back. */
   status: 'active' | 'ended' | 'revoked';
   /** `held`: the revocation guard holds the revoke of its days (a refund's or a dispute's) for an operator. */
@@ -131,6 +133,8 @@ async function bindLocked(
       actor,
       reason: request.reason ?? `bundle ${bundle.bundleId} bound`,
       idempotencyKey: `bundle:${bundle.bundleId}:bind:${guildId}:${earlier?.count ?? 0}`,
+      // Rounding aside, every guild bound only to the bundle ends with it.
+      atLeastUntil: bundle.endsAt,
     },
     { transaction },
   );

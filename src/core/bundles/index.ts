@@ -8,3 +8,4 @@ export {
   type BundleRevoke,
   type BundleTake,
 } from './money';
+export { boundGuildsOf, bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';

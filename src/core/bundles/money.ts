@@ -16,6 +16,7 @@ import {
   LOCK_HELD_BINDING,
   MOVE_BINDING,
   REBIND,
+  RENEWAL_GRANTS,
   REOPEN_BUNDLE,
   SET_RESTORE_GRANT,
   SHIFT_BUNDLE_END,
@@ -124,7 +125,8 @@ async function settleTaken(
   taken: PremiumChange | null,
   { revoke, limit, shareDays }: { revoke: BundleRevoke; limit: RevokeLimit; shareDays: number | null },
 ): Promise<PremiumChange | null> {
-  const rest = taken && shareDays !== null ? Math.abs(taken.days) - shareDays : 0;
+  const renewed = taken ? await takeRenewals(sequelize, transaction, binding, revoke) : 0;
+  const rest = taken && shareDays !== null ? Math.abs(taken.days) + renewed - shareDays : 0;
   if (taken && rest > 0) {
     const restore = await grantPremium(
       sequelize,
@@ -155,6 +157,36 @@ async function settleTaken(
   }
   await execute(transaction, UNBIND, [binding.id, taken?.grantId ?? null, revoke.actor]);
   return taken;
+}
+
+/**
+ * The days a bundle subscription's renewals granted the binding since its own grant, taken with it (the
+ * guard already counted the binding's revoke): the binding's days are its grant's and theirs.
+ */
+async function takeRenewals(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  binding: LiveBinding,
+  revoke: BundleRevoke,
+): Promise<number> {
+  const grants = await selectRows<{ id: number }>(transaction, RENEWAL_GRANTS, [
+    binding.id,
+    binding.guildId,
+    binding.grantId,
+  ]);
+  let days = 0;
+  for (const { id } of grants) {
+    const key = `${revoke.idempotencyKey}:renewal:${id}`;
+    const taken = await revokeIfAny(
+      sequelize,
+      transaction,
+      Number(id),
+      { ...revoke, idempotencyKey: key },
+      {},
+    );
+    days += taken && taken.kind !== 'held' ? Math.abs(taken.days) : 0;
+  }
+  return days;
 }
 
 /**

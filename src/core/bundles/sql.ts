@@ -10,6 +10,38 @@ export const INSERT_BUNDLE = `INSERT INTO bundles (order_id, buyer_user_id, plan
   ON CONFLICT (order_id) DO UPDATE SET updated_at = bundles.updated_at
   RETURNING id AS "bundleId", ends_at AS "endsAt", (xmax = 0) AS created`;
 
+/**
+ * The bundle a bundle subscription's first charge makes, running the plan's days and at least to $7 (the
+ * cycle's end and its grace); a later charge finds it made (`created` false).
+ */
+export const INSERT_SUBSCRIPTION_BUNDLE = `INSERT INTO bundles (subscription_id, buyer_user_id, plan_code, tier, slots, days, ends_at)
+  VALUES ($1, $2, $3, $4, $5, $6, GREATEST(now() + make_interval(days => $6::integer), $7::timestamptz))
+  ON CONFLICT (subscription_id) DO UPDATE SET updated_at = bundles.updated_at
+  RETURNING id AS "bundleId", ends_at AS "endsAt", (xmax = 0) AS created`;
+
+/** A renewal: the plan's days more (from now, once ended), and at least to $2 (the cycle's end and its grace). */
+export const EXTEND_BUNDLE = `UPDATE bundles SET updated_at = now(),
+    ends_at = GREATEST(GREATEST(ends_at, now()) + make_interval(days => days), $2::timestamptz)
+  WHERE id = $1 RETURNING ends_at AS "endsAt"`;
+
+/** The guilds bound to the bundle a subscription's charges made, oldest binding first. */
+export const BOUND_GUILDS_OF_SUBSCRIPTION = `SELECT bb.guild_id AS "guildId" FROM bundle_bindings bb
+  JOIN bundles b ON b.id = bb.bundle_id
+  WHERE b.subscription_id = $1 AND bb.unbound_at IS NULL ORDER BY bb.id`;
+
+/** The bundle whose subscription made charge $1 (subscription_charges.id), locked. */
+export const LOCK_BUNDLE_OF_CHARGE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  JOIN subscription_charges c ON c.subscription_id = b.subscription_id
+  WHERE c.id = $1 FOR UPDATE OF b`;
+
+/**
+ * The renewals' grants a binding still carries besides its own grant (keyed by renewalGrantKey), for a take
+ * of the binding's days to take them too.
+ */
+export const RENEWAL_GRANTS = `SELECT id FROM premium_grants
+  WHERE kind = 'grant' AND guild_id = $2 AND id > $3 AND starts_with(idempotency_key, 'bundle-binding:' || $1 || ':charge:')
+  ORDER BY id`;
+
 /** The bundle, locked for the rest of the transaction: binds and unbinds of one bundle take turns. */
 export const LOCK_BUNDLE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.id = $1 FOR UPDATE OF b`;
@@ -61,14 +93,20 @@ export const SHIFT_BUNDLE_END = `UPDATE bundles SET ends_at = ends_at + make_int
 export const REOPEN_BUNDLE = `UPDATE bundles SET status = 'active', updated_at = now() WHERE id = $1`;
 
 /**
- * What a dispute took from each binding of the bundle (its revokes keyed `<dispute key>:bundle-binding:<id>`),
- * less the rest given back at once, and whether the binding was unbound by it.
+ * What a dispute took from each binding of the bundle (its revokes keyed `<dispute key>:bundle-binding:<id>`,
+ * and `…:renewal:<grant id>` for the renewals' grants it carried), less the rest given back at once, and
+ * whether the binding was unbound by it.
  */
 export const DISPUTE_TAKES = `SELECT bb.id AS "bindingId", bb.guild_id AS "guildId", r.idempotency_key AS "revokeKey",
-    r.tier, -r.days - COALESCE(rest.days, 0) AS days, (bb.revoke_grant_id = r.id) AS unbound
+    r.tier, -r.days + COALESCE(renewals.days, 0) - COALESCE(rest.days, 0) AS days,
+    (bb.revoke_grant_id = r.id) AS unbound
   FROM bundle_bindings bb
   JOIN premium_grants r ON r.kind = 'revoke' AND r.idempotency_key = $2 || ':bundle-binding:' || bb.id
   LEFT JOIN premium_grants rest ON rest.kind = 'grant' AND rest.idempotency_key = r.idempotency_key || ':rest'
+  LEFT JOIN LATERAL (SELECT -sum(rr.days)::integer AS days FROM premium_grants g
+      JOIN premium_grants rr ON rr.kind = 'revoke' AND rr.idempotency_key = r.idempotency_key || ':renewal:' || g.id
+      WHERE g.kind = 'grant' AND g.guild_id = bb.guild_id
+        AND starts_with(g.idempotency_key, 'bundle-binding:' || bb.id || ':charge:')) renewals ON true
   WHERE bb.bundle_id = $1 AND (bb.unbound_at IS NULL OR bb.revoke_grant_id = r.id) ORDER BY bb.id`;
 
 /** A binding a won dispute gave back: bound again to the restoring grant. */
@@ -88,12 +126,12 @@ export const CLEAR_HELD = `UPDATE bundle_bindings SET held_revoke_id = NULL, hel
 
 /** A buyer's bundles, newest first, each with its live bindings. */
 export const BUNDLES_OF_BUYER = `SELECT b.id AS "bundleId", b.plan_code AS "plan", b.tier, b.slots,
-    b.ends_at AS "endsAt",
+    b.ends_at AS "endsAt", s.processor_subscription_id AS "subscriptionId",
     CASE WHEN b.status = 'active' AND b.ends_at <= now() THEN 'ended' ELSE b.status END AS status,
     COALESCE((SELECT json_agg(json_build_object('guildId', bb.guild_id, 'boundAt', bb.bound_at,
         'state', CASE WHEN bb.held_revoke_id IS NULL THEN 'bound' ELSE 'held' END) ORDER BY bb.id)
       FROM bundle_bindings bb WHERE bb.bundle_id = b.id AND bb.unbound_at IS NULL), '[]'::json) AS guilds
-  FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  FROM bundles b JOIN users u ON u.id = b.buyer_user_id LEFT JOIN subscriptions s ON s.id = b.subscription_id
   WHERE u.provider_id = $1
   ORDER BY b.id DESC`;
 

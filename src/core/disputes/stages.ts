@@ -7,6 +7,7 @@ import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { recordNotice } from '../seller-notices';
 import {
+  bundleOfCharge,
   bundleOfOrder,
   restoreBundleOf,
   takeFromBundle,
@@ -123,10 +124,12 @@ class DisputeChange {
     return Math.min(1, disputed / this.payment.amountPaise);
   }
 
-  /** The bundle an order's payment bought (docs/bundles.md), locked; null for any other payment. */
+  /** The bundle an order or a bundle subscription's charge paid for (docs/bundles.md), locked; else null. */
   private async bundle(): Promise<LockedBundle | null> {
     const { owner } = this.payment;
-    return 'orderId' in owner ? bundleOfOrder(this.transaction, owner.orderId) : null;
+    return 'orderId' in owner
+      ? bundleOfOrder(this.transaction, owner.orderId)
+      : bundleOfCharge(this.transaction, owner.chargeId);
   }
 
   private bundleRevoke(): BundleRevoke {
@@ -242,9 +245,13 @@ class DisputeChange {
   }
 }
 
-/** A dispute of all the payment takes all that is left of the bundle; of part of it, that share of its days. */
+/**
+ * A dispute of all of an order's payment takes all that is left of its bundle; of part of it, or of a
+ * bundle subscription's charge (which paid for one cycle's days), that share of the bundle's days.
+ */
 function bundleTake(bundle: LockedBundle, share: number, { endNow }: { endNow: boolean }): BundleTake {
-  return share >= 1 ? { days: 'all', endNow } : { days: Math.ceil(bundle.days * share) };
+  const bought = bundle.orderId !== null;
+  return share >= 1 && bought ? { days: 'all', endNow } : { days: Math.ceil(bundle.days * share) };
 }
 
 export function ignored(reason: string): DisputeOutcome {

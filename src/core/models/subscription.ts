@@ -38,6 +38,8 @@ export class Subscription extends Model<
   /** The tier each charge grants, as the catalog said when it was created. */
   declare tier: CreationOptional<string>;
   declare amountPaise: number;
+  /** More than 1: a bundle plan's subscription, whose charges make and extend a bundle (docs/bundles.md). */
+  declare slots: CreationOptional<number>;
   /** Days free before the first charge, as asked of Razorpay (`start_at`); 0: no trial. */
   declare trialDays: CreationOptional<number>;
   declare status: CreationOptional<SubscriptionStatus>;
@@ -72,6 +74,7 @@ export class Subscription extends Model<
         tier: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'premium' },
         durationDays: { type: DataTypes.INTEGER, allowNull: false },
         amountPaise: { type: DataTypes.INTEGER, allowNull: false },
+        slots: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 1 },
         trialDays: { type: DataTypes.INTEGER, allowNull: false, defaultValue: 0 },
         status: { type: DataTypes.TEXT, allowNull: false, defaultValue: 'created' },
         cancelAtCycleEnd: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },

@@ -8,6 +8,8 @@ import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import { recordProcessedRefund } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 import { lockChargeOfPayment } from '../subscriptions/locked-charge';
+import { bundleOfCharge } from '../bundles';
+import { takeRefundedBundleShare } from './bundle-share';
 
 export interface ChargeRefund {
   refundId: string;
@@ -58,7 +60,19 @@ async function applyLocked(
   const by = recorded.requestedBy;
   const actor = by?.actor ?? 'razorpay-webhook';
   const reason = by ? `refund ${refund.refundId}: ${by.reason}` : `refund ${refund.refundId}`;
-  if (Math.max(refund.refundedTotal, recorded.refundedTotal) < charge.amountPaise) {
+  const full = Math.max(refund.refundedTotal, recorded.refundedTotal) >= charge.amountPaise;
+  const bundle = subscription.slots > 1 ? await bundleOfCharge(transaction, charge.id) : null;
+  if (bundle) {
+    // A charge paid for the plan's days on every bound guild: its refund takes their share of them, in
+    // full or in part, by the rule of a bundle order's partial refund.
+    if (charge.status !== 'charged') return { result: 'refunded' };
+    if (full) await charge.update({ status: 'refunded', refundedAt: new Date() }, { transaction });
+    const payment = { paymentId: charge.paymentId, amountPaise: charge.amountPaise };
+    const share = { recorded, source: 'subscription' as const, actor, reason };
+    await takeRefundedBundleShare(sequelize, transaction, bundle, payment, share, limit);
+    return { result: 'refunded' };
+  }
+  if (!full) {
     if (charge.status === 'charged') {
       await takeRefundedShare(
         sequelize,

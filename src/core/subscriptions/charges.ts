@@ -3,6 +3,7 @@ import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
 import { describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
+import { chargeBundle } from '../bundles';
 import { planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
@@ -10,6 +11,7 @@ import { execute } from '../db/database';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import type { LockedSubscription } from './locked-subscription';
 import { TRIAL_CONVERTED } from './sql';
+import { DAY_MS } from './trials';
 
 const HOUR_MS = 3_600_000;
 
@@ -75,6 +77,28 @@ export async function applyCharge(
       `the charge of ${charge.amount} ${charge.currency} (paise) does not match subscription ${subscription.processorSubscriptionId}'s ${subscription.amountPaise} INR`,
     );
   }
+  const atLeastUntil = charge.cycleEnd && new Date(charge.cycleEnd.getTime() + context.graceHours * HOUR_MS);
+  const actor = ACTORS[context.source](locked);
+  if (subscription.slots > 1) {
+    // A bundle's charge changes every bound guild: applied once, when it is first recorded. Its row names
+    // no grant: its refunds take from the bundle (refunds/charge-refund.ts).
+    if (known) return null;
+    const change = await chargeBundle(sequelize, transaction, {
+      subscriptionId: subscription.id,
+      processorSubscriptionId: subscription.processorSubscriptionId,
+      buyerUserId: subscription.buyerUserId,
+      planType: subscription.planType,
+      tier: subscription.tier,
+      slots: subscription.slots,
+      durationDays: subscription.durationDays,
+      guildId: subscription.guildId,
+      paymentId: charge.paymentId,
+      atLeastUntil: atLeastUntil ?? new Date(Date.now() + subscription.durationDays * DAY_MS),
+      actor,
+    });
+    await recordCharge(sequelize, locked, charge, context, null);
+    return change;
+  }
   const change = await grantPremium(
     sequelize,
     {
@@ -83,62 +107,71 @@ export async function applyCharge(
       guildId: subscription.guildId,
       plan: planOf({ ...subscription.get(), months: null }),
       source: 'subscription',
-      actor: ACTORS[context.source](locked),
+      actor,
       reason: `subscription ${subscription.processorSubscriptionId} payment ${charge.paymentId}`,
       idempotencyKey: `subscription-charge:${charge.paymentId}`,
-      atLeastUntil: charge.cycleEnd && new Date(charge.cycleEnd.getTime() + context.graceHours * HOUR_MS),
+      atLeastUntil,
       subscriptionId: subscription.processorSubscriptionId,
     },
     { transaction },
   );
-  if (!known) {
-    // The first charge after a trial converts it (the reports count it).
-    await execute(transaction, TRIAL_CONVERTED, [subscription.id]);
-    const charged = await SubscriptionCharge.count({
-      where: { subscriptionId: subscription.id },
-      transaction,
-    });
-    await recordNotice(transaction, {
-      kind: charged === 0 ? 'sale' : 'renewal',
-      buyer: noticeBuyer(buyer),
-      purchase: noticePurchase(subscription),
-      amountPaise: charge.amount,
-      orderId: null,
-      subscriptionId: subscription.processorSubscriptionId,
-    });
-    await SubscriptionCharge.create(
-      {
-        subscriptionId: subscription.id,
-        paymentId: charge.paymentId,
-        invoiceId: charge.invoiceId,
-        amountPaise: charge.amount,
-        currency: charge.currency,
-        cycleStart: charge.cycleStart,
-        cycleEnd: charge.cycleEnd,
-        grantId: change.grantId,
-        source: context.source,
-      },
-      { transaction },
-    );
-    await issueInvoice(
-      sequelize,
-      context.invoicing,
-      {
-        paymentId: charge.paymentId,
-        totalPaise: charge.amount,
-        currency: charge.currency,
-        buyer: { userId: buyer.id, username: buyer.username },
-        billing: {
-          stateCode: subscription.billingStateCode,
-          gstin: subscription.billingGstin,
-          name: subscription.billingName,
-        },
-        description: describePurchase({ ...subscription.get(), subscription: true }),
-        orderId: null,
-        subscriptionId: subscription.id,
-      },
-      { transaction },
-    );
-  }
+  if (!known) await recordCharge(sequelize, locked, charge, context, change.grantId);
   return change;
+}
+
+/** A charge first seen: the trial converted, the seller's notice, its row and its invoice. */
+async function recordCharge(
+  sequelize: Sequelize,
+  { subscription, buyer }: LockedSubscription,
+  charge: ChargeInput,
+  { transaction, invoicing, source }: ChargeContext,
+  grantId: number | null,
+): Promise<void> {
+  // The first charge after a trial converts it (the reports count it).
+  await execute(transaction, TRIAL_CONVERTED, [subscription.id]);
+  const charged = await SubscriptionCharge.count({
+    where: { subscriptionId: subscription.id },
+    transaction,
+  });
+  await recordNotice(transaction, {
+    kind: charged === 0 ? 'sale' : 'renewal',
+    buyer: noticeBuyer(buyer),
+    purchase: noticePurchase(subscription),
+    amountPaise: charge.amount,
+    orderId: null,
+    subscriptionId: subscription.processorSubscriptionId,
+  });
+  await SubscriptionCharge.create(
+    {
+      subscriptionId: subscription.id,
+      paymentId: charge.paymentId,
+      invoiceId: charge.invoiceId,
+      amountPaise: charge.amount,
+      currency: charge.currency,
+      cycleStart: charge.cycleStart,
+      cycleEnd: charge.cycleEnd,
+      grantId,
+      source,
+    },
+    { transaction },
+  );
+  await issueInvoice(
+    sequelize,
+    invoicing,
+    {
+      paymentId: charge.paymentId,
+      totalPaise: charge.amount,
+      currency: charge.currency,
+      buyer: { userId: buyer.id, username: buyer.username },
+      billing: {
+        stateCode: subscription.billingStateCode,
+        gstin: subscription.billingGstin,
+        name: subscription.billingName,
+      },
+      description: describePurchase({ ...subscription.get(), subscription: true }),
+      orderId: null,
+      subscriptionId: subscription.id,
+    },
+    { transaction },
+  );
 }

@@ -83,13 +83,6 @@ export async function createSubscription(
       `plan ${plan.planType} is bought once, not as a subscription`,
     );
   }
-  if (plan.slots > 1) {
-    // A subscription renews one record; a bundle's renewals would have to extend every bound guild.
-    throw AppError.validation(
-      'BUNDLE_NOT_SUBSCRIBABLE',
-      `plan ${plan.planType} is a bundle of ${plan.slots} servers: buy it once with create-order, not as a subscription`,
-    );
-  }
   if (request.amount !== undefined && Math.round(request.amount * 100) !== plan.pricePaise) {
     // The price changed since the buyer was shown it: they subscribe at the price they read, or not at all.
     throw AppError.validation(
@@ -105,8 +98,18 @@ export async function createSubscription(
     );
   }
   const buyer = await findUserByProviderId(request.providerId);
-  const guildId = await targetGuild(buyer, request.category, request.guildId ?? null);
-  const targetKey = aggregateKeyFor(guildId, buyer.providerId);
+  const bundle = plan.slots > 1;
+  // A bundle's guild is only its first slot's (none: all bound later). Its target is the buyer's bundle of
+  // the plan: one live subscription of each.
+  const bundleWithoutGuild = bundle && request.category === 'SERVER' && (request.guildId ?? null) === null;
+  const guildId = bundleWithoutGuild
+    ? null
+    : await targetGuild(buyer, request.category, request.guildId ?? null);
+  const targetKey = bundle
+    ? `bundle:${buyer.providerId}:${plan.planType}`
+    : aggregateKeyFor(guildId, buyer.providerId);
+  // A bundle starts at its first charge, whatever its first guild has, and has no trial.
+  const planTrialDays = bundle ? 0 : plan.trialDays;
 
   const existing = await liveSubscription(targetKey);
   if (existing) {
@@ -118,14 +121,15 @@ export async function createSubscription(
       existing.billingStateCode === billing.stateCode &&
       existing.billingGstin === billing.gstin &&
       existing.billingName === billing.name &&
-      existing.trialDays === (await trialDaysFor(core, plan.trialDays, buyer.id, guildId));
+      existing.trialDays === (await trialDaysFor(core, planTrialDays, buyer.id, guildId));
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
 
-  const expiry = (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))
-    ?.expiresAt;
-  const trialDays = await trialDaysFor(core, plan.trialDays, buyer.id, guildId);
+  const expiry = bundle
+    ? null
+    : (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))?.expiresAt;
+  const trialDays = await trialDaysFor(core, planTrialDays, buyer.id, guildId);
   const afterExpiry = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
   // A trial starts when the mandate is authorised, within the authorisation window: the first charge
   // waits the trial's days and that window, so the trial is never shorter than its days.
@@ -157,6 +161,7 @@ export async function createSubscription(
       durationDays: plan.durationDays,
       tier: plan.tier,
       amountPaise,
+      slots: plan.slots,
       trialDays,
       startAt,
       shortUrl: created.short_url,
@@ -216,7 +221,11 @@ async function liveSubscription(targetKey: string): Promise<Subscription | null>
 }
 
 function subscriptionExists(targetKey: string): AppError {
-  const target = targetKey.startsWith('guild:') ? `guild ${targetKey.slice(6)}` : 'your account';
+  const target = targetKey.startsWith('guild:')
+    ? `guild ${targetKey.slice(6)}`
+    : targetKey.startsWith('bundle:')
+      ? `your bundle of plan ${targetKey.split(':')[2]}`
+      : 'your account';
   return AppError.conflict('SUBSCRIPTION_EXISTS', `${target} already has a live subscription`);
 }
 

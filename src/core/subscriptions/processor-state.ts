@@ -10,6 +10,7 @@ import { TRIAL_CANCELLED } from './sql';
 import { execute } from '../db/database';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import { targetRecord } from './target-record';
+import { boundGuildsOf } from '../bundles';
 
 /** Once there, a subscription never comes back (Razorpay cannot renew or reactivate it). */
 const TERMINAL = new Set(['cancelled', 'completed', 'expired']);
@@ -113,17 +114,33 @@ export async function applyProcessorState(
     subscriptionId: subscription.processorSubscriptionId,
     status,
   });
-  const record = await targetRecord(subscription, transaction);
-  if (!record) return 'applied';
+  // A bundle's failed renewal is told to each guild bound to it: they run on to the bundle's end.
+  const guildIds =
+    subscription.slots > 1 ? await boundGuildsOf(transaction, subscription.id) : [subscription.guildId];
+  for (const guildId of guildIds)
+    await announceRenewalFailed(transaction, { subscription, buyer }, guildId, status);
+  return 'applied';
+}
+
+/** `*_PREMIUM_RENEWAL_FAILED` for one record the subscription renews, premium running to its expiry. */
+async function announceRenewalFailed(
+  transaction: Transaction,
+  { subscription, buyer }: LockedSubscription,
+  guildId: string | null,
+  status: SubscriptionStatus,
+): Promise<void> {
+  const target = { category: subscription.category, guildId, buyerUserId: subscription.buyerUserId };
+  const record = await targetRecord(target, transaction);
+  if (!record) return;
   const running = await announcedTier(transaction, {
     category: subscription.category,
     userId: subscription.buyerUserId,
-    guildId: subscription.guildId,
+    guildId,
   });
-  await appendEvent(transaction, aggregateKeyFor(subscription.guildId, buyer.providerId), {
+  await appendEvent(transaction, aggregateKeyFor(guildId, buyer.providerId), {
     type: eventTypeFor(subscription.category, 'RENEWAL_FAILED'),
     providerId: buyer.providerId,
-    guildId: subscription.guildId,
+    guildId,
     category: subscription.category,
     planType: subscription.planType,
     durationDays: 0,
@@ -138,5 +155,4 @@ export async function applyProcessorState(
     tier: running.tier,
     features: running.features,
   });
-  return 'applied';
 }

@@ -13,6 +13,9 @@ const BundleReply = Type.Object({
   tier: Type.String(),
   slots: Type.Integer(),
   endsAt: Timestamp,
+  subscriptionId: Type.Union([Type.String(), Type.Null()], {
+    description: 'the renewing subscription whose charges extend it; null for a bundle bought once',
+  }),
   status: Type.Union([Type.Literal('active'), Type.Literal('ended'), Type.Literal('revoked')], {
     description: 'ended: its days ran out; revoked: refunded or charged back. Neither binds any more',
   }),
@@ -64,12 +67,13 @@ const premiumSlotsRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app
     async (request) => {
       const bundles = await listBundles(core.sequelize, request.caller!.providerId);
       return {
-        bundles: bundles.map(({ bundleId, plan, tier, slots, endsAt, status, guilds }) => ({
+        bundles: bundles.map(({ bundleId, plan, tier, slots, endsAt, subscriptionId, status, guilds }) => ({
           bundleId,
           plan,
           tier,
           slots,
           endsAt: endsAt.toISOString(),
+          subscriptionId,
           status,
           guilds,
         })),

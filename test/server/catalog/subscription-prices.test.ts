@@ -1,7 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { addPlan, addTier, setPlanPrice } from '../../../src/core/catalog';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
-import { createUser, snowflake } from '../../support/fixtures';
+import { createUser } from '../../support/fixtures';
 import { createSubscriptionAs, useSubscriptionsApp } from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
@@ -60,19 +60,20 @@ describe('a renewing plan in the catalog', () => {
     expect([none.statusCode, none.json().error.code]).toEqual([400, 'PLAN_REQUIRED']);
   });
 
-  it('refuses a renewing bundle plan rather than selling its slots as one guild', async () => {
+  it('sells a renewing bundle plan as the buyer’s bundle, with no guild needed', async () => {
     const { core } = getApp();
     const processor = razorpayClientFor(core.config);
     const bundle = { code: 'TrioMonthly', tier: 'premium', scope: 'SERVER', days: 30, price: 499 } as const;
     await addPlan(core.sequelize, processor, { ...bundle, slots: 3, renews: true });
     const user = await createUser();
-    const body = { plan: 'TrioMonthly', category: 'SERVER', guildId: snowflake() };
-    const refused = await createSubscriptionAs(getApp(), user, body);
-    expect([refused.statusCode, refused.json().error.code]).toEqual([400, 'BUNDLE_NOT_SUBSCRIBABLE']);
-    expect(refused.json().error.message).toContain('create-order');
-    expect(await core.sequelize.query('SELECT 1 FROM subscriptions', { type: QueryTypes.SELECT })).toEqual(
-      [],
-    );
+    const created = await createSubscriptionAs(getApp(), user, { plan: 'TrioMonthly', category: 'SERVER' });
+    expect(created.statusCode).toBe(200);
+    expect(created.json()).toMatchObject({ planType: 'TrioMonthly', guildId: null, trialDays: 0 });
+    expect(
+      await core.sequelize.query('SELECT slots, guild_id, target_key FROM subscriptions', {
+        type: QueryTypes.SELECT,
+      }),
+    ).toEqual([{ slots: 3, guild_id: null, target_key: `bundle:${user.providerId}:TrioMonthly` }]);
   });
 
   it('keeps a running subscription on its Razorpay plan and price when the price changes', async () => {

@@ -63,6 +63,7 @@ describe('console lookups', () => {
         slots: 3,
         status: 'active',
         endsAt: rows[0]!.endsAt.toISOString(),
+        subscriptionId: null,
         guilds: [{ guildId, boundAt: boundAt.toISOString(), state: 'bound' }],
       },
     ]);
