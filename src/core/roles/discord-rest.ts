@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { discordRetryAfterMs } from '../discord-retry-after';
 
 /** Discord's documented limit of a bot across every route: 50 requests a second. */
 const GLOBAL_PER_SECOND = 50;
@@ -182,12 +183,8 @@ export class DiscordRest {
 
   /** After a 429: how long to wait, set on the route's bucket, or on every route when it is global. */
   private rateLimited(route: string, { body: answered, headers }: Received): number {
-    const body = (typeof answered === 'object' && answered !== null ? answered : {}) as {
-      retry_after?: number;
-      global?: boolean;
-    };
-    const seconds = Math.max(Number(body.retry_after ?? 0), Number(headers.get('retry-after') ?? 0)) || 1;
-    const waitMs = seconds * 1000 + WAIT_MARGIN_MS;
+    const body = (typeof answered === 'object' && answered !== null ? answered : {}) as { global?: boolean };
+    const waitMs = discordRetryAfterMs(body, headers) + WAIT_MARGIN_MS;
     const resetAt = Date.now() + waitMs;
     if (body.global === true || headers.get('x-ratelimit-global') === 'true') this.globalUntil = resetAt;
     else {

@@ -1,3 +1,5 @@
+import { discordRetryAfterMs } from '../../core/discord-retry-after';
+
 /** What Discord answered one message, as the sender acts on it. */
 export type WebhookAnswer =
   | { outcome: 'sent' }
@@ -7,16 +9,6 @@ export type WebhookAnswer =
   | { outcome: 'failed'; error: string }
   /** Any other 4xx (the webhook deleted, its token wrong, the body refused): sending again cannot help. */
   | { outcome: 'refused'; error: string };
-
-const DEFAULT_RETRY_AFTER_MS = 1000;
-
-/** Discord's `retry_after` (seconds, fractional) from the body, else the `Retry-After` header. */
-async function retryAfterMs(response: Response): Promise<number> {
-  const body = (await response.json().catch(() => null)) as { retry_after?: unknown } | null;
-  const seconds =
-    typeof body?.retry_after === 'number' ? body.retry_after : Number(response.headers.get('retry-after'));
-  return Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds * 1000) : DEFAULT_RETRY_AFTER_MS;
-}
 
 /**
  * Posts one message to a Discord channel webhook. The URL holds the webhook's token: it appears in no
@@ -39,7 +31,10 @@ export async function postToWebhook(url: string, message: object, timeoutMs: num
     await response.body?.cancel();
     return { outcome: 'sent' };
   }
-  if (response.status === 429) return { outcome: 'limited', retryAfterMs: await retryAfterMs(response) };
+  if (response.status === 429) {
+    const body: unknown = await response.json().catch(() => null);
+    return { outcome: 'limited', retryAfterMs: discordRetryAfterMs(body, response.headers) };
+  }
   const error = `Discord answered ${response.status}: ${(await response.text().catch(() => '')).slice(0, 200)}`;
   return response.status >= 500 ? { outcome: 'failed', error } : { outcome: 'refused', error };
 }
