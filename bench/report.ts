@@ -14,6 +14,8 @@ export interface Figure {
   unit: string;
   runs: number[];
   target?: Target;
+  /** Why the target cannot be met, from what the same run measured; printed under the table when missed. */
+  why?: string;
 }
 
 export interface Section {
@@ -40,9 +42,16 @@ function formatTarget(target: Target | undefined): string {
   return target ? `${target.op === '>=' ? '≥' : '≤'} ${formatNumber(target.value)}` : '';
 }
 
+const MISSED_WITH_REASON = 'NO, why:';
+
+function verdictOf(figure: Figure): string {
+  if (!figure.target) return '';
+  if (meets(spread(figure.runs).median, figure.target)) return 'yes';
+  return figure.why === undefined ? 'NO' : MISSED_WITH_REASON;
+}
+
 function row(figure: Figure): string[] {
   const { median, min, max } = spread(figure.runs);
-  const verdict = figure.target ? (meets(median, figure.target) ? 'yes' : 'NO') : '';
   return [
     figure.name,
     figure.unit,
@@ -50,7 +59,7 @@ function row(figure: Figure): string[] {
     formatNumber(min),
     formatNumber(max),
     formatTarget(figure.target),
-    verdict,
+    verdictOf(figure),
   ];
 }
 
@@ -74,6 +83,9 @@ export function renderTable(sections: Section[]): string {
       '',
       `${section.title} (${section.setup})`,
       ...section.figures.map((figure) => line(row(figure))),
+      ...section.figures.flatMap((figure) =>
+        verdictOf(figure) === MISSED_WITH_REASON ? [`  why: ${figure.name}: ${figure.why}`] : [],
+      ),
     );
   }
   return out.join('\n');

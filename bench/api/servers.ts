@@ -52,32 +52,42 @@ function productionNodeFlags(): string[] {
 }
 
 /**
- * The service's API (`src/server/main.ts`) as production runs it (its node flags too), with limits too high to be reached. Its
+ * The service's settings in the bench, those of production with limits too high to be reached. Its
  * rate-limit counters start with this run's key prefix, so they neither trip the tests' per-IP limits nor
  * share counters with another run, and go with the run's other keys.
  */
+function serviceEnv(env: BenchEnvironment, secrets: ServerSecrets): NodeJS.ProcessEnv {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: env.databaseUrl,
+    REDIS_URL: env.redisUrl,
+    REDIS_KEY_PREFIX: env.keyPrefix,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
+    WEBHOOK_RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
+    METRICS_PORT: '0',
+    JWT_SECRET: secrets.jwtSecret,
+    RAZORPAY_KEY_SECRET: secrets.keySecret,
+    RAZORPAY_KEY_ID: 'rzp_test_bench',
+    RAZORPAY_WEBHOOK_SECRET: 'bench-webhook-secret',
+    DISCORD_CLIENT_ID: 'bench-client',
+    DISCORD_CLIENT_SECRET: 'bench-client-secret',
+    PLAN_PRICES: 'Monthly=199,Yearly=1999',
+  };
+}
+
+/** The service's API (`src/server/main.ts`) as production runs it, its node flags too. */
 export function startApiServer(env: BenchEnvironment, secrets: ServerSecrets): Promise<RunningServer> {
+  return startServer('api', 'src/server/main.ts', serviceEnv(env, secrets), productionNodeFlags());
+}
+
+/** Core's verifyPayment in a bare Fastify (core-verify-server.ts), with the API's settings and node flags. */
+export function startCoreVerifyServer(env: BenchEnvironment, secrets: ServerSecrets): Promise<RunningServer> {
   return startServer(
-    'api',
-    'src/server/main.ts',
-    {
-      NODE_ENV: 'production',
-      HOST: '127.0.0.1',
-      DATABASE_URL: env.databaseUrl,
-      REDIS_URL: env.redisUrl,
-      REDIS_KEY_PREFIX: env.keyPrefix,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
-      WEBHOOK_RATE_LIMIT_PER_MINUTE: String(1_000_000_000),
-      METRICS_PORT: '0',
-      JWT_SECRET: secrets.jwtSecret,
-      RAZORPAY_KEY_SECRET: secrets.keySecret,
-      RAZORPAY_KEY_ID: 'rzp_test_bench',
-      RAZORPAY_WEBHOOK_SECRET: 'bench-webhook-secret',
-      DISCORD_CLIENT_ID: 'bench-client',
-      DISCORD_CLIENT_SECRET: 'bench-client-secret',
-      PLAN_PRICES: 'Monthly=199,Yearly=1999',
-    },
+    'core-verify',
+    'bench/api/core-verify-server.ts',
+    serviceEnv(env, secrets),
     productionNodeFlags(),
   );
 }
