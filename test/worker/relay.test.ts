@@ -182,7 +182,9 @@ describe('outbox relay', () => {
     const { registry } = startRelay(config, {
       tuning: { batchSize: 50, outageRetry: { baseMs: 5, maxMs: 20 } },
     });
-    // Cuts whatever the relay is doing: a claim, a batch being sent or one being settled.
+    // Once it is at work (a cut before it connected hits nothing, and counts no error), cuts whatever
+    // the relay is doing: a claim, a batch being sent or one being settled.
+    await pollUntil('the relay to start', async () => (await redis.xlen(config.eventsStream)) > 0);
     for (let cut = 0; cut < 5 && (await pendingRows(sequelize)) > 0; cut++) {
       await sequelize.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
