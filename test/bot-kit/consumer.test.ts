@@ -204,7 +204,11 @@ describe('bot-kit consumer', () => {
       },
     });
     await kit.publishAll(events);
-    await pollUntil('29 events handled', () => completed.length === 29);
+    // The consumer acknowledges an entry after its handler returned: the 29th's XACK follows its push.
+    await pollUntil(
+      '29 events handled and acknowledged',
+      async () => completed.length === 29 && (await kit.pending()) === 21,
+    );
     victim.kill();
     expect(await kit.pending()).toBe(21);
     return { events, completed };

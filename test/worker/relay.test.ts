@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { seedPlan } from '../support/fixtures';
 import { Redis } from 'ioredis';
 import { Op } from 'sequelize';
+import type { Registry } from 'prom-client';
 import type { Config } from '../../src/core/config';
 import { OutboxEvent } from '../../src/core/models';
 import { revokePremium } from '../../src/core/premium/revoke';
@@ -34,6 +35,19 @@ describe('outbox relay', () => {
 
   const drained = () =>
     pollUntil('the outbox to drain', async () => (await pendingRows(core().sequelize)) === 0);
+
+  /**
+   * The rows the relays counted, once at least `expected`: a relay counts a batch after its COMMIT
+   * answered, so the last batch is counted a moment after the outbox is seen drained.
+   */
+  const relayedCount = (registries: Registry[], expected: number) =>
+    pollUntil(`the relays to count ${expected} rows`, async () => {
+      const counts = await Promise.all(
+        registries.map((registry) => counterValue(registry, 'premium_outbox_relayed_total')),
+      );
+      const total = counts.reduce((sum, count) => sum + count, 0);
+      return total >= expected && total;
+    });
 
   it('relays every event once, in order, in the format of docs/events.md, woken by the outbox notification', async () => {
     // The poll is far longer than the wait below: only the notification can wake the relay.
@@ -108,6 +122,10 @@ describe('outbox relay', () => {
     const relayed = await streamIds(redis, config.eventsStream);
     expect(relayed).toHaveLength(10_000);
     expect(new Set(relayed)).toEqual(new Set(batches.flat()));
+    await relayedCount(
+      relays.map(({ registry }) => registry),
+      10_000,
+    );
     for (const { registry } of relays) {
       expect(await counterValue(registry, 'premium_outbox_relayed_total')).toBeGreaterThan(0);
     }
@@ -131,7 +149,7 @@ describe('outbox relay', () => {
 
     await drained();
     expect(await streamIds(redis, config.eventsStream)).toEqual(ids);
-    expect(await counterValue(registry, 'premium_outbox_relayed_total')).toBe(2000);
+    expect(await relayedCount([registry], 2000)).toBe(2000);
   });
 
   it('takes a row committed late with a lower id within a poll interval, while a backlog drains', async () => {
@@ -164,7 +182,9 @@ describe('outbox relay', () => {
     const { registry } = startRelay(config, {
       tuning: { batchSize: 50, outageRetry: { baseMs: 5, maxMs: 20 } },
     });
-    // Cuts whatever the relay is doing: a claim, a batch being sent or one being settled.
+    // Once it is at work (a cut before it connected hits nothing, and counts no error), cuts whatever
+    // the relay is doing: a claim, a batch being sent or one being settled.
+    await pollUntil('the relay to start', async () => (await redis.xlen(config.eventsStream)) > 0);
     for (let cut = 0; cut < 5 && (await pendingRows(sequelize)) > 0; cut++) {
       await sequelize.query(
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
