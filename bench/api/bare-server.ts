@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import pg from 'pg';
 import { premiumStatusOf } from '../../src/core/users';
 import { bareVerifyRoute } from './bare-verify';
+import { serveUntilTerminated } from './serve';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10, pipeline: true });
 const app = Fastify();
@@ -22,13 +23,4 @@ app.get<{ Params: { providerId: string } }>('/api/auth/user/:providerId', async 
   return premiumStatusOf({ premiumExpiresAt: row.premium_expires_at });
 });
 
-process.once('SIGTERM', () => {
-  void app
-    .close()
-    .then(() => pool.end())
-    .then(() => process.exit(0));
-});
-app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) }).catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+serveUntilTerminated(app, () => pool.end());

@@ -10,9 +10,10 @@ import type pg from 'pg';
 import { paymentSignature, signaturesMatch } from '../../src/core/processor/signatures';
 import { verifySessionToken } from '../../src/core/session';
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+export const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
-interface Body {
+/** The spec's verify-payment body, as the bench sends it. */
+export interface VerifyBody {
   providerId: string;
   processor_order_id: string;
   processor_payment_id: string;
@@ -79,7 +80,10 @@ const PAY_AND_GRANT = `
 
 const refuse = (code: number, error: string) => Object.assign(new Error(error), { statusCode: code });
 
-async function payAndGrant(pool: pg.Pool, body: Body): Promise<{ order: LockedOrder; expiresAt: Date }> {
+async function payAndGrant(
+  pool: pg.Pool,
+  body: VerifyBody,
+): Promise<{ order: LockedOrder; expiresAt: Date }> {
   const client = await pool.connect();
   try {
     const [, locked] = await Promise.all([
@@ -136,7 +140,7 @@ async function payAndGrant(pool: pg.Pool, body: Body): Promise<{ order: LockedOr
 }
 
 export function bareVerifyRoute(app: FastifyInstance, pool: pg.Pool, secrets: { jwt: string; key: string }) {
-  app.post<{ Body: Body }>('/api/payment/verify-payment', async (request) => {
+  app.post<{ Body: VerifyBody }>('/api/payment/verify-payment', async (request) => {
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) throw refuse(401, 'AUTHENTICATION_REQUIRED');
     const caller = verifySessionToken(secrets.jwt, token);

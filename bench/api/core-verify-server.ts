@@ -7,21 +7,14 @@ import { createCore } from '../../src/core';
 import { loadConfig } from '../../src/core/config';
 import { verifyPayment } from '../../src/core/payments/verify-payment';
 import { verifySessionToken } from '../../src/core/session';
-
-interface Body {
-  providerId: string;
-  processor_order_id: string;
-  processor_payment_id: string;
-  processor_signature: string;
-}
-
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
+import { BEARER, type VerifyBody } from './bare-verify';
+import { serveUntilTerminated } from './serve';
 
 const core = createCore(loadConfig());
 const app = Fastify();
 
 app.get('/healthz', async () => ({ status: 'ok' }));
-app.post<{ Body: Body }>('/api/payment/verify-payment', async (request, reply) => {
+app.post<{ Body: VerifyBody }>('/api/payment/verify-payment', async (request, reply) => {
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
   if (!token) return reply.code(401).send({ error: 'AUTHENTICATION_REQUIRED' });
   const caller = verifySessionToken(core.config.jwtSecret, token);
@@ -42,13 +35,4 @@ app.post<{ Body: Body }>('/api/payment/verify-payment', async (request, reply) =
   };
 });
 
-process.once('SIGTERM', () => {
-  void app
-    .close()
-    .then(() => core.close())
-    .then(() => process.exit(0));
-});
-app.listen({ host: '127.0.0.1', port: Number(process.env.PORT) }).catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+serveUntilTerminated(app, () => core.close());
