@@ -71,8 +71,8 @@ export const EXPIRY_BATCHES: BatchSizing = { initial: 100, min: 10, max: 1000, t
  * receives is newer than the last. A revoke that ended a record already announced its REMOVE and marked
  * it (records.ts), so it is not due here. Records locked by a concurrent grant or revoke are left for the
  * next batch. At most `limit` records of each kind per category per call, the longest due first, found
- * through the `*_expiry_due` (migration 016) and `*_tier_changes` (027) indexes: a call costs what is due,
- * whatever the history. Returns the number of records it took (each announced, unless a tier change found
+ * through the `*_due_by_time` (migration 039) and `*_tier_changes` (027) indexes: a call costs what is
+ * due, whatever the history. Returns the number of records it took (each announced, unless a tier change found
  * the tier it announced still running).
  */
 export async function announceExpiries(transaction: Transaction, limit: number): Promise<number> {

@@ -69,8 +69,8 @@ const perCategory = <T>(build: (category: Category) => T) =>
   Object.fromEntries(CATEGORIES.map((category) => [category, build(category)])) as Record<Category, T>;
 
 /**
- * A record whose expiry is still to be announced: the predicate of the `*_expiry_due` partial indexes,
- * written the same way so that the planner matches them.
+ * A record whose expiry is still to be announced: the predicate of the `*_due_by_time` (migration 039)
+ * and `*_live_by_id` partial indexes, written the same way so that the planner matches them.
  */
 export const EXPIRY_DUE = 'r.version > 0 AND r.expiry_announced_version IS DISTINCT FROM r.version';
 
@@ -421,7 +421,7 @@ export const DUE_EXPIRIES = perCategory((category) => {
   return `SELECT r.id, ${guildId} AS guild_id, u.provider_id, r.slots, r.expires_at, r.version
      FROM ${table} r JOIN users u ON u.id = ${holder}
      WHERE ${EXPIRY_DUE} AND r.expires_at <= now()
-     ORDER BY r.expires_at
+     ORDER BY r.expires_at, r.id
      LIMIT $1
      FOR UPDATE OF r SKIP LOCKED`;
 });
