@@ -5,6 +5,8 @@
 import type { PlainQuery } from '../db/prepared-statements';
 import { CATEGORIES, type Category } from './types';
 
+const LIVE_SUBSCRIPTION = "s.status IN ('authenticated', 'active') AND NOT s.cancel_at_cycle_end";
+
 /**
  * Whether a live subscription will renew a record, so that the expiry reminders never warn of an end
  * that will not come: `authenticated` or `active`, not cancelled at cycle end. A failing one does not
@@ -12,14 +14,29 @@ import { CATEGORIES, type Category } from './types';
  * (`TARGET_KEY_SQL.USER('u')`, `TARGET_KEY_SQL.SERVER('r')`).
  */
 export function renewedBySubscriptionSql(targetKey: string): string {
-  return `EXISTS (SELECT 1 FROM subscriptions s
-    WHERE s.target_key = ${targetKey} AND s.status IN ('authenticated', 'active') AND NOT s.cancel_at_cycle_end)`;
+  return `EXISTS (SELECT 1 FROM subscriptions s WHERE s.target_key = ${targetKey} AND ${LIVE_SUBSCRIPTION})`;
+}
+
+/**
+ * Whether guild `guildId` (SQL) is bound to a bundle that a live subscription renews: each of its charges
+ * adds the plan's days to every bound server (docs/bundles.md), so the server's end will not come either.
+ */
+function renewedByBundleSql(guildId: string): string {
+  return `EXISTS (SELECT 1 FROM bundle_bindings b JOIN bundles bu ON bu.id = b.bundle_id
+    JOIN subscriptions s ON s.id = bu.subscription_id
+    WHERE b.guild_id = ${guildId} AND b.unbound_at IS NULL AND bu.status = 'active' AND ${LIVE_SUBSCRIPTION})`;
 }
 
 /** The target key of a record, as SQL, from the alias of `users` (USER) or of `server_premiums` (SERVER). */
 export const TARGET_KEY_SQL: Record<Category, (alias: string) => string> = {
   USER: (users) => `'user:' || ${users}.provider_id`,
   SERVER: (serverPremiums) => `'guild:' || ${serverPremiums}.guild_id`,
+};
+
+/** Whether a live subscription renews a record, from the alias of `users` (USER) and of the record (`r`). */
+const RECORD_RENEWED: Record<Category, string> = {
+  USER: renewedBySubscriptionSql(TARGET_KEY_SQL.USER('u')),
+  SERVER: `(${renewedBySubscriptionSql(TARGET_KEY_SQL.SERVER('r'))} OR ${renewedByBundleSql('r.guild_id')})`,
 };
 
 /** Where each category's entitlement lives: one row per user, or one row per guild. */
@@ -486,7 +503,7 @@ export const EXPIRING_RECORDS = perCategory((category) => {
      WHERE r.version > 0
        AND r.expires_at > now() AND r.expires_at <= now() + make_interval(days => $2)
        AND r.expiry_reminded_for IS DISTINCT FROM r.expires_at
-       AND NOT ${renewedBySubscriptionSql(TARGET_KEY_SQL[category](category === 'USER' ? 'u' : 'r'))}
+       AND NOT ${RECORD_RENEWED[category]}
      ORDER BY r.expires_at
      LIMIT $1
      FOR UPDATE OF r SKIP LOCKED`;

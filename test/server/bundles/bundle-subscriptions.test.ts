@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { addPlan } from '../../../src/core/catalog';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { announceExpiringSoon } from '../../../src/core/premium/expiry-reminders';
 import { bundleRequests, eventsOf, guildExpiry, MONTHLY_SERVER, near } from '../../support/bundles';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { deliver, manageGuild } from '../../support/payments-app';
@@ -166,6 +167,31 @@ describe('a bundle plan bought as a renewing subscription', () => {
     expect(await subscriptionRow(getApp(), setup.subscriptionId)).toMatchObject({ status: 'cancelled' });
     expect(await chargesOf(getApp(), setup.subscriptionId)).toHaveLength(1);
     await expectBundleEnds(setup, charge!.cycle_end!.getTime() + GRACE_MS);
+  });
+
+  it('reminds no bound guild of an end its renewal will pass, and reminds them once it is cancelled', async () => {
+    const setup = await subscribedBundle();
+    const { sequelize } = getApp().core;
+    const guilds = [setup.first, setup.alone];
+    // As time passing would: two days left of the cycle, inside EXPIRY_REMINDER_DAYS.
+    await sequelize.query(
+      `UPDATE server_premiums SET expires_at = now() + interval '2 days' WHERE guild_id = ANY($1)`,
+      { bind: [guilds] },
+    );
+    const remind = () => sequelize.transaction((transaction) => announceExpiringSoon(transaction, 3, 100));
+    const reminders = async () =>
+      Promise.all(
+        guilds.map(async (guildId) =>
+          (await eventsOf(guildId)).filter(([type]) => type === 'SERVER_PREMIUM_EXPIRING'),
+        ),
+      );
+
+    await remind();
+    expect(await reminders()).toEqual([[], []]);
+
+    expect((await cancelAs(getApp(), setup.buyer, setup.subscriptionId)).statusCode).toBe(200);
+    await remind();
+    expect((await reminders()).map((events) => events.length)).toEqual([1, 1]);
   });
 
   it('a refund of a renewal charge takes its share from every bound guild, never a guild’s own days', async () => {
