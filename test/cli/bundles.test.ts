@@ -92,4 +92,21 @@ describe('premium bundles', () => {
     expect(third.stdout + third.stderr).toContain('NO_FREE_SLOT');
     expect(await OutboxEvent.count()).toBe(2);
   });
+
+  it('refuses to transfer a bound guild’s bundle days (BUNDLE_DAYS) and names the unbind and the bind', async () => {
+    const buyer = await createUser();
+    const bundleId = await bundleOf(buyer.id);
+    const [from, to] = [snowflake(), snowflake()];
+    expect((await premium(['bundles', 'bind', String(bundleId), from, '--reason', 'r'])).code).toBe(0);
+
+    const run = await premium(['transfer', '--from', from, '--to', to, '--reason', 'ticket', '--yes']);
+
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `premium bundles unbind ${bundleId} ${from} --reason …, then premium bundles bind ${bundleId} ${to}`,
+    );
+    expect(run.stderr).toMatch(/\(BUNDLE_DAYS\)\n$/);
+    expect(await ServerPremium.count({ where: { guildId: to } })).toBe(0);
+    expect(await OutboxEvent.count()).toBe(1);
+  });
 });

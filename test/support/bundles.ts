@@ -45,8 +45,18 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     return reply.json() as BundleSlots;
   }
 
+  /** The id of the buyer's newest bundle. */
+  async function newestBundleOf(user: User): Promise<number> {
+    return (await slotsOf(user)).bundles[0]!.bundleId;
+  }
+
   function bind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
     return post(app(), `/api/premium/slots/${bundleId}/bind`, { guildId }, bearer(app(), user));
+  }
+
+  /** `POST /api/premium/transfer` as `user`, as the store sends it. */
+  function transfer(user: User, fromGuildId: string, toGuildId: string): Promise<LightMyRequestResponse> {
+    return post(app(), '/api/premium/transfer', { fromGuildId, toGuildId }, bearer(app(), user));
   }
 
   function unbind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
@@ -59,7 +69,7 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
 
   /**
    * The bot's lookup, its snapshot and the newest event of the guild (in the outbox, or as `newest` reads
-   * it: from the stream) all say what the database says.
+   * it: from the stream) all say what the database says; of a guild never premium, there is no event.
    */
   async function expectBotAgrees(guildId: string, newest = newestOutboxEvent): Promise<void> {
     const headers = { authorization: `Bearer ${botToken}` };
@@ -77,12 +87,14 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     const row = snapshot.items.find((item) => item.guildId === guildId);
     if (premium) expect(new Date(row!.premiumExpiresAt).getTime()).toBe(expiresAt.getTime());
     else expect(row).toBeUndefined();
+    // Never premium: the bot has heard nothing of it either.
+    if (!record) return expect(await eventsOf(guildId)).toEqual([]);
     const event = await newest(guildId);
     expect(event.expiresAt).toBe(expiresAt!.toISOString());
     expect(event.version).toBe(record!.version);
   }
 
-  return { addTrio, buy, slotsOf, bind, unbind, expectBotAgrees };
+  return { addTrio, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees };
 }
 
 /** What an event says of the guild's record after it. */
@@ -105,6 +117,13 @@ async function newestOutboxEvent(guildId: string): Promise<GuildEvent> {
 export async function guildExpiry(guildId: string): Promise<number | null> {
   const record = await ServerPremium.findOne({ where: { guildId } });
   return record?.expiresAt?.getTime() ?? null;
+}
+
+/** Which of `guildIds` have premium now, in their order. */
+export async function guildsWithPremium(guildIds: string[]): Promise<string[]> {
+  const held: string[] = [];
+  for (const guildId of guildIds) if (((await guildExpiry(guildId)) ?? 0) > Date.now()) held.push(guildId);
+  return held;
 }
 
 /** Within a minute: the test's own requests take that long at most. */

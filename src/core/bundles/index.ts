@@ -1,3 +1,4 @@
+export { bundleDaysAmong } from './bundle-grants';
 export { bindSlot, createBundle, listBundles, unbindSlot, type BundleView, type MadeBundle } from './bundles';
 export type { BindingActor, LockedBundle } from './locked';
 export {

@@ -5,6 +5,7 @@ import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
+import { recordBundleGrant } from './bundle-grants';
 import { liveBindings, normalised, normalisedBinding, type LiveBinding, type LockedBundle } from './locked';
 import {
   CLEAR_HELD,
@@ -143,6 +144,7 @@ async function settleTaken(
       { transaction },
     );
     await execute(transaction, MOVE_BINDING, [binding.id, restore.grantId]);
+    await recordBundleGrant(transaction, binding.id, restore.grantId);
     return taken;
   }
   if (binding.restoreGrantId !== null) {
@@ -265,6 +267,7 @@ export async function restoreBundleOf(
       taken.bindingId,
       restoring.grantId,
     ]);
+    await recordBundleGrant(transaction, Number(taken.bindingId), restoring.grantId);
   }
   if (take.days === 'all') await execute(transaction, REOPEN_BUNDLE, [bundle.bundleId]);
   else await execute(transaction, SHIFT_BUNDLE_END, [bundle.bundleId, take.days]);

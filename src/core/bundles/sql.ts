@@ -59,7 +59,26 @@ export const BINDINGS_OF_GUILD = `SELECT count(*)::integer AS count FROM bundle_
   WHERE bundle_id = $1 AND guild_id = $2`;
 
 export const INSERT_BINDING = `INSERT INTO bundle_bindings (bundle_id, guild_id, grant_id)
-  VALUES ($1, $2, $3) RETURNING bound_at AS "boundAt"`;
+  VALUES ($1, $2, $3) RETURNING id, bound_at AS "boundAt"`;
+
+/** Grant $1's days belong to binding $2 (migration 040): a replayed grant is recorded once. */
+export const RECORD_BUNDLE_GRANT = `INSERT INTO bundle_grants (grant_id, binding_id) VALUES ($1, $2)
+  ON CONFLICT (grant_id) DO NOTHING`;
+
+/**
+ * Which of grants $1 carry a binding's days, with the binding's bundle: a grant recorded as the binding's,
+ * or one a transfer made before migration 040 of such a grant's days (followed back through
+ * premium_transfer_moves, as far as transfers chained them).
+ */
+export const BUNDLE_DAYS_AMONG = `WITH RECURSIVE trail (grant_id, origin_id, hops) AS (
+    SELECT id, id, 0 FROM unnest($1::bigint[]) AS id
+    UNION ALL
+    SELECT t.grant_id, m.from_grant_id, t.hops + 1 FROM trail t
+    JOIN premium_transfer_moves m ON m.to_grant_id = t.origin_id
+    WHERE t.hops < 100)
+  SELECT DISTINCT t.grant_id AS "grantId", bb.bundle_id AS "bundleId" FROM trail t
+  JOIN bundle_grants bg ON bg.grant_id = t.origin_id
+  JOIN bundle_bindings bb ON bb.id = bg.binding_id`;
 
 export const UNBIND = `UPDATE bundle_bindings SET unbound_at = now(), revoke_grant_id = $2, unbound_by = $3,
     held_revoke_id = NULL, held_share_days = NULL
