@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { grantPremium } from '../premium/grant';
+import { grantCarryingDaysOf, type GrantPlace } from '../premium/days-trail';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
@@ -92,7 +93,8 @@ export async function takeBinding(
   limit: RevokeLimit = {},
   shareDays: number | null = null,
 ): Promise<PremiumChange | null> {
-  const taken = await revokeIfAny(sequelize, transaction, binding.grantId, revoke, limit);
+  const place = { id: binding.grantId, guildId: binding.guildId };
+  const taken = await revokeIfAny(sequelize, transaction, place, revoke, limit);
   if (taken?.kind === 'held') {
     await execute(transaction, HOLD_BINDING, [binding.id, taken.heldId, shareDays]);
     return null;
@@ -100,19 +102,24 @@ export async function takeBinding(
   return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, limit, shareDays });
 }
 
-function revokeIfAny(
+/**
+ * Revokes what is left of one of a binding's grants, wherever it is now: a transfer made before bundle
+ * days stayed with their binding moved them on as another grant, which is the one taken. Null when nothing
+ * is left of it: an operator took it back, or ended the guild.
+ */
+async function revokeIfAny(
   sequelize: Sequelize,
   transaction: Transaction,
-  grantId: number,
+  grant: GrantPlace,
   revoke: BundleRevoke,
   limit: RevokeLimit,
 ) {
+  const carrying = await grantCarryingDaysOf(transaction, grant);
   return revokePremium(
     sequelize,
-    { target: { grantId }, ...revoke },
+    { target: { grantId: carrying.id }, ...revoke },
     { transaction: transaction, ...limit },
   ).catch((error: unknown) => {
-    // An operator already took it back, or ended the guild: nothing left of it to take.
     if (error instanceof AppError && ['ALREADY_REVOKED', 'NO_PREMIUM'].includes(error.code)) return null;
     throw error;
   });
@@ -134,7 +141,8 @@ async function settleTaken(
       {
         category: 'SERVER',
         providerId: bundle.buyerProviderId,
-        guildId: taken.guildId,
+        // The binding's guild: days a transfer once moved off it are taken there and come back here.
+        guildId: binding.guildId,
         plan: { planType: bundle.plan, months: null, durationDays: rest, tier: taken.tier },
         source: revoke.source,
         actor: revoke.actor,
@@ -152,7 +160,7 @@ async function settleTaken(
     await revokeIfAny(
       sequelize,
       transaction,
-      binding.restoreGrantId,
+      { id: binding.restoreGrantId, guildId: binding.guildId },
       { ...revoke, idempotencyKey: key },
       limit,
     );
@@ -182,7 +190,7 @@ async function takeRenewals(
     const taken = await revokeIfAny(
       sequelize,
       transaction,
-      Number(id),
+      { id: Number(id), guildId: binding.guildId },
       { ...revoke, idempotencyKey: key },
       {},
     );
