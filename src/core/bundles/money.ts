@@ -9,6 +9,7 @@ import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
 import { recordBundleGrant } from './bundle-grants';
 import { liveBindings, normalised, normalisedBinding, type LiveBinding, type LockedBundle } from './locked';
 import {
+  BINDING_GRANTS_LEFT,
   CLEAR_HELD,
   DISPUTE_TAKES,
   END_BUNDLE,
@@ -99,7 +100,7 @@ export async function takeBinding(
     await execute(transaction, HOLD_BINDING, [binding.id, taken.heldId, shareDays]);
     return null;
   }
-  return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, limit, shareDays });
+  return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, shareDays });
 }
 
 /**
@@ -131,7 +132,7 @@ async function settleTaken(
   bundle: LockedBundle,
   binding: LiveBinding,
   taken: PremiumChange | null,
-  { revoke, limit, shareDays }: { revoke: BundleRevoke; limit: RevokeLimit; shareDays: number | null },
+  { revoke, shareDays }: { revoke: BundleRevoke; shareDays: number | null },
 ): Promise<PremiumChange | null> {
   const renewed = taken ? await takeRenewals(sequelize, transaction, binding, revoke) : 0;
   const rest = taken && shareDays !== null ? Math.abs(taken.days) + renewed - shareDays : 0;
@@ -155,15 +156,12 @@ async function settleTaken(
     await recordBundleGrant(transaction, binding.id, restore.grantId);
     return taken;
   }
-  if (binding.restoreGrantId !== null) {
-    const key = `${revoke.idempotencyKey}:restored`;
-    await revokeIfAny(
-      sequelize,
-      transaction,
-      { id: binding.restoreGrantId, guildId: binding.guildId },
-      { ...revoke, idempotencyKey: key },
-      limit,
-    );
+  // The rest of the binding's days no revoke took yet: what won disputes gave back, renewals a take found
+  // nothing of the bind's grant to go with. Counted by the guard with the binding's own revoke.
+  for (const { id } of await selectRows<{ id: number }>(transaction, BINDING_GRANTS_LEFT, [binding.id])) {
+    const key = `${revoke.idempotencyKey}:grant:${id}`;
+    const place = { id: Number(id), guildId: binding.guildId };
+    await revokeIfAny(sequelize, transaction, place, { ...revoke, idempotencyKey: key }, {});
   }
   await execute(transaction, UNBIND, [binding.id, taken?.grantId ?? null, revoke.actor]);
   return taken;
@@ -221,7 +219,7 @@ export async function releaseHeldBinding(
   const bundle = normalised(found);
   // Refunded in full or charged back since it was held: a share's rest is no longer the buyer's.
   const shareDays = bundle.status === 'revoked' ? null : found.heldShareDays;
-  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, limit: {}, shareDays });
+  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, shareDays });
 }
 
 /**
