@@ -1,6 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
+import type { Sequelize } from 'sequelize';
 import { addPlan } from '../../src/core/catalog';
-import { OutboxEvent, ServerPremium, type User } from '../../src/core/models';
+import { execute, selectRows } from '../../src/core/db/database';
+import { OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../src/core/models';
+import { grantPremium } from '../../src/core/premium/grant';
+import { revokePremium } from '../../src/core/premium/revoke';
+import { INSERT_MOVES, INSERT_TRANSFER } from '../../src/core/transfers/sql';
 import { bearer, orderAs, post, verifyAs, verifyBody, type PaymentsTestApp } from './payments-app';
 
 /** A 30-day bundle of three slots of the default tier at ₹499, and a server's own Monthly (₹199). */
@@ -95,6 +100,47 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
   }
 
   return { addTrio, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees };
+}
+
+/**
+ * What a transfer wrote before bundle days stayed with their binding: the bind's grant on `from` revoked
+ * (source `transfer`), its days granted anew on `to`, the two linked in premium_transfer_moves.
+ */
+export async function transferAsBefore(
+  sequelize: Sequelize,
+  buyer: User,
+  from: string,
+  to: string,
+): Promise<void> {
+  const bound = await PremiumGrant.findOne({ where: { guildId: from, kind: 'grant', source: 'bundle' } });
+  await sequelize.transaction(async (transaction) => {
+    const described = { source: 'transfer', actor: `user:${buyer.providerId}`, reason: 'moved' } as const;
+    const key = `transfer:before:${from}`;
+    const removed = await revokePremium(
+      sequelize,
+      { ...described, target: { grantId: bound!.id }, idempotencyKey: `${key}:from` },
+      { transaction },
+    );
+    const added = await grantPremium(
+      sequelize,
+      {
+        ...described,
+        category: 'SERVER',
+        providerId: buyer.providerId,
+        guildId: to,
+        plan: { planType: 'Trio', months: null, durationDays: -removed.days, tier: 'premium' },
+        idempotencyKey: `${key}:to`,
+      },
+      { transaction },
+    );
+    const values = [key, from, to, buyer.id, described.actor, 'moved', -removed.days];
+    const [row] = await selectRows<{ id: number }>(transaction, INSERT_TRANSFER, [
+      ...values,
+      removed.grantId,
+      added.grantId,
+    ]);
+    await execute(transaction, INSERT_MOVES, [row!.id, [bound!.id], [added.grantId]]);
+  });
 }
 
 /** What an event says of the guild's record after it. */

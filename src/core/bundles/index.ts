@@ -10,3 +10,9 @@ export {
   type BundleTake,
 } from './money';
 export { boundGuildsOf, bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';
+export {
+  movedBundleDays,
+  reclaimMovedBundleDays,
+  type MovedBundleDays,
+  type ReclaimedBundleDays,
+} from './reclaim';

@@ -108,7 +108,7 @@ export async function takeBinding(
  * days stayed with their binding moved them on as another grant, which is the one taken. Null when nothing
  * is left of it: an operator took it back, or ended the guild.
  */
-async function revokeIfAny(
+export async function revokeIfAny(
   sequelize: Sequelize,
   transaction: Transaction,
   grant: GrantPlace,

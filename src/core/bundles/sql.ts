@@ -66,6 +66,24 @@ export const BINDING_GRANTS_LEFT = `SELECT bg.grant_id AS id FROM bundle_grants 
   WHERE bg.binding_id = $1 AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = bg.grant_id)
   ORDER BY bg.grant_id`;
 
+/**
+ * Days of unbound bindings that a transfer made before migration 040 moved elsewhere and whose unbind
+ * took nothing: the grant carrying them now (the end of the moves' trail), still unrevoked, with the guild
+ * it is on. Oldest binding first.
+ */
+export const MOVED_DAYS_OF_UNBOUND = `WITH RECURSIVE trail (binding_id, grant_id, hops) AS (
+    SELECT bg.binding_id, bg.grant_id, 0 FROM bundle_grants bg
+    JOIN bundle_bindings bb ON bb.id = bg.binding_id AND bb.unbound_at IS NOT NULL
+    UNION ALL
+    SELECT t.binding_id, m.to_grant_id, t.hops + 1 FROM trail t
+    JOIN premium_transfer_moves m ON m.from_grant_id = t.grant_id
+    WHERE t.hops < 100)
+  SELECT bb.bundle_id AS "bundleId", bb.id AS "bindingId", bb.guild_id AS "boundGuildId",
+    g.guild_id AS "guildId", g.id AS "grantId"
+  FROM trail t JOIN bundle_bindings bb ON bb.id = t.binding_id JOIN premium_grants g ON g.id = t.grant_id
+  WHERE t.hops > 0 AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id)
+  ORDER BY bb.id, g.id`;
+
 /** Grant $1's days belong to binding $2 (migration 040): a replayed grant is recorded once. */
 export const RECORD_BUNDLE_GRANT = `INSERT INTO bundle_grants (grant_id, binding_id) VALUES ($1, $2)
   ON CONFLICT (grant_id) DO NOTHING`;

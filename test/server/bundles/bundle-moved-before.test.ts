@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { execute, selectRows } from '../../../src/core/db/database';
-import { PremiumGrant, type User } from '../../../src/core/models';
-import { grantPremium } from '../../../src/core/premium/grant';
-import { revokePremium } from '../../../src/core/premium/revoke';
-import { INSERT_MOVES, INSERT_TRANSFER } from '../../../src/core/transfers/sql';
-import { bundleRequests, guildExpiry, guildsWithPremium, near, TRIO } from '../../support/bundles';
+import { movedBundleDays, reclaimMovedBundleDays } from '../../../src/core/bundles';
+import {
+  bundleRequests,
+  guildExpiry,
+  guildsWithPremium,
+  near,
+  transferAsBefore,
+  TRIO,
+} from '../../support/bundles';
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { deliverRefund, manageGuild, usePaymentsApp } from '../../support/payments-app';
 
@@ -21,49 +24,12 @@ const { addTrio, buy, newestBundleOf, slotsOf, unbind, transfer, expectBotAgrees
 
 beforeEach(addTrio);
 
-/**
- * What a transfer wrote before bundle days stayed with their binding: the bind's grant on `from` revoked
- * (source `transfer`), its days granted anew on `to`, the two linked in premium_transfer_moves.
- */
-async function transferAsBefore(buyer: User, from: string, to: string): Promise<void> {
-  const { sequelize } = getApp().core;
-  const bound = await PremiumGrant.findOne({ where: { guildId: from, kind: 'grant', source: 'bundle' } });
-  await sequelize.transaction(async (transaction) => {
-    const described = { source: 'transfer', actor: `user:${buyer.providerId}`, reason: 'moved' } as const;
-    const key = `transfer:before:${from}`;
-    const removed = await revokePremium(
-      sequelize,
-      { ...described, target: { grantId: bound!.id }, idempotencyKey: `${key}:from` },
-      { transaction },
-    );
-    const added = await grantPremium(
-      sequelize,
-      {
-        ...described,
-        category: 'SERVER',
-        providerId: buyer.providerId,
-        guildId: to,
-        plan: { planType: 'Trio', months: null, durationDays: -removed.days, tier: 'premium' },
-        idempotencyKey: `${key}:to`,
-      },
-      { transaction },
-    );
-    const values = [key, from, to, buyer.id, described.actor, 'moved', -removed.days];
-    const [row] = await selectRows<{ id: number }>(transaction, INSERT_TRANSFER, [
-      ...values,
-      removed.grantId,
-      added.grantId,
-    ]);
-    await execute(transaction, INSERT_MOVES, [row!.id, [bound!.id], [added.grantId]]);
-  });
-}
-
 /** A Trio bound to A whose days a transfer of the last release moved to B. */
 async function movedBefore() {
   const buyer = await createUser();
   const [a, b, c] = [await manageGuild(buyer), await manageGuild(buyer), await manageGuild(buyer)];
   const orderId = await buy(buyer, { ...TRIO, guildId: a });
-  await transferAsBefore(buyer, a, b);
+  await transferAsBefore(getApp().core.sequelize, buyer, a, b);
   expect(await guildsWithPremium([a, b])).toEqual([b]);
   return { buyer, a, b, c, orderId, bundleId: await newestBundleOf(buyer) };
 }
@@ -99,5 +65,28 @@ describe('bundle days a transfer moved before they stayed with their binding', (
     expect(near(await guildExpiry(a), Date.now() + 15 * DAY_MS)).toBe(true);
     expect((await slotsOf(buyer)).bundles[0]!.guilds.map((guild) => guild.guildId)).toEqual([a]);
     for (const guildId of [a, b]) await expectBotAgrees(guildId);
+  });
+
+  it('an unbind that took nothing before: reclaim takes them where they are, once', async () => {
+    const { buyer, a, b, bundleId } = await movedBefore();
+    const { sequelize } = getApp().core;
+    // What that release's unbind left: the binding unbound, no revoke, the days still on B.
+    await sequelize.query(
+      `UPDATE bundle_bindings SET unbound_at = now(), unbound_by = 'buyer' WHERE guild_id = $1`,
+      {
+        bind: [a],
+      },
+    );
+    expect(await movedBundleDays(sequelize)).toEqual([
+      expect.objectContaining({ bundleId, boundGuildId: a, guildId: b }),
+    ]);
+
+    const by = { actor: 'ops', reason: 'issue 44: bundle days moved by a transfer' };
+    const [reclaimed] = await reclaimMovedBundleDays(sequelize, by);
+    expect(reclaimed!.change).toMatchObject({ kind: 'revoke', guildId: b, source: 'bundle', days: -30 });
+    expect(await guildsWithPremium([a, b])).toEqual([]);
+    await expectBotAgrees(b);
+    expect(await reclaimMovedBundleDays(sequelize, by)).toEqual([]);
+    expect((await slotsOf(buyer)).bundles[0]!.guilds).toEqual([]);
   });
 });
