@@ -1,4 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import type { Sequelize } from 'sequelize';
 import { addPlan } from '../../src/core/catalog';
 import { execute, selectRows } from '../../src/core/db/database';
@@ -6,7 +7,15 @@ import { OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../src/c
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { INSERT_MOVES, INSERT_TRANSFER } from '../../src/core/transfers/sql';
-import { bearer, orderAs, post, verifyAs, verifyBody, type PaymentsTestApp } from './payments-app';
+import {
+  bearer,
+  orderAs,
+  post,
+  usePaymentsApp,
+  verifyAs,
+  verifyBody,
+  type PaymentsTestApp,
+} from './payments-app';
 
 /** A 30-day bundle of three slots of the default tier at ₹499, and a server's own Monthly (₹199). */
 export const TRIO = { plan: 'Trio', amount: 499, category: 'SERVER' } as const;
@@ -141,6 +150,18 @@ export async function transferAsBefore(
     ]);
     await execute(transaction, INSERT_MOVES, [row!.id, [bound!.id], [added.grantId]]);
   });
+}
+
+/**
+ * The payments app with the bot's API open (for expectBotAgrees), Trio in the catalog before each test,
+ * and the buyer's requests; `overrides` are settings of the test file's own.
+ */
+export function useBundlesApp(overrides: NodeJS.ProcessEnv = {}) {
+  const token = randomBytes(24).toString('base64url');
+  const getApp = usePaymentsApp({ BOT_API_TOKEN: token, BOT_RATE_LIMIT_PER_MINUTE: '100000', ...overrides });
+  const requests = bundleRequests(getApp, token);
+  beforeEach(requests.addTrio);
+  return { getApp, ...requests };
 }
 
 /** What an event says of the guild's record after it. */

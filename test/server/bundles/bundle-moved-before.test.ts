@@ -1,28 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { movedBundleDays, reclaimMovedBundleDays } from '../../../src/core/bundles';
 import {
-  bundleRequests,
   guildExpiry,
   guildsWithPremium,
   near,
   transferAsBefore,
   TRIO,
+  useBundlesApp,
 } from '../../support/bundles';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { deliverRefund, manageGuild, usePaymentsApp } from '../../support/payments-app';
+import { deliverRefund, manageGuild } from '../../support/payments-app';
 
-const TOKEN = randomBytes(24).toString('base64url');
-const getApp = usePaymentsApp({
-  BOT_API_TOKEN: TOKEN,
-  BOT_RATE_LIMIT_PER_MINUTE: '100000',
+const { getApp, buy, newestBundleOf, slotsOf, unbind, transfer, expectBotAgrees } = useBundlesApp({
   TRANSFER_COOLDOWN_DAYS: '0',
 });
-const { addTrio, buy, newestBundleOf, slotsOf, unbind, transfer, expectBotAgrees } = bundleRequests(
-  getApp,
-  TOKEN,
-);
-
-beforeEach(addTrio);
 
 /** A Trio bound to A whose days a transfer of the last release moved to B. */
 async function movedBefore() {

@@ -1,22 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
-import { bundleRequests, guildExpiry, guildsWithPremium, near, TRIO } from '../../support/bundles';
+import { guildExpiry, guildsWithPremium, near, TRIO, useBundlesApp } from '../../support/bundles';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { deliverRefund, manageGuild, usePaymentsApp } from '../../support/payments-app';
+import { deliverRefund, manageGuild } from '../../support/payments-app';
 
 // One automatic revoke in the hour reaches the limit: a bundle's second guild's revoke is held.
-const TOKEN = randomBytes(24).toString('base64url');
-const getApp = usePaymentsApp({
-  BOT_API_TOKEN: TOKEN,
-  BOT_RATE_LIMIT_PER_MINUTE: '100000',
+const { getApp, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees } = useBundlesApp({
   MAX_REVOKES_PER_HOUR: '1',
 });
-const { addTrio, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees } = bundleRequests(
-  getApp,
-  TOKEN,
-);
-
-beforeEach(addTrio);
 
 const release = () => releaseHeldRevokes(getApp().core.sequelize, 'all', 'operator');
 

@@ -1,30 +1,20 @@
-import { randomBytes } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import type { User } from '../../../src/core/models';
 import {
-  bundleRequests,
   guildExpiry,
   guildsWithPremium,
   MONTHLY_SERVER,
   near,
   TRIO,
+  useBundlesApp,
 } from '../../support/bundles';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { deliverDispute, deliverRefund, manageGuild, usePaymentsApp } from '../../support/payments-app';
+import { deliverDispute, deliverRefund, manageGuild } from '../../support/payments-app';
 
 // The loop moves days out of one guild round after round: no cooldown stands in its way.
-const TOKEN = randomBytes(24).toString('base64url');
-const getApp = usePaymentsApp({
-  BOT_API_TOKEN: TOKEN,
-  BOT_RATE_LIMIT_PER_MINUTE: '100000',
+const { getApp, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees } = useBundlesApp({
   TRANSFER_COOLDOWN_DAYS: '0',
 });
-const { addTrio, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees } = bundleRequests(
-  getApp,
-  TOKEN,
-);
-
-beforeEach(addTrio);
 
 /** Half of Trio's ₹499, in paise: a share of 15 of its 30 days, rounded up. */
 const HALF = 24_950;
