@@ -6,6 +6,10 @@ import { createUser, DAY_MS } from '../../support/fixtures';
 import { manageGuild } from '../../support/payments-app';
 import { chargesOf, subscribe, useSubscriptionsApp } from '../../support/subscriptions-app';
 
+// Each test authorises and renews a subscription through the sandbox's webhooks, then makes a dozen
+// requests: more than 10 s when the shared machine is busy.
+jest.setTimeout(30_000);
+
 const TOKEN = randomBytes(24).toString('base64url');
 const getApp = useSubscriptionsApp({
   BOT_API_TOKEN: TOKEN,

@@ -11,6 +11,10 @@ import {
 import { createUser, DAY_MS } from '../../support/fixtures';
 import { deliverDispute, deliverRefund, manageGuild } from '../../support/payments-app';
 
+// The loop is some twenty requests before a test's own: more than 10 s when the shared machine
+// is busy.
+jest.setTimeout(30_000);
+
 // The loop moves days out of one guild round after round: no cooldown stands in its way.
 const { getApp, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees } = useBundlesApp({
   TRANSFER_COOLDOWN_DAYS: '0',
