@@ -44,6 +44,7 @@ import { registerTiersSetFeatures } from './commands/tiers-set-features';
 import { registerTransfer } from './commands/transfer';
 import { registerBundlesBind } from './commands/bundles-bind';
 import { registerBundlesList } from './commands/bundles-list';
+import { registerBundlesReclaim } from './commands/bundles-reclaim';
 import { registerBundlesUnbind } from './commands/bundles-unbind';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
@@ -81,10 +82,11 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const bundles = program
     .command('bundles')
-    .description("bundles: one purchase's slots bound to guilds; list, bind, unbind");
+    .description("bundles: one purchase's slots bound to guilds; list, bind, unbind, reclaim");
   registerBundlesList(bundles, session);
   registerBundlesBind(bundles, session);
   registerBundlesUnbind(bundles, session);
+  registerBundlesReclaim(bundles, session);
 
   const revokes = program
     .command('revokes')

@@ -1,7 +1,21 @@
 import type { LightMyRequestResponse } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { Sequelize } from 'sequelize';
 import { addPlan } from '../../src/core/catalog';
-import { OutboxEvent, ServerPremium, type User } from '../../src/core/models';
-import { bearer, orderAs, post, verifyAs, verifyBody, type PaymentsTestApp } from './payments-app';
+import { execute, selectRows } from '../../src/core/db/database';
+import { OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../src/core/models';
+import { grantPremium } from '../../src/core/premium/grant';
+import { revokePremium } from '../../src/core/premium/revoke';
+import { INSERT_MOVES, INSERT_TRANSFER } from '../../src/core/transfers/sql';
+import {
+  bearer,
+  orderAs,
+  post,
+  usePaymentsApp,
+  verifyAs,
+  verifyBody,
+  type PaymentsTestApp,
+} from './payments-app';
 
 /** A 30-day bundle of three slots of the default tier at ₹499, and a server's own Monthly (₹199). */
 export const TRIO = { plan: 'Trio', amount: 499, category: 'SERVER' } as const;
@@ -45,8 +59,18 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     return reply.json() as BundleSlots;
   }
 
+  /** The id of the buyer's newest bundle. */
+  async function newestBundleOf(user: User): Promise<number> {
+    return (await slotsOf(user)).bundles[0]!.bundleId;
+  }
+
   function bind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
     return post(app(), `/api/premium/slots/${bundleId}/bind`, { guildId }, bearer(app(), user));
+  }
+
+  /** `POST /api/premium/transfer` as `user`, as the store sends it. */
+  function transfer(user: User, fromGuildId: string, toGuildId: string): Promise<LightMyRequestResponse> {
+    return post(app(), '/api/premium/transfer', { fromGuildId, toGuildId }, bearer(app(), user));
   }
 
   function unbind(user: User, bundleId: number, guildId: string): Promise<LightMyRequestResponse> {
@@ -59,7 +83,7 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
 
   /**
    * The bot's lookup, its snapshot and the newest event of the guild (in the outbox, or as `newest` reads
-   * it: from the stream) all say what the database says.
+   * it: from the stream) all say what the database says; of a guild never premium, there is no event.
    */
   async function expectBotAgrees(guildId: string, newest = newestOutboxEvent): Promise<void> {
     const headers = { authorization: `Bearer ${botToken}` };
@@ -77,12 +101,67 @@ export function bundleRequests(getApp: () => PaymentsTestApp, botToken: string) 
     const row = snapshot.items.find((item) => item.guildId === guildId);
     if (premium) expect(new Date(row!.premiumExpiresAt).getTime()).toBe(expiresAt.getTime());
     else expect(row).toBeUndefined();
+    // Never premium: the bot has heard nothing of it either.
+    if (!record) return expect(await eventsOf(guildId)).toEqual([]);
     const event = await newest(guildId);
     expect(event.expiresAt).toBe(expiresAt!.toISOString());
     expect(event.version).toBe(record!.version);
   }
 
-  return { addTrio, buy, slotsOf, bind, unbind, expectBotAgrees };
+  return { addTrio, buy, slotsOf, newestBundleOf, bind, unbind, transfer, expectBotAgrees };
+}
+
+/**
+ * What a transfer wrote before bundle days stayed with their binding: the bind's grant on `from` revoked
+ * (source `transfer`), its days granted anew on `to`, the two linked in premium_transfer_moves.
+ */
+export async function transferAsBefore(
+  sequelize: Sequelize,
+  buyer: User,
+  from: string,
+  to: string,
+): Promise<void> {
+  const bound = await PremiumGrant.findOne({ where: { guildId: from, kind: 'grant', source: 'bundle' } });
+  await sequelize.transaction(async (transaction) => {
+    const described = { source: 'transfer', actor: `user:${buyer.providerId}`, reason: 'moved' } as const;
+    const key = `transfer:before:${from}`;
+    const removed = await revokePremium(
+      sequelize,
+      { ...described, target: { grantId: bound!.id }, idempotencyKey: `${key}:from` },
+      { transaction },
+    );
+    const added = await grantPremium(
+      sequelize,
+      {
+        ...described,
+        category: 'SERVER',
+        providerId: buyer.providerId,
+        guildId: to,
+        plan: { planType: 'Trio', months: null, durationDays: -removed.days, tier: 'premium' },
+        idempotencyKey: `${key}:to`,
+      },
+      { transaction },
+    );
+    const values = [key, from, to, buyer.id, described.actor, 'moved', -removed.days];
+    const [row] = await selectRows<{ id: number }>(transaction, INSERT_TRANSFER, [
+      ...values,
+      removed.grantId,
+      added.grantId,
+    ]);
+    await execute(transaction, INSERT_MOVES, [row!.id, [bound!.id], [added.grantId]]);
+  });
+}
+
+/**
+ * The payments app with the bot's API open (for expectBotAgrees), Trio in the catalog before each test,
+ * and the buyer's requests; `overrides` are settings of the test file's own.
+ */
+export function useBundlesApp(overrides: NodeJS.ProcessEnv = {}) {
+  const token = randomBytes(24).toString('base64url');
+  const getApp = usePaymentsApp({ BOT_API_TOKEN: token, BOT_RATE_LIMIT_PER_MINUTE: '100000', ...overrides });
+  const requests = bundleRequests(getApp, token);
+  beforeEach(requests.addTrio);
+  return { getApp, ...requests };
 }
 
 /** What an event says of the guild's record after it. */
@@ -105,6 +184,13 @@ async function newestOutboxEvent(guildId: string): Promise<GuildEvent> {
 export async function guildExpiry(guildId: string): Promise<number | null> {
   const record = await ServerPremium.findOne({ where: { guildId } });
   return record?.expiresAt?.getTime() ?? null;
+}
+
+/** Which of `guildIds` have premium now, in their order. */
+export async function guildsWithPremium(guildIds: string[]): Promise<string[]> {
+  const held: string[] = [];
+  for (const guildId of guildIds) if (((await guildExpiry(guildId)) ?? 0) > Date.now()) held.push(guildId);
+  return held;
 }
 
 /** Within a minute: the test's own requests take that long at most. */

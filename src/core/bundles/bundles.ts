@@ -3,6 +3,7 @@ import { selectRows, withTransaction } from '../db/database';
 import { AppError } from '../errors';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
+import { recordBundleGrant } from './bundle-grants';
 import { takeBinding } from './money';
 import { liveBindings, lockBundle, rows, type AnyTransaction, type BindingActor } from './locked';
 import { BINDINGS_OF_GUILD, BUNDLES_OF_BUYER, INSERT_BINDING, INSERT_BUNDLE, MANAGES_GUILD } from './sql';
@@ -138,11 +139,12 @@ async function bindLocked(
     },
     { transaction },
   );
-  const [binding] = await rows<{ boundAt: Date }>(transaction, INSERT_BINDING, [
+  const [binding] = await rows<{ id: number; boundAt: Date }>(transaction, INSERT_BINDING, [
     bundle.bundleId,
     guildId,
     change.grantId,
   ]);
+  await recordBundleGrant(transaction, Number(binding!.id), change.grantId);
   return { bundleId: bundle.bundleId, guildId, boundAt: new Date(binding!.boundAt), change };
 }
 

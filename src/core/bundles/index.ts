@@ -1,3 +1,4 @@
+export { bundleDaysAmong } from './bundle-grants';
 export { bindSlot, createBundle, listBundles, unbindSlot, type BundleView, type MadeBundle } from './bundles';
 export type { BindingActor, LockedBundle } from './locked';
 export {
@@ -9,3 +10,9 @@ export {
   type BundleTake,
 } from './money';
 export { boundGuildsOf, bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';
+export {
+  movedBundleDays,
+  reclaimMovedBundleDays,
+  type MovedBundleDays,
+  type ReclaimedBundleDays,
+} from './reclaim';

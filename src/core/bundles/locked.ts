@@ -34,8 +34,6 @@ export interface LiveBinding {
   guildId: string;
   grantId: number;
   boundAt: Date;
-  /** The grant a won dispute of part of the bundle's payment gave back: taken back with the binding. */
-  restoreGrantId: number | null;
   /** Set while the revocation guard holds the revoke of its days: still bound until it is released. */
   heldRevokeId: number | null;
 }
@@ -73,7 +71,6 @@ export function normalisedBinding<T extends LiveBinding>(row: T): T {
     ...row,
     id: Number(row.id),
     grantId: Number(row.grantId),
-    restoreGrantId: id(row.restoreGrantId),
     heldRevokeId: id(row.heldRevokeId),
   };
 }

@@ -2,11 +2,14 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { grantPremium } from '../premium/grant';
+import { grantCarryingDaysOf, type GrantPlace } from '../premium/days-trail';
 import { revokePremium, type RevokeLimit } from '../premium/revoke';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
+import { recordBundleGrant } from './bundle-grants';
 import { liveBindings, normalised, normalisedBinding, type LiveBinding, type LockedBundle } from './locked';
 import {
+  BINDING_GRANTS_LEFT,
   CLEAR_HELD,
   DISPUTE_TAKES,
   END_BUNDLE,
@@ -91,27 +94,33 @@ export async function takeBinding(
   limit: RevokeLimit = {},
   shareDays: number | null = null,
 ): Promise<PremiumChange | null> {
-  const taken = await revokeIfAny(sequelize, transaction, binding.grantId, revoke, limit);
+  const place = { id: binding.grantId, guildId: binding.guildId };
+  const taken = await revokeIfAny(sequelize, transaction, place, revoke, limit);
   if (taken?.kind === 'held') {
     await execute(transaction, HOLD_BINDING, [binding.id, taken.heldId, shareDays]);
     return null;
   }
-  return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, limit, shareDays });
+  return settleTaken(sequelize, transaction, bundle, binding, taken, { revoke, shareDays });
 }
 
-function revokeIfAny(
+/**
+ * Revokes what is left of one of a binding's grants, wherever it is now: a transfer made before bundle
+ * days stayed with their binding moved them on as another grant, which is the one taken. Null when nothing
+ * is left of it: an operator took it back, or ended the guild.
+ */
+export async function revokeIfAny(
   sequelize: Sequelize,
   transaction: Transaction,
-  grantId: number,
+  grant: GrantPlace,
   revoke: BundleRevoke,
   limit: RevokeLimit,
 ) {
+  const carrying = await grantCarryingDaysOf(transaction, grant);
   return revokePremium(
     sequelize,
-    { target: { grantId }, ...revoke },
+    { target: { grantId: carrying.id }, ...revoke },
     { transaction: transaction, ...limit },
   ).catch((error: unknown) => {
-    // An operator already took it back, or ended the guild: nothing left of it to take.
     if (error instanceof AppError && ['ALREADY_REVOKED', 'NO_PREMIUM'].includes(error.code)) return null;
     throw error;
   });
@@ -123,7 +132,7 @@ async function settleTaken(
   bundle: LockedBundle,
   binding: LiveBinding,
   taken: PremiumChange | null,
-  { revoke, limit, shareDays }: { revoke: BundleRevoke; limit: RevokeLimit; shareDays: number | null },
+  { revoke, shareDays }: { revoke: BundleRevoke; shareDays: number | null },
 ): Promise<PremiumChange | null> {
   const renewed = taken ? await takeRenewals(sequelize, transaction, binding, revoke) : 0;
   const rest = taken && shareDays !== null ? Math.abs(taken.days) + renewed - shareDays : 0;
@@ -133,7 +142,8 @@ async function settleTaken(
       {
         category: 'SERVER',
         providerId: bundle.buyerProviderId,
-        guildId: taken.guildId,
+        // The binding's guild: days a transfer once moved off it are taken there and come back here.
+        guildId: binding.guildId,
         plan: { planType: bundle.plan, months: null, durationDays: rest, tier: taken.tier },
         source: revoke.source,
         actor: revoke.actor,
@@ -143,17 +153,15 @@ async function settleTaken(
       { transaction },
     );
     await execute(transaction, MOVE_BINDING, [binding.id, restore.grantId]);
+    await recordBundleGrant(transaction, binding.id, restore.grantId);
     return taken;
   }
-  if (binding.restoreGrantId !== null) {
-    const key = `${revoke.idempotencyKey}:restored`;
-    await revokeIfAny(
-      sequelize,
-      transaction,
-      binding.restoreGrantId,
-      { ...revoke, idempotencyKey: key },
-      limit,
-    );
+  // The rest of the binding's days no revoke took yet: what won disputes gave back, renewals a take found
+  // nothing of the bind's grant to go with. Counted by the guard with the binding's own revoke.
+  for (const { id } of await selectRows<{ id: number }>(transaction, BINDING_GRANTS_LEFT, [binding.id])) {
+    const key = `${revoke.idempotencyKey}:grant:${id}`;
+    const place = { id: Number(id), guildId: binding.guildId };
+    await revokeIfAny(sequelize, transaction, place, { ...revoke, idempotencyKey: key }, {});
   }
   await execute(transaction, UNBIND, [binding.id, taken?.grantId ?? null, revoke.actor]);
   return taken;
@@ -180,7 +188,7 @@ async function takeRenewals(
     const taken = await revokeIfAny(
       sequelize,
       transaction,
-      Number(id),
+      { id: Number(id), guildId: binding.guildId },
       { ...revoke, idempotencyKey: key },
       {},
     );
@@ -211,7 +219,7 @@ export async function releaseHeldBinding(
   const bundle = normalised(found);
   // Refunded in full or charged back since it was held: a share's rest is no longer the buyer's.
   const shareDays = bundle.status === 'revoked' ? null : found.heldShareDays;
-  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, limit: {}, shareDays });
+  await settleTaken(sequelize, transaction, bundle, binding, change, { revoke, shareDays });
 }
 
 /**
@@ -265,6 +273,7 @@ export async function restoreBundleOf(
       taken.bindingId,
       restoring.grantId,
     ]);
+    await recordBundleGrant(transaction, Number(taken.bindingId), restoring.grantId);
   }
   if (take.days === 'all') await execute(transaction, REOPEN_BUNDLE, [bundle.bundleId]);
   else await execute(transaction, SHIFT_BUNDLE_END, [bundle.bundleId, take.days]);

@@ -51,7 +51,7 @@ export const LOCK_BUNDLE_OF_ORDER = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOI
 
 /** The live bindings of a bundle, oldest first. */
 export const LIVE_BINDINGS = `SELECT id, guild_id AS "guildId", grant_id AS "grantId", bound_at AS "boundAt",
-    restore_grant_id AS "restoreGrantId", held_revoke_id AS "heldRevokeId"
+    held_revoke_id AS "heldRevokeId"
   FROM bundle_bindings WHERE bundle_id = $1 AND unbound_at IS NULL ORDER BY id`;
 
 /** How many times a guild was bound to the bundle: the next binding's idempotency key counts on. */
@@ -59,7 +59,49 @@ export const BINDINGS_OF_GUILD = `SELECT count(*)::integer AS count FROM bundle_
   WHERE bundle_id = $1 AND guild_id = $2`;
 
 export const INSERT_BINDING = `INSERT INTO bundle_bindings (bundle_id, guild_id, grant_id)
-  VALUES ($1, $2, $3) RETURNING bound_at AS "boundAt"`;
+  VALUES ($1, $2, $3) RETURNING id, bound_at AS "boundAt"`;
+
+/** The grants of binding $1 that no revoke took back, oldest first. */
+export const BINDING_GRANTS_LEFT = `SELECT bg.grant_id AS id FROM bundle_grants bg
+  WHERE bg.binding_id = $1 AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = bg.grant_id)
+  ORDER BY bg.grant_id`;
+
+/**
+ * Days of unbound bindings that a transfer made before migration 040 moved elsewhere and whose unbind
+ * took nothing: the grant carrying them now (the end of the moves' trail), still unrevoked, with the guild
+ * it is on. Oldest binding first.
+ */
+export const MOVED_DAYS_OF_UNBOUND = `WITH RECURSIVE trail (binding_id, grant_id, hops) AS (
+    SELECT bg.binding_id, bg.grant_id, 0 FROM bundle_grants bg
+    JOIN bundle_bindings bb ON bb.id = bg.binding_id AND bb.unbound_at IS NOT NULL
+    UNION ALL
+    SELECT t.binding_id, m.to_grant_id, t.hops + 1 FROM trail t
+    JOIN premium_transfer_moves m ON m.from_grant_id = t.grant_id
+    WHERE t.hops < 100)
+  SELECT bb.bundle_id AS "bundleId", bb.id AS "bindingId", bb.guild_id AS "boundGuildId",
+    g.guild_id AS "guildId", g.id AS "grantId"
+  FROM trail t JOIN bundle_bindings bb ON bb.id = t.binding_id JOIN premium_grants g ON g.id = t.grant_id
+  WHERE t.hops > 0 AND NOT EXISTS (SELECT 1 FROM premium_grants r WHERE r.revokes_grant_id = g.id)
+  ORDER BY bb.id, g.id`;
+
+/** Grant $1's days belong to binding $2 (migration 040): a replayed grant is recorded once. */
+export const RECORD_BUNDLE_GRANT = `INSERT INTO bundle_grants (grant_id, binding_id) VALUES ($1, $2)
+  ON CONFLICT (grant_id) DO NOTHING`;
+
+/**
+ * Which of grants $1 carry a binding's days, with the binding's bundle: a grant recorded as the binding's,
+ * or one a transfer made before migration 040 of such a grant's days (followed back through
+ * premium_transfer_moves, as far as transfers chained them).
+ */
+export const BUNDLE_DAYS_AMONG = `WITH RECURSIVE trail (grant_id, origin_id, hops) AS (
+    SELECT id, id, 0 FROM unnest($1::bigint[]) AS id
+    UNION ALL
+    SELECT t.grant_id, m.from_grant_id, t.hops + 1 FROM trail t
+    JOIN premium_transfer_moves m ON m.to_grant_id = t.origin_id
+    WHERE t.hops < 100)
+  SELECT DISTINCT t.grant_id AS "grantId", bb.bundle_id AS "bundleId" FROM trail t
+  JOIN bundle_grants bg ON bg.grant_id = t.origin_id
+  JOIN bundle_bindings bb ON bb.id = bg.binding_id`;
 
 export const UNBIND = `UPDATE bundle_bindings SET unbound_at = now(), revoke_grant_id = $2, unbound_by = $3,
     held_revoke_id = NULL, held_share_days = NULL
@@ -74,7 +116,7 @@ export const HOLD_BINDING = `UPDATE bundle_bindings SET held_revoke_id = $2, hel
 
 /** The binding whose revoke the guard held as `held_revokes` row $1, with its bundle locked. */
 export const LOCK_HELD_BINDING = `SELECT bb.id, bb.guild_id AS "guildId", bb.grant_id AS "grantId",
-    bb.bound_at AS "boundAt", bb.restore_grant_id AS "restoreGrantId", bb.held_revoke_id AS "heldRevokeId",
+    bb.bound_at AS "boundAt", bb.held_revoke_id AS "heldRevokeId",
     bb.held_share_days AS "heldShareDays", ${BUNDLE_COLUMNS}
   FROM bundle_bindings bb JOIN bundles b ON b.id = bb.bundle_id JOIN users u ON u.id = b.buyer_user_id
   WHERE bb.held_revoke_id = $1 AND bb.unbound_at IS NULL FOR UPDATE OF b, bb`;
@@ -114,6 +156,7 @@ export const REBIND = `UPDATE bundle_bindings SET unbound_at = NULL, revoke_gran
     grant_id = $2
   WHERE id = $1`;
 
+/** The newest grant a won dispute of part of the payment gave the binding (bundle_grants holds them all). */
 export const SET_RESTORE_GRANT = `UPDATE bundle_bindings SET restore_grant_id = $2 WHERE id = $1`;
 
 /** The held revokes of a dispute's takes from the bundle's bindings, still waiting (a won dispute withdraws them). */

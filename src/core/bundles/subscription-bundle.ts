@@ -2,6 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
+import { recordBundleGrant } from './bundle-grants';
 import { bindSlot } from './bundles';
 import { liveBindings, lockBundle, normalised, rows, type LockedBundle } from './locked';
 import {
@@ -99,6 +100,7 @@ export async function chargeBundle(
       },
       { transaction },
     );
+    await recordBundleGrant(transaction, binding.id, change.grantId);
     first ??= change;
   }
   return first;

@@ -3,6 +3,7 @@ import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { PlanType } from '../plans';
 import { PremiumGrant, User } from '../models';
+import { bundleDaysAmong } from '../bundles';
 import { targetGuild } from '../identity/access';
 import { grantPremium } from '../premium/grant';
 import { idempotencyLock } from '../premium/sql';
@@ -55,7 +56,8 @@ export interface Transfer {
  * Moves what is left of the mover's own purchases on a guild to another (docs/money-rules.md; refusals
  * in docs/api.md). Each purchase moves as a revoke and a grant linked in `premium_transfer_moves`, so a
  * later refund or dispute of it takes its days where they went. The old guild's record is locked before
- * its days are counted, so what was counted is what moves.
+ * its days are counted, so what was counted is what moves. A bundle's days on the guild are never moved:
+ * they belong to its binding (409 BUNDLE_DAYS when nothing else is left to move).
  */
 export async function transferPremium(sequelize: Sequelize, request: TransferRequest): Promise<Transfer> {
   const { fromGuildId, toGuildId, by } = request;
@@ -87,7 +89,7 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
       await assertBoughtBy(transaction, manager!, fromGuildId);
     }
     const source = await sourceRecord(transaction, fromGuildId);
-    const movable = (
+    const left = (
       await grantRemainders(transaction, {
         category: 'SERVER',
         userId: source.buyerUserId,
@@ -99,7 +101,16 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
         (manager === null || grant.userId === manager.id) &&
         Math.round(grant.remainingMs / DAY_MS) >= 1,
     );
-    if (movable.length === 0) throw nothingToTransfer(fromGuildId, manager !== null);
+    // A bundle's days belong to its binding: they move by unbind and bind, never by a transfer.
+    const ofBundles = await bundleDaysAmong(
+      transaction,
+      left.map((grant) => grant.grantId),
+    );
+    const movable = left.filter((grant) => !ofBundles.has(grant.grantId));
+    if (movable.length === 0) {
+      if (ofBundles.size > 0) throw bundleDays(request, [...new Set(ofBundles.values())], manager !== null);
+      throw nothingToTransfer(fromGuildId, manager !== null);
+    }
 
     const moves: Move[] = [];
     for (const grant of movable) moves.push(await moveGrant(sequelize, transaction, request, grant));
@@ -166,6 +177,21 @@ async function moveGrant(
     { transaction },
   );
   return { fromGrantId: grant.grantId, removeGrantId: removed.grantId, addGrantId: added.grantId, days };
+}
+
+/** 409 BUNDLE_DAYS: what is left to move is bundles' days, which stay with their slots; it names the way. */
+function bundleDays(request: TransferRequest, bundleIds: number[], byManager: boolean): AppError {
+  const { fromGuildId: from, toGuildId: to } = request;
+  const ways = bundleIds.map((id) =>
+    byManager
+      ? `unbind guild ${from} from bundle ${id} and bind guild ${to} to it (Server bundles in the store; DELETE /api/premium/slots/${id}/bind/${from}, then POST /api/premium/slots/${id}/bind {"guildId": "${to}"})`
+      : `premium bundles unbind ${id} ${from} --reason …, then premium bundles bind ${id} ${to} --reason …`,
+  );
+  const whose = bundleIds.map((id) => `bundle ${id}`).join(' and ');
+  return AppError.conflict(
+    'BUNDLE_DAYS',
+    `the premium left to move on guild ${from} is ${whose}'s: a bundle's days stay with its slot and are never transferred. To move the slot: ${ways.join('; ')}`,
+  );
 }
 
 function nothingToTransfer(guildId: string, own: boolean): AppError {

@@ -7,6 +7,7 @@ jest.setTimeout(30_000);
 
 const TABLES = [
   'bundle_bindings',
+  'bundle_grants',
   'bundles',
   'code_attempt_failures',
   'console_sessions',
@@ -199,6 +200,55 @@ describe('migrations', () => {
       { disputeId: 'disp_B', revoke: 'dispute:disp_B', restore: null },
       { disputeId: 'disp_C', revoke: null, restore: null },
       { disputeId: 'disp_D', revoke: null, restore: null },
+    ]);
+  });
+
+  it('records as a binding’s the grants made before 040: those it points at, and those whose keys name it', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.up();
+    await migrator.down({ to: '039-expiry-due-by-time-and-id' });
+    await sequelize.query('TRUNCATE users, orders, premium_grants, bundles, bundle_bindings CASCADE');
+    const grant = (key: string) =>
+      sequelize.query(
+        `INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, guild_id, days,
+                                    expires_after, source, actor, version)
+        SELECT $1, gen_random_uuid(), 'grant', 'SERVER', id, '7001', 30, now(), 'bundle', 'buyer', 1 FROM users`,
+        { bind: [key] },
+      );
+    await sequelize.query(`INSERT INTO users (provider_id, username) VALUES ('7000', 'bundled')`);
+    await grant('bundle:1:bind:7001:0');
+    await grant('order:order_NotABundle');
+    await sequelize.query(
+      `WITH bundle AS (
+         INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
+         SELECT id, 'Trio', 'premium', 3, 30, now() + interval '30 days' FROM users RETURNING id)
+       INSERT INTO bundle_bindings (bundle_id, guild_id, grant_id)
+       SELECT bundle.id, '7001', g.id FROM bundle, premium_grants g WHERE g.idempotency_key = 'bundle:1:bind:7001:0'`,
+    );
+    const [binding] = await sequelize.query<{ id: string }>('SELECT id FROM bundle_bindings', {
+      type: QueryTypes.SELECT,
+    });
+    const id = binding!.id;
+    for (const key of [`bundle-binding:${id}:charge:pay_1`, `refund-share:1:bundle-binding:${id}:rest`]) {
+      await grant(key);
+    }
+    await grant(`dispute:disp_1:bundle-binding:${id}:won`);
+    await sequelize.query(
+      `UPDATE bundle_bindings SET restore_grant_id = (SELECT id FROM premium_grants WHERE idempotency_key LIKE '%:won')`,
+    );
+
+    await migrator.up();
+
+    const rows = await sequelize.query<{ key: string; bound: boolean }>(
+      `SELECT g.idempotency_key AS key, bg.binding_id = bb.id AS bound
+       FROM bundle_grants bg JOIN premium_grants g ON g.id = bg.grant_id, bundle_bindings bb ORDER BY g.id`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(rows).toEqual([
+      { key: 'bundle:1:bind:7001:0', bound: true },
+      { key: `bundle-binding:${id}:charge:pay_1`, bound: true },
+      { key: `refund-share:1:bundle-binding:${id}:rest`, bound: true },
+      { key: `dispute:disp_1:bundle-binding:${id}:won`, bound: true },
     ]);
   });
 

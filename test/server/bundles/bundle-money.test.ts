@@ -11,7 +11,7 @@ const getApp = usePaymentsApp({
   BOT_RATE_LIMIT_PER_MINUTE: '100000',
   OPERATOR_PROVIDER_IDS: OPERATOR,
 });
-const { addTrio, buy, slotsOf, bind, expectBotAgrees } = bundleRequests(getApp, TOKEN);
+const { addTrio, buy, slotsOf, bind, unbind, expectBotAgrees } = bundleRequests(getApp, TOKEN);
 
 beforeEach(addTrio);
 
@@ -145,5 +145,19 @@ describe('bundles: part of the payment', () => {
 
     expect((await deliverDispute(getApp(), setup.orderId, 'won', dispute)).status).toBe(200);
     await expectBundleDays(setup, 30);
+  });
+
+  it('two disputes of a quarter, both won, then unbound: nothing either gave back stays on the guild', async () => {
+    const setup = await boundBundle();
+    for (const disputeId of ['disp_BundleQtr01', 'disp_BundleQtr02']) {
+      const dispute = { disputeId, amountPaise: 12_475 };
+      expect((await deliverDispute(getApp(), setup.orderId, 'created', dispute)).status).toBe(200);
+      expect((await deliverDispute(getApp(), setup.orderId, 'won', dispute)).status).toBe(200);
+    }
+    await expectBundleDays(setup, 30);
+
+    expect((await unbind(setup.buyer, setup.bundleId, setup.alone)).statusCode).toBe(200);
+    expect((await guildExpiry(setup.alone))!).toBeLessThanOrEqual(Date.now());
+    await expectBotAgrees(setup.alone);
   });
 });
