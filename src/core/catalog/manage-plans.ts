@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { paiseOfRupees } from '../money';
-import { billingPeriodOf, CUSTOM_PLAN } from '../plans';
+import { billingPeriodOf, CUSTOM_PLAN, isBundle } from '../plans';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import {
   ARCHIVE_PLAN,
@@ -178,7 +178,12 @@ function checkNewPlan(plan: NewPlan) {
     throw AppError.validation('INVALID_DAYS', `a plan runs 1 to ${MAX_DAYS} whole days, not ${days}`);
   }
   const slots = plan.slots ?? 1;
-  if (!Number.isInteger(slots) || slots < 1 || slots > MAX_SLOTS || (slots > 1 && plan.scope !== 'SERVER')) {
+  if (
+    !Number.isInteger(slots) ||
+    slots < 1 ||
+    slots > MAX_SLOTS ||
+    (isBundle({ slots }) && plan.scope !== 'SERVER')
+  ) {
     throw AppError.validation(
       'INVALID_SLOTS',
       `slots are 1, or 2 to ${MAX_SLOTS} for a SERVER plan (a bundle); got ${slots} for scope ${plan.scope}`,

@@ -1,3 +1,4 @@
+import { isBundle } from '../plans';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '..';
@@ -63,7 +64,7 @@ export async function createOrder(
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
   const buyer = await findUserByProviderId(request.providerId);
   // A bundle is bought by a user, not for one guild: a guild it names (one the buyer manages) is bound first.
-  const bundleWithoutGuild = plan.slots > 1 && category === 'SERVER' && (request.guildId ?? null) === null;
+  const bundleWithoutGuild = isBundle(plan) && category === 'SERVER' && (request.guildId ?? null) === null;
   const guildId = bundleWithoutGuild ? null : await targetGuild(buyer, category, request.guildId ?? null);
   // The code is judged before the amount, so a code that does not apply is named as such.
   const offer = request.offerCode

@@ -1,5 +1,5 @@
 import { brokenConstraint } from '../db/database';
-import { planOf } from '../plans';
+import { isBundle, planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import type { InvoiceSettings } from '../config';
@@ -177,7 +177,7 @@ export async function applyPayment(
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
     }
-    if (order.slots > 1) return applyBundlePayment(sequelize, transaction, order, payment, context);
+    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
     const change = await grantPremium(
       sequelize,
       {

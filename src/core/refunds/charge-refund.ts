@@ -1,3 +1,4 @@
+import { isBundle } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { InvoiceSettings } from '../config';
 import { creditRefund } from './credit-note';
@@ -61,7 +62,7 @@ async function applyLocked(
   const actor = by?.actor ?? 'razorpay-webhook';
   const reason = by ? `refund ${refund.refundId}: ${by.reason}` : `refund ${refund.refundId}`;
   const full = Math.max(refund.refundedTotal, recorded.refundedTotal) >= charge.amountPaise;
-  const bundle = subscription.slots > 1 ? await bundleOfCharge(transaction, charge.id) : null;
+  const bundle = isBundle(subscription) ? await bundleOfCharge(transaction, charge.id) : null;
   if (bundle) {
     // A charge paid for the plan's days on every bound guild: its refund takes their share of them, in
     // full or in part, by the rule of a bundle order's partial refund.

@@ -1,3 +1,4 @@
+import { isBundle } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { InvoiceSettings } from '../config';
 import { withTransaction } from '../db/database';
@@ -80,7 +81,7 @@ async function applyLocked(
       ? described
       : `${described}, found by the reconciler`;
   const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
-  const bundle = order.slots > 1 ? await bundleOfOrder(transaction, order.id) : null;
+  const bundle = isBundle(order) ? await bundleOfOrder(transaction, order.id) : null;
   if (refundedTotal < order.amountPaise) {
     if (!recorded || order.status !== 'paid') {
       const status = recorded ? `the order is ${order.status}` : 'no refund id';

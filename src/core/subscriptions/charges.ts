@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
 import { chargeBundle } from '../bundles';
-import { planOf } from '../plans';
+import { isBundle, planOf } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { execute } from '../db/database';
@@ -79,7 +79,7 @@ export async function applyCharge(
   }
   const atLeastUntil = charge.cycleEnd && new Date(charge.cycleEnd.getTime() + context.graceHours * HOUR_MS);
   const actor = ACTORS[context.source](locked);
-  if (subscription.slots > 1) {
+  if (isBundle(subscription)) {
     // A bundle's charge changes every bound guild: applied once, when it is first recorded. Its row names
     // no grant: its refunds take from the bundle (refunds/charge-refund.ts).
     if (known) return null;

@@ -6,7 +6,7 @@ import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
 import { parseBilling, type BillingInput } from '../invoices';
-import { monthsOf } from '../plans';
+import { isBundle, monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';
@@ -98,7 +98,7 @@ export async function createSubscription(
     );
   }
   const buyer = await findUserByProviderId(request.providerId);
-  const bundle = plan.slots > 1;
+  const bundle = isBundle(plan);
   // A bundle's guild is only its first slot's (none: all bound later). Its target is the buyer's bundle of
   // the plan: one live subscription of each.
   const bundleWithoutGuild = bundle && request.category === 'SERVER' && (request.guildId ?? null) === null;

@@ -1,5 +1,5 @@
 import type { Transaction } from 'sequelize';
-import { SLOTS_PER_PURCHASE } from '../plans';
+import { isBundle, SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
 import { announcedTier } from '../premium/records';
 import { eventTypeFor } from '../premium/types';
@@ -115,8 +115,9 @@ export async function applyProcessorState(
     status,
   });
   // A bundle's failed renewal is told to each guild bound to it: they run on to the bundle's end.
-  const guildIds =
-    subscription.slots > 1 ? await boundGuildsOf(transaction, subscription.id) : [subscription.guildId];
+  const guildIds = isBundle(subscription)
+    ? await boundGuildsOf(transaction, subscription.id)
+    : [subscription.guildId];
   for (const guildId of guildIds)
     await announceRenewalFailed(transaction, { subscription, buyer }, guildId, status);
   return 'applied';
