@@ -38,7 +38,6 @@ export async function refuseLatePayment(
       purchase: noticePurchase(order),
       amountPaise: order.amountPaise,
       orderId: order.processorOrderId,
-      paymentId: payment.paymentId,
       offerCode: broken.code,
       rule: broken.rule,
     }),

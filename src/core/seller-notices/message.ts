@@ -36,7 +36,7 @@ function textOf(notice: SellerNotice): string {
         once_per_buyer: 'this buyer had used it',
         first_purchase: 'it is for a first purchase and this buyer had paid since',
       }[notice.rule];
-      return `Refunded in full: ${buyerOf(notice.buyer)} paid ${rupeesOfPaise(notice.amountPaise)} for ${purchaseOf(notice.purchase)}, order ${notice.orderId}, payment ${notice.paymentId}, after offer ${escaped(notice.offerCode)}'s hold lapsed and ${rule} (OFFER_HOLD_EXPIRED); nothing was granted`;
+      return `Refunded in full: ${buyerOf(notice.buyer)} paid ${rupeesOfPaise(notice.amountPaise)} for ${purchaseOf(notice.purchase)}, order ${notice.orderId}, after offer ${escaped(notice.offerCode)}'s hold lapsed and ${rule} (OFFER_HOLD_EXPIRED); nothing was granted`;
     }
     case 'held_revoke':
       return `Revoke held by the revocation guard (#${notice.heldId}): ${notice.reason}, ${notice.target}; an operator releases it (premium revokes list)`;

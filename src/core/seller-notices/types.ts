@@ -56,7 +56,6 @@ export type SellerNotice =
       /** In paise. */
       amountPaise: number;
       orderId: string;
-      paymentId: string;
       offerCode: string;
       /** The rule the payment would have broken. */
       rule: OfferRule;

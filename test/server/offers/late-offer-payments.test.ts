@@ -1,6 +1,7 @@
 import { QueryTypes } from 'sequelize';
 import { addOffer, showOffer, type NewOffer } from '../../../src/core/offers';
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
+import { messageOf, type SellerNotice } from '../../../src/core/seller-notices';
 import { createUser } from '../../support/fixtures';
 import {
   bearer,
@@ -124,6 +125,13 @@ describe('a payment that comes after its offer hold lapsed', () => {
         }),
       },
     ]);
+
+    const [{ payload }] = (await noticesOf('offer_refund')) as [{ payload: object }];
+    expect(messageOf({ kind: 'offer_refund', ...payload } as SellerNotice).content).toBe(
+      `Refunded in full: **${late.username}** (${late.providerId}) paid ₹19.90 for premium Monthly (30 days) ` +
+        `for their account, order ${lateOrder}, after offer FLASH90's hold lapsed and its cap was reached ` +
+        '(OFFER_HOLD_EXPIRED); nothing was granted',
+    );
 
     // The same payment verified again: the same refusal, still one refund.
     const again = await verifyAs(getApp(), late, verifyBody(late, checkout));
