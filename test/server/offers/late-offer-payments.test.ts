@@ -182,6 +182,34 @@ describe('a payment that comes after its offer hold lapsed', () => {
     expect((await noticesOf('offer_refund'))[0]!.payload).toMatchObject({ rule: 'first_purchase' });
   });
 
+  it("is refunded when the buyer's Check again finds it at Razorpay (the reconciler's path)", async () => {
+    await offer({ maxRedemptions: 1 });
+    const [late, prompt] = await Promise.all([createUser(), createUser()]);
+    const lateOrder = await orderWithCode(late);
+    await outliveHold(lateOrder);
+    const promptOrder = await orderWithCode(prompt);
+    expect((await payAndVerify(prompt, promptOrder)).statusCode).toBe(200);
+    // Paid at Razorpay; Checkout's answer never came back.
+    await getApp().sandbox.razorpay.pay(lateOrder);
+
+    const recheck = await post(
+      getApp(),
+      `/api/payment/orders/${lateOrder}/recheck`,
+      {},
+      bearer(getApp(), late),
+    );
+    expect(recheck.statusCode).toBe(200);
+    expect(recheck.json()).toMatchObject({ status: 'refunded', applied: false });
+    expect(recheck.json().message).toMatch(/offer's hold ran out[\s\S]*refunded in full/);
+    expect(await refusedBooks(lateOrder)).toEqual({
+      status: 'refunded',
+      refusedCode: 'OFFER_HOLD_EXPIRED',
+      refunded: [[1_990, 'processed']],
+      grants: 0,
+    });
+    expect(await figures()).toEqual({ redemptions: 1, paidRedemptions: 1, maxRedemptions: 1 });
+  });
+
   it('is granted as any payment when no rule is broken', async () => {
     await offer({ maxRedemptions: 2, firstPurchaseOnly: true });
     const buyer = await createUser();
