@@ -1,6 +1,8 @@
 import { QueryTypes } from 'sequelize';
 import { addOffer, showOffer, type NewOffer } from '../../../src/core/offers';
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
+import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { recheckPaidOrders } from '../../../src/core/reconcile/refunds';
 import { messageOf, type SellerNotice } from '../../../src/core/seller-notices';
 import { createUser } from '../../support/fixtures';
 import {
@@ -201,6 +203,40 @@ describe('a payment that comes after its offer hold lapsed', () => {
     expect(recheck.statusCode).toBe(200);
     expect(recheck.json()).toMatchObject({ status: 'refunded', applied: false });
     expect(recheck.json().message).toMatch(/offer's hold ran out[\s\S]*refunded in full/);
+    expect(await refusedBooks(lateOrder)).toEqual({
+      status: 'refunded',
+      refusedCode: 'OFFER_HOLD_EXPIRED',
+      refunded: [[1_990, 'processed']],
+      grants: 0,
+    });
+    expect(await figures()).toEqual({ redemptions: 1, paidRedemptions: 1, maxRedemptions: 1 });
+  });
+
+  it('is refunded by the refund check when Razorpay refused the refund at first', async () => {
+    const { core, sandbox } = getApp();
+    await offer({ maxRedemptions: 1 });
+    const [late, prompt] = await Promise.all([createUser(), createUser()]);
+    const lateOrder = await orderWithCode(late);
+    await outliveHold(lateOrder);
+    expect((await payAndVerify(prompt, await orderWithCode(prompt))).statusCode).toBe(200);
+    sandbox.faults.set('razorpay.payments.refund', { status: 503 });
+
+    const refused = await payAndVerify(late, lateOrder);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'OFFER_HOLD_EXPIRED']);
+    expect(refused.json().error.message).toMatch(/nothing was granted and ₹19\.90 is being refunded in full/);
+    expect(await refusedBooks(lateOrder)).toEqual({
+      status: 'paid',
+      refusedCode: 'OFFER_HOLD_EXPIRED',
+      refunded: [],
+      grants: 0,
+    });
+
+    sandbox.faults.clear();
+    const report = await recheckPaidOrders(core, razorpayClientFor(core.config), {
+      limit: 100,
+      concurrency: 1,
+    });
+    expect(report.refunded.map((entry) => entry.orderId)).toEqual([lateOrder]);
     expect(await refusedBooks(lateOrder)).toEqual({
       status: 'refunded',
       refusedCode: 'OFFER_HOLD_EXPIRED',
