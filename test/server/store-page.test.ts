@@ -147,6 +147,27 @@ describe('the store outside production (the sandbox pays)', () => {
     expect(script.body).toContain('amount: quote ? quote.amount : planPrice(code, months)');
     expect(script.body).toMatch(/create-order'[\s\S]*offerCode,/);
   });
+
+  it('says beside Subscribe that an applied offer is for one-time purchases, and sends Subscribe no code', async () => {
+    const [page, store, subscriptions] = await Promise.all([
+      get('/store/'),
+      get('/store/store.js'),
+      get('/store/subscriptions.js'),
+    ]);
+    const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
+    // Subscribe is placed right after Buy (subscriptions.js); the note follows them, in the form.
+    expect(form).toMatch(/<span id="subscribe-note" class="reason" role="status" hidden><\/span>/);
+    expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="subscribe-note"'));
+    expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button)");
+    // The note is shown exactly when the chosen plan renews and a quote with the code is current.
+    expect(store.body).toContain('const shown = renews && currentQuote() !== null;');
+    expect(store.body).toContain('Offers apply to one-time purchases: Subscribe charges');
+    expect(store.body).toMatch(/function updatePrice\(\) \{[\s\S]*showSubscribeNote\(code, months\);\n\}/);
+    // Subscribe asks create-subscription for the plan's own price, with no code.
+    const body = /'\/api\/payment\/create-subscription', \{[\s\S]*?\}\);/.exec(subscriptions.body)![0];
+    expect(body).toContain('amount: plan.price');
+    expect(body).not.toContain('offerCode');
+  });
 });
 
 describe("the store's files under a per-IP limit", () => {

@@ -58,7 +58,10 @@ export function registerOffers(program: Command, session: Session): void {
     .command('list')
     .description('every offer, newest first, with its redemptions and the discount it gave')
     .action(async () => {
-      const found = await offersModule().listOffers(session.core().sequelize);
+      const found = await offersModule().listOffers(
+        session.core().sequelize,
+        session.core().config.offerHoldMinutes,
+      );
       session.emit({ offers: found }, ({ offers: rows }) => offersTable(rows));
     });
 
@@ -66,14 +69,25 @@ export function registerOffers(program: Command, session: Session): void {
     .command('show <code>')
     .description('one offer and its figures')
     .action(async (code: string) => {
-      session.emit(await offersModule().showOffer(session.core().sequelize, code), offerFields);
+      session.emit(
+        await offersModule().showOffer(
+          session.core().sequelize,
+          code,
+          session.core().config.offerHoldMinutes,
+        ),
+        offerFields,
+      );
     });
 
   offers
     .command('disable <code>')
     .description('stop an offer: no new order may use it; orders that have it keep their price')
     .action(async (code: string) => {
-      const offer = await offersModule().disableOffer(session.core().sequelize, code);
+      const offer = await offersModule().disableOffer(
+        session.core().sequelize,
+        code,
+        session.core().config.offerHoldMinutes,
+      );
       session.emit(offer, (disabled) => `Offer ${disabled.code} disabled.\n${offerFields(disabled)}`);
     });
 }

@@ -9,22 +9,6 @@ export const INSERT_CODES = `
   INSERT INTO premium_codes (batch_id, code_sha256) SELECT $1, unnest($2::text[])
   RETURNING id, code_sha256`;
 
-/** $1: the advisory-lock class, $2: the key hashed into it. */
-export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
-
-/** Failures of user $1 and of IP $2 within the last `windowHours`, and when the oldest leaves it. */
-export function countFailedAttempts(windowHours: number): string {
-  const window = `make_interval(hours => ${windowHours})`;
-  return `
-  SELECT count(*) FILTER (WHERE user_id = $1)::int AS "byUser", count(*) FILTER (WHERE ip = $2)::int AS "byIp",
-         min(created_at) FILTER (WHERE user_id = $1) + ${window} AS "userFreeAt",
-         min(created_at) FILTER (WHERE ip = $2) + ${window} AS "ipFreeAt"
-  FROM code_attempt_failures
-  WHERE created_at > now() - ${window} AND (user_id = $1 OR ip = $2)`;
-}
-
-export const INSERT_FAILED_ATTEMPT = 'INSERT INTO code_attempt_failures (user_id, ip) VALUES ($1, $2)';
-
 /** Every code with its status as an operator sees it, to be filtered by `where` and limited. */
 export function listCodes(where: string, limit: string): string {
   return `

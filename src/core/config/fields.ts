@@ -131,6 +131,7 @@ export const fields = z.object({
       return origins;
     }),
   MAX_OPEN_ORDERS: z.coerce.number().int().positive().default(10),
+  OFFER_HOLD_MINUTES: z.coerce.number().int().positive().max(10_080).default(60),
   WEBHOOK_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().positive().default(6000),
   OAUTH_STATE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),

@@ -96,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     corsOrigins: e.CORS_ORIGINS ?? [new URL(frontendUrl).origin],
     maxOpenOrders: e.MAX_OPEN_ORDERS,
+    offerHoldMinutes: e.OFFER_HOLD_MINUTES,
     webhookRateLimitPerMinute: e.WEBHOOK_RATE_LIMIT_PER_MINUTE,
     oauthStateTtlSeconds: e.OAUTH_STATE_TTL_SECONDS,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,

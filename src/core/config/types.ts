@@ -84,6 +84,11 @@ export interface Config {
   corsOrigins: string[];
   /** Unpaid orders a buyer may have from the last 24 hours. */
   maxOpenOrders: number;
+  /**
+   * How long an order with an offer can be paid, and its hold counts against the offer's cap and
+   * once-per-buyer and first-purchase rules; a payment after that which breaks one is refunded.
+   */
+  offerHoldMinutes: number;
   webhookRateLimitPerMinute: number;
   /** Sign-in state lifetime (spec: 5 minutes); configurable so tests need not wait. */
   oauthStateTtlSeconds: number;

@@ -49,6 +49,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare failedPaymentId: CreationOptional<string | null>;
   declare paymentFailure: CreationOptional<string | null>;
   declare paymentFailedAt: CreationOptional<Date | null>;
+  /** Why its payment was refused and refunded rather than granted (`OFFER_HOLD_EXPIRED`); null: it was not. */
+  declare refusedCode: CreationOptional<string | null>;
   /** The buyer's GST state code (`29`), GSTIN and name for the invoice; null: the seller's state. */
   declare billingStateCode: CreationOptional<string | null>;
   declare billingGstin: CreationOptional<string | null>;
@@ -88,6 +90,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         failedPaymentId: { type: DataTypes.TEXT },
         paymentFailure: { type: DataTypes.TEXT },
         paymentFailedAt: { type: DataTypes.DATE },
+        refusedCode: { type: DataTypes.TEXT },
         billingStateCode: { type: DataTypes.TEXT },
         billingGstin: { type: DataTypes.TEXT },
         billingName: { type: DataTypes.TEXT },

@@ -1,3 +1,4 @@
 export { addOffer, disableOffer, listOffers, showOffer, type NewOffer } from './manage-offers';
+export { brokenByLatePayment, dropRedemption, type LapsedOfferOrder } from './late-payment';
 export { priceWithOffer, releaseOffer, reserveOffer, type OfferRequest } from './offer-price';
-export { OFFER_HOLD_MS, type Offer, type OfferPrice, type OfferWithFigures } from './types';
+export { holdInterval, type Offer, type OfferPrice, type OfferWithFigures } from './types';

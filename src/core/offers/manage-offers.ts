@@ -4,7 +4,7 @@ import { AppError } from '../errors';
 import { paiseOfRupees } from '../money';
 import { canonicalOfferCode } from './offer-code';
 import { DISABLE_OFFER, INSERT_OFFER, KNOWN_PLANS, LIST_OFFERS, OFFER_BY_CODE } from './sql';
-import { OFFER_HOLD, type OfferWithFigures } from './types';
+import { holdInterval, type OfferWithFigures } from './types';
 
 export interface NewOffer {
   code: string;
@@ -72,29 +72,43 @@ export async function addOffer(sequelize: Sequelize, offer: NewOffer): Promise<O
     }
     throw error;
   }
-  return showOffer(sequelize, code);
+  // A new offer has no redemptions: no hold changes its figures.
+  return showOffer(sequelize, code, 0);
 }
 
-export async function listOffers(sequelize: Sequelize): Promise<OfferWithFigures[]> {
-  return (await selectRows<OfferWithFigures>(sequelize, LIST_OFFERS, [OFFER_HOLD])).map(withNumbers);
+/**
+ * Every offer with its figures; `holdMinutes` (OFFER_HOLD_MINUTES) is how long an unpaid order's
+ * redemption counts against the cap.
+ */
+export async function listOffers(sequelize: Sequelize, holdMinutes: number): Promise<OfferWithFigures[]> {
+  const offers = await selectRows<OfferWithFigures>(sequelize, LIST_OFFERS, [holdInterval(holdMinutes)]);
+  return offers.map(withNumbers);
 }
 
-export async function showOffer(sequelize: Sequelize, code: string): Promise<OfferWithFigures> {
+export async function showOffer(
+  sequelize: Sequelize,
+  code: string,
+  holdMinutes: number,
+): Promise<OfferWithFigures> {
   const [offer] = await selectRows<OfferWithFigures>(sequelize, OFFER_BY_CODE, [
     canonicalOfferCode(code),
-    OFFER_HOLD,
+    holdInterval(holdMinutes),
   ]);
   if (!offer) throw AppError.notFound('OFFER_NOT_FOUND', `no offer ${code}`);
   return withNumbers(offer);
 }
 
 /** No new order may use it; orders that reserved it keep their price. */
-export async function disableOffer(sequelize: Sequelize, code: string): Promise<OfferWithFigures> {
-  const offer = await showOffer(sequelize, code);
+export async function disableOffer(
+  sequelize: Sequelize,
+  code: string,
+  holdMinutes: number,
+): Promise<OfferWithFigures> {
+  const offer = await showOffer(sequelize, code, holdMinutes);
   if ((await selectRows(sequelize, DISABLE_OFFER, [offer.code])).length === 0) {
     throw AppError.conflict('OFFER_DISABLED', `offer ${offer.code} is disabled already`);
   }
-  return showOffer(sequelize, offer.code);
+  return showOffer(sequelize, offer.code, holdMinutes);
 }
 
 function withNumbers(offer: OfferWithFigures): OfferWithFigures {

@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
+import { assertAttemptsLeft, recordFailedAttempt } from '../users/failed-attempts';
 import { canonicalOfferCode } from './offer-code';
 import {
   COUNTED_REDEMPTIONS,
@@ -10,49 +11,46 @@ import {
   LOCK_OFFER,
   OFFER_BY_CODE,
 } from './sql';
-import { OFFER_HOLD, type Offer, type OfferPrice } from './types';
+import { holdInterval, type Offer, type OfferPrice } from './types';
 
 const MIN_PAID_PAISE = 100;
 
 /**
+ * The one refusal a buyer hears for a code that does not apply to this purchase now, whatever the reason
+ * (no such code, disabled, outside its dates, other plans, first purchase only, used up): an answer that
+ * differed would tell a guesser that the code exists (docs/offers.md, "Guessing is slow").
+ */
+function doesNotApply(code: string): AppError {
+  return AppError.validation('OFFER_INVALID', `offer code ${code} does not apply to this purchase`);
+}
+
+/**
  * What offer `code` takes off plan `planCode` at `listPricePaise` for this buyer, or the refusal, judged
- * from the offer row and its redemptions (read, or locked by the caller). The order of the checks is the
- * buyer's: a code that does not exist, then one not valid now or for this plan or buyer, then one used up.
+ * from the offer row and its redemptions (read, or locked by the caller). A buyer told OFFER_ALREADY_USED
+ * holds a redemption of the code, so knew it: that answer tells no one anything new.
  */
 async function judge(
   runner: Sequelize | Transaction,
   offer: Offer | undefined,
-  request: { code: string; planCode: string; listPricePaise: number; buyerUserId: number },
+  request: OfferRequest,
   mode: 'preview' | 'reserve',
 ): Promise<OfferPrice> {
-  if (!offer || offer.status !== 'active') {
-    throw AppError.validation('OFFER_INVALID', `offer code ${request.code} is not valid`);
-  }
+  if (!offer || offer.status !== 'active') throw doesNotApply(request.code);
   const now = Date.now();
   if ((offer.startsAt && offer.startsAt.getTime() > now) || (offer.endsAt && offer.endsAt.getTime() <= now)) {
-    throw AppError.validation('OFFER_EXPIRED', `offer code ${offer.code} is not valid now`);
+    throw doesNotApply(offer.code);
   }
-  if (offer.planCodes && !offer.planCodes.includes(request.planCode)) {
-    throw AppError.validation(
-      'OFFER_NOT_FOR_PLAN',
-      `offer code ${offer.code} is for ${offer.planCodes.join(', ')}, not ${request.planCode}`,
-    );
-  }
+  if (offer.planCodes && !offer.planCodes.includes(request.planCode)) throw doesNotApply(offer.code);
   if (offer.firstPurchaseOnly) {
     const [{ paid } = { paid: false }] = await selectRows<{ paid: boolean }>(runner, HAS_PAID, [
       request.buyerUserId,
     ]);
-    if (paid) {
-      throw AppError.validation(
-        'OFFER_FIRST_PURCHASE_ONLY',
-        `offer code ${offer.code} is for a first purchase only`,
-      );
-    }
+    if (paid) throw doesNotApply(offer.code);
   }
   const [counted] = await selectRows<{ all: number; buyers: number; buyersPaid: number }>(
     runner,
     COUNTED_REDEMPTIONS,
-    [offer.id, OFFER_HOLD, request.buyerUserId],
+    [offer.id, holdInterval(request.holdMinutes), request.buyerUserId],
   );
   // A preview leaves out the buyer's own unpaid order with the code: asked again, it is handed out again.
   const { all, buyers, buyersPaid } = counted!;
@@ -65,7 +63,7 @@ async function judge(
     );
   }
   if (offer.maxRedemptions !== null && othersAndBuyers >= offer.maxRedemptions) {
-    throw AppError.conflict('OFFER_EXHAUSTED', `offer code ${offer.code} has been used up`);
+    throw doesNotApply(offer.code);
   }
   const off =
     offer.percentOff !== null
@@ -86,16 +84,37 @@ export interface OfferRequest {
   planCode: string;
   listPricePaise: number;
   buyerUserId: number;
+  /** OFFER_HOLD_MINUTES: how long an unpaid order's redemption counts. */
+  holdMinutes: number;
 }
 
 /**
  * The price with the offer, or why it does not apply; nothing is reserved (what a store shows first, and
- * what create-order checks the amount against before it reserves).
+ * what create-order checks the amount against before it reserves). A refusal of a well-formed code counts
+ * as a failed code attempt of the buyer and of `ip`, as a refused gift code does: past the limit every
+ * code is answered TOO_MANY_ATTEMPTS, a valid one too, so codes cannot be guessed quickly.
  */
-export async function priceWithOffer(sequelize: Sequelize, request: OfferRequest): Promise<OfferPrice> {
+export async function priceWithOffer(
+  sequelize: Sequelize,
+  request: OfferRequest & { ip: string },
+): Promise<OfferPrice> {
   const code = canonicalOfferCode(request.code);
-  const [offer] = await selectRows<Offer>(sequelize, OFFER_BY_CODE, [code, OFFER_HOLD]);
-  return judge(sequelize, offer, { ...request, code }, 'preview');
+  const outcome = await sequelize.transaction(async (transaction) => {
+    await assertAttemptsLeft(transaction, request.buyerUserId, request.ip);
+    const [offer] = await selectRows<Offer>(transaction, OFFER_BY_CODE, [
+      code,
+      holdInterval(request.holdMinutes),
+    ]);
+    try {
+      return { price: await judge(transaction, offer, { ...request, code }, 'preview') };
+    } catch (error) {
+      if (!isAppError(error)) throw error;
+      await recordFailedAttempt(transaction, request.buyerUserId, request.ip);
+      return { refusal: error };
+    }
+  });
+  if ('refusal' in outcome) throw outcome.refusal;
+  return outcome.price;
 }
 
 /**

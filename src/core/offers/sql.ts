@@ -7,11 +7,13 @@ const OFFER_COLUMNS = `o.id, o.code, o.percent_off AS "percentOff", o.amount_off
 
 /**
  * A redemption that counts against its offer's caps: its order is paid (whatever happened after: a
- * refunded order keeps it), or it is younger than $HOLD (the order may still be paid). Others gave theirs
- * back by ageing. `r` is the redemption, `paid` the order's paid_at.
+ * refunded order keeps it), or its order (the redemption itself while Razorpay creates the order) is
+ * younger than the hold $n, OFFER_HOLD_MINUTES: the order may still be paid. Others gave theirs back by
+ * ageing; a payment that comes for one later is judged again (LOCK_OFFER_BY_ID). `r` is the redemption,
+ * `paid` its order.
  */
 export const counts = (hold: string) =>
-  `(paid.paid_at IS NOT NULL OR r.created_at > now() - ${hold}::interval)`;
+  `(paid.paid_at IS NOT NULL OR COALESCE(paid.created_at, r.created_at) > now() - ${hold}::interval)`;
 
 const REDEMPTIONS = (hold: string) => `
   SELECT r.*, ${counts(hold)} AS counts, paid.paid_at IS NOT NULL AS paid, paid.amount_paise AS order_amount_paise
@@ -42,13 +44,16 @@ export const LIST_OFFERS = `SELECT ${OFFER_COLUMNS}, f.*
 /** Offer $1 locked: every reservation of one offer runs one at a time, so no cap is ever passed. */
 export const LOCK_OFFER = `SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.code = $1 FOR UPDATE`;
 
+/** Offer $1 locked, by id: what a late payment of an order with it is judged by. */
+export const LOCK_OFFER_BY_ID = `SELECT ${OFFER_COLUMNS} FROM offers o WHERE o.id = $1 FOR UPDATE`;
+
 /** Redemptions of offer $1 that count (hold $2): all of them, buyer $3's, and buyer $3's paid ones. */
 export const COUNTED_REDEMPTIONS = `SELECT count(*)::int AS "all", count(*) FILTER (WHERE x.buyer_user_id = $3)::int AS "buyers",
     count(*) FILTER (WHERE x.buyer_user_id = $3 AND x.paid)::int AS "buyersPaid"
   FROM (${REDEMPTIONS('$2')}) x WHERE x.offer_id = $1 AND x.counts`;
 
-/** Whether buyer $1 ever paid: an order or a subscription charge. */
-export const HAS_PAID = `SELECT EXISTS (SELECT 1 FROM orders WHERE buyer_user_id = $1 AND paid_at IS NOT NULL)
+/** Whether buyer $1 ever paid: an order (not one refused and refunded) or a subscription charge. */
+export const HAS_PAID = `SELECT EXISTS (SELECT 1 FROM orders WHERE buyer_user_id = $1 AND paid_at IS NOT NULL AND refused_code IS NULL)
   OR EXISTS (SELECT 1 FROM subscriptions WHERE buyer_user_id = $1 AND paid_count > 0) AS paid`;
 
 export const INSERT_REDEMPTION = `INSERT INTO offer_redemptions (offer_id, buyer_user_id, receipt, list_price_paise, discount_paise)

@@ -36,10 +36,5 @@ export interface OfferPrice {
   amountPaise: number;
 }
 
-/**
- * How long an unpaid order holds its offer: as long as create-order hands the same order out again
- * (an hour), after which the order gives the redemption back by ageing. A payment that comes later still
- * keeps its discount.
- */
-export const OFFER_HOLD_MS = 3_600_000;
-export const OFFER_HOLD = `${OFFER_HOLD_MS / 1000} seconds`;
+/** OFFER_HOLD_MINUTES as the SQL of the offers takes it: an interval's text. */
+export const holdInterval = (holdMinutes: number): string => `${holdMinutes} minutes`;

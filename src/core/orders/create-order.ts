@@ -40,6 +40,11 @@ export interface CreateOrderRequest {
   offerCode?: string | null;
   /** Who the invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
   billing?: BillingInput | null;
+  /**
+   * The client's IP: a refused offer code counts against it (failed code attempts); a caller in this
+   * process (a script, not a client) counts as `local`.
+   */
+  ip?: string;
 }
 
 /**
@@ -73,9 +78,10 @@ export async function createOrder(
         planCode: plan.planType,
         listPricePaise: plan.pricePaise,
         buyerUserId: buyer.id,
+        holdMinutes: core.config.offerHoldMinutes,
       }
     : null;
-  const offered = offer && (await priceWithOffer(core.sequelize, offer));
+  const offered = offer && (await priceWithOffer(core.sequelize, { ...offer, ip: request.ip ?? 'local' }));
   if (offered) assertAmount(request, plan, offered.amountPaise, offered.code);
 
   const target: OrderTarget = {

@@ -24,9 +24,9 @@ export async function lockBuyerOrders(transaction: Transaction, buyerUserId: num
 }
 
 /**
- * The buyer's newest unpaid order of the last hour for the same target and plan at the same price, billed
- * alike, if any, other than
- * those in `passed` (processor order ids found already paid at Razorpay).
+ * The buyer's newest unpaid order of the last hour (with an offer: of its hold, OFFER_HOLD_MINUTES, as long
+ * as it may be paid with the offer held) for the same target and plan at the same price, billed alike, if
+ * any, other than those in `passed` (processor order ids found already paid at Razorpay).
  */
 export async function findReusableOrder(
   transaction: Transaction,
@@ -48,11 +48,15 @@ export async function findReusableOrder(
       billingStateCode: target.billing.stateCode,
       billingGstin: target.billing.gstin,
       billingName: target.billing.name,
-      createdAt: { [Op.gt]: new Date(Date.now() - REUSE_WITHIN_MS) },
+      createdAt: { [Op.gt]: new Date(Date.now() - reusableForMs(target)) },
     },
     order: [['createdAt', 'DESC']],
     transaction,
   });
+}
+
+function reusableForMs(target: OrderTarget): number {
+  return target.offer ? target.offer.holdMinutes * 60_000 : REUSE_WITHIN_MS;
 }
 
 /**

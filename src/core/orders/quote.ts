@@ -11,6 +11,8 @@ export interface QuoteRequest extends PlanChoice {
   providerId: string;
   category?: Category;
   offerCode?: string | null;
+  /** The client's IP: a refused offer code counts against it (failed code attempts). */
+  ip: string;
 }
 
 export interface Quote {
@@ -41,6 +43,8 @@ export async function quoteOrder(core: Core, request: QuoteRequest): Promise<Quo
         planCode: plan.planType,
         listPricePaise: plan.pricePaise,
         buyerUserId: buyer.id,
+        holdMinutes: core.config.offerHoldMinutes,
+        ip: request.ip,
       })
     : null;
   const discountPaise = offered?.discountPaise ?? 0;

@@ -41,3 +41,11 @@ export const ORDER_PAID_AS_BUNDLE = `UPDATE orders SET status = 'paid', payment_
 
 export const ORDER_PAID_WITH_GRANT = `UPDATE orders SET status = 'paid', payment_id = $15::text, paid_at = now(), next_check_at = NULL, updated_at = now()
     WHERE id = $11::bigint AND $15::text IS NOT NULL AND status = 'created' AND EXISTS (SELECT 1 FROM after)`;
+
+/**
+ * Order $1 paid by payment $2 and refused (why: $3), never granted: its refund follows at once. Paid, so
+ * that the refund finds the payment and the reconciler stops asking; `refused_code` keeps it from any grant.
+ */
+export const ORDER_PAID_REFUSED = `UPDATE orders SET status = 'paid', payment_id = $2::text, paid_at = now(), next_check_at = NULL,
+    refused_code = $3::text, updated_at = now()
+    WHERE id = $1::bigint AND status = 'created' RETURNING id`;

@@ -11,7 +11,9 @@ import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
 import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
 import type { GrantSource, PremiumChange } from '../premium/types';
+import { refuseLatePayment } from './late-offer-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
+import { holdInterval } from '../offers';
 
 export type PaymentSource = Extract<GrantSource, 'checkout' | 'webhook' | 'reconcile'>;
 
@@ -50,7 +52,15 @@ export type PayableOrder = Pick<
   | 'billingStateCode'
   | 'billingGstin'
   | 'billingName'
-> & { buyerProviderId: string; buyerUsername: string };
+  | 'receipt'
+  | 'offerId'
+  | 'refusedCode'
+> & {
+  buyerProviderId: string;
+  buyerUsername: string;
+  /** It carries an offer whose hold (OFFER_HOLD_MINUTES) passed: a payment of it is judged again. */
+  holdLapsed: boolean;
+};
 
 export interface AppliedPayment {
   order: PayableOrder;
@@ -58,6 +68,11 @@ export interface AppliedPayment {
   change: PremiumChange | null;
   /** A bundle order's bundle (docs/bundles.md); `created` false when an earlier delivery made it. */
   bundle?: MadeBundle;
+  /**
+   * Why the payment was refused, granting nothing (OFFER_HOLD_EXPIRED): the caller refunds it in full
+   * (refundRefusedPayment), now or again.
+   */
+  refused?: string;
 }
 
 const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
@@ -67,10 +82,10 @@ const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
 };
 
 /** Locks the order for the rest of the transaction, as `lockOrder` does for refunds and disputes. */
-const lockPayableOrder = (processorOrderId: string) => ({
+const lockPayableOrder = (processorOrderId: string, offerHoldMinutes: number) => ({
   name: 'lock-payable-order',
   text: LOCK_PAYABLE_ORDER,
-  values: [processorOrderId],
+  values: [processorOrderId, holdInterval(offerHoldMinutes)],
 });
 
 /**
@@ -145,10 +160,18 @@ export async function applyPayment(
     buyerProviderId?: string;
     transaction?: Transaction;
     invoicing: InvoiceSettings;
+    /**
+     * OFFER_HOLD_MINUTES: a payment after an offer's hold is judged again (refuseLatePayment). Absent
+     * for a dispute won on an order never granted: the bank upheld the payment, which grants.
+     */
+    offerHoldMinutes?: number;
   },
 ): Promise<AppliedPayment> {
+  const hold = context.offerHoldMinutes;
   const applied = withPlainTransaction(sequelize, context.transaction, async (transaction) => {
-    const [order] = await transaction.rows<PayableOrder>(lockPayableOrder(payment.processorOrderId));
+    const [order] = await transaction.rows<PayableOrder>(
+      lockPayableOrder(payment.processorOrderId, hold ?? 0),
+    );
     if (!order) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${payment.processorOrderId}`);
     if (context.buyerProviderId !== undefined && order.buyerProviderId !== context.buyerProviderId) {
       throw AppError.forbidden('NOT_YOUR_ORDER', `order ${order.processorOrderId} belongs to another user`);
@@ -161,6 +184,8 @@ export async function applyPayment(
         `order ${order.processorOrderId} is already paid by another payment`,
       );
     }
+    // Refused once, refused again (its refund is asked again: it is made once).
+    if (order.refusedCode !== null) return { order, change: null, refused: order.refusedCode };
     // Its grant would replay as if premium were on: it was taken back when the dispute opened.
     if (order.status === 'disputed') {
       throw AppError.conflict(
@@ -177,6 +202,11 @@ export async function applyPayment(
     if (order.refundedPaymentIds.includes(payment.paymentId)) {
       throw AppError.conflict('PAYMENT_REFUNDED', `payment ${payment.paymentId} was refunded`);
     }
+    const refused =
+      order.status === 'created' && order.holdLapsed && hold !== undefined
+        ? await refuseLatePayment(transaction, order, payment, hold)
+        : null;
+    if (refused) return refused;
     if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
     const change = await grantPremium(
       sequelize,

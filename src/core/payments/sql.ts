@@ -11,14 +11,19 @@
  */
 export const DISPUTE_KEEPS_PREMIUM_REVOKED = "opened AND status IN ('open', 'under_review', 'closed')";
 
-/** Locks the order for the rest of the transaction, with its buyer (apply-payment) and billing (its invoice). */
+/**
+ * Locks order $1 for the rest of the transaction, with its buyer (apply-payment) and billing (its
+ * invoice), and whether its offer's hold ($2, OFFER_HOLD_MINUTES) lapsed: its payment is then judged again.
+ */
 export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "processorOrderId", o.category, o.guild_id AS "guildId",
            o.plan_type AS "planType", o.months, o.duration_days AS "durationDays", o.tier, o.slots,
            o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
            o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
            o.billing_state_code AS "billingStateCode", o.billing_gstin AS "billingGstin",
            o.billing_name AS "billingName", o.buyer_user_id AS "buyerUserId",
-           u.provider_id AS "buyerProviderId", u.username AS "buyerUsername"
+           u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
+           o.receipt, o.offer_id AS "offerId", o.refused_code AS "refusedCode",
+           (o.offer_id IS NOT NULL AND o.created_at <= now() - $2::interval) AS "holdLapsed"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
 

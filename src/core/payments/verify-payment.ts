@@ -13,7 +13,10 @@ export interface VerifyPaymentRequest {
   signature: string;
 }
 
-/** Spec §4.5: checks the processor's signature, then marks the order paid and grants, exactly once. */
+/**
+ * Spec §4.5: checks the processor's signature, then marks the order paid and grants, exactly once; or
+ * refuses a late payment of an offer (`refused`), which the caller refunds (refundIfRefused).
+ */
 export async function verifyPayment(core: Core, request: VerifyPaymentRequest): Promise<AppliedPayment> {
   assertActingForSelf(request.callerProviderId, request.providerId);
   const expected = paymentSignature(
@@ -25,6 +28,11 @@ export async function verifyPayment(core: Core, request: VerifyPaymentRequest): 
   return applyPayment(
     core.sequelize,
     { processorOrderId: request.processorOrderId, paymentId: request.paymentId },
-    { source: 'checkout', buyerProviderId: request.providerId, invoicing: core.config.invoicing },
+    {
+      source: 'checkout',
+      buyerProviderId: request.providerId,
+      invoicing: core.config.invoicing,
+      offerHoldMinutes: core.config.offerHoldMinutes,
+    },
   );
 }

@@ -6,6 +6,7 @@ import { Order } from '../models';
 import type { RazorpayClient, RazorpayPayment } from '../processor/razorpay-client';
 import { reconcileSubscriptions } from './subscriptions';
 import { amountMismatch, applyPayment } from '../payments/apply-payment';
+import { refundIfRefused } from '../refunds/refused-payment';
 import { moveToNextCheck } from '../orders/changes';
 import {
   PAGE_SIZE,
@@ -151,11 +152,17 @@ async function reconcileOrder(
   if (dryRun) return ['applied', entry(captured.id, `dry run: would grant ${order.durationDays} days`)];
 
   try {
-    const { change, bundle } = await applyPayment(
+    const applied = await applyPayment(
       core.sequelize,
       { processorOrderId: order.processorOrderId, paymentId: captured.id, paid: captured },
-      { source: 'reconcile', invoicing: core.config.invoicing },
+      {
+        source: 'reconcile',
+        invoicing: core.config.invoicing,
+        offerHoldMinutes: core.config.offerHoldMinutes,
+      },
     );
+    // A refused payment is refunded and answered as a refusal (skipped, with its reason).
+    const { change, bundle } = await refundIfRefused(core, processor, applied);
     const replayed = bundle ? !bundle.created : change!.replayed;
     const until = (change?.expiresAt ?? bundle!.endsAt).toISOString();
     return replayed

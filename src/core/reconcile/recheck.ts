@@ -2,6 +2,7 @@ import type { Core } from '..';
 import { describeOrder } from '../admin/orders';
 import { AppError } from '../errors';
 import { PAYMENT_FAILED, reconcileOrders } from './orders';
+import { OFFER_HOLD_EXPIRED } from '../payments/late-offer-payment';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { ownOrderOf, type OwnOrder } from '../orders/own-orders';
 
@@ -44,6 +45,9 @@ export async function recheckOrder(
 
 function messageFor(status: OwnOrder['status'], applied: boolean, skipped: string | undefined): string {
   if (applied) return 'Payment found at Razorpay: your premium is now active.';
+  if (skipped?.startsWith(`${OFFER_HOLD_EXPIRED}:`)) {
+    return "Your payment came after the offer's hold ran out, and the offer no longer applied: nothing was granted and the payment is refunded in full.";
+  }
   if (status === 'paid') return 'This order is paid and its premium was granted.';
   if (status === 'refunded') return 'This order was refunded.';
   if (skipped?.startsWith('AMOUNT_MISMATCH')) {

@@ -7,6 +7,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { reasonOf } from './orders';
 import type { ReconcileEntry } from './report';
 import { applyRefund } from '../refunds/order-refund';
+import { refundRefusedPayment } from '../refunds/refused-payment';
 import { markRefundChecked } from '../orders/changes';
 import { DUE_PAID_ORDERS } from '../payments/sql';
 
@@ -21,7 +22,8 @@ export interface RefundCheckReport {
 
 /**
  * The safety net for refund webhooks that never arrived (they failed for 24 hours, or were never sent):
- * asks Razorpay about the payments of recently paid orders and applies a full refund it reports
+ * asks Razorpay about the payments of recently paid orders (a refused payment not refunded yet is
+ * refunded now: refundRefusedPayment) and applies a full refund it reports
  * through `applyRefund`, the webhook's own path, which takes the premium back once (the revoke's
  * idempotency key is the order's). Disputes are not visible on Razorpay's payment, so they rest on
  * their webhooks. No transaction is open across a call to Razorpay.
@@ -39,6 +41,15 @@ export async function recheckPaidOrders(
     const entry = (reason: string) => ({ orderId: order.processorOrderId, paymentId, reason });
     try {
       const payment = await processor.fetchPayment(paymentId);
+      // A refused payment whose refund could not be asked when it came: asked again (once, by its key).
+      if (order.refusedCode !== null && payment.amount_refunded === 0) {
+        const { refusedCode, processorOrderId } = order;
+        const asked = await refundRefusedPayment(core, processor, { processorOrderId, refusedCode });
+        if (!asked) throw new Error(`the refund of refused payment ${paymentId} was not confirmed`);
+        await markRefundChecked(core.sequelize, order.id);
+        report.refunded.push(entry(`${refusedCode}: the refused payment is refunded`));
+        return;
+      }
       const outcome =
         payment.amount_refunded > 0
           ? await applyRefund(

@@ -30,6 +30,14 @@ function textOf(notice: SellerNotice): string {
       const stage = { created: 'opened', won: 'won', lost: 'lost' }[notice.stage];
       return `Dispute ${stage}: ${rupeesOfPaise(notice.amountPaise)} of ${rupeesOfPaise(notice.paidPaise)} paid by ${buyerOf(notice.buyer)}, ${notice.payment}, dispute ${notice.disputeId}`;
     }
+    case 'offer_refund': {
+      const rule = {
+        cap: 'its cap was reached',
+        once_per_buyer: 'this buyer had used it',
+        first_purchase: 'it is for a first purchase and this buyer had paid since',
+      }[notice.rule];
+      return `Refunded in full: ${buyerOf(notice.buyer)} paid ${rupeesOfPaise(notice.amountPaise)} for ${purchaseOf(notice.purchase)}, order ${notice.orderId}, after offer ${escaped(notice.offerCode)}'s hold lapsed and ${rule} (OFFER_HOLD_EXPIRED); nothing was granted`;
+    }
     case 'held_revoke':
       return `Revoke held by the revocation guard (#${notice.heldId}): ${notice.reason}, ${notice.target}; an operator releases it (premium revokes list)`;
   }

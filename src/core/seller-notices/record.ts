@@ -32,6 +32,11 @@ export async function recordNotice(transaction: Transaction, notice: SellerNotic
   await execute(transaction, INSERT_NOTICE, [notice.kind, payloadOf(notice)]);
 }
 
+/** The statement that queues `notice` in a plain transaction (the paid-and-grant one's). */
+export function noticeStatement(notice: SellerNotice): PlainQuery {
+  return { name: 'seller-notice', text: INSERT_NOTICE, values: [notice.kind, payloadOf(notice)] };
+}
+
 /** The statement that queues an order's sale notice, only if its transaction marked the order paid. */
 export function saleOfOrderStatement(orderId: number, notice: SellerNotice): PlainQuery {
   return {

@@ -15,6 +15,9 @@ export interface NoticePurchase {
   guildId: string | null;
 }
 
+/** The offer rules a late payment may break (docs/offers.md). */
+export type OfferRule = 'cap' | 'once_per_buyer' | 'first_purchase';
+
 /** One message to the seller's Discord channel, as its row's `kind` and `payload` keep it. */
 export type SellerNotice =
   | {
@@ -44,6 +47,18 @@ export type SellerNotice =
       /** The amount disputed, and the payment's, in paise. */
       amountPaise: number;
       paidPaise: number;
+    }
+  | {
+      /** A payment refused and refunded in full: its offer's hold had lapsed and a rule was taken since. */
+      kind: 'offer_refund';
+      buyer: NoticeBuyer;
+      purchase: NoticePurchase;
+      /** In paise. */
+      amountPaise: number;
+      orderId: string;
+      offerCode: string;
+      /** The rule the payment would have broken. */
+      rule: OfferRule;
     }
   | {
       kind: 'held_revoke';

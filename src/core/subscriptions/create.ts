@@ -34,6 +34,8 @@ export interface CreateSubscriptionRequest {
   guildId?: string | null;
   /** Who each charge's invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
   billing?: BillingInput | null;
+  /** Refused when given: offers are for one-time purchases (400 OFFER_NOT_FOR_SUBSCRIPTIONS). */
+  offerCode?: string | null;
 }
 
 export interface CreatedSubscription {
@@ -66,6 +68,13 @@ export async function createSubscription(
   request: CreateSubscriptionRequest,
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
+  // Refused rather than ignored: a buyer must never be charged the full price believing the code applied.
+  if (request.offerCode !== undefined && request.offerCode !== null) {
+    throw AppError.validation(
+      'OFFER_NOT_FOR_SUBSCRIPTIONS',
+      'offer codes apply to one-time purchases only; subscribe without the code, or buy the plan once with it',
+    );
+  }
   const billing = parseBilling(request.billing);
   if (!request.plan && !request.planType) {
     throw AppError.validation(

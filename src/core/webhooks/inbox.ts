@@ -11,6 +11,7 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { assertSignature, webhookSignature } from '../processor/signatures';
 import { applyChargeRefund } from '../refunds/charge-refund';
 import { applyRefund } from '../refunds/order-refund';
+import { refundRefusedPayment } from '../refunds/refused-payment';
 import { applyInvoiceCharge, resolveInvoicePayment } from '../subscriptions/charge-events';
 import {
   applySubscriptionWebhook,
@@ -48,7 +49,8 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
   const event = await resolveEvent(core, parseRazorpayEvent(delivery.rawBody));
   const subscriptionEvent = readSubscriptionWebhook(delivery.rawBody);
   const { sequelize } = core;
-  return sequelize.transaction(async (transaction) => {
+  const refused: RefusedOrder[] = [];
+  const outcome = await sequelize.transaction(async (transaction): Promise<WebhookOutcome> => {
     if (!(await recordDelivery(transaction, delivery.eventId, event.name))) {
       return { status: 'duplicate', event: event.name };
     }
@@ -58,7 +60,7 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
         { transaction },
         async (savepoint) =>
           (await applySubscriptionEvent(core, subscriptionEvent, savepoint)) ??
-          applyEvent(core, event, savepoint),
+          applyEvent(core, event, savepoint, refused),
       );
     } catch (error) {
       if (!isAppError(error) || error.kind === 'unavailable') throw error;
@@ -70,6 +72,15 @@ export async function handleWebhook(core: Core, delivery: WebhookDelivery): Prom
       };
     }
   });
+  // Once the refusal is committed, its refund: no transaction is open while Razorpay is asked.
+  for (const order of refused) await refundRefusedPayment(core, processorOf(core), order);
+  return outcome;
+}
+
+/** A payment applyPayment refused in this delivery: refunded once the delivery commits. */
+interface RefusedOrder {
+  processorOrderId: string;
+  refusedCode: string;
 }
 
 /** False when the event id is already recorded; a concurrent delivery of it waits for the first to end. */
@@ -84,17 +95,21 @@ async function recordDelivery(
 
 const processors = new WeakMap<Core, RazorpayClient>();
 
-/** An invoice's payment, made an `invoice.paid` by asking Razorpay for the invoice (outside any transaction). */
-async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayEvent> {
-  if (event.kind !== 'invoice-payment') return event;
+function processorOf(core: Core): RazorpayClient {
   let processor = processors.get(core);
   if (processor === undefined) {
     processor = razorpayClientFor(core.config);
     processors.set(core, processor);
   }
+  return processor;
+}
+
+/** An invoice's payment, made an `invoice.paid` by asking Razorpay for the invoice (outside any transaction). */
+async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayEvent> {
+  if (event.kind !== 'invoice-payment') return event;
   let charge;
   try {
-    charge = await resolveInvoicePayment(processor, event.payment);
+    charge = await resolveInvoicePayment(processorOf(core), event.payment);
   } catch (error) {
     // Razorpay refusing to show the invoice (another account's, say) is not worth a day of retries.
     if (!isAppError(error) || error.kind === 'unavailable') throw error;
@@ -151,17 +166,23 @@ async function applyEvent(
   core: Core,
   event: RazorpayEvent,
   transaction: Transaction,
+  refused: RefusedOrder[],
 ): Promise<WebhookOutcome> {
   const { sequelize } = core;
   const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing };
   switch (event.kind) {
-    case 'payment':
-      await applyPayment(sequelize, event.payment, {
+    case 'payment': {
+      const applied = await applyPayment(sequelize, event.payment, {
         source: 'webhook',
         transaction,
         invoicing: core.config.invoicing,
+        offerHoldMinutes: core.config.offerHoldMinutes,
       });
-      return { status: 'processed', event: event.name };
+      if (applied.refused === undefined) return { status: 'processed', event: event.name };
+      refused.push({ processorOrderId: applied.order.processorOrderId, refusedCode: applied.refused });
+      const reason = `${applied.refused}: the payment came after the offer's hold and is refunded in full`;
+      return { status: 'ignored', event: event.name, reason, needsOperator: false };
+    }
     case 'refund':
       return answer(event.name, await applyRefund(sequelize, event.refund, { transaction, ...limit }));
     case 'dispute':

@@ -56,10 +56,11 @@ const shown = (offer: OfferWithFigures) => ({
  */
 const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   const { sequelize } = core;
+  const { offerHoldMinutes } = core.config;
 
   app.get('/api/console/offers', { schema: { hide } }, async () => {
     const [offers, plans] = await Promise.all([
-      listOffers(sequelize),
+      listOffers(sequelize, offerHoldMinutes),
       listPlans(sequelize, { includeArchived: true }),
     ]);
     return {
@@ -86,7 +87,7 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
   });
 
   app.post('/api/console/offers/:code/disable', { schema: { hide, params: CodeParams } }, async (request) => {
-    const offer = await disableOffer(sequelize, request.params.code);
+    const offer = await disableOffer(sequelize, request.params.code, offerHoldMinutes);
     request.log.info({ offer: offer.code }, 'console disables an offer');
     return shown(offer);
   });

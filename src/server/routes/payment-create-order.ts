@@ -57,7 +57,11 @@ const paymentCreateOrderRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asyn
       },
     },
     async (request) =>
-      createOrder(core, processor, { callerProviderId: request.caller!.providerId, ...request.body }),
+      createOrder(core, processor, {
+        callerProviderId: request.caller!.providerId,
+        ...request.body,
+        ip: request.ip,
+      }),
   );
 };
 

@@ -41,7 +41,12 @@ const paymentQuoteRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app
         response: { 200: QuoteReply, ...errorReplies(400, 401, 403, 404, 409, 429) },
       },
     },
-    async (request) => quoteOrder(core, { callerProviderId: request.caller!.providerId, ...request.body }),
+    async (request) =>
+      quoteOrder(core, {
+        callerProviderId: request.caller!.providerId,
+        ...request.body,
+        ip: request.ip,
+      }),
   );
 };
 

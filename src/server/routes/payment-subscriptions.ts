@@ -34,6 +34,11 @@ const CreateSubscriptionBody = Type.Object({
   ),
   ...TargetFields,
   ...BillingFields,
+  offerCode: Type.Optional(
+    Type.Union([Type.String({ maxLength: 64 }), Type.Null()], {
+      description: 'refused: offers apply to one-time purchases (400 OFFER_NOT_FOR_SUBSCRIPTIONS)',
+    }),
+  ),
 });
 
 const CreatedSubscription = Type.Object({

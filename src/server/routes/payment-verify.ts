@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import type { AppliedPayment } from '../../core/payments/apply-payment';
+import { razorpayClientFor } from '../../core/payments/processor';
 import { verifyPayment } from '../../core/payments/verify-payment';
+import { refundIfRefused } from '../../core/refunds/refused-payment';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, ProviderId } from '../schemas';
@@ -84,6 +86,7 @@ function reply({ order, change, bundle }: AppliedPayment): Static<typeof VerifyP
 
 /** POST /api/payment/verify-payment (docs/interface.md). */
 const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
+  const processor = razorpayClientFor(core.config);
   app.post(
     '/api/payment/verify-payment',
     {
@@ -100,14 +103,14 @@ const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         },
       },
     },
-    async (request) =>
-      reply(
-        await verifyPayment(core, {
-          callerProviderId: request.caller!.providerId,
-          providerId: request.body.providerId,
-          ...checkoutResponse(request.body),
-        }),
-      ),
+    async (request) => {
+      const applied = await verifyPayment(core, {
+        callerProviderId: request.caller!.providerId,
+        providerId: request.body.providerId,
+        ...checkoutResponse(request.body),
+      });
+      return reply(await refundIfRefused(core, processor, applied));
+    },
   );
 };
 

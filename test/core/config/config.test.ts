@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       redisKeyPrefix: 'premium:',
       corsOrigins: ['http://localhost:3000'],
       maxOpenOrders: 10,
+      offerHoldMinutes: 60,
       webhookRateLimitPerMinute: 6000,
       redisUrl: 'redis://127.0.0.1:6379',
       eventsStream: 'premium:events',
@@ -130,6 +131,15 @@ describe('loadConfig', () => {
       maxOpenOrders: 3,
       webhookRateLimitPerMinute: 100,
     });
+  });
+
+  it('takes OFFER_HOLD_MINUTES as whole minutes from 1 to a week, naming any other value', () => {
+    expect(loadConfig({ NODE_ENV: 'test', OFFER_HOLD_MINUTES: '15' }).offerHoldMinutes).toBe(15);
+    for (const value of ['0', '-5', '2.5', 'an hour', '10081']) {
+      expect(() => loadConfig({ NODE_ENV: 'test', OFFER_HOLD_MINUTES: value })).toThrow(
+        /OFFER_HOLD_MINUTES: /,
+      );
+    }
   });
 
   it('refuses a CORS origin that is a wildcard or not an origin', () => {

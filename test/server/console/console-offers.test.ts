@@ -172,7 +172,7 @@ describe('the console offers routes', () => {
 
     const disabled = await request('POST', '/api/console/offers/diwali20/disable', {});
     expect(disabled.json()).toMatchObject({ code: 'DIWALI20', status: 'disabled', paidRedemptions: 1 });
-    expect((await showOffer(app().core.sequelize, 'DIWALI20')).status).toBe('disabled');
+    expect((await showOffer(app().core.sequelize, 'DIWALI20', 60)).status).toBe('disabled');
     expect(answer(await request('POST', '/api/console/offers/DIWALI20/disable', {}))).toEqual([
       409,
       'OFFER_DISABLED',

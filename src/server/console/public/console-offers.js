@@ -106,7 +106,7 @@
         act({
           action,
           title: `Disable ${offer.code}`,
-          what: 'No new order may use it. Orders that have it keep their price, and a buyer may still pay one created in the last hour.',
+          what: 'No new order may use it. Orders that have it keep their price, and a buyer may still pay one within its hold (OFFER_HOLD_MINUTES, an hour by default).',
           path: `/api/console/offers/${encodeURIComponent(offer.code)}/disable`,
           body: {},
           noKey: true,
@@ -151,7 +151,7 @@
       el(
         'p',
         { className: 'muted' },
-        `Codes buyers type at checkout: ${active} active. Redeemed counts paid orders and unpaid ones of the last hour against the cap; given off and paid are of paid orders. The same changes as premium offers … in the terminal.`,
+        `Codes buyers type at checkout: ${active} active. Redeemed counts paid orders and unpaid ones still in their hold (OFFER_HOLD_MINUTES, an hour by default) against the cap; given off and paid are of paid orders. The same changes as premium offers … in the terminal.`,
       ),
       totals(data.offers),
       el('div', { className: 'actions' }, addOfferButton(data.plans)),

@@ -445,6 +445,21 @@ function updatePrice() {
   byId('buy-reason').hidden = refusal === null;
   const price = currentQuote()?.amount ?? planPrice(code, months);
   byId('pay').textContent = refusal === null ? `Buy for ${rupees.format(price)}` : 'Buy';
+  showSubscribeNote(code, months);
+}
+
+/**
+ * The discounted price is for Buy alone: beside Subscribe, a renewing plan with an offer applied says
+ * that the code does not go with it, and what a cycle costs (create-subscription refuses a code).
+ */
+function showSubscribeNote(code, months) {
+  const note = byId('subscribe-note');
+  const renews = code !== null && code !== CUSTOM && Boolean(planOf(code)?.renews);
+  const shown = renews && currentQuote() !== null;
+  note.textContent = shown
+    ? `Offers apply to one-time purchases: Subscribe charges ${rupees.format(planPrice(code, months))} a cycle.`
+    : '';
+  note.hidden = !shown;
 }
 
 /**

@@ -4,10 +4,12 @@ import { AppError } from '../errors';
 import { ADVISORY_XACT_LOCK, countFailedAttempts, INSERT_FAILED_ATTEMPT } from './sql';
 
 /**
- * Refused redemptions of well-formed codes allowed per user and per client IP within the window; past
- * either, redemption answers TOO_MANY_ATTEMPTS until the oldest counted failure leaves the window. With
- * 80-bit codes, even a million IPs at 30 guesses an hour against a million live codes expect a hit once
- * in about 4 million years.
+ * Refused well-formed codes allowed per user and per client IP within the window, gift codes and offer
+ * codes together (one budget: guessing either kind spends it); past either limit, a redemption, a quote
+ * or an order with a code answers TOO_MANY_ATTEMPTS until the oldest counted failure leaves the window.
+ * With 80-bit gift codes, even a million IPs at 30 guesses an hour against a million live codes expect a
+ * hit once in about 4 million years; offer codes are shorter and chosen by people, so the same budget is
+ * what keeps guessing them slow.
  */
 export const ATTEMPT_LIMITS = { perUser: 10, perIp: 30, windowHours: 1 } as const;
 
@@ -17,7 +19,7 @@ const COUNT_FAILED_ATTEMPTS = countFailedAttempts(ATTEMPT_LIMITS.windowHours);
 const ATTEMPT_LOCK_CLASS = 3;
 
 /**
- * Serialises redemptions by the same user or from the same IP (user first, then IP, in every
+ * Serialises code attempts by the same user or from the same IP (user first, then IP, in every
  * transaction, so no two wait on each other), then refuses when either has used up its failures.
  */
 export async function assertAttemptsLeft(
