@@ -66,7 +66,7 @@ export async function createSubscription(
   request: CreateSubscriptionRequest,
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const billing = parseBilling(request.billing);
+  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
   if (!request.plan && !request.planType) {
     throw AppError.validation(
       'PLAN_REQUIRED',
