@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import { paymentSignature, signaturesMatch } from '../../src/core/processor/signatures';
-import { verifySessionToken } from '../../src/core/session';
+import { verifySession } from '../../src/core/session';
 
 export const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
@@ -143,7 +143,7 @@ export function bareVerifyRoute(app: FastifyInstance, pool: pg.Pool, secrets: { 
   app.post<{ Body: VerifyBody }>('/api/payment/verify-payment', async (request) => {
     const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
     if (!token) throw refuse(401, 'AUTHENTICATION_REQUIRED');
-    const caller = verifySessionToken(secrets.jwt, token);
+    const caller = verifySession(secrets.jwt, token).claims;
     const body = request.body;
     if (caller.providerId !== body.providerId) throw refuse(403, 'NOT_YOURSELF');
     const expected = paymentSignature(body.processor_order_id, body.processor_payment_id, secrets.key);

@@ -6,7 +6,7 @@ import Fastify from 'fastify';
 import { createCore } from '../../src/core';
 import { loadConfig } from '../../src/core/config';
 import { verifyPayment } from '../../src/core/payments/verify-payment';
-import { verifySessionToken } from '../../src/core/session';
+import { verifySession } from '../../src/core/session';
 import { BEARER, type VerifyBody } from './bare-verify';
 import { serveUntilTerminated } from './serve';
 
@@ -17,7 +17,7 @@ app.get('/healthz', async () => ({ status: 'ok' }));
 app.post<{ Body: VerifyBody }>('/api/payment/verify-payment', async (request, reply) => {
   const token = BEARER.exec(request.headers.authorization ?? '')?.[1];
   if (!token) return reply.code(401).send({ error: 'AUTHENTICATION_REQUIRED' });
-  const caller = verifySessionToken(core.config.jwtSecret, token);
+  const caller = verifySession(core.config.jwtSecret, token).claims;
   const { order, change } = await verifyPayment(core, {
     callerProviderId: caller.providerId,
     providerId: request.body.providerId,

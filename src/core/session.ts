@@ -1,4 +1,4 @@
-import { createSecretKey, type KeyObject } from 'node:crypto';
+import { createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { AppError } from './errors';
 
@@ -29,17 +29,25 @@ function secretKey(secret: string): KeyObject {
 
 export function issueSessionToken(secret: string, claims: SessionClaims): string {
   const { providerId, username, avatar } = claims;
+  // A jti of its own: two sign-ins in one second are two sessions, and signing out of one ends only it.
   return jwt.sign({ providerId, username, avatar }, secretKey(secret), {
     algorithm: ALGORITHM,
     expiresIn: SESSION_LIFETIME_SECONDS,
+    jwtid: randomUUID(),
   });
+}
+
+/** A verified token: its claims, and until when (epoch ms) it is accepted, which a sign-out must outlast. */
+export interface VerifiedSession {
+  claims: SessionClaims;
+  acceptedUntilMs: number;
 }
 
 /**
  * Verifies signature (HS256 only: `alg: none` and other algorithms are refused) and expiry. A token
  * without `exp` or `iat` is refused too: a token that never expires is never one this service issued.
  */
-export function verifySessionToken(secret: string, token: string): SessionClaims {
+export function verifySession(secret: string, token: string): VerifiedSession {
   let decoded: string | jwt.JwtPayload;
   try {
     decoded = jwt.verify(token, secretKey(secret), {
@@ -62,8 +70,11 @@ export function verifySessionToken(secret: string, token: string): SessionClaims
     throw AppError.unauthorized('INVALID_TOKEN', 'the session token is not valid');
   }
   return {
-    providerId: decoded.providerId,
-    username: decoded.username,
-    avatar: typeof decoded.avatar === 'string' ? decoded.avatar : null,
+    claims: {
+      providerId: decoded.providerId,
+      username: decoded.username,
+      avatar: typeof decoded.avatar === 'string' ? decoded.avatar : null,
+    },
+    acceptedUntilMs: (decoded.exp + CLOCK_TOLERANCE_SECONDS) * 1000,
   };
 }

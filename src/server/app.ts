@@ -12,6 +12,7 @@ import docs from './plugins/docs';
 import metrics from './plugins/metrics';
 import rateLimit from './plugins/rate-limit';
 import securityHeaders from './plugins/security-headers';
+import authLogoutRoutes from './routes/auth-logout';
 import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import botPremiumRoutes from './routes/bot-premium';
@@ -44,7 +45,11 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   // The API's map is for its developers; production shows it only when asked to.
   if (config.nodeEnv !== 'production' || config.docsPublic) await fastify.register(docs);
   await fastify.register(metrics);
-  await fastify.register(authenticate, { jwtSecret: config.jwtSecret });
+  await fastify.register(authenticate, {
+    jwtSecret: config.jwtSecret,
+    redis: options.redis,
+    keyPrefix: config.redisKeyPrefix,
+  });
   await fastify.register(rateLimit, {
     redis: options.redis,
     keyPrefix: config.redisKeyPrefix,
@@ -55,6 +60,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(plansRoutes, options);
   await fastify.register(authSignInRoutes, options);
   await fastify.register(authMeRoutes, options);
+  await fastify.register(authLogoutRoutes, options);
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentQuoteRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);

@@ -317,6 +317,22 @@ describe('premium plans', () => {
     expect(same.stdout).toBe('Monthly costs ₹249.50 already: nothing changed.\n');
   });
 
+  it("refuses a price above ₹5,00,000 as INVALID_PRICE, never PostgreSQL's overflow", async () => {
+    const before = await catalogRows();
+
+    const run = await cli(['plans', 'set-price', 'Monthly', '99999999']);
+
+    expectFailure(run, 'INVALID_PRICE');
+    expect(run.stderr).toContain('from ₹1 to ₹5,00,000.00');
+    expectFailure(await cli(['plans', 'set-price', 'Monthly', '500000.01', '--json']), 'INVALID_PRICE');
+    expectFailure(
+      await cli(['plans', 'add', 'Dear', '--scope', 'ANY', '--days', '30', '--price', '99999999']),
+      'INVALID_PRICE',
+    );
+    expect(await catalogRows()).toEqual(before);
+    expect(await cli(['plans', 'set-price', 'Monthly', '500000'])).toMatchObject({ code: 0 });
+  });
+
   it('refuses a price below ₹1 or an unknown plan, writing nothing', async () => {
     const before = await catalogRows();
 

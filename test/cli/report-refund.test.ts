@@ -14,7 +14,7 @@ import { json } from '../support/cli';
 jest.setTimeout(60_000);
 
 const getCore = useTestCore();
-const { sandbox: getSandbox, cli } = useCliSandbox();
+const { sandbox: getSandbox, cli, cliAtTerminal } = useCliSandbox();
 let sandbox: Sandbox;
 beforeAll(() => {
   sandbox = getSandbox();
@@ -83,6 +83,57 @@ describe('premium orders refund', () => {
     expect(again.code).toBe(0);
     expect(json(again)).toMatchObject({ paymentId, amountPaise: 5_000, refundedTotalPaise: 5_000 });
     expect(first.stdout).toContain(json(again).refundId);
+  });
+
+  it('refuses the same partial refund again within 10 minutes (REFUND_REPEATED) unless --again', async () => {
+    const { orderId, paymentId } = await paidOrder(getCore());
+    const refund = ['orders', 'refund', orderId, '--amount', '50', '--reason', 'goodwill', '--yes'];
+    expect((await cli(refund)).code).toBe(0);
+
+    const repeated = await cli(refund);
+    const asJson = await cli([...refund, '--json']);
+    const byPayment = await cli(['orders', 'refund', paymentId, '--amount', '50', '--reason', 'x', '--yes']);
+
+    for (const run of [repeated, asJson, byPayment]) {
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(
+        /was refunded ₹50\.00 0 minute\(s\) ago \(rfnd_\w+, by .+\); nothing was refunded now\. Add --again .*\(REFUND_REPEATED\)\n$/,
+      );
+    }
+    expect(sandbox.razorpay.refunds(paymentId)).toHaveLength(1);
+
+    // Another amount is another refund; --again makes the same one a second time, on purpose.
+    expect(
+      (await cli(['orders', 'refund', orderId, '--amount', '40', '--reason', 'more', '--yes'])).code,
+    ).toBe(0);
+    const again = await cli([...refund, '--again', '--json']);
+    expect(again.code).toBe(0);
+    expect(json(again)).toMatchObject({ amountPaise: 5_000, refundedTotalPaise: 14_000 });
+  });
+
+  it('at a terminal, asks before a second identical refund, saying when the first was made; y makes it', async () => {
+    const { orderId, paymentId } = await paidOrder(getCore());
+    expect(
+      (await cli(['orders', 'refund', orderId, '--amount', '50', '--reason', 'goodwill', '--yes'])).code,
+    ).toBe(0);
+
+    const declined = await cliAtTerminal(
+      ['orders', 'refund', orderId, '--amount', '50', '--reason', 'r'],
+      'n\n',
+    );
+    const accepted = await cliAtTerminal(
+      ['orders', 'refund', orderId, '--amount', '50', '--reason', 'r'],
+      'y\n',
+    );
+
+    expect(declined.code).toBe(1);
+    expect(accepted.code).toBe(0);
+    for (const run of [declined, accepted])
+      expect(run.stdout).toMatch(
+        /was refunded ₹50\.00 0 minute\(s\) ago .*: this would be a second refund\. Refund 50\.00 INR/,
+      );
+    expect(sandbox.razorpay.refunds(paymentId)).toHaveLength(2);
   });
 
   it('asks before refunding, and refuses when no one is at the terminal to answer', async () => {

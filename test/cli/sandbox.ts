@@ -3,7 +3,7 @@ import { createOrder } from '../../src/core/orders/create-order';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { createUser } from '../support/fixtures';
-import { premium, type CliRun } from '../support/cli';
+import { premium, premiumAtTerminal, type CliRun } from '../support/cli';
 
 export const CREDENTIALS = {
   discord: { clientId: 'cli-client', clientSecret: 'cli-client-secret' },
@@ -11,21 +11,26 @@ export const CREDENTIALS = {
 };
 
 /** A Razorpay sandbox for the file's tests (faults cleared after each), and the CLI pointed at it. */
-export function useCliSandbox(): { sandbox: () => Sandbox; cli: (args: string[]) => Promise<CliRun> } {
+export function useCliSandbox(): {
+  sandbox: () => Sandbox;
+  cli: (args: string[]) => Promise<CliRun>;
+  cliAtTerminal: (args: string[], input: string) => Promise<CliRun>;
+} {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox(CREDENTIALS);
   });
   afterEach(() => sandbox.faults.clear());
   afterAll(() => sandbox.close());
+  const env = (): NodeJS.ProcessEnv => ({
+    RAZORPAY_API_URL: sandbox.razorpayApiUrl,
+    RAZORPAY_KEY_ID: CREDENTIALS.razorpay.keyId,
+    RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
+  });
   return {
     sandbox: () => sandbox,
-    cli: (args) =>
-      premium(args, {
-        RAZORPAY_API_URL: sandbox.razorpayApiUrl,
-        RAZORPAY_KEY_ID: CREDENTIALS.razorpay.keyId,
-        RAZORPAY_KEY_SECRET: CREDENTIALS.razorpay.keySecret,
-      }),
+    cli: (args) => premium(args, env()),
+    cliAtTerminal: (args, input) => premiumAtTerminal(args, { input, env: env() }),
   };
 }
 

@@ -137,6 +137,25 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     TEST_MS,
   );
 
+  it('signs out for good: the token the page held is refused by the API afterwards', async () => {
+    const page = await newPage({ width: 390, height: 844 });
+    const { api } = getProduct();
+    await signIn(page, api);
+    const token = (await page.evaluate('sessionStorage.getItem("premium.sessionToken")')) as string;
+    const orders = () =>
+      fetch(`${api}/api/payment/orders`, { headers: { authorization: `Bearer ${token}` } });
+    expect((await orders()).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('link', { name: 'Sign in with Discord' }).waitFor();
+
+    const after = await orders();
+    expect([after.status, ((await after.json()) as { error: { code: string } }).error.code]).toEqual([
+      401,
+      'SESSION_ENDED',
+    ]);
+  });
+
   it('says what to do when its own settings do not arrive', async () => {
     const page = await newPage({ width: 390, height: 844 });
     await page.route('**/store/config.json', (route) => route.abort('connectionreset'));

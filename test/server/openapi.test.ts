@@ -194,6 +194,8 @@ describe('the OpenAPI document (/docs/json)', () => {
         url: '/api/payment/subscriptions/sub_Unknown0000001/cancel',
         headers: auth,
       }),
+      // Last: it ends the session every call above used.
+      await inject('POST /api/auth/logout', { url: '/api/auth/logout', headers: auth }),
     ];
 
     const document = (await SwaggerParser.dereference(

@@ -129,6 +129,15 @@ describe('the store outside production (the sandbox pays)', () => {
     ]);
   });
 
+  it("signs out through POST /api/auth/logout, so that the token stops working, not only the page's copy", async () => {
+    const script = (await get('/store/store.js')).body;
+
+    expect(script).toContain("byId('sign-out').addEventListener('click', endSession)");
+    expect(script).toMatch(
+      /async function endSession\(\) \{[^}]*fetch\('\/api\/auth\/logout', \{ method: 'POST'/,
+    );
+  });
+
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
     const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
 

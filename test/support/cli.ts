@@ -47,7 +47,7 @@ export function json<T = Record<string, unknown>>(run: CliRun): T {
  */
 export function premiumAtTerminal(
   args: string[],
-  { input = '', columns = 80 }: { input?: string; columns?: number } = {},
+  { input = '', columns = 80, env = {} }: { input?: string; columns?: number; env?: NodeJS.ProcessEnv } = {},
 ): Promise<CliRun> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run npm run build first`);
   const command = [process.execPath, BIN, ...args].map((word) => `'${word.replaceAll("'", "'\\''")}'`);
@@ -63,7 +63,7 @@ export function premiumAtTerminal(
       ],
       {
         cwd: os.tmpdir(),
-        env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: workerDatabaseUrl() },
+        env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: workerDatabaseUrl(), ...env },
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, stdout, stderr }),
     );

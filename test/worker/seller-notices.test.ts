@@ -30,7 +30,9 @@ const logger = pino({ level: 'silent' });
 const LIMIT = { messages: 10, windowMs: 1000 };
 let discord: Sandbox;
 beforeAll(async () => {
-  discord = await startSandbox({ ...testConfig(), discordWebhookLimit: LIMIT });
+  // Only the credentials: the whole config would carry its PORT (3000, where `npm run dev` listens).
+  const { discord: credentials, razorpay } = testConfig();
+  discord = await startSandbox({ discord: credentials, razorpay, discordWebhookLimit: LIMIT });
 });
 afterEach(() => discord.faults.clear());
 afterAll(() => discord.close());

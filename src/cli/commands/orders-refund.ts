@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import type { RefundResult } from '../../core/refunds';
+import { AppError } from '../../core/errors';
+import { rupeesOfPaise } from '../../core/money';
+import type { EarlierRefund, RefundResult } from '../../core/refunds';
 import { orderOrPayment, rupees } from '../arguments';
 import { confirm } from '../confirm';
 import { money } from '../format';
@@ -12,6 +14,15 @@ interface RefundOptions {
   actor: string;
   idempotencyKey: string;
   yes?: boolean;
+  again?: boolean;
+}
+
+function repeated(earlier: EarlierRefund, named: string): string {
+  const refund = earlier.refundId ?? 'not answered by Razorpay yet';
+  return (
+    `${named} was refunded ${rupeesOfPaise(earlier.amountPaise)} ${earlier.minutesAgo} minute(s) ago ` +
+    `(${refund}, by ${earlier.actor ?? 'someone'})`
+  );
 }
 
 function render(result: RefundResult & { idempotencyKey: string }): string {
@@ -47,21 +58,51 @@ export function registerOrdersRefund(orders: Command, session: Session): void {
     .addOption(actorOption())
     .addOption(idempotencyKeyOption())
     .option('--yes', 'do not ask for confirmation (required when stdin is not a terminal)')
-    .action(async (payment: { orderId: string } | { paymentId: string }, options: RefundOptions) => {
-      const { requestRefund } = require('../../core/refunds') as typeof import('../../core/refunds');
-      const what = options.amount === undefined ? 'all that is left' : money(options.amount, 'INR');
-      const named = 'orderId' in payment ? `order ${payment.orderId}` : `payment ${payment.paymentId}`;
-      await confirm(
-        `Refund ${what} of ${named} at Razorpay? Its premium (or the refunded share of its days) is taken back.`,
-        options.yes,
-      );
-      const result = await requestRefund(session.core(), session.processor(), {
-        ...payment,
-        amountPaise: options.amount,
-        reason: options.reason,
-        actor: options.actor,
-        idempotencyKey: options.idempotencyKey,
-      });
-      session.emit({ ...result, idempotencyKey: options.idempotencyKey }, render);
-    });
+    .option(
+      '--again',
+      'refund again the same amount of a payment refunded in the last 10 minutes (otherwise refused, or asked)',
+    )
+    .action(
+      async (
+        payment: { orderId: string } | { paymentId: string },
+        options: RefundOptions,
+        command: Command,
+      ) => {
+        const refunds = require('../../core/refunds') as typeof import('../../core/refunds');
+        const what = options.amount === undefined ? 'all that is left' : money(options.amount, 'INR');
+        const named = 'orderId' in payment ? `order ${payment.orderId}` : `payment ${payment.paymentId}`;
+        // Run twice without its key, a partial refund would be made twice: a repeat must be meant. A key
+        // given is a retry, which answers the first refund; the rest of a payment can never be refunded twice.
+        const checkRepeat =
+          options.amount !== undefined &&
+          !options.again &&
+          command.getOptionValueSource('idempotencyKey') !== 'cli';
+        const earlier = checkRepeat
+          ? await refunds.recentSameRefund(session.core().sequelize, {
+              ...payment,
+              amountPaise: options.amount!,
+            })
+          : null;
+        const asked = process.stdin.isTTY && !session.options.json && !options.yes;
+        if (earlier && !asked)
+          throw AppError.conflict(
+            'REFUND_REPEATED',
+            `${repeated(earlier, named)}; nothing was refunded now. Add --again to refund it a second time, or ` +
+              "give the first run's --idempotency-key to see that refund",
+          );
+        await confirm(
+          `${earlier ? `${repeated(earlier, named)}: this would be a second refund. ` : ''}` +
+            `Refund ${what} of ${named} at Razorpay? Its premium (or the refunded share of its days) is taken back.`,
+          options.yes,
+        );
+        const result = await refunds.requestRefund(session.core(), session.processor(), {
+          ...payment,
+          amountPaise: options.amount,
+          reason: options.reason,
+          actor: options.actor,
+          idempotencyKey: options.idempotencyKey,
+        });
+        session.emit({ ...result, idempotencyKey: options.idempotencyKey }, render);
+      },
+    );
 }

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { paiseOfRupees } from '../money';
+import { paiseOfRupees, rupeesOfPaise } from '../money';
 import { billingPeriodOf, CUSTOM_PLAN, isBundle } from '../plans';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import {
@@ -21,6 +21,11 @@ const PLAN_CODE = /^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$/;
 const MAX_DAYS = 3650;
 const MAX_SLOTS = 100;
 const MAX_TRIAL_DAYS = 365;
+/**
+ * Amounts are integer paise (at most ₹2,14,74,836.47): a price of at most ₹5,00,000 keeps the largest
+ * order, a Custom plan of 36 months, within that.
+ */
+const MAX_PRICE_PAISE = 50_000_000;
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
 
@@ -146,16 +151,20 @@ function planExists(code: string): AppError {
   return AppError.conflict('PLAN_EXISTS', `a plan "${code}" exists already`);
 }
 
-/** INR with at most two decimals, at least ₹1, as paise. */
+/** INR with at most two decimals, from ₹1 to MAX_PRICE_PAISE, as paise: checked before any SQL sees it. */
 export function checkedPrice(price: number | string): number {
+  let paise: number | null;
   try {
-    return paiseOfRupees(price);
+    paise = paiseOfRupees(price);
   } catch {
+    paise = null;
+  }
+  if (paise === null || paise > MAX_PRICE_PAISE)
     throw AppError.validation(
       'INVALID_PRICE',
-      `a price is in INR, at least ₹1 with at most two decimals (like 249 or 249.50), not ${price}`,
+      `a price is in INR, from ₹1 to ${rupeesOfPaise(MAX_PRICE_PAISE)} with at most two decimals (like 249 or 249.50), not ${price}`,
     );
-  }
+  return paise;
 }
 
 function checkNewPlan(plan: NewPlan) {

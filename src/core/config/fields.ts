@@ -7,6 +7,7 @@ import { parsePlanIds } from '../plan-ids';
 import { parseOperatorIds, parseSnowflake, parseTierRoles, readCaBundle } from './parsers';
 import { gstinProblem } from '../gst';
 import { isReportTimeZone } from './report-timezone';
+import { parseTrustProxy } from './trust-proxy';
 
 /** Without a user name in the URL, pg sends `$USER`, which CI machines may not set. */
 function defaultDatabaseUrl(): string {
@@ -63,10 +64,7 @@ export const fields = z.object({
   PORT: port.default(3000),
   HOST: z.string().min(1).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
-  TRUST_PROXY: z
-    .string()
-    .default('false')
-    .transform((value) => (/^(true|false)$/.test(value) ? value === 'true' : value)),
+  TRUST_PROXY: parsedWith(parseTrustProxy),
   DATABASE_URL: url.default(defaultDatabaseUrl),
   DATABASE_PREPARED_STATEMENTS: flag('true'),
   REDIS_URL: url.default('redis://127.0.0.1:6379'),

@@ -56,7 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     // In development the API is reachable from this machine only, unless HOST says otherwise.
     host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: e.TRUST_PROXY ?? false,
     databaseUrl: e.DATABASE_URL,
     databasePreparedStatements: e.DATABASE_PREPARED_STATEMENTS,
     redisUrl: e.REDIS_URL,

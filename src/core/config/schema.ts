@@ -3,6 +3,7 @@ import { fields, type Env } from './fields';
 import { checkRedis } from './redis';
 import { checkSecrets } from './secrets';
 import { checkSellerNotices } from './seller-notices';
+import { checkTrustProxy } from './trust-proxy';
 
 /** The variables, then the rules across them: every problem an issue named by its variable. */
 export const schema = fields.superRefine((env, ctx) => {
@@ -17,6 +18,7 @@ export const schema = fields.superRefine((env, ctx) => {
   checkSeller(env, ctx);
   checkSellerNotices(env, ctx);
   checkRoles(env, ctx);
+  checkTrustProxy(env, ctx);
 });
 
 /** A GST-registered seller's invoices name the seller; the two series must not share a prefix. */

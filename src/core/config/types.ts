@@ -30,9 +30,10 @@ export interface Config {
   host: string;
   /**
    * Which proxies' X-Forwarded-For to believe for the client IP (per-IP rate limits): false (none, the
-   * default) or the proxies' addresses/CIDRs (`10.0.0.0/8,loopback`). `true` lets any caller pick its IP.
+   * default) or the proxies' addresses/CIDRs (`10.0.0.0/8,loopback`). `true` lets any caller pick its IP,
+   * so it is refused in production.
    */
-  trustProxy: boolean | string;
+  trustProxy: boolean | string[];
   databaseUrl: string;
   /**
    * Whether the hot statements go out prepared (parsed and planned once per connection); false behind a

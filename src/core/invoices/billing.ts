@@ -1,3 +1,4 @@
+import { assertBuyerText } from '../buyer-text';
 import { AppError } from '../errors';
 import { gstinProblem, isGstState } from '../gst';
 
@@ -21,12 +22,15 @@ export interface Billing {
 const NO_BILLING: Billing = { stateCode: null, gstin: null, name: null };
 
 /**
- * Checks the buyer's billing: an unknown state is 400 INVALID_STATE, a GSTIN of the wrong shape, check
- * character or state (or of another state than `stateCode`) 400 INVALID_GSTIN. The GSTIN names the state
- * when `stateCode` is absent.
+ * Checks the buyer's billing: a line break or control character in any field is 400 INVALID_TEXT, an
+ * unknown state 400 INVALID_STATE, a GSTIN of the wrong shape, check character or state (or of another
+ * state than `stateCode`), or the seller's own GSTIN, 400 INVALID_GSTIN. The GSTIN names the state when
+ * `stateCode` is absent.
  */
-export function parseBilling(input: BillingInput | null | undefined): Billing {
+export function parseBilling(input: BillingInput | null | undefined, sellerGstin: string | null): Billing {
   if (!input) return NO_BILLING;
+  for (const field of ['name', 'gstin', 'stateCode'] as const)
+    assertBuyerText(`billing.${field}`, input[field]);
   const stateCode = input.stateCode?.trim() || null;
   const gstin = input.gstin?.trim().toUpperCase() || null;
   const name = input.name?.trim() || null;
@@ -39,6 +43,11 @@ export function parseBilling(input: BillingInput | null | undefined): Billing {
   if (gstin !== null) {
     const problem = gstinProblem(gstin);
     if (problem) throw AppError.validation('INVALID_GSTIN', problem);
+    if (gstin === sellerGstin)
+      throw AppError.validation(
+        'INVALID_GSTIN',
+        `GSTIN ${gstin} is the seller's own: give the buyer's GSTIN`,
+      );
     if (stateCode !== null && gstin.slice(0, 2) !== stateCode) {
       throw AppError.validation(
         'INVALID_GSTIN',

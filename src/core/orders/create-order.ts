@@ -17,6 +17,7 @@ import { findUserByProviderId } from '../users';
 import { assertBelowOpenOrderLimit, findReusableOrder, lockBuyerOrders } from './open-orders';
 import { isReserved, releaseReservation, reservationLeaseMs, reserveOrder } from './order-reservations';
 import type { OrderTarget } from './types';
+import { assertBuyerText } from '../buyer-text';
 
 export const DEFAULT_CATEGORY: Category = 'SERVER';
 const PAISE_PER_RUPEE = 100;
@@ -63,7 +64,8 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const billing = parseBilling(request.billing);
+  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
+  assertBuyerText('offerCode', request.offerCode);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);

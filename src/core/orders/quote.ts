@@ -5,6 +5,7 @@ import { priceWithOffer } from '../offers';
 import type { Category } from '../premium/types';
 import { findUserByProviderId } from '../users';
 import { DEFAULT_CATEGORY } from './create-order';
+import { assertBuyerText } from '../buyer-text';
 
 export interface QuoteRequest extends PlanChoice {
   callerProviderId: string;
@@ -33,6 +34,7 @@ export interface Quote {
  */
 export async function quoteOrder(core: Core, request: QuoteRequest): Promise<Quote> {
   assertActingForSelf(request.callerProviderId, request.providerId);
+  assertBuyerText('offerCode', request.offerCode);
   const plan = await resolvePurchase(core.sequelize, request, {
     category: request.category ?? DEFAULT_CATEGORY,
   });

@@ -108,3 +108,12 @@ export const REFUND_RESULT = `
     (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds
      WHERE payment_id = r.payment_id AND status IN ('pending', 'processed')) AS total
   FROM payment_refunds r WHERE r.refund_id = $1`;
+
+/** The latest refund of payment $1 for $2 paise asked within $3 minutes, not failed. */
+export const SAME_REFUND_SINCE = `
+  SELECT refund_id AS "refundId", amount_paise AS "amountPaise", actor,
+         floor(extract(epoch FROM now() - created_at) / 60)::int AS "minutesAgo"
+  FROM payment_refunds
+  WHERE payment_id = $1 AND amount_paise = $2 AND status <> 'failed'
+    AND created_at > now() - make_interval(mins => $3)
+  ORDER BY id DESC LIMIT 1`;

@@ -75,7 +75,7 @@ export async function createSubscription(
       'offer codes apply to one-time purchases only; subscribe without the code, or buy the plan once with it',
     );
   }
-  const billing = parseBilling(request.billing);
+  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
   if (!request.plan && !request.planType) {
     throw AppError.validation(
       'PLAN_REQUIRED',

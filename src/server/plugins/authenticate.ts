@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../../core/errors';
-import { verifySessionToken, type SessionClaims } from '../../core/session';
+import { verifySession, type SessionClaims } from '../../core/session';
+import type { RedisClient } from '../../redis/connection';
+import { createSessionRevocations } from '../session-revocations';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -10,13 +12,33 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     caller: SessionClaims | null;
+    /** The caller's token and until when it is accepted: what POST /api/auth/logout revokes. */
+    callerToken: { token: string; acceptedUntilMs: number } | null;
   }
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)$/;
 
-async function authenticatePlugin(app: FastifyInstance, options: { jwtSecret: string }): Promise<void> {
+interface AuthenticateOptions {
+  jwtSecret: string;
+  redis: RedisClient;
+  keyPrefix: string;
+}
+
+async function authenticatePlugin(app: FastifyInstance, options: AuthenticateOptions): Promise<void> {
+  const revocations = createSessionRevocations(options.redis, options.keyPrefix);
+  // Like the rate limits, the sign-outs lapse while Redis is down rather than refuse every payment.
+  const isRevoked = async (request: FastifyRequest, token: string) => {
+    try {
+      return await revocations.isRevoked(token);
+    } catch (error) {
+      request.log.warn({ err: error }, 'Redis did not answer: a signed-out token would be accepted');
+      request.redisLapsed = true;
+      return false;
+    }
+  };
   app.decorateRequest('caller', null);
+  app.decorateRequest('callerToken', null);
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (!header)
@@ -27,7 +49,12 @@ async function authenticatePlugin(app: FastifyInstance, options: { jwtSecret: st
         'INVALID_TOKEN',
         'the Authorization header must be "Bearer <session token>"',
       );
-    request.caller = verifySessionToken(options.jwtSecret, match[1]!);
+    const token = match[1]!;
+    const { claims, acceptedUntilMs } = verifySession(options.jwtSecret, token);
+    if (!request.redisLapsed && (await isRevoked(request, token)))
+      throw AppError.unauthorized('SESSION_ENDED', 'this session was signed out; sign in again');
+    request.caller = claims;
+    request.callerToken = { token, acceptedUntilMs };
   });
 }
 

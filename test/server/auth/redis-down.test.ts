@@ -4,6 +4,7 @@ import { buildApp } from '../../../src/server/app';
 import { apiRedisOptions } from '../../../src/server/redis-options';
 import { useTestCore } from '../../support/context';
 import { createUser } from '../../support/fixtures';
+import { bearer } from '../../support/payments-app';
 import { FRONTEND_URL, redirectOf } from '../../support/sign-in-app';
 
 const getCore = useTestCore({ FRONTEND_URL });
@@ -34,6 +35,16 @@ describe('with Redis unreachable', () => {
     const reply = await app.inject({ method: 'GET', url: '/readyz' });
     expect(reply.statusCode).toBe(503);
     expect(reply.json()).toEqual({ status: 'unavailable', postgres: 'ok', redis: 'down' });
+  });
+
+  it("still serves a buyer's session routes, and says a sign-out could not be recorded", async () => {
+    const token = bearer({ core: getCore(), app, redis }, await createUser());
+    const call = (method: 'GET' | 'POST', url: string) =>
+      app.inject({ method, url, headers: { authorization: token } });
+
+    expect((await call('GET', '/api/payment/orders')).statusCode).toBe(200);
+    const logout = await call('POST', '/api/auth/logout');
+    expect([logout.statusCode, logout.json().error.code]).toEqual([502, 'SIGN_OUT_UNAVAILABLE']);
   });
 
   it('still answers the rate-limited status route: limits lapse rather than take the API down', async () => {

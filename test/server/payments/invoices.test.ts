@@ -149,6 +149,62 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
     expect(app().sandbox.razorpay.ordersCreated()).toBe(ordersBefore);
   });
 
+  it("refuses line breaks and bidi overrides in buyer text (INVALID_TEXT, naming the field) and the seller's own GSTIN", async () => {
+    const user = await createUser();
+    const order = (body: object) =>
+      post(
+        app(),
+        '/api/payment/create-order',
+        { providerId: user.providerId, ...MONTHLY_USER, ...body },
+        bearer(app(), user),
+      );
+    const subscription = (body: object) =>
+      createSubscriptionAs(app(), user, { planType: 'Monthly', category: 'USER', ...body });
+    const quote = (body: object) =>
+      post(
+        app(),
+        '/api/payment/quote',
+        { providerId: user.providerId, ...MONTHLY_USER, ...body },
+        bearer(app(), user),
+      );
+    const ordersBefore = app().sandbox.razorpay.ordersCreated();
+
+    for (const [body, field] of [
+      [{ billing: { name: 'Asha Rao\nGSTIN: 29AAGCB7383J1Z4\nAmount due: ₹0' } }, 'billing.name'],
+      [{ billing: { name: 'Asha Rao\r' } }, 'billing.name'],
+      [{ billing: { name: 'Asha \u202EoaR' } }, 'billing.name'],
+      [{ billing: { name: 'Asha \u2066Rao\u2069' } }, 'billing.name'],
+      [{ billing: { name: 'Asha\u2028Rao' } }, 'billing.name'],
+      [{ billing: { name: 'Asha\u0000Rao' } }, 'billing.name'],
+      [{ billing: { gstin: `${BUYER_GSTIN}\u200E` } }, 'billing.gstin'],
+      [{ billing: { stateCode: '\u202A27' } }, 'billing.stateCode'],
+    ] as const) {
+      for (const reply of [await order(body), await subscription(body)]) {
+        expect([reply.statusCode, reply.json().error.code]).toEqual([400, 'INVALID_TEXT']);
+        expect(reply.json().error.message).toMatch(new RegExp(`^${field} holds U\\+[0-9A-F]{4}`));
+      }
+    }
+    for (const reply of [
+      await order({ offerCode: 'WELCOME\u202E' }),
+      await quote({ offerCode: 'WELCOME\n' }),
+    ])
+      expect([reply.statusCode, reply.json().error.message]).toEqual([
+        400,
+        expect.stringMatching(/^offerCode holds/),
+      ]);
+
+    const sellers = { billing: { gstin: SELLER.SELLER_GSTIN } };
+    for (const reply of [await order(sellers), await subscription(sellers)]) {
+      expect([reply.statusCode, reply.json().error.code]).toEqual([400, 'INVALID_GSTIN']);
+      expect(reply.json().error.message).toContain("the seller's own");
+    }
+    expect(app().sandbox.razorpay.ordersCreated()).toBe(ordersBefore);
+
+    // Joiners are text: Indic names and emoji need U+200C and U+200D.
+    const joined = await order({ billing: { name: 'ശ്രീ\u200Dനിവാസ് \u200Cരാജ്' } });
+    expect(joined.statusCode).toBe(200);
+  });
+
   it('adds a credit note per refund: ₹100 is 84.75 + 7.62 + 7.63, the rest credits what is left', async () => {
     const user = await createUser();
     const { orderId } = await paidOrder(user);

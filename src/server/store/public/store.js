@@ -131,6 +131,18 @@ function messageLine() {
   return line;
 }
 
+/**
+ * The buyer's Sign out: the API refuses the token from now on (a copy of it would otherwise work for
+ * 24 h), then the page forgets it. Not through api(), whose 401 would sign out a second time.
+ */
+async function endSession() {
+  const token = sessionStorage.getItem(TOKEN_KEY);
+  await fetch('/api/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(
+    () => {},
+  );
+  signOut();
+}
+
 /** `reason`: one of SIGN_IN_FAILURES, shown on the sign-in page. */
 function signOut(reason) {
   sessionStorage.removeItem(TOKEN_KEY);
@@ -669,7 +681,7 @@ async function start() {
     if (container) container.hidden = false;
   }
   byId('sign-out').hidden = false;
-  byId('sign-out').addEventListener('click', () => signOut());
+  byId('sign-out').addEventListener('click', endSession);
   byId('avatar').addEventListener('error', () => (byId('avatar').hidden = true));
   const form = byId('buy');
   renderPlans();
