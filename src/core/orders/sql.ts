@@ -31,7 +31,7 @@ export const DELETE_RESERVATION = 'DELETE FROM order_reservations WHERE receipt 
 export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() WHERE id = $1';
 
 /**
- * Marks order `$11` paid by payment `$15` within the grant statement of what it bought (premium/sql.ts's
+ * Marks order `$11` paid by payment `$15` within the grant statement of what it bought (premium/grant-sql.ts's
  * grantSql takes it as a CTE, with the grant's parameters): only once the grant extended the record
  * (`after`), and only an order still unpaid.
  */

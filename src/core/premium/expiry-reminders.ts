@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { announceRecords, type AnnouncedRecord } from './expiry';
-import { EXPIRING_RECORDS, MARK_REMINDED } from './sql';
+import { EXPIRING_RECORDS, MARK_REMINDED } from './expiry-sql';
 import { CATEGORIES } from './types';
 
 /**

@@ -2,7 +2,7 @@ import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { BatchSizing } from '../db/until-done';
 import { aggregateKeyFor, appendEvents } from './outbox';
-import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './sql';
+import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './expiry-sql';
 import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
 
 /** A record as the expiry jobs read it, with the user its events name. */

@@ -1,5 +1,5 @@
 import type { LedgerRow } from './ledger';
-import { grantSql } from './sql';
+import { grantSql } from './grant-sql';
 import type { Category } from './types';
 
 /** The statement's parameters, in order. */

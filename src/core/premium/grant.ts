@@ -10,7 +10,8 @@ import { selectRows } from '../db/database';
 import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
-import { claimRecord, GRANT_REFUSAL, idempotencyLock, raiseBuyerExpiry } from './sql';
+import { raiseBuyerExpiry } from './holder-sql';
+import { claimRecord, GRANT_REFUSAL, idempotencyLock } from './sql';
 import { DEFAULT_TIER, type Category, type GrantSource, type PremiumChange } from './types';
 
 export interface GrantRequest {

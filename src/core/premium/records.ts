@@ -1,7 +1,9 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { RecordAfter } from './ledger';
-import { CREATE_RECORD, LOCK_RECORD, RECOMPUTE_HOLDER_EXPIRIES, RECORD_TIER, SET_RECORD_EXPIRY } from './sql';
+import { RECOMPUTE_HOLDER_EXPIRIES } from './holder-sql';
+import { SET_RECORD_EXPIRY } from './revoke-sql';
+import { CREATE_RECORD, LOCK_RECORD, RECORD_TIER } from './sql';
 import type { Category, TierFeatures } from './types';
 
 export interface RecordTarget {

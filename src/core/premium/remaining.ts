@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { RecordTarget } from './records';
-import { GRANT_REMAINDERS } from './sql';
+import { GRANT_REMAINDERS } from './revoke-sql';
 
 /** What one grant put on a record and what is left of it now, in milliseconds. */
 export interface GrantRemainder {

@@ -1,4 +1,4 @@
-import { DUE_EXPIRIES } from '../../../src/core/premium/sql';
+import { DUE_EXPIRIES } from '../../../src/core/premium/expiry-sql';
 import { useTestCore } from '../../support/context';
 import { indexesRead } from '../../support/plans';
 
