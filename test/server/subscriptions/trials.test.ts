@@ -74,7 +74,7 @@ async function eventsOf(type: string): Promise<Array<Record<string, unknown>>> {
 
 async function trialGrants(): Promise<Array<{ source: string; days: number }>> {
   return getApp().core.sequelize.query(
-    `SELECT source, days FROM premium_grants WHERE source = 'trial' ORDER BY id`,
+    `SELECT source, days FROM premium_grants WHERE source = 'trial' AND kind = 'grant' ORDER BY id`,
     { type: QueryTypes.SELECT },
   );
 }
