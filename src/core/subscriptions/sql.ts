@@ -73,11 +73,11 @@ export const TRIAL_KNOWN = `SELECT EXISTS (SELECT 1 FROM trials WHERE subscripti
 
 /**
  * Records the trial of subscription `$1`: buyer `$2`, guild `$3`, instrument hash `$4`, `$5` days, first
- * charge at `$6`, status `$7`, refusal `$8`, grant `$9`; returns its `id`.
+ * charge at `$6`, status `$7`, refusal `$8`, grant `$9`, why no instrument was read `$10`; returns its `id`.
  */
-export const INSERT_TRIAL = `INSERT INTO trials
-  (subscription_id, buyer_user_id, guild_id, instrument_hash, days, first_charge_at, status, refused_reason, grant_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
+export const INSERT_TRIAL = `INSERT INTO trials (subscription_id, buyer_user_id, guild_id, instrument_hash, days,
+    first_charge_at, status, refused_reason, grant_id, instrument_unread)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`;
 
 /** Subscription `$1`'s running trial converted by its first charge. */
 export const TRIAL_CONVERTED = `UPDATE trials SET status = 'converted', converted_at = now()
@@ -123,4 +123,4 @@ export const REFUSED_TRIAL_SETTLED = 'UPDATE trials SET processor_cancelled_at =
 
 /** The trial of subscription `$1` (our id), for its view. */
 export const TRIAL_OF_SUBSCRIPTION = `SELECT status, days, first_charge_at AS "firstChargeAt",
-  refused_reason AS "refusedReason" FROM trials WHERE subscription_id = $1`;
+  refused_reason AS "refusedReason", instrument_unread AS "instrumentUnread" FROM trials WHERE subscription_id = $1`;

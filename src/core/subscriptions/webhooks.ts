@@ -2,10 +2,12 @@ import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
+import { razorpayClientFor } from '../payments/processor';
 import { SUBSCRIPTION_STATUSES } from '../models';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
+import { readInstrument } from './trial-instrument';
 import { startTrial } from './trials';
 
 const STATUS_EVENTS = new Set([
@@ -36,11 +38,21 @@ const paymentEntity = z.looseObject({
   currency: z.string(),
   invoice_id: z.string().nullable().optional(),
   amount_refunded: z.number().int(),
-  // The instrument of an authorisation payment, for the one-trial-per-instrument rule.
+  // The instrument of an authorisation payment, for the one-trial-per-instrument rule (trial-instrument.ts).
   method: z.string().nullable().optional(),
   vpa: z.string().nullable().optional(),
   upi: z.looseObject({ vpa: z.string().nullable().optional() }).nullable().optional(),
-  card: z.looseObject({ fingerprint: z.string().nullable().optional() }).nullable().optional(),
+  card: z
+    .looseObject({
+      last4: z.string().nullable().optional(),
+      network: z.string().nullable().optional(),
+      issuer: z.string().nullable().optional(),
+      type: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  token_id: z.string().nullable().optional(),
+  customer_id: z.string().nullable().optional(),
 });
 const body = z
   .object({
@@ -115,8 +127,10 @@ export async function applySubscriptionWebhook(
       },
     );
   }
-  if (name === 'subscription.authenticated' && event.payload.payment) {
-    await startTrial(core, locked, event.payload.payment.entity, transaction);
+  if (name === 'subscription.authenticated' && event.payload.payment && locked.subscription.trialDays > 0) {
+    // Razorpay not answering (a card's details, a mandate's token) fails the delivery: it is sent again.
+    const reading = await readInstrument(razorpayClientFor(core.config), event.payload.payment.entity);
+    await startTrial(core, locked, reading, transaction);
   }
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
   if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {

@@ -173,7 +173,7 @@ describe('a free trial of a renewing plan', () => {
 
   it.each([
     ['VPA', { method: 'upi' as const, vpa: 'farmer@okbank' }],
-    ['card', { method: 'card' as const, cardFingerprint: 'fp_farmer_card' }],
+    ['card', { method: 'card' as const, card: { last4: '4242', network: 'MasterCard', issuer: 'ICIC' } }],
   ])(
     'refuses a second trial on the same %s from another account: it ends at once, with its reason',
     async (_name, instrument) => {
