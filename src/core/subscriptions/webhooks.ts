@@ -2,8 +2,8 @@ import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
-import { razorpayClientFor } from '../payments/processor';
 import { SUBSCRIPTION_STATUSES } from '../models';
+import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
@@ -91,13 +91,16 @@ function unreadable(name: string, detail: string): AppError {
 /**
  * The subscription side of `POST /api/payment/webhook`, called by the inbox inside its savepoint before
  * the order events: `subscription.*` events. Returns null for anything else (a `refund.processed` it
- * read is the inbox's to route to refunds). `charged` grants its payment's cycle (`applyCharge`); every event
+ * read is the inbox's to route to refunds). `charged` grants its payment's cycle (`applyCharge`);
+ * `authenticated` with its authorisation payment starts a trial (`startTrial`; `processor` is asked for
+ * the payment's card or mandate token when the payment does not name its instrument); every event
  * takes the subscription's status and cycle in (`applyProcessorState`), which announces a failed
  * renewal on `pending` and `halted`, unless the event is older than the state stored (then `ignored`,
  * acknowledged and changing nothing but a charge it carries). A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
  */
 export async function applySubscriptionWebhook(
   core: Core,
+  processor: RazorpayClient,
   event: SubscriptionWebhook | null,
   transaction: Transaction,
 ): Promise<SubscriptionEventOutcome | null> {
@@ -129,7 +132,7 @@ export async function applySubscriptionWebhook(
   }
   if (name === 'subscription.authenticated' && event.payload.payment && locked.subscription.trialDays > 0) {
     // Razorpay not answering (a card's details, a mandate's token) fails the delivery: it is sent again.
-    const reading = await readInstrument(razorpayClientFor(core.config), event.payload.payment.entity);
+    const reading = await readInstrument(processor, event.payload.payment.entity);
     await startTrial(core, locked, reading, transaction);
   }
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;

@@ -84,17 +84,22 @@ async function recordDelivery(
 
 const processors = new WeakMap<Core, RazorpayClient>();
 
-/** An invoice's payment, made an `invoice.paid` by asking Razorpay for the invoice (outside any transaction). */
-async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayEvent> {
-  if (event.kind !== 'invoice-payment') return event;
+/** One Razorpay client per core, for the events that ask Razorpay for more. */
+function processorOf(core: Core): RazorpayClient {
   let processor = processors.get(core);
   if (processor === undefined) {
     processor = razorpayClientFor(core.config);
     processors.set(core, processor);
   }
+  return processor;
+}
+
+/** An invoice's payment, made an `invoice.paid` by asking Razorpay for the invoice (outside any transaction). */
+async function resolveEvent(core: Core, event: RazorpayEvent): Promise<RazorpayEvent> {
+  if (event.kind !== 'invoice-payment') return event;
   let charge;
   try {
-    charge = await resolveInvoicePayment(processor, event.payment);
+    charge = await resolveInvoicePayment(processorOf(core), event.payment);
   } catch (error) {
     // Razorpay refusing to show the invoice (another account's, say) is not worth a day of retries.
     if (!isAppError(error) || error.kind === 'unavailable') throw error;
@@ -117,7 +122,7 @@ async function applySubscriptionEvent(
 ): Promise<WebhookOutcome | null> {
   if (event === null) return null;
   if (event.event !== 'refund.processed') {
-    const outcome = await applySubscriptionWebhook(core, event, transaction);
+    const outcome = await applySubscriptionWebhook(core, processorOf(core), event, transaction);
     return outcome && answer(event.event, outcome);
   }
   const { payment, refund } = event.payload;
