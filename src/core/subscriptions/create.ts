@@ -45,7 +45,10 @@ export interface CreatedSubscription {
   tier: string;
   category: Category;
   guildId: string | null;
-  /** When the first charge is due: after the trial, the target's current expiry, or null for at once. */
+  /**
+   * When Razorpay first charges (`start_at`): after the trial, when the target's days of the plan's tier or
+   * a higher one end, or null for at once.
+   */
   startAt: string | null;
   /** Days free before the first charge (0: none; a buyer or guild that had a trial gets none). */
   trialDays: number;
@@ -55,8 +58,8 @@ export interface CreatedSubscription {
 
 /**
  * Creates a Razorpay subscription for a target the buyer may pay for (create-order's rules), one live
- * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits until the target's current
- * expiry, so nobody pays twice for days they already have. The same buyer asking again for the same
+ * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits for the trial, or for the
+ * target's days of the plan's tier or higher (`firstChargeOf`). The same buyer asking again for the same
  * target and plan before authorising gets the same subscription back; any other request replaces one
  * nobody has authorised yet. Nothing is stored when the processor fails.
  */
