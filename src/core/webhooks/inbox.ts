@@ -84,7 +84,6 @@ async function recordDelivery(
 
 const processors = new WeakMap<Core, RazorpayClient>();
 
-/** One Razorpay client per core, for the events that ask Razorpay for more. */
 function processorOf(core: Core): RazorpayClient {
   let processor = processors.get(core);
   if (processor === undefined) {
