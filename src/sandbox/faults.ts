@@ -17,6 +17,7 @@ export const FAULT_ROUTES = [
   'razorpay.payments.fetch', // GET /razorpay/v1/payments/:id
   'razorpay.payments.refund', // POST /razorpay/v1/payments/:id/refund
   'razorpay.payments.refunds', // GET /razorpay/v1/payments/:id/refunds
+  'razorpay.customers.fetchToken', // GET /razorpay/v1/customers/:customer_id/tokens/:token_id
   'razorpay.checkout', // GET and POST /razorpay/checkout
   'razorpay.plans', // /razorpay/v1/plans
   'razorpay.subscriptions.create', // POST /razorpay/v1/subscriptions

@@ -35,6 +35,7 @@ function render(view: SubscriptionShowView): string {
       ['Cycle', `${timeOf(view.currentStart)} to ${timeOf(view.currentEnd)}`],
       ['Next charge', timeOf(view.nextChargeAt)],
       ['Premium until', timeOf(view.premiumExpiresAt)],
+      ...trialFields(view.trial),
       ['Created', timeOf(view.createdAt)],
     ]),
     section('Razorpay says', processor),
@@ -55,6 +56,21 @@ function render(view: SubscriptionShowView): string {
           ),
     ),
   ].join('\n');
+}
+
+/** The trial, and whether its instrument was checked (why not, when it could not be read). */
+function trialFields(trial: Details['trial']): [string, string][] {
+  if (!trial) return [];
+  const refused = trial.refusedReason ? ` (${trial.refusedReason})` : '';
+  return [
+    ['Trial', `${trial.status}${refused}, ${trial.days} days, first charge ${timeOf(trial.firstChargeAt)}`],
+    [
+      'Trial instrument',
+      trial.instrumentUnread === null
+        ? 'checked'
+        : `not checked: ${trial.instrumentUnread}; user and server rules only`,
+    ],
+  ];
 }
 
 export function registerSubscriptionsShow(subscriptions: Command, session: Session): void {

@@ -37,7 +37,8 @@ interface ResolvedRevoke {
 
 /**
  * What revoking `grant` takes from its locked record (docs/money-rules.md): what is left of its own
- * contribution (floor included), or `share` of the contribution in whole days, capped by what is left;
+ * contribution (floor included), or `share` of the contribution in whole days, or what it put past
+ * `until` (to the millisecond), capped by what is left;
  * always days of the grant's own tier, never another tier's. A grant whose guild a transfer before 012
  * moved as a whole is followed there and takes its days as before.
  */
@@ -45,14 +46,16 @@ async function grantShortening(
   transaction: Transaction,
   record: RecordTarget,
   grant: PremiumGrant,
-  share = 1,
+  { share = 1, until }: { share?: number; until?: Date },
 ): Promise<ExpiryChange> {
   const { tier } = grant;
   if (record.guildId !== grant.guildId)
     return { shortenMs: wholeDaysUp(grant.days * share * DAY_MS) * DAY_MS, tier };
   const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
   if (!own) return { shortenMs: 0, tier };
-  const shareMs = wholeDaysUp(own.contributionMs * share) * DAY_MS;
+  const shareMs = until
+    ? Math.max(0, own.contributionMs - (until.getTime() - grant.createdAt.getTime()))
+    : wholeDaysUp(own.contributionMs * share) * DAY_MS;
   // Up, never down: all that is left must leave nothing of the tier running (the statement caps it there).
   return { shortenMs: Math.ceil(Math.min(own.remainingMs, shareMs)), tier };
 }
@@ -75,7 +78,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     return {
       record,
       providerId: user.providerId,
-      change: (transaction) => grantShortening(transaction, record, grant, target.share),
+      change: (transaction) => grantShortening(transaction, record, grant, target),
       revokedGrant: grant,
     };
   }

@@ -82,12 +82,13 @@ export interface PremiumChange {
 }
 
 /**
- * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or that
+ * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or what
+ * it put past `until` (its days counted from when it was made: a cancelled trial's grace), or that
  * `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
  * payment); or everything a user or guild has left.
  */
 export type RevokeTarget =
-  | { grantId: number; share?: number }
+  | { grantId: number; share?: number; until?: Date }
   | { category: 'USER'; providerId: string }
   | { category: 'SERVER'; guildId: string };
 

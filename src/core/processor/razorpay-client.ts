@@ -7,10 +7,10 @@ import type {
   RazorpayPlan,
   RazorpaySubscription,
 } from './subscription-types';
-import type { RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
+import type { RazorpayOrder, RazorpayPayment, RazorpayRefund, RazorpayToken } from './types';
 
 export { paymentSignature, signaturesMatch, webhookSignature } from './signatures';
-export type { RazorpayNotes, RazorpayOrder, RazorpayPayment, RazorpayRefund } from './types';
+export type { RazorpayNotes, RazorpayOrder, RazorpayPayment, RazorpayRefund, RazorpayToken } from './types';
 export type { RazorpayInvoice, RazorpayPlan, RazorpaySubscription } from './subscription-types';
 
 export interface RazorpayClientConfig {
@@ -47,6 +47,10 @@ export interface RazorpayClient {
   fetchOrder(orderId: string): Promise<RazorpayOrder>;
   fetchOrderPayments(orderId: string): Promise<RazorpayPayment[]>;
   fetchPayment(paymentId: string): Promise<RazorpayPayment>;
+  /** The payment with its card (`expand[]=card`): a card payment's `card`, which a plain fetch leaves out. */
+  fetchPaymentWithCard(paymentId: string): Promise<RazorpayPayment>;
+  /** A customer's token: an e-mandate's `bank_details`. */
+  fetchToken(customerId: string, tokenId: string): Promise<RazorpayToken>;
   refundPayment(paymentId: string, input: RefundInput): Promise<RazorpayRefund>;
   /** The payment's refunds, newest first (one page of up to 100). */
   fetchPaymentRefunds(paymentId: string): Promise<RazorpayRefund[]>;
@@ -68,6 +72,7 @@ const PAGE = 100;
 interface SdkHttp {
   defaults: { baseURL?: string; timeout?: number };
   post(url: string, data: unknown, config: { headers: Record<string, string> }): Promise<{ data: unknown }>;
+  get(url: string, config: { params: Record<string, string> }): Promise<{ data: unknown }>;
 }
 
 /** What the SDK throws for an axios failure: its answer's status and error, or (no answer) the failure. */
@@ -99,6 +104,14 @@ export function createRazorpayClient(
     fetchOrderPayments: async (orderId) =>
       (await call<{ items: RazorpayPayment[] }>(() => rzp.orders.fetchPayments(orderId))).items,
     fetchPayment: (paymentId) => call(() => rzp.payments.fetch(paymentId)),
+    // The SDK nests its `expand[]` one level too deep (`expand[expand[]]=card`): asked on its axios instance.
+    fetchPaymentWithCard: (paymentId) =>
+      call(() =>
+        http
+          .get(`/v1/payments/${encodeURIComponent(paymentId)}`, { params: { 'expand[]': 'card' } })
+          .then((response) => response.data, asSdkFailure),
+      ),
+    fetchToken: (customerId, tokenId) => call(() => rzp.customers.fetchToken(customerId, tokenId)),
     // The SDK's refund sends no headers of ours: posted on its own axios instance (base URL, key, timeout).
     refundPayment: (paymentId, { idempotencyKey, ...input }) =>
       call(() =>

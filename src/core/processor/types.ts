@@ -33,11 +33,6 @@ export interface RazorpayCard {
   international: boolean;
   emi: boolean;
   sub_type: 'consumer' | 'business';
-  /**
-   * The same for every payment of one card number, where the processor gives it (the sandbox does):
-   * the one-trial-per-instrument rule keys a card by it (docs/trials.md).
-   */
-  fingerprint?: string | null;
 }
 
 /** How a UPI payment was made. */
@@ -67,8 +62,12 @@ export interface RazorpayPayment {
   bank: string | null;
   wallet: string | null;
   vpa: string | null;
-  card: RazorpayCard | null;
+  /** Only when fetched with `expand[]=card` (and in webhooks): otherwise `card_id` alone names it. */
+  card?: RazorpayCard | null;
   upi: RazorpayUpi | null;
+  /** The mandate's token (recurring payments), and the customer it belongs to. */
+  token_id?: string | null;
+  customer_id?: string | null;
   email: string;
   contact: string;
   notes: RazorpayNotes;
@@ -80,6 +79,22 @@ export interface RazorpayPayment {
   error_step: string | null;
   error_reason: string | null;
   acquirer_data: Record<string, string | null>;
+  created_at: number;
+}
+
+/** A customer's token (`GET /v1/customers/:id/tokens/:token_id`): an e-mandate's names the bank account. */
+export interface RazorpayToken {
+  id: string;
+  entity: 'token';
+  method: string;
+  bank: string | null;
+  recurring: boolean;
+  bank_details?: {
+    beneficiary_name: string | null;
+    account_number: string | null;
+    ifsc: string | null;
+    account_type: string | null;
+  } | null;
   created_at: number;
 }
 

@@ -16,6 +16,9 @@ import { lockSubscription } from '../subscriptions/locked-subscription';
 import { fromUnix } from '../subscriptions/processor-state';
 import { applyProcessorView, fetchProcessorView } from '../subscriptions/processor-view';
 import { countLiveSubscriptions, liveSubscriptionsPage, MOVE_SUBSCRIPTION_CHECK } from '../subscriptions/sql';
+import { reconcilerTrialReading } from '../subscriptions/trial-authorization';
+import type { InstrumentReading } from '../subscriptions/trial-instrument';
+import { startTrial, type TrialOutcome } from '../subscriptions/trials';
 
 interface LiveSubscription {
   id: number;
@@ -105,14 +108,18 @@ async function reconcileOne(
             chargeAt,
           ];
     }
-    const changes = await core.sequelize.transaction(async (transaction) =>
-      applyProcessorView(core.sequelize, await lockSubscription(transaction, subscriptionId), view, {
+    const reading = await reconcilerTrialReading(core, processor, subscriptionId, view.subscription.status);
+    const [changes, trial] = await core.sequelize.transaction(async (transaction) => {
+      const locked = await lockSubscription(transaction, subscriptionId);
+      const applied = await applyProcessorView(core.sequelize, locked, view, {
         source: 'reconcile',
         graceHours: core.config.subscriptionGraceHours,
         invoicing: core.config.invoicing,
         transaction,
-      }),
-    );
+      });
+      return [applied, await startTrial(core, locked, reading, transaction)] as const;
+    });
+    if (trial.result !== 'none') return ['applied', entry(null, trialReason(trial, reading!)), chargeAt];
     const latest = changes.at(-1);
     return latest
       ? [
@@ -126,4 +133,13 @@ async function reconcileOne(
     const reason = isAppError(error) ? `${error.code}: ${error.message}` : (error as Error).message;
     return [refused ? 'skipped' : 'failed', entry(null, reason), chargeAt];
   }
+}
+
+/** What the report says of a trial the reconciler decided (its webhook and verify never came). */
+function trialReason(trial: TrialOutcome, reading: InstrumentReading): string {
+  const instrument =
+    reading.unread === null ? 'instrument checked' : `instrument not checked: ${reading.unread}`;
+  return trial.result === 'refused'
+    ? `trial refused (${trial.reason}; ${instrument})`
+    : `trial started (${instrument})`;
 }

@@ -12,7 +12,7 @@ import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
 import { cancelSubscription } from './cancel';
-import { targetRecord } from './target-record';
+import { tierHeldUntil } from './target-record';
 import { DAY_MS, hadTrial } from './trials';
 
 /** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
@@ -47,7 +47,10 @@ export interface CreatedSubscription {
   tier: string;
   category: Category;
   guildId: string | null;
-  /** When the first charge is due: after the trial, the target's current expiry, or null for at once. */
+  /**
+   * When Razorpay first charges (`start_at`): after the trial, when the target's days of the plan's tier or
+   * a higher one end, or null for at once.
+   */
   startAt: string | null;
   /** Days free before the first charge (0: none; a buyer or guild that had a trial gets none). */
   trialDays: number;
@@ -57,8 +60,8 @@ export interface CreatedSubscription {
 
 /**
  * Creates a Razorpay subscription for a target the buyer may pay for (create-order's rules), one live
- * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits until the target's current
- * expiry, so nobody pays twice for days they already have. The same buyer asking again for the same
+ * subscription per target (409 SUBSCRIPTION_EXISTS). The first charge waits for the trial, or for the
+ * target's days of the plan's tier or higher (`firstChargeOf`). The same buyer asking again for the same
  * target and plan before authorising gets the same subscription back; any other request replaces one
  * nobody has authorised yet. Nothing is stored when the processor fails.
  */
@@ -118,8 +121,9 @@ export async function createSubscription(
     ? `bundle:${buyer.providerId}:${plan.planType}`
     : aggregateKeyFor(guildId, buyer.providerId);
   // A bundle starts at its first charge, whatever its first guild has, and has no trial.
-  const planTrialDays = bundle ? 0 : plan.trialDays;
-
+  const start = bundle
+    ? { trialDays: 0, startAt: null }
+    : await firstChargeOf(core, { category: request.category, guildId, buyerUserId: buyer.id }, plan);
   const existing = await liveSubscription(targetKey);
   if (existing) {
     const reopen =
@@ -130,24 +134,12 @@ export async function createSubscription(
       existing.billingStateCode === billing.stateCode &&
       existing.billingGstin === billing.gstin &&
       existing.billingName === billing.name &&
-      existing.trialDays === (await trialDaysFor(core, planTrialDays, buyer.id, guildId));
+      existing.trialDays === start.trialDays;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
 
-  const expiry = bundle
-    ? null
-    : (await targetRecord({ category: request.category, guildId, buyerUserId: buyer.id }))?.expiresAt;
-  const trialDays = await trialDaysFor(core, planTrialDays, buyer.id, guildId);
-  const afterExpiry = expiry && expiry.getTime() > Date.now() + START_MARGIN_MS ? expiry : null;
-  // A trial starts when the mandate is authorised, within the authorisation window: the first charge
-  // waits the trial's days and that window, so the trial is never shorter than its days.
-  const startAt =
-    trialDays > 0
-      ? new Date(
-          Math.max(afterExpiry?.getTime() ?? 0, Date.now()) + trialDays * DAY_MS + AUTHORIZATION_WINDOW_MS,
-        )
-      : afterExpiry;
+  const { trialDays, startAt } = start;
   const amountPaise = plan.pricePaise;
   const created = await processor.createSubscription({
     plan_id: processorPlanId,
@@ -203,15 +195,29 @@ async function replacedUnauthorised(
   return true;
 }
 
-/** The plan's trial days, or none for a buyer (or guild) that had a trial. */
-async function trialDaysFor(
+/**
+ * The trial and the first charge of a subscription to `plan` for `target` (docs/trials.md). A target that
+ * holds days of the plan's tier or a higher one gets no trial and is first charged when those days end, so
+ * nobody pays twice for days they have and no trial tops up a tier already held. Otherwise the plan's
+ * trial, unless the buyer (or guild) had one: it starts when the mandate is authorised, within the
+ * authorisation window, so the first charge waits the trial's days and that window, and the trial is never
+ * shorter than its days. Without a trial the first charge comes at once.
+ */
+async function firstChargeOf(
   core: Core,
-  planTrialDays: number,
-  buyerUserId: number,
-  guildId: string | null,
-): Promise<number> {
-  if (planTrialDays === 0) return 0;
-  return (await hadTrial(core, buyerUserId, guildId)) ? 0 : planTrialDays;
+  target: { category: Category; guildId: string | null; buyerUserId: number },
+  plan: { tier: string; trialDays: number },
+): Promise<{ trialDays: number; startAt: Date | null }> {
+  const heldUntil = await tierHeldUntil(core.sequelize, target, plan.tier);
+  if (heldUntil && heldUntil.getTime() > Date.now() + START_MARGIN_MS)
+    return { trialDays: 0, startAt: heldUntil };
+  if (plan.trialDays === 0 || (await hadTrial(core, target.buyerUserId, target.guildId))) {
+    return { trialDays: 0, startAt: null };
+  }
+  return {
+    trialDays: plan.trialDays,
+    startAt: new Date(Date.now() + plan.trialDays * DAY_MS + AUTHORIZATION_WINDOW_MS),
+  };
 }
 
 /** The target's live subscription; one left `created` past its authorisation window no longer counts. */

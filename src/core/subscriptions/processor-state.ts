@@ -6,8 +6,7 @@ import { eventTypeFor } from '../premium/types';
 import type { RazorpaySubscription } from '../processor/razorpay-client';
 import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
-import { TRIAL_CANCELLED } from './sql';
-import { execute } from '../db/database';
+import { cancelRunningTrial } from './trial-cancelled';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import { targetRecord } from './target-record';
 import { boundGuildsOf } from '../bundles';
@@ -101,9 +100,8 @@ export async function applyProcessorState(
     },
     { transaction },
   );
-  // Ended before its first charge: the trial was cancelled (its premium runs to its end).
-  if (TERMINAL.has(status) && !TERMINAL.has(before))
-    await execute(transaction, TRIAL_CANCELLED, [subscription.id]);
+  // Ended before its first charge: the trial was cancelled (its premium runs to its end, no grace).
+  if (TERMINAL.has(status) && !TERMINAL.has(before)) await cancelRunningTrial(transaction, subscription);
   if (!isFailing(status) || before === status) return 'applied';
 
   await recordNotice(transaction, {

@@ -33,6 +33,22 @@ export const liveSubscriptionsPage = (dueOnly: boolean, pageSize: number) =>
 export const MOVE_SUBSCRIPTION_CHECK =
   'UPDATE subscriptions SET next_check_at = $2, checks_made = $3 WHERE id = $1';
 
+/**
+ * When the days of tier `$2` or a higher one end on a target's record, as `until` (null: it holds none
+ * now): user `$1`'s own record (USER), or guild `$1`'s (SERVER). Higher tiers run first, so the last end
+ * among them is where the plan's tier would start.
+ */
+export const TIER_HELD_UNTIL = {
+  USER: `SELECT max(d.ends_at) AS until FROM user_premiums r
+    JOIN user_premium_days d ON d.record_id = r.id JOIN tiers t ON t.code = d.tier
+    WHERE r.user_id = $1::bigint AND r.version > 0 AND d.ends_at > now()
+      AND t.rank >= (SELECT rank FROM tiers WHERE code = $2)`,
+  SERVER: `SELECT max(d.ends_at) AS until FROM server_premiums r
+    JOIN server_premium_days d ON d.record_id = r.id JOIN tiers t ON t.code = d.tier
+    WHERE r.guild_id = $1::text AND r.version > 0 AND d.ends_at > now()
+      AND t.rank >= (SELECT rank FROM tiers WHERE code = $2)`,
+} as const;
+
 /** Every trial start, refusal and check runs under this one transaction lock: trials are few. */
 export const LOCK_TRIALS = `SELECT pg_advisory_xact_lock(hashtext('premium:trials'))`;
 
@@ -57,19 +73,23 @@ export const TRIAL_KNOWN = `SELECT EXISTS (SELECT 1 FROM trials WHERE subscripti
 
 /**
  * Records the trial of subscription `$1`: buyer `$2`, guild `$3`, instrument hash `$4`, `$5` days, first
- * charge at `$6`, status `$7`, refusal `$8`, grant `$9`; returns its `id`.
+ * charge at `$6`, status `$7`, refusal `$8`, grant `$9`, why no instrument was read `$10`; returns its `id`.
  */
-export const INSERT_TRIAL = `INSERT INTO trials
-  (subscription_id, buyer_user_id, guild_id, instrument_hash, days, first_charge_at, status, refused_reason, grant_id)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
+export const INSERT_TRIAL = `INSERT INTO trials (subscription_id, buyer_user_id, guild_id, instrument_hash, days,
+    first_charge_at, status, refused_reason, grant_id, instrument_unread)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`;
 
 /** Subscription `$1`'s running trial converted by its first charge. */
 export const TRIAL_CONVERTED = `UPDATE trials SET status = 'converted', converted_at = now()
   WHERE subscription_id = $1 AND status = 'running'`;
 
-/** Subscription `$1`'s running trial cancelled: the subscription ended before its first charge. */
+/**
+ * Subscription `$1`'s running trial cancelled: the subscription ended before its first charge. Returns
+ * the trial's grant (`grantId`) and first charge (`firstChargeAt`), to end its grace there.
+ */
 export const TRIAL_CANCELLED = `UPDATE trials SET status = 'cancelled', cancelled_at = now()
-  WHERE subscription_id = $1 AND status = 'running'`;
+  WHERE subscription_id = $1 AND status = 'running'
+  RETURNING grant_id AS "grantId", first_charge_at AS "firstChargeAt"`;
 
 /** Trial `$1`'s TRIAL_ENDING announced. */
 export const TRIAL_ENDING_ANNOUNCED = 'UPDATE trials SET ending_announced_at = now() WHERE id = $1';
@@ -103,4 +123,4 @@ export const REFUSED_TRIAL_SETTLED = 'UPDATE trials SET processor_cancelled_at =
 
 /** The trial of subscription `$1` (our id), for its view. */
 export const TRIAL_OF_SUBSCRIPTION = `SELECT status, days, first_charge_at AS "firstChargeAt",
-  refused_reason AS "refusedReason" FROM trials WHERE subscription_id = $1`;
+  refused_reason AS "refusedReason", instrument_unread AS "instrumentUnread" FROM trials WHERE subscription_id = $1`;

@@ -1,4 +1,3 @@
-import { createHash, createHmac } from 'node:crypto';
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
@@ -25,6 +24,7 @@ import {
   TRIALS_ENDING,
 } from './sql';
 import { targetRecord } from './target-record';
+import { instrumentHash, type InstrumentReading } from './trial-instrument';
 
 const HOUR_MS = 3_600_000;
 export const DAY_MS = 24 * HOUR_MS;
@@ -37,32 +37,6 @@ export const TRIAL_ENDING_NOTICE_MS = 48 * HOUR_MS;
 
 export type TrialRefusal = 'USER_HAD_TRIAL' | 'GUILD_HAD_TRIAL' | 'INSTRUMENT_USED';
 
-/** What the authorisation payment says of the instrument that paid it (Razorpay's payment entity). */
-export interface AuthorizationPayment {
-  method?: string | null;
-  vpa?: string | null;
-  upi?: { vpa?: string | null } | null;
-  card?: { fingerprint?: string | null } | null;
-}
-
-/**
- * The instrument of an authorisation payment, as a stable text: a UPI VPA (case-folded) or a card's
- * fingerprint. Null when the payment names neither (a card without a fingerprint): the trial then
- * rests on the user and guild rules alone.
- */
-export function instrumentOf(payment: AuthorizationPayment): string | null {
-  const vpa = payment.vpa ?? payment.upi?.vpa ?? null;
-  if (vpa) return `vpa:${vpa.trim().toLowerCase()}`;
-  const fingerprint = payment.card?.fingerprint ?? null;
-  return fingerprint ? `card:${fingerprint}` : null;
-}
-
-/** HMAC-SHA256 of an instrument, keyed by a key derived from JWT_SECRET: the instrument is never stored. */
-export function instrumentHash(secret: string, instrument: string): string {
-  const key = createHash('sha256').update(`premium:trial-instrument:${secret}`).digest();
-  return createHmac('sha256', key).update(instrument).digest('hex');
-}
-
 /** Whether a buyer (or the guild, for a SERVER purchase) had a trial: create-subscription then asks for none. */
 export async function hadTrial(core: Pick<Core, 'sequelize'>, buyerUserId: number, guildId: string | null) {
   const [row] = await selectRows<{ had: boolean }>(core.sequelize, HAD_TRIAL, [buyerUserId, guildId]);
@@ -73,28 +47,29 @@ export type TrialOutcome =
   { result: 'none' } | { result: 'started'; grantId: number } | { result: 'refused'; reason: TrialRefusal };
 
 /**
- * Starts a locked subscription's trial once its mandate is authorised (`subscription.authenticated`, or
- * verify-subscription, whichever comes first), from the authorisation payment: the plan's tier for the
- * trial's days through `grantPremium` (source `trial`), the record running at least to the first charge
- * plus SUBSCRIPTION_GRACE_HOURS, as a paid cycle does. Refused, under one lock for every trial, when the
- * buyer or the guild had one, or the payment's instrument was seen on any trial: the refusal is recorded
- * with its reason for the operator, no premium is granted, and `settleRefusedTrials` cancels the
- * subscription at Razorpay. Once per subscription; without the payment nothing is decided yet.
+ * Starts a locked subscription's trial once its mandate is authorised (`subscription.authenticated`,
+ * verify-subscription or the reconciler, whichever comes first), from the authorisation payment's
+ * instrument (`readInstrument`): the plan's tier for the trial's days through `grantPremium` (source
+ * `trial`), the tier running to the first charge plus SUBSCRIPTION_GRACE_HOURS, as after a paid cycle.
+ * Refused, under one lock for every trial, when the buyer or the guild had one, or the instrument was seen
+ * on any trial: the refusal is recorded with its reason for the operator, no premium is granted, and
+ * `settleRefusedTrials` cancels the subscription at Razorpay. An instrument that could not be read leaves
+ * the user and guild rules alone, and the trial row says why. Once per subscription; without a reading
+ * nothing is decided yet.
  */
 export async function startTrial(
   core: Pick<Core, 'sequelize' | 'config'>,
   { subscription, buyer }: LockedSubscription,
-  payment: AuthorizationPayment | null,
+  reading: InstrumentReading | null,
   transaction: Transaction,
 ): Promise<TrialOutcome> {
-  if (subscription.trialDays === 0 || subscription.startAt === null || payment === null) {
+  if (subscription.trialDays === 0 || subscription.startAt === null || reading === null) {
     return { result: 'none' };
   }
   await execute(transaction, LOCK_TRIALS);
   const [known] = await selectRows<{ known: boolean }>(transaction, TRIAL_KNOWN, [subscription.id]);
   if (known!.known) return { result: 'none' };
-  const instrument = instrumentOf(payment);
-  const hash = instrument && instrumentHash(core.config.jwtSecret, instrument);
+  const hash = reading.instrument && instrumentHash(core.config.jwtSecret, reading.instrument);
   const [refusal] = await selectRows<{ reason: TrialRefusal | null }>(transaction, TRIAL_REFUSAL, [
     subscription.buyerUserId,
     subscription.guildId,
@@ -108,6 +83,7 @@ export async function startTrial(
       'refused',
       refusal!.reason,
       null,
+      reading.unread,
     ]);
     return { result: 'refused', reason: refusal!.reason };
   }
@@ -133,6 +109,7 @@ export async function startTrial(
     'running',
     null,
     change.grantId,
+    reading.unread,
   ]);
   if (subscription.startAt.getTime() - Date.now() <= TRIAL_ENDING_NOTICE_MS) {
     const [trial] = await selectRows<EndingTrial>(transaction, TRIAL_BY_ID, [inserted!.id]);
@@ -253,6 +230,8 @@ export interface TrialView {
   days: number;
   firstChargeAt: string;
   refusedReason: TrialRefusal | null;
+  /** Why the one-trial-per-instrument rule was not checked (no instrument could be read); null when it was. */
+  instrumentUnread: string | null;
 }
 
 export async function trialOf(

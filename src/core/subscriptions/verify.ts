@@ -5,7 +5,8 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { assertSignature, subscriptionSignature } from '../processor/signatures';
 import { assertOwnSubscription, lockSubscription } from './locked-subscription';
 import { applyProcessorView, fetchProcessorView, type ProcessorView } from './processor-view';
-import { settleRefusedTrials, startTrial, type AuthorizationPayment, type TrialOutcome } from './trials';
+import { readInstrument, type InstrumentReading } from './trial-instrument';
+import { settleRefusedTrials, startTrial, type TrialOutcome } from './trials';
 import { describeSubscription, type SubscriptionView } from './views';
 
 export interface VerifySubscriptionRequest {
@@ -44,10 +45,12 @@ export async function verifySubscription(
   });
   let view: ProcessorView | null = null;
   // The authorisation payment names the instrument a trial is checked against.
-  let authorization: AuthorizationPayment | null = null;
+  let authorization: InstrumentReading | null = null;
   try {
     view = await fetchProcessorView(processor, request.subscriptionId);
-    if (trialDays > 0) authorization = await processor.fetchPayment(request.paymentId);
+    if (trialDays > 0) {
+      authorization = await readInstrument(processor, await processor.fetchPayment(request.paymentId));
+    }
   } catch (error) {
     if (!isAppError(error) || error.kind !== 'unavailable') throw error;
   }

@@ -3,9 +3,11 @@ import { z } from 'zod';
 import type { Core } from '..';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models';
+import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyCharge } from './charges';
 import { lockSubscription } from './locked-subscription';
 import { applyProcessorState, fromUnix } from './processor-state';
+import { readInstrument } from './trial-instrument';
 import { startTrial } from './trials';
 
 const STATUS_EVENTS = new Set([
@@ -36,11 +38,21 @@ const paymentEntity = z.looseObject({
   currency: z.string(),
   invoice_id: z.string().nullable().optional(),
   amount_refunded: z.number().int(),
-  // The instrument of an authorisation payment, for the one-trial-per-instrument rule.
+  // The instrument of an authorisation payment, for the one-trial-per-instrument rule (trial-instrument.ts).
   method: z.string().nullable().optional(),
   vpa: z.string().nullable().optional(),
   upi: z.looseObject({ vpa: z.string().nullable().optional() }).nullable().optional(),
-  card: z.looseObject({ fingerprint: z.string().nullable().optional() }).nullable().optional(),
+  card: z
+    .looseObject({
+      last4: z.string().nullable().optional(),
+      network: z.string().nullable().optional(),
+      issuer: z.string().nullable().optional(),
+      type: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+  token_id: z.string().nullable().optional(),
+  customer_id: z.string().nullable().optional(),
 });
 const body = z
   .object({
@@ -79,13 +91,16 @@ function unreadable(name: string, detail: string): AppError {
 /**
  * The subscription side of `POST /api/payment/webhook`, called by the inbox inside its savepoint before
  * the order events: `subscription.*` events. Returns null for anything else (a `refund.processed` it
- * read is the inbox's to route to refunds). `charged` grants its payment's cycle (`applyCharge`); every event
+ * read is the inbox's to route to refunds). `charged` grants its payment's cycle (`applyCharge`);
+ * `authenticated` with its authorisation payment starts a trial (`startTrial`; `processor` is asked for
+ * the payment's card or mandate token when the payment does not name its instrument); every event
  * takes the subscription's status and cycle in (`applyProcessorState`), which announces a failed
  * renewal on `pending` and `halted`, unless the event is older than the state stored (then `ignored`,
  * acknowledged and changing nothing but a charge it carries). A subscription we do not know is SUBSCRIPTION_NOT_FOUND (ignored).
  */
 export async function applySubscriptionWebhook(
   core: Core,
+  processor: RazorpayClient,
   event: SubscriptionWebhook | null,
   transaction: Transaction,
 ): Promise<SubscriptionEventOutcome | null> {
@@ -115,8 +130,10 @@ export async function applySubscriptionWebhook(
       },
     );
   }
-  if (name === 'subscription.authenticated' && event.payload.payment) {
-    await startTrial(core, locked, event.payload.payment.entity, transaction);
+  if (name === 'subscription.authenticated' && event.payload.payment && locked.subscription.trialDays > 0) {
+    // Razorpay not answering (a card's details, a mandate's token) fails the delivery: it is sent again.
+    const reading = await readInstrument(processor, event.payload.payment.entity);
+    await startTrial(core, locked, reading, transaction);
   }
   const seenAt = event.created_at === undefined ? new Date() : fromUnix(event.created_at)!;
   if ((await applyProcessorState(transaction, locked, subscription, seenAt)) === 'stale') {

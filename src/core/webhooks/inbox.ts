@@ -132,7 +132,7 @@ async function applySubscriptionEvent(
 ): Promise<WebhookOutcome | null> {
   if (event === null) return null;
   if (event.event !== 'refund.processed') {
-    const outcome = await applySubscriptionWebhook(core, event, transaction);
+    const outcome = await applySubscriptionWebhook(core, processorOf(core), event, transaction);
     return outcome && answer(event.event, outcome);
   }
   const { payment, refund } = event.payload;

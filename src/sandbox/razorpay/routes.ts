@@ -92,9 +92,20 @@ export function razorpayRoutes(
       return { entity: 'collection', count: items.length, items };
     });
 
-    app.get<ById>('/v1/payments/:id', api('razorpay.payments.fetch'), async (request) => {
-      return found(store.payment(request.params.id));
-    });
+    app.get<ById & { Querystring: Record<string, string | string[] | undefined> }>(
+      '/v1/payments/:id',
+      api('razorpay.payments.fetch'),
+      async (request) => {
+        const expand = [request.query['expand[]'] ?? request.query.expand ?? []].flat();
+        return found(store.fetchedPayment(request.params.id, expand.includes('card')));
+      },
+    );
+
+    app.get<{ Params: { customerId: string; tokenId: string } }>(
+      '/v1/customers/:customerId/tokens/:tokenId',
+      api('razorpay.customers.fetchToken'),
+      async (request) => found(store.token(request.params.customerId, request.params.tokenId)),
+    );
 
     // Razorpay answers 409 to a request whose idempotency key is still being answered: until its (late)
     // answer is sent, whether or not its client is still waiting for it.

@@ -3,6 +3,7 @@ import type {
   RazorpayOrder,
   RazorpayPayment,
   RazorpayRefund,
+  RazorpayToken,
 } from '../../core/processor/types';
 import { randomDigits, razorpayId } from '../ids';
 import { RazorpayApiError, unknownId } from './errors';
@@ -21,16 +22,20 @@ const BUYER_CARD: Omit<RazorpayCard, 'id'> = {
   sub_type: 'consumer',
 };
 
-export type PaymentMethod = 'upi' | 'card';
+export type PaymentMethod = 'upi' | 'card' | 'emandate';
 
-/** The buyer's instrument, when a test names one: a UPI VPA, or a card's fingerprint (one per card number). */
+/**
+ * The buyer's instrument, when a test names one: a UPI VPA, a card's documented details (the sandbox
+ * buyer's card for the rest), or the bank account of an e-mandate.
+ */
 export interface BuyerInstrument {
   vpa?: string;
-  cardFingerprint?: string;
+  card?: Partial<Pick<RazorpayCard, 'last4' | 'network' | 'issuer' | 'type'>>;
+  bankAccount?: { accountNumber: string; ifsc: string };
 }
 
-/** The sandbox buyer's card's fingerprint, when a test names none. */
-const BUYER_CARD_FINGERPRINT = 'fp_sandbox_buyer_card';
+/** The sandbox buyer's bank account, when a test names none. */
+const BUYER_BANK_ACCOUNT = { accountNumber: '50100012345678', ifsc: 'HDFC0000123' };
 /** Razorpay's standard 2% fee plus 18% GST on it. */
 const FEE_RATE = 0.02;
 const GST_RATE = 0.18;
@@ -42,6 +47,8 @@ export class RazorpayStore {
   private readonly refunds = new Map<string, RazorpayRefund[]>();
   /** Refunds by the `X-Refund-Idempotency` key they were made with, and the request that made them. */
   private readonly refundsByKey = new Map<string, { request: string; refund: RazorpayRefund }>();
+  /** E-mandate tokens, with the customer each belongs to. */
+  private readonly tokens = new Map<string, { token: RazorpayToken; customerId: string }>();
 
   constructor(private readonly now: () => number) {}
 
@@ -72,14 +79,54 @@ export class RazorpayStore {
     return copy(this.orders.get(orderId));
   }
 
+  /** `GET /v1/orders/:id/payments`: as a plain fetch, without card details. */
   orderPayments(orderId: string): RazorpayPayment[] {
     return [...this.payments.values()]
       .filter((payment) => payment.order_id === orderId)
-      .map((payment) => structuredClone(payment));
+      .map((payment) => withoutCard(structuredClone(payment)));
   }
 
   payment(paymentId: string): RazorpayPayment | undefined {
     return copy(this.payments.get(paymentId));
+  }
+
+  /**
+   * `GET /v1/payments/:id`: as Razorpay documents it, a card payment names its card by `card_id` alone
+   * unless fetched with `expand[]=card`.
+   */
+  fetchedPayment(paymentId: string, expandCard: boolean): RazorpayPayment | undefined {
+    const payment = this.payment(paymentId);
+    return payment === undefined || expandCard ? payment : withoutCard(payment);
+  }
+
+  /** `GET /v1/customers/:customer_id/tokens/:token_id`: a mandate's token, with its bank account. */
+  token(customerId: string, tokenId: string): RazorpayToken | undefined {
+    const held = this.tokens.get(tokenId);
+    return held?.customerId === customerId ? structuredClone(held.token) : undefined;
+  }
+
+  /** A new customer's e-mandate token on `account`: another customer's mandate on it has another token. */
+  private mandateToken(account: { accountNumber: string; ifsc: string }): RazorpayToken {
+    const token: RazorpayToken = {
+      id: razorpayId('token'),
+      entity: 'token',
+      method: 'emandate',
+      bank: account.ifsc.slice(0, 4),
+      recurring: true,
+      bank_details: {
+        beneficiary_name: 'Sandbox Buyer',
+        account_number: account.accountNumber,
+        ifsc: account.ifsc,
+        account_type: 'savings',
+      },
+      created_at: this.seconds(),
+    };
+    this.tokens.set(token.id, { token, customerId: razorpayId('cust') });
+    return token;
+  }
+
+  private customerOf(tokenId: string): string {
+    return this.tokens.get(tokenId)!.customerId;
   }
 
   /** What a successful Checkout does: one payment of the full amount, captured at once. */
@@ -115,7 +162,7 @@ export class RazorpayStore {
   }
 
   /**
-   * Records a new payment by UPI or card: captured, or failed with `failure` as the bank's reason. A
+   * Records a new payment by UPI, card or e-mandate: captured, or failed with `failure` as the bank's reason. A
    * subscription's charges belong to its invoice's order.
    */
   newPayment(
@@ -137,14 +184,9 @@ export class RazorpayStore {
   ): RazorpayPayment {
     const failed = failure !== undefined;
     const tax = failed ? 0 : Math.round(amount * FEE_RATE * GST_RATE);
-    const card =
-      method === 'card'
-        ? {
-            ...BUYER_CARD,
-            id: razorpayId('card'),
-            fingerprint: instrument.cardFingerprint ?? BUYER_CARD_FINGERPRINT,
-          }
-        : null;
+    const card = method === 'card' ? { ...BUYER_CARD, ...instrument.card, id: razorpayId('card') } : null;
+    const token =
+      method === 'emandate' ? this.mandateToken(instrument.bankAccount ?? BUYER_BANK_ACCOUNT) : null;
     const vpa = instrument.vpa ?? BUYER.vpa;
     const payment: RazorpayPayment = {
       id: razorpayId('pay'),
@@ -162,11 +204,13 @@ export class RazorpayStore {
       captured: !failed,
       description: null,
       card_id: card?.id ?? null,
-      bank: null,
+      bank: token?.bank ?? null,
       wallet: null,
       vpa: method === 'upi' ? vpa : null,
       card,
       upi: method === 'upi' ? { payer_account_type: 'bank_account', vpa, flow: 'collect' } : null,
+      token_id: token?.id ?? null,
+      customer_id: token ? this.customerOf(token.id) : null,
       email: BUYER.email,
       contact: BUYER.contact,
       notes: [],
@@ -260,6 +304,11 @@ export class RazorpayStore {
 
 function refundRequest(paymentId: string, input: RefundInput): string {
   return JSON.stringify([paymentId, input.amount ?? null, input.receipt, input.notes]);
+}
+
+/** A payment as Razorpay answers it unless asked to expand its card: `card_id` alone names the card. */
+function withoutCard({ card: _card, ...payment }: RazorpayPayment): RazorpayPayment {
+  return payment;
 }
 
 /** State leaves the store only as copies, so that no caller can change it behind the rules' back. */

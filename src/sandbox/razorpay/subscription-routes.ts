@@ -87,7 +87,8 @@ export function subscriptionRoutes(
       if ('error' in target) return sendHtml(reply, 400, checkoutErrorPage(target.error));
       switch (stringField(request.body, 'decision')) {
         case 'approve': {
-          const method: MandateMethod = stringField(request.body, 'method') === 'card' ? 'card' : 'upi';
+          const named = stringField(request.body, 'method');
+          const method: MandateMethod = named === 'card' || named === 'emandate' ? named : 'upi';
           const response = await subscriptions.authorize(target.subscriptionId, method, 'background');
           return reply.redirect(withQuery(target.callbackUrl, { ...response }));
         }

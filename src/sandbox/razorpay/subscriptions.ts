@@ -19,7 +19,8 @@ export interface SubscriptionCheckoutResponse {
   razorpay_signature: string;
 }
 
-export type MandateMethod = 'upi' | 'card';
+/** How the buyer authorises a mandate: UPI AutoPay, a card, or an e-mandate on their bank account. */
+export type MandateMethod = 'upi' | 'card' | 'emandate';
 export type CycleOutcome = 'charged' | 'failed';
 
 /** Razorpay authorises a mandate with a small payment that it refunds. */

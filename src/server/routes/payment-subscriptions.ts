@@ -53,7 +53,8 @@ const CreatedSubscription = Type.Object({
   startAt: Timestamp,
   trialDays: Type.Integer({
     minimum: 0,
-    description: 'days free before the first charge (0: none; one trial per user, guild and card or VPA)',
+    description:
+      "days free before the first charge (0: none; one trial per user, guild and payment instrument; none where the plan's tier or a higher one runs already)",
   }),
   firstCharge: Type.Object({
     at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {

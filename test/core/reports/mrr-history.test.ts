@@ -19,6 +19,7 @@ async function subscription(
   buyerId: number,
   plan: 'Monthly' | 'Yearly',
   history: [string, string][],
+  firstChargeAt: string | null = null,
 ) {
   const [{ id }] = (await core().sequelize.query<{ id: number }>(
     `INSERT INTO subscriptions (processor_subscription_id, processor_plan_id, buyer_user_id, category, target_key,
@@ -46,19 +47,41 @@ async function subscription(
       'INSERT INTO subscription_status_changes (subscription_id, status, changed_at) VALUES ($1, $2, $3)',
       { bind: [id, status, at] },
     );
+  // MRR counts a subscription from its first paid charge.
+  if (firstChargeAt)
+    await core().sequelize.query(
+      `INSERT INTO subscription_charges (subscription_id, payment_id, amount_paise, currency, source, created_at)
+       VALUES ($1, $2, 1, 'INR', 'webhook', $3)`,
+      { bind: [id, `pay_${name}`, firstChargeAt] },
+    );
 }
 
 describe('MRR by month (the console chart)', () => {
   it('counts each live subscription at each month end by its status then, Yearly as 1/12', async () => {
     const buyer = await createUser();
-    await subscription('sub_monthly', buyer.id, 'Monthly', [
-      ['authenticated', monthBack(3).midMonth],
-      ['active', monthBack(3).midMonth.replace('12:00', '12:05')],
-    ]);
-    await subscription('sub_yearly', buyer.id, 'Yearly', [
-      ['active', monthBack(2).midMonth],
-      ['cancelled', monthBack(1).midMonth],
-    ]);
+    const firstCharge = monthBack(3).midMonth.replace('12:00', '12:05');
+    await subscription(
+      'sub_monthly',
+      buyer.id,
+      'Monthly',
+      [
+        ['authenticated', monthBack(3).midMonth],
+        ['active', firstCharge],
+      ],
+      firstCharge,
+    );
+    await subscription(
+      'sub_yearly',
+      buyer.id,
+      'Yearly',
+      [
+        ['active', monthBack(2).midMonth],
+        ['cancelled', monthBack(1).midMonth],
+      ],
+      monthBack(2).midMonth,
+    );
+    // In its trial since four months: live, never charged, no MRR.
+    await subscription('sub_trialing', buyer.id, 'Monthly', [['authenticated', monthBack(4).midMonth]]);
     await subscription('sub_never_paid', buyer.id, 'Monthly', [['created', new Date().toISOString()]]);
 
     const months = await mrrByMonth(core());

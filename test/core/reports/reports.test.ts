@@ -390,7 +390,15 @@ describe('revenue report', () => {
 });
 
 describe('subscribers report', () => {
-  beforeEach(seed);
+  beforeEach(async () => {
+    await seed();
+    // S5's first charge (MRR counts a subscription from it); the revenue tests' seed leaves it out.
+    const [s5] = await core().sequelize.query<{ id: number }>(
+      "SELECT id FROM subscriptions WHERE processor_subscription_id = 'sub_S5'",
+      { type: QueryTypes.SELECT },
+    );
+    await charge(s5!.id, 199_900, '2026-02-03T00:01:00Z');
+  });
 
   it('counts live subscriptions, MRR, active premium, movements, churn and failing charges', async () => {
     const report = await subscribersReport(core(), { month: '2026-03' });

@@ -74,7 +74,7 @@ async function eventsOf(type: string): Promise<Array<Record<string, unknown>>> {
 
 async function trialGrants(): Promise<Array<{ source: string; days: number }>> {
   return getApp().core.sequelize.query(
-    `SELECT source, days FROM premium_grants WHERE source = 'trial' ORDER BY id`,
+    `SELECT source, days FROM premium_grants WHERE source = 'trial' AND kind = 'grant' ORDER BY id`,
     { type: QueryTypes.SELECT },
   );
 }
@@ -173,7 +173,7 @@ describe('a free trial of a renewing plan', () => {
 
   it.each([
     ['VPA', { method: 'upi' as const, vpa: 'farmer@okbank' }],
-    ['card', { method: 'card' as const, cardFingerprint: 'fp_farmer_card' }],
+    ['card', { method: 'card' as const, card: { last4: '4242', network: 'MasterCard', issuer: 'ICIC' } }],
   ])(
     'refuses a second trial on the same %s from another account: it ends at once, with its reason',
     async (_name, instrument) => {

@@ -208,7 +208,7 @@ function planLabel(plan) {
     plan.renews
       ? `renews${
           plan.trialDays > 0
-            ? `, ${plan.trialDays} days free, then the first charge of ${rupees.format(plan.price)} ${plan.trialDays} days after you authorise (one trial per account, server and card or UPI id)`
+            ? `, ${plan.trialDays} days free, then the first charge of ${rupees.format(plan.price)} ${plan.trialDays} days after you authorise (one trial per account, server and card or UPI id; none where this tier or a higher one runs already: the first charge then comes when it ends)`
             : ''
         }`
       : null,

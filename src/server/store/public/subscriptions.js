@@ -207,7 +207,11 @@
         );
       } else {
         sayAtSubscribe(
-          `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).`,
+          `Subscribed: ${reply.planType} premium for ${targetName(reply.guildId)} renews itself (${reply.status}).${
+            reply.paidCount === 0 && reply.nextChargeAt
+              ? ` Your first charge comes on ${when(reply.nextChargeAt)}.`
+              : ''
+          }`,
         );
       }
     } catch (error) {
