@@ -1,4 +1,4 @@
-import { issueCreditNote, issueInvoice } from '../../src/core/invoices';
+import { issueCreditNote, issueInvoice, NO_BILLING, servicePeriod } from '../../src/core/invoices';
 import type { User } from '../../src/core/models';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser } from '../support/fixtures';
@@ -23,8 +23,9 @@ async function invoiceAt(buyer: User, at: Date, paymentId: string, billing = {})
         totalPaise: 19_900,
         currency: 'INR',
         buyer: { userId: buyer.id, username: buyer.username },
-        billing: { stateCode: null, gstin: null, name: null, ...billing },
+        billing: { ...NO_BILLING, ...billing },
         description: 'Premium, plan Monthly: 30 days for your account',
+        period: servicePeriod(at, 30),
         orderId: order.id,
         subscriptionId: null,
       },

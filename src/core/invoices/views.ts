@@ -27,6 +27,8 @@ export function invoiceJson(invoice: IssuedInvoice) {
     placeOfSupply: invoice.placeOfSupply,
     sac: invoice.sac,
     rate: invoice.ratePercent,
+    exportLut: invoice.exportLut,
+    servicePeriod: invoice.servicePeriod,
     ...amountsOf(invoice.lines),
     currency: invoice.currency,
     description: invoice.description,
@@ -44,6 +46,7 @@ export function invoiceJson(invoice: IssuedInvoice) {
       issuedAt: note.issuedAt.toISOString(),
       invoiceNumber: note.invoiceNumber,
       refundId: note.refundId,
+      reason: note.reason,
       ...amountsOf(note.lines),
     })),
   };

@@ -8,7 +8,7 @@ import { firstCheckAt } from '../check-schedule';
 import { resolvePurchase, type PricedPlan } from '../catalog';
 import { priceWithOffer, releaseOffer, reserveOffer } from '../offers';
 import { rupeesOfPaise } from '../money';
-import { parseBilling, type BillingInput } from '../invoices';
+import { billingColumns, parseBilling, saveBilling, type BillingInput } from '../invoices';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -37,7 +37,7 @@ export interface CreateOrderRequest {
   guildId?: string | null;
   /** An offer's code, as the buyer typed it. */
   offerCode?: string | null;
-  /** Who the invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  /** Who the invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, INVALID_GSTIN, …. */
   billing?: BillingInput | null;
 }
 
@@ -57,7 +57,7 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const billing = parseBilling(request.billing);
+  const billing = parseBilling(request.billing, { taxInvoices: core.config.invoicing.sellerGstin !== null });
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
@@ -126,15 +126,14 @@ export async function createOrder(
           discountPaise: price.discountPaise,
           offerId: price.offerId,
           currency: 'INR',
-          billingStateCode: billing.stateCode,
-          billingGstin: billing.gstin,
-          billingName: billing.name,
+          ...billingColumns(billing),
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },
         { transaction },
       );
       await releaseReservation(core.sequelize, receipt, transaction);
+      await saveBilling(transaction, buyer.id, billing);
     });
     return processorOrder;
   } catch (error) {

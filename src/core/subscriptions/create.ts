@@ -5,7 +5,14 @@ import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
-import { parseBilling, type BillingInput } from '../invoices';
+import {
+  billingColumns,
+  billingOfColumns,
+  parseBilling,
+  sameBilling,
+  saveBilling,
+  type BillingInput,
+} from '../invoices';
 import { monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -32,7 +39,7 @@ export interface CreateSubscriptionRequest {
   amount?: number;
   category: Category;
   guildId?: string | null;
-  /** Who each charge's invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  /** Who each charge's invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, …. */
   billing?: BillingInput | null;
 }
 
@@ -66,7 +73,7 @@ export async function createSubscription(
   request: CreateSubscriptionRequest,
 ): Promise<CreatedSubscription> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const billing = parseBilling(request.billing);
+  const billing = parseBilling(request.billing, { taxInvoices: core.config.invoicing.sellerGstin !== null });
   if (!request.plan && !request.planType) {
     throw AppError.validation(
       'PLAN_REQUIRED',
@@ -118,9 +125,7 @@ export async function createSubscription(
       existing.buyerUserId === buyer.id &&
       existing.planType === plan.planType &&
       existing.amountPaise === plan.pricePaise &&
-      existing.billingStateCode === billing.stateCode &&
-      existing.billingGstin === billing.gstin &&
-      existing.billingName === billing.name &&
+      sameBilling(billingOfColumns(existing), billing) &&
       existing.trialDays === (await trialDaysFor(core, planTrialDays, buyer.id, guildId));
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
@@ -165,10 +170,9 @@ export async function createSubscription(
       trialDays,
       startAt,
       shortUrl: created.short_url,
-      billingStateCode: billing.stateCode,
-      billingGstin: billing.gstin,
-      billingName: billing.name,
+      ...billingColumns(billing),
     });
+    await saveBilling(core.sequelize, buyer.id, billing);
     return describeCreated(subscription, core.config.razorpay.keyId);
   } catch (error) {
     // Another request for the same target won the race; this processor subscription is never shown.
