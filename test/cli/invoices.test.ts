@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { issueCreditNote, issueInvoice, NO_BILLING, servicePeriod } from '../../src/core/invoices';
 import type { User } from '../../src/core/models';
 import { useTestCore } from '../support/context';
@@ -90,6 +93,58 @@ describe('premium invoices', () => {
       paymentId: 'pay_April0000001',
       refundId: 'rfnd_April000001',
     });
+  });
+
+  it('writes the GSTR-1 files of a month into --out, and refuses a period it cannot read', async () => {
+    await april();
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gstr1-'));
+
+    const run = await premium([
+      '--json',
+      'invoices',
+      'export',
+      '--format',
+      'gstr1',
+      '--month',
+      '2026-04',
+      '--out',
+      out,
+    ]);
+
+    expect(run.code).toBe(0);
+    const written = json<{ period: string; files: { file: string; rows: number }[] }>(run);
+    expect(written.period).toBe('2026-04');
+    expect(written.files.map((file) => path.basename(file.file))).toEqual([
+      'b2b.csv',
+      'b2cl.csv',
+      'b2cs.csv',
+      'cdnr.csv',
+      'cdnur.csv',
+      'exp.csv',
+      'hsn_b2b.csv',
+      'hsn_b2c.csv',
+      'docs.csv',
+      'gstr3b.csv',
+      'chargebacks.csv',
+    ]);
+    expect(fs.readFileSync(path.join(out, 'b2cs.csv'), 'utf8').split('\r\n')).toEqual([
+      'Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN',
+      'OE,29-Karnataka,,18,83.89,0.00,',
+      '',
+    ]);
+    expect(fs.readFileSync(path.join(out, 'b2b.csv'), 'utf8')).toContain(
+      '27AAPFU0939F1ZV,asha,INV/2627/000002,20-Apr-2026,199.00,27-Maharashtra,N,,Regular B2B,,18,168.64,0.00',
+    );
+
+    for (const args of [
+      ['--format', 'gstr1', '--month', '2026-04'],
+      ['--format', 'gstr1', '--quarter', '2026-Q5', '--out', out],
+      ['--format', 'csv', '--quarter', '2026-Q2'],
+    ]) {
+      const refused = await premium(['invoices', 'export', ...args]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/--out DIR|quarter like 2026-Q2|--month YYYY-MM only/);
+    }
   });
 
   it('lists, shows and prints an invoice and its credit note', async () => {

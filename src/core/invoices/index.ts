@@ -18,3 +18,4 @@ export { invoiceStatement, issueCreditNote, issueInvoice, type InvoiceSubject } 
 export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownInvoice } from './read';
 export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
 export type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';
+export { gstr1Files, returnPeriod, type ReturnPeriod } from './gstr1-export';
