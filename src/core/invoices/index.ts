@@ -19,3 +19,4 @@ export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownI
 export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
 export type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';
 export { gstr1Files, returnPeriod, type ReturnPeriod } from './gstr1-export';
+export { turnoverOfLastYear, type Turnover } from './turnover';
