@@ -46,7 +46,7 @@ const sellerStateOf = (settings: InvoiceSettings) => settings.sellerGstin?.slice
  */
 function placeOfSupplyOf(billing: Billing, sellerState: string | null): string | null {
   if (billing.country !== null) return EXPORT_PLACE;
-  return billing.stateCode ?? sellerState;
+  return billing.stateCode ?? billing.gstin?.slice(0, 2) ?? sellerState;
 }
 
 /**

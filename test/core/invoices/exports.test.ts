@@ -73,6 +73,12 @@ describe('an export of services', () => {
     });
   });
 
+  it("places a registered buyer's supply in their GSTIN's state, even with no state given beside it", async () => {
+    const invoice = await invoiceFor({ ...NO_BILLING, gstin: '27AAPFU0939F1ZV', address: '4 Linking Road' });
+
+    expect(invoice).toMatchObject({ placeOfSupply: '27', lines: { igst: 3_036, cgst: 0 } });
+  });
+
   it('keeps the LUT to exports: a buyer in India is taxed at the rate whatever SELLER_LUT says', async () => {
     const invoice = await invoiceFor({ ...NO_BILLING, stateCode: '27' }, { ...SELLER, lut: LUT });
 
