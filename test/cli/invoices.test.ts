@@ -70,10 +70,10 @@ describe('premium invoices', () => {
     const csv = await premium(['invoices', 'export', '--month', '2026-04']);
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\r\n')).toEqual([
-      'type,number,date,buyerGstin,placeOfSupply,taxable,cgst,sgst,igst,total,paymentId,refundId',
-      'invoice,INV/2627/000001,2026-04-01,,29,168.64,15.18,15.18,0.00,199.00,pay_April0000001,',
-      'invoice,INV/2627/000002,2026-04-20,27AAPFU0939F1ZV,27,168.64,0.00,0.00,30.36,199.00,pay_April0000002,',
-      'credit_note,CN/2627/000001,2026-04-25,,29,84.75,7.62,7.63,0.00,100.00,pay_April0000001,rfnd_April000001',
+      'type,number,date,buyerGstin,placeOfSupply,taxable,cgst,sgst,igst,total,paymentId,refundId,invoiceNumber,invoiceDate',
+      'invoice,INV/2627/000001,2026-04-01,,29,168.64,15.18,15.18,0.00,199.00,pay_April0000001,,,',
+      'invoice,INV/2627/000002,2026-04-20,27AAPFU0939F1ZV,27,168.64,0.00,0.00,30.36,199.00,pay_April0000002,,,',
+      'credit_note,CN/2627/000001,2026-04-25,,29,84.75,7.62,7.63,0.00,100.00,pay_April0000001,rfnd_April000001,INV/2627/000001,2026-04-01',
       '',
     ]);
 
@@ -92,6 +92,8 @@ describe('premium invoices', () => {
       total: '100.00',
       paymentId: 'pay_April0000001',
       refundId: 'rfnd_April000001',
+      invoiceNumber: 'INV/2627/000001',
+      invoiceDate: '2026-04-01',
     });
   });
 

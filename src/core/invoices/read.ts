@@ -172,8 +172,9 @@ export interface DocumentRow extends TaxLines {
   placeOfSupply: string | null;
   paymentId: string;
   refundId: string | null;
-  /** The invoice a credit note credits; null for an invoice or receipt. */
+  /** The invoice a credit note credits, and when it was issued; null for an invoice or receipt. */
   invoiceNumber: string | null;
+  invoiceIssuedAt: Date | null;
 }
 
 /** Every invoice, receipt and credit note issued in month `YYYY-MM` of India time, in the order issued. */

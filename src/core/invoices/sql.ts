@@ -135,11 +135,11 @@ export const DOCUMENTS_ISSUED = `
   SELECT i.kind AS type, i.number, i.issued_at AS "issuedAt", i.buyer_gstin AS "buyerGstin",
          i.place_of_supply AS "placeOfSupply", i.taxable_paise AS taxable, i.cgst_paise AS cgst,
          i.sgst_paise AS sgst, i.igst_paise AS igst, i.total_paise AS total, i.payment_id AS "paymentId",
-         NULL::text AS "refundId", NULL::text AS "invoiceNumber"
+         NULL::text AS "refundId", NULL::text AS "invoiceNumber", NULL::timestamptz AS "invoiceIssuedAt"
   FROM invoices i WHERE i.issued_at >= $1::timestamptz AND i.issued_at < $2::timestamptz
   UNION ALL
   SELECT 'credit_note', c.number, c.issued_at, i.buyer_gstin, i.place_of_supply, c.taxable_paise,
-         c.cgst_paise, c.sgst_paise, c.igst_paise, c.total_paise, i.payment_id, c.refund_id, i.number
+         c.cgst_paise, c.sgst_paise, c.igst_paise, c.total_paise, i.payment_id, c.refund_id, i.number, i.issued_at
   FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
   WHERE c.issued_at >= $1::timestamptz AND c.issued_at < $2::timestamptz
   ORDER BY "issuedAt", number`;

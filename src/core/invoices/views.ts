@@ -68,6 +68,8 @@ export const EXPORT_COLUMNS = [
   'total',
   'paymentId',
   'refundId',
+  'invoiceNumber',
+  'invoiceDate',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
@@ -83,6 +85,8 @@ export function exportRow(row: DocumentRow): ExportRow {
     ...amountsOf(row),
     paymentId: row.paymentId,
     refundId: row.refundId,
+    invoiceNumber: row.invoiceNumber,
+    invoiceDate: row.invoiceIssuedAt && indiaDate(row.invoiceIssuedAt),
   };
 }
 
