@@ -170,6 +170,7 @@ describe('premium invoices', () => {
     const shown = await premium(['invoices', 'show', 'CN/2627/000001']);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('INV/2627/000001');
+    expect(shown.stdout).toMatch(/Service period\s+2026-04-01 to 2026-04-30/);
     expect(shown.stdout).toMatch(
       /CN\/2627\/000001\s+2026-04-25 11:30\s+rfnd_April000001\s+84\.75\s+7\.62\s+7\.63/,
     );
