@@ -7,6 +7,9 @@ export type CsvCell = string | number | null;
  */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
+/** A negative decimal written as text (`-84.75`, an amount with its two decimals): a number, not a formula. */
+const NEGATIVE_DECIMAL = /^-\d+(\.\d+)?$/;
+
 /**
  * One cell as RFC 4180 writes it: quoted when it holds a comma, a quote or a line break (quotes
  * doubled), text that would start a formula prefixed with `'`. Numbers are the report's own, never guarded,
@@ -15,7 +18,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 export function csvCell(cell: CsvCell): string {
   if (cell === null) return '';
   if (typeof cell === 'number') return String(cell);
-  const text = FORMULA_START.test(cell) ? `'${cell}` : cell;
+  const text = FORMULA_START.test(cell) && !NEGATIVE_DECIMAL.test(cell) ? `'${cell}` : cell;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

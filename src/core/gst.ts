@@ -60,9 +60,38 @@ export function isGstState(code: string): boolean {
   return Object.hasOwn(GST_STATES, code);
 }
 
-/** `29 Karnataka`, or the code alone when it names no state. */
+/**
+ * The states in code order, 01 to 97. Not `Object.entries(GST_STATES)`: JavaScript lists the keys that
+ * look like array indexes (10 to 97) before the others, which put 01 to 09 (Delhi, Punjab…) last.
+ */
+export function gstStatesInOrder(): { code: string; name: string }[] {
+  return Object.keys(GST_STATES)
+    .sort()
+    .map((code) => ({ code, name: GST_STATES[code]! }));
+}
+
+/** The place of supply of an export of services: GSTR-1's "96-Other Countries". */
+export const EXPORT_PLACE = '96';
+
+/** `29 Karnataka`, `96 Other Countries`, or the code alone when it names no place. */
 export function stateLabel(code: string): string {
+  if (code === EXPORT_PLACE) return `${code} Other Countries`;
   return GST_STATES[code] ? `${code} ${GST_STATES[code]}` : code;
+}
+
+const REGIONS = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'none' });
+
+/** Two-letter codes ICU names that are no country (unknown, the EU, the euro area, the UN, Oceania). */
+const NOT_COUNTRIES = new Set(['ZZ', 'EU', 'EZ', 'UN', 'QO']);
+
+/** A country's English name from its ISO 3166 alpha-2 code, or null when the code names none. */
+export function countryName(code: string): string | null {
+  if (!/^[A-Z]{2}$/.test(code) || NOT_COUNTRIES.has(code)) return null;
+  try {
+    return REGIONS.of(code) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 /** The name of the second half of an intra-state tax in the seller's state: SGST or UTGST. */

@@ -17,6 +17,7 @@ import authMeRoutes from './routes/auth-me';
 import authSignInRoutes from './routes/auth-sign-in';
 import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
+import meBillingRoutes from './routes/me-billing';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentOrdersRoutes from './routes/payment-orders';
 import paymentQuoteRoutes from './routes/payment-quote';
@@ -61,6 +62,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(authSignInRoutes, options);
   await fastify.register(authMeRoutes, options);
   await fastify.register(authLogoutRoutes, options);
+  await fastify.register(meBillingRoutes, options);
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentQuoteRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);

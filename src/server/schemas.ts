@@ -37,7 +37,8 @@ const optionalText = (maxLength: number, description: string) =>
 
 /**
  * The buyer's billing for the invoice (docs/invoices.md); checked by the core, which answers 400
- * INVALID_STATE or INVALID_GSTIN, so the schema only bounds the lengths.
+ * STATE_REQUIRED, INVALID_STATE, INVALID_GSTIN, INVALID_PINCODE, INVALID_COUNTRY, ADDRESS_REQUIRED or
+ * INVALID_BILLING, so the schema only bounds the lengths.
  */
 export const BillingFields = {
   billing: Type.Optional(
@@ -45,10 +46,16 @@ export const BillingFields = {
       {
         stateCode: optionalText(
           8,
-          'the two-digit GST state code, "29" for Karnataka; the seller\'s state when absent',
+          'the two-digit GST state code, "29" for Karnataka; required when the seller issues tax invoices, unless gstin or country is given',
         ),
         gstin: optionalText(20, "a registered buyer's GSTIN; its first two digits are the state"),
         name: optionalText(200, 'the name the invoice is made out to; your Discord name when absent'),
+        address: optionalText(300, "the buyer's address, one line; required with gstin"),
+        pincode: optionalText(10, "the address's six-digit PIN code"),
+        country: optionalText(
+          4,
+          'a buyer outside India: ISO 3166 alpha-2 (US, DE), instead of stateCode; an export of services',
+        ),
       },
       { additionalProperties: false },
     ),

@@ -1,4 +1,7 @@
-import { issueCreditNote, issueInvoice } from '../../src/core/invoices';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { issueCreditNote, issueInvoice, NO_BILLING, servicePeriod } from '../../src/core/invoices';
 import type { User } from '../../src/core/models';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser } from '../support/fixtures';
@@ -23,8 +26,9 @@ async function invoiceAt(buyer: User, at: Date, paymentId: string, billing = {})
         totalPaise: 19_900,
         currency: 'INR',
         buyer: { userId: buyer.id, username: buyer.username },
-        billing: { stateCode: null, gstin: null, name: null, ...billing },
+        billing: { ...NO_BILLING, ...billing },
         description: 'Premium, plan Monthly: 30 days for your account',
+        period: servicePeriod(at, 30),
         orderId: order.id,
         subscriptionId: null,
       },
@@ -66,10 +70,10 @@ describe('premium invoices', () => {
     const csv = await premium(['invoices', 'export', '--month', '2026-04']);
     expect(csv.code).toBe(0);
     expect(csv.stdout.split('\r\n')).toEqual([
-      'type,number,date,buyerGstin,placeOfSupply,taxable,cgst,sgst,igst,total,paymentId,refundId',
-      'invoice,INV/2627/000001,2026-04-01,,29,168.64,15.18,15.18,0.00,199.00,pay_April0000001,',
-      'invoice,INV/2627/000002,2026-04-20,27AAPFU0939F1ZV,27,168.64,0.00,0.00,30.36,199.00,pay_April0000002,',
-      'credit_note,CN/2627/000001,2026-04-25,,29,84.75,7.62,7.63,0.00,100.00,pay_April0000001,rfnd_April000001',
+      'type,number,date,buyerGstin,placeOfSupply,taxable,cgst,sgst,igst,total,paymentId,refundId,invoiceNumber,invoiceDate',
+      'invoice,INV/2627/000001,2026-04-01,,29,168.64,15.18,15.18,0.00,199.00,pay_April0000001,,,',
+      'invoice,INV/2627/000002,2026-04-20,27AAPFU0939F1ZV,27,168.64,0.00,0.00,30.36,199.00,pay_April0000002,,,',
+      'credit_note,CN/2627/000001,2026-04-25,,29,84.75,7.62,7.63,0.00,100.00,pay_April0000001,rfnd_April000001,INV/2627/000001,2026-04-01',
       '',
     ]);
 
@@ -88,7 +92,61 @@ describe('premium invoices', () => {
       total: '100.00',
       paymentId: 'pay_April0000001',
       refundId: 'rfnd_April000001',
+      invoiceNumber: 'INV/2627/000001',
+      invoiceDate: '2026-04-01',
     });
+  });
+
+  it('writes the GSTR-1 files of a month into --out, and refuses a period it cannot read', async () => {
+    await april();
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), 'gstr1-'));
+
+    const run = await premium([
+      '--json',
+      'invoices',
+      'export',
+      '--format',
+      'gstr1',
+      '--month',
+      '2026-04',
+      '--out',
+      out,
+    ]);
+
+    expect(run.code).toBe(0);
+    const written = json<{ period: string; files: { file: string; rows: number }[] }>(run);
+    expect(written.period).toBe('2026-04');
+    expect(written.files.map((file) => path.basename(file.file))).toEqual([
+      'b2b.csv',
+      'b2cl.csv',
+      'b2cs.csv',
+      'cdnr.csv',
+      'cdnur.csv',
+      'exp.csv',
+      'hsn_b2b.csv',
+      'hsn_b2c.csv',
+      'docs.csv',
+      'gstr3b.csv',
+      'chargebacks.csv',
+    ]);
+    expect(fs.readFileSync(path.join(out, 'b2cs.csv'), 'utf8').split('\r\n')).toEqual([
+      'Type,Place Of Supply,Applicable % of Tax Rate,Rate,Taxable Value,Cess Amount,E-Commerce GSTIN',
+      'OE,29-Karnataka,,18,83.89,0.00,',
+      '',
+    ]);
+    expect(fs.readFileSync(path.join(out, 'b2b.csv'), 'utf8')).toContain(
+      '27AAPFU0939F1ZV,asha,INV/2627/000002,20-Apr-2026,199.00,27-Maharashtra,N,,Regular B2B,,18,168.64,0.00',
+    );
+
+    for (const args of [
+      ['--format', 'gstr1', '--month', '2026-04'],
+      ['--format', 'gstr1', '--quarter', '2026-Q5', '--out', out],
+      ['--format', 'csv', '--quarter', '2026-Q2'],
+    ]) {
+      const refused = await premium(['invoices', 'export', ...args]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(/--out DIR|quarter like 2026-Q2|--month YYYY-MM only/);
+    }
   });
 
   it('lists, shows and prints an invoice and its credit note', async () => {
@@ -112,6 +170,7 @@ describe('premium invoices', () => {
     const shown = await premium(['invoices', 'show', 'CN/2627/000001']);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('INV/2627/000001');
+    expect(shown.stdout).toMatch(/Service period\s+2026-04-01 to 2026-04-30/);
     expect(shown.stdout).toMatch(
       /CN\/2627\/000001\s+2026-04-25 11:30\s+rfnd_April000001\s+84\.75\s+7\.62\s+7\.63/,
     );

@@ -83,6 +83,8 @@ describe('the OpenAPI document (/docs/json)', () => {
       await inject('GET /api/auth/idp/callback', { url: '/api/auth/idp/callback?code=c&state=unknown' }),
       await inject('GET /api/auth/me', { url: '/api/auth/me', headers: auth }),
       await inject('GET /api/auth/me', { url: '/api/auth/me' }),
+      await inject('GET /api/me/billing', { url: '/api/me/billing', headers: auth }),
+      await inject('GET /api/me/billing', { url: '/api/me/billing' }),
       await inject('POST /api/payment/create-order', {
         url: '/api/payment/create-order',
         headers: auth,

@@ -102,9 +102,15 @@ describe('the store outside production (the sandbox pays)', () => {
         { code: '29', name: 'Karnataka' },
         { code: '38', name: 'Ladakh' },
       ]),
+      taxInvoices: false,
     });
-    // The billing select offers every state and union territory GST knows, and nothing else.
-    expect(reply.json().gstStates).toHaveLength(37);
+    // The billing select offers every state and union territory GST knows, in code order (01 Jammu and
+    // Kashmir first, not below 97), and nothing else.
+    const codes = reply.json().gstStates.map((state: { code: string }) => state.code);
+    expect(codes).toHaveLength(37);
+    expect(codes.slice(0, 3)).toEqual(['01', '02', '03']);
+    expect(codes.at(-1)).toBe('97');
+    expect(codes).toEqual([...codes].sort());
   });
 
   it("prices its plans from the catalog: a plan added is on the page's list, an archived one is not", async () => {

@@ -6,7 +6,8 @@ export const SELLER: InvoiceSettings = {
   sellerName: 'Acme Bots Private Limited',
   sellerAddress: '12 MG Road, Bengaluru 560001',
   ratePercent: 18,
-  sac: '998431',
+  sac: '998315',
+  lut: null,
   invoicePrefix: 'INV',
   creditNotePrefix: 'CN',
 };

@@ -87,8 +87,9 @@ export function chargesOf(app: TestApp, subscriptionId: string): Promise<ChargeR
 export async function chargedMonthlySubscription(
   app: PaymentsTestApp,
   user: User,
+  extra: object = {},
 ): Promise<{ subscriptionId: string; paymentId: string }> {
-  const subscriptionId = await subscribe(app, user, { planType: 'Monthly', category: 'USER' });
+  const subscriptionId = await subscribe(app, user, { planType: 'Monthly', category: 'USER', ...extra });
   const [charge] = await pollUntil('the first charge', async () => {
     const charges = await chargesOf(app, subscriptionId);
     return charges.length > 0 && charges;

@@ -13,8 +13,20 @@ function render(invoice: IssuedInvoice): string {
       [taxed ? 'Invoice' : 'Receipt', `${invoice.number}, ${invoiceDate(invoice.issuedAt)} (India time)`],
       ['Seller', [seller.name, seller.gstin && `GSTIN ${seller.gstin}`].filter(Boolean).join(', ') || '-'],
       ['Buyer', `${buyer.name} (${invoice.buyerProviderId})${buyer.gstin ? `, GSTIN ${buyer.gstin}` : ''}`],
+      [
+        'Billed to',
+        [buyer.address, buyer.pincode && `PIN ${buyer.pincode}`, buyer.country].filter(Boolean).join(', ') ||
+          '-',
+      ],
       ['Place of supply', invoice.placeOfSupply ?? '-'],
+      ...(invoice.exportLut ? ([['Export under LUT', invoice.exportLut]] as [string, string][]) : []),
       ['For', invoice.description],
+      ...(invoice.servicePeriod
+        ? ([['Service period', `${invoice.servicePeriod.from} to ${invoice.servicePeriod.to}`]] as [
+            string,
+            string,
+          ][])
+        : []),
       ['Order', invoice.orderId ?? `subscription ${invoice.subscriptionId}`],
       ['Payment', invoice.paymentId],
       ...(invoice.offer

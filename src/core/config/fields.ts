@@ -183,8 +183,14 @@ export const fields = z.object({
     .transform(Number),
   GST_SAC: z
     .string()
-    .default('998431')
+    .default('998315')
     .refine((value) => /^99\d{4}$/.test(value), 'must be a six-digit services code (SAC) starting 99'),
+  // The Letter of Undertaking's ARN: exports of services zero-rated without IGST (docs/invoices.md).
+  SELLER_LUT: z
+    .string()
+    .trim()
+    .regex(/^[A-Z0-9]{6,20}$/, "must be the LUT's acknowledgement (ARN): 6 to 20 capital letters and digits")
+    .optional(),
   // The seller's Discord messages (docs/seller-notices.md); seller-notices.ts checks the URL's form.
   SELLER_DISCORD_WEBHOOK_URL: url.optional(),
   SELLER_NOTICES_PER_MINUTE: z.coerce.number().int().positive().default(25),

@@ -123,6 +123,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sellerAddress: e.SELLER_ADDRESS ?? null,
       ratePercent: e.GST_RATE_PERCENT,
       sac: e.GST_SAC,
+      lut: e.SELLER_LUT ?? null,
       invoicePrefix: e.INVOICE_PREFIX,
       creditNotePrefix: e.CREDIT_NOTE_PREFIX,
     },

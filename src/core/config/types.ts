@@ -12,6 +12,8 @@ export interface InvoiceSettings {
   ratePercent: number;
   /** GST_SAC: the services code every invoice names. */
   sac: string;
+  /** SELLER_LUT: the Letter of Undertaking's ARN; with it, exports are zero-rated (IGST 0). */
+  lut: string | null;
   invoicePrefix: string;
   creditNotePrefix: string;
 }

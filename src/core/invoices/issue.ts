@@ -3,7 +3,9 @@ import type { InvoiceSettings } from '../config';
 import { selectRows } from '../db/database';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import type { PlainQuery } from '../db/plain-query';
+import { EXPORT_PLACE } from '../gst';
 import type { Billing } from './billing';
+import type { ServicePeriod } from './period';
 import { financialYearOf, numberHead } from './numbering';
 import { INVOICE_TO_CREDIT, ISSUE_CREDIT_NOTE, issueInvoiceSql } from './sql';
 import { splitTax, untaxed, type TaxLines } from './tax';
@@ -22,6 +24,8 @@ export interface InvoiceSubject {
   billing: Billing;
   /** What was sold, as the document's line says it. */
   description: string;
+  /** The days the service covers, printed on the line. */
+  period: ServicePeriod;
   /** Our row ids: exactly one of them. */
   orderId: number | null;
   subscriptionId: number | null;
@@ -35,10 +39,24 @@ export interface IssueOptions {
 
 const sellerStateOf = (settings: InvoiceSettings) => settings.sellerGstin?.slice(0, 2) ?? null;
 
-/** The document's kind, series, place of supply, rate and lines, from the settings it is issued under. */
+/**
+ * The place of supply: the buyer's state, or 96 (Other Countries) for a buyer abroad. Only an order or
+ * subscription made before the state was required (STATE_REQUIRED) has neither; its buyer's address is
+ * not on record, and the IGST Act (section 12(2)(b)(ii)) then places the supply at the seller's.
+ */
+function placeOfSupplyOf(billing: Billing, sellerState: string | null): string | null {
+  if (billing.country !== null) return EXPORT_PLACE;
+  return billing.stateCode ?? billing.gstin?.slice(0, 2) ?? sellerState;
+}
+
+/**
+ * The document's kind, series, place of supply, rate and lines, from the settings it is issued under. An
+ * export under the seller's LUT is zero-rated: rate 0, no IGST, the LUT copied onto the invoice; without
+ * an LUT an export pays IGST at the rate.
+ */
 function documentOf(settings: InvoiceSettings, subject: InvoiceSubject) {
   const sellerState = sellerStateOf(settings);
-  const placeOfSupply = subject.billing.stateCode ?? sellerState;
+  const placeOfSupply = placeOfSupplyOf(subject.billing, sellerState);
   if (settings.sellerGstin === null) {
     const kind: InvoiceKind = 'receipt';
     return {
@@ -47,17 +65,21 @@ function documentOf(settings: InvoiceSettings, subject: InvoiceSubject) {
       placeOfSupply,
       rate: 0,
       sac: null,
+      lut: null,
       lines: untaxed(subject.totalPaise),
     };
   }
   const kind: InvoiceKind = 'invoice';
+  const lut = placeOfSupply === EXPORT_PLACE ? settings.lut : null;
+  const rate = lut === null ? settings.ratePercent : 0;
   return {
     kind,
     prefix: settings.invoicePrefix,
     placeOfSupply,
-    rate: settings.ratePercent,
+    rate,
     sac: settings.sac,
-    lines: splitTax(subject.totalPaise, settings.ratePercent, placeOfSupply === sellerState),
+    lut,
+    lines: splitTax(subject.totalPaise, rate, placeOfSupply === sellerState),
   };
 }
 
@@ -102,6 +124,12 @@ export function invoiceStatement(
       lines.igst,
       lines.total,
       subject.currency,
+      subject.billing.address,
+      subject.billing.pincode,
+      subject.billing.country,
+      document.lut,
+      subject.period.from,
+      subject.period.to,
     ],
   };
 }
@@ -135,6 +163,10 @@ export interface CreditedRefund {
   /** Everything refunded of the payment so far, this refund included, in paise: the credit notes never exceed it. */
   refundedTotal: number;
 }
+
+/** The credit note's reason line (Rule 53 asks for none, the accountant and the buyer do). */
+const creditReason = (amount: number, left: number) =>
+  amount === left ? 'Refund of the payment: the supply is cancelled' : 'Partial refund of the payment';
 
 /**
  * Issues the credit note of a processed refund, in the caller's transaction (which holds the payment's
@@ -183,6 +215,7 @@ export async function issueCreditNote(
     lines.sgst,
     lines.igst,
     lines.total,
+    creditReason(amount, invoice.totalPaise - invoice.credited),
   ]);
   return issued!.number;
 }

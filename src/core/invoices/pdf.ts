@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { stateLabel, stateTaxName } from '../gst';
+import { countryName, stateLabel, stateTaxName } from '../gst';
 import { indiaDate } from './numbering';
 import { inr, type TaxLines } from './tax';
 import type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';
@@ -136,9 +136,54 @@ function parties(page: Page, invoice: IssuedInvoice): void {
   );
   page.block('Billed to', [
     buyer.name,
+    buyer.address && (buyer.pincode ? `${buyer.address}, PIN ${buyer.pincode}` : buyer.address),
+    !buyer.address && buyer.pincode ? `PIN ${buyer.pincode}` : null,
     buyer.gstin && `GSTIN: ${buyer.gstin}`,
     buyer.stateCode && `State: ${stateLabel(buyer.stateCode)}`,
+    buyer.country && `Country: ${countryName(buyer.country) ?? buyer.country} (${buyer.country})`,
   ]);
+}
+
+/** `01 Apr 2026 – 30 Apr 2026`. */
+const periodText = (period: { from: string; to: string }) =>
+  `${documentDate(new Date(`${period.from}T12:00:00+05:30`))} – ${documentDate(new Date(`${period.to}T12:00:00+05:30`))}`;
+
+/**
+ * An export's endorsement (Rule 46's proviso for exports): under the seller's LUT, zero-rated without
+ * IGST; without one, IGST paid.
+ */
+function exportLines(invoice: IssuedInvoice): string[] {
+  if (invoice.kind !== 'invoice' || invoice.buyer.country === null) return [];
+  if (invoice.exportLut) {
+    return [
+      'Supply meant for export under LUT without payment of integrated tax',
+      `LUT reference (ARN): ${invoice.exportLut}`,
+    ];
+  }
+  return ['Supply meant for export with payment of integrated tax'];
+}
+
+/**
+ * The signature block. An electronic invoice needs no signature (Rule 46(q), proviso inserted by
+ * Notification 74/2018-Central Tax); Rule 53 has no such proviso for a credit note, so it leaves the
+ * authorised signatory a place to sign.
+ */
+function signature(page: Page, invoice: IssuedInvoice, signed: boolean): void {
+  if (invoice.kind !== 'invoice' || !invoice.seller.name) return;
+  page.doc.moveDown(1);
+  page.doc.font('body').fontSize(10).text(`For ${invoice.seller.name}`, MARGIN);
+  if (signed) {
+    page.doc.moveDown(2.5).text('Authorised signatory', MARGIN);
+  } else {
+    page.doc
+      .fontSize(8)
+      .text(
+        'Issued electronically: no signature required (Rule 46(q), as amended by Notification 74/2018-Central Tax).',
+        MARGIN,
+        page.doc.y,
+        { width: CONTENT },
+      );
+  }
 }
 
 /**
@@ -171,6 +216,7 @@ function amounts(
     if (offer) offerLines(page, offer, lines.total);
   } else {
     page.amountRow(label, '');
+    if (invoice.servicePeriod) page.amountRow(`Service period: ${periodText(invoice.servicePeriod)}`, '');
     if (offer) offerLines(page, offer, lines.total);
     page.amountRow('Taxable value', rupees(lines.taxable));
     for (const [name, paise] of taxLines(invoice, lines)) page.amountRow(name, rupees(paise));
@@ -206,11 +252,14 @@ export function invoicePdf(invoice: IssuedInvoice): Promise<Buffer> {
       ),
     );
   }
+  const endorsement = exportLines(invoice);
+  if (endorsement.length > 0) page.block('Export of services', endorsement);
   page.note(
     taxed
-      ? 'Prices include GST. Tax is not payable on reverse charge. Issued electronically; no signature required.'
+      ? 'Prices include GST. Whether the tax is payable on reverse charge basis: No.'
       : 'The seller is not registered for GST: no tax is charged on this receipt.',
   );
+  signature(page, invoice, false);
   return page.render();
 }
 
@@ -231,8 +280,11 @@ export function creditNotePdf(invoice: IssuedInvoice, note: IssuedCreditNote): P
     ],
     ['Payment', invoice.paymentId],
     ['Refund', note.refundId],
+    ['Reason', note.reason],
   ]);
   parties(page, invoice);
   amounts(page, invoice, note.lines, `Refund: ${invoice.description}`);
+  if (invoice.kind === 'invoice') page.note('Whether the tax is payable on reverse charge basis: No.');
+  signature(page, invoice, true);
   return page.render();
 }

@@ -30,6 +30,12 @@ interface InvoiceRow extends TaxLines {
   buyerName: string;
   buyerGstin: string | null;
   buyerStateCode: string | null;
+  buyerAddress: string | null;
+  buyerPincode: string | null;
+  buyerCountry: string | null;
+  exportLut: string | null;
+  periodFrom: string | null;
+  periodTo: string | null;
   placeOfSupply: string | null;
   sac: string | null;
   ratePercent: string;
@@ -70,10 +76,19 @@ async function withCreditNotes(sequelize: Sequelize, rows: InvoiceRow[]): Promis
       address: row.sellerAddress,
       stateCode: row.sellerStateCode,
     },
-    buyer: { name: row.buyerName, gstin: row.buyerGstin, stateCode: row.buyerStateCode },
+    buyer: {
+      name: row.buyerName,
+      gstin: row.buyerGstin,
+      stateCode: row.buyerStateCode,
+      address: row.buyerAddress,
+      pincode: row.buyerPincode,
+      country: row.buyerCountry,
+    },
     placeOfSupply: row.placeOfSupply,
     sac: row.sac,
     ratePercent: Number(row.ratePercent),
+    exportLut: row.exportLut,
+    servicePeriod: row.periodFrom && row.periodTo ? { from: row.periodFrom, to: row.periodTo } : null,
     lines: linesOf(row),
     currency: row.currency,
     offer: row.hasOffer
@@ -87,6 +102,7 @@ async function withCreditNotes(sequelize: Sequelize, rows: InvoiceRow[]): Promis
         invoiceNumber: note.invoiceNumber,
         invoiceIssuedAt: note.invoiceIssuedAt,
         refundId: note.refundId,
+        reason: note.reason,
         lines: linesOf(note),
       })),
   }));
@@ -156,8 +172,9 @@ export interface DocumentRow extends TaxLines {
   placeOfSupply: string | null;
   paymentId: string;
   refundId: string | null;
-  /** The invoice a credit note credits; null for an invoice or receipt. */
+  /** The invoice a credit note credits, and when it was issued; null for an invoice or receipt. */
   invoiceNumber: string | null;
+  invoiceIssuedAt: Date | null;
 }
 
 /** Every invoice, receipt and credit note issued in month `YYYY-MM` of India time, in the order issued. */

@@ -37,11 +37,13 @@ export function issueInvoiceSql(orderPaidHere: boolean): string {
     INSERT INTO invoices (kind, number, financial_year, serial, issued_at, payment_id, order_id, subscription_id,
                           user_id, description, seller_gstin, seller_name, seller_address, seller_state_code,
                           buyer_name, buyer_gstin, buyer_state_code, place_of_supply, sac, rate_percent,
-                          taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, currency)
+                          taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, currency,
+                          buyer_address, buyer_pincode, buyer_country, export_lut, period_from, period_to)
     SELECT $2::text, $4::text || lpad(taken.last_serial::text, 6, '0'), $3::text, taken.last_serial,
            $5::timestamptz, $1::text, $6::bigint, $7::bigint, $8::bigint, $9::text, $10::text, $11::text,
            $12::text, $13::text, $14::text, $15::text, $16::text, $17::text, $18::text, $19::numeric,
-           $20::int, $21::int, $22::int, $23::int, $24::int, $25::text
+           $20::int, $21::int, $22::int, $23::int, $24::int, $25::text, $26::text, $27::text, $28::text,
+           $29::text, $30::date, $31::date
     FROM taken
     RETURNING number)
   SELECT number, false AS replayed FROM issued
@@ -65,9 +67,9 @@ export const ISSUE_CREDIT_NOTE = `
   WITH due AS (SELECT),
   ${takeSerial("'credit_note'", '$1::text')}
   INSERT INTO credit_notes (number, financial_year, serial, issued_at, invoice_id, refund_id, taxable_paise,
-                            cgst_paise, sgst_paise, igst_paise, total_paise)
+                            cgst_paise, sgst_paise, igst_paise, total_paise, reason)
   SELECT $2::text || lpad(taken.last_serial::text, 6, '0'), $1::text, taken.last_serial, $5::timestamptz,
-         $3::bigint, $4::text, $6::int, $7::int, $8::int, $9::int, $10::int
+         $3::bigint, $4::text, $6::int, $7::int, $8::int, $9::int, $10::int, $11::text
   FROM taken
   RETURNING number`;
 
@@ -81,7 +83,10 @@ const INVOICE_SELECT = `
          u.provider_id AS "buyerProviderId", i.description,
          i.seller_gstin AS "sellerGstin", i.seller_name AS "sellerName", i.seller_address AS "sellerAddress",
          i.seller_state_code AS "sellerStateCode", i.buyer_name AS "buyerName", i.buyer_gstin AS "buyerGstin",
-         i.buyer_state_code AS "buyerStateCode", i.place_of_supply AS "placeOfSupply", i.sac,
+         i.buyer_state_code AS "buyerStateCode", i.buyer_address AS "buyerAddress",
+         i.buyer_pincode AS "buyerPincode", i.buyer_country AS "buyerCountry", i.export_lut AS "exportLut",
+         to_char(i.period_from, 'YYYY-MM-DD') AS "periodFrom", to_char(i.period_to, 'YYYY-MM-DD') AS "periodTo",
+         i.place_of_supply AS "placeOfSupply", i.sac,
          i.rate_percent AS "ratePercent", i.taxable_paise AS taxable, i.cgst_paise AS cgst, i.sgst_paise AS sgst,
          i.igst_paise AS igst, i.total_paise AS total, i.currency,
          o.offer_id IS NOT NULL OR o.discount_paise > 0 AS "hasOffer",
@@ -117,7 +122,7 @@ export const LIST_INVOICES = `${INVOICE_SELECT}
 /** The credit notes of invoices $1 (a bigint[]), oldest first. */
 export const CREDIT_NOTES_OF = `
   SELECT c.invoice_id AS "invoiceId", c.number, c.issued_at AS "issuedAt", i.number AS "invoiceNumber",
-         i.issued_at AS "invoiceIssuedAt", c.refund_id AS "refundId", c.taxable_paise AS taxable,
+         i.issued_at AS "invoiceIssuedAt", c.refund_id AS "refundId", c.reason, c.taxable_paise AS taxable,
          c.cgst_paise AS cgst, c.sgst_paise AS sgst, c.igst_paise AS igst, c.total_paise AS total
   FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
   WHERE c.invoice_id = ANY($1::bigint[]) ORDER BY c.issued_at, c.id`;
@@ -130,11 +135,11 @@ export const DOCUMENTS_ISSUED = `
   SELECT i.kind AS type, i.number, i.issued_at AS "issuedAt", i.buyer_gstin AS "buyerGstin",
          i.place_of_supply AS "placeOfSupply", i.taxable_paise AS taxable, i.cgst_paise AS cgst,
          i.sgst_paise AS sgst, i.igst_paise AS igst, i.total_paise AS total, i.payment_id AS "paymentId",
-         NULL::text AS "refundId", NULL::text AS "invoiceNumber"
+         NULL::text AS "refundId", NULL::text AS "invoiceNumber", NULL::timestamptz AS "invoiceIssuedAt"
   FROM invoices i WHERE i.issued_at >= $1::timestamptz AND i.issued_at < $2::timestamptz
   UNION ALL
   SELECT 'credit_note', c.number, c.issued_at, i.buyer_gstin, i.place_of_supply, c.taxable_paise,
-         c.cgst_paise, c.sgst_paise, c.igst_paise, c.total_paise, i.payment_id, c.refund_id, i.number
+         c.cgst_paise, c.sgst_paise, c.igst_paise, c.total_paise, i.payment_id, c.refund_id, i.number, i.issued_at
   FROM credit_notes c JOIN invoices i ON i.id = c.invoice_id
   WHERE c.issued_at >= $1::timestamptz AND c.issued_at < $2::timestamptz
   ORDER BY "issuedAt", number`;

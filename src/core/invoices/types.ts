@@ -19,10 +19,14 @@ export interface IssuedInvoice {
   buyerProviderId: string;
   description: string;
   seller: { gstin: string | null; name: string | null; address: string | null; stateCode: string | null };
-  buyer: { name: string; gstin: string | null; stateCode: string | null };
+  buyer: InvoiceBuyer;
   placeOfSupply: string | null;
   sac: string | null;
   ratePercent: number;
+  /** The seller's LUT, on an export zero-rated under it; null on every other invoice. */
+  exportLut: string | null;
+  /** The days the service covers, India dates; null on documents issued before it was printed. */
+  servicePeriod: { from: string; to: string } | null;
   lines: TaxLines;
   currency: string;
   /**
@@ -33,6 +37,16 @@ export interface IssuedInvoice {
    */
   offer: InvoiceOffer | null;
   creditNotes: IssuedCreditNote[];
+}
+
+export interface InvoiceBuyer {
+  name: string;
+  gstin: string | null;
+  stateCode: string | null;
+  address: string | null;
+  pincode: string | null;
+  /** ISO 3166 alpha-2 of a buyer abroad. */
+  country: string | null;
 }
 
 export interface InvoiceOffer {
@@ -49,5 +63,7 @@ export interface IssuedCreditNote {
   invoiceIssuedAt: Date;
   /** Razorpay's refund id; null when the reconciler found the payment refunded without naming one. */
   refundId: string | null;
+  /** Why the amount is credited; null on credit notes issued before reasons were kept. */
+  reason: string | null;
   lines: TaxLines;
 }

@@ -27,6 +27,8 @@ export function invoiceJson(invoice: IssuedInvoice) {
     placeOfSupply: invoice.placeOfSupply,
     sac: invoice.sac,
     rate: invoice.ratePercent,
+    exportLut: invoice.exportLut,
+    servicePeriod: invoice.servicePeriod,
     ...amountsOf(invoice.lines),
     currency: invoice.currency,
     description: invoice.description,
@@ -44,6 +46,7 @@ export function invoiceJson(invoice: IssuedInvoice) {
       issuedAt: note.issuedAt.toISOString(),
       invoiceNumber: note.invoiceNumber,
       refundId: note.refundId,
+      reason: note.reason,
       ...amountsOf(note.lines),
     })),
   };
@@ -65,6 +68,8 @@ export const EXPORT_COLUMNS = [
   'total',
   'paymentId',
   'refundId',
+  'invoiceNumber',
+  'invoiceDate',
 ] as const;
 
 export type ExportRow = Record<(typeof EXPORT_COLUMNS)[number], string | null>;
@@ -80,6 +85,8 @@ export function exportRow(row: DocumentRow): ExportRow {
     ...amountsOf(row),
     paymentId: row.paymentId,
     refundId: row.refundId,
+    invoiceNumber: row.invoiceNumber,
+    invoiceDate: row.invoiceIssuedAt && indiaDate(row.invoiceIssuedAt),
   };
 }
 

@@ -55,6 +55,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare billingStateCode: CreationOptional<string | null>;
   declare billingGstin: CreationOptional<string | null>;
   declare billingName: CreationOptional<string | null>;
+  declare billingAddress: CreationOptional<string | null>;
+  declare billingPincode: CreationOptional<string | null>;
+  declare billingCountry: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -94,6 +97,9 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         billingStateCode: { type: DataTypes.TEXT },
         billingGstin: { type: DataTypes.TEXT },
         billingName: { type: DataTypes.TEXT },
+        billingAddress: { type: DataTypes.TEXT },
+        billingPincode: { type: DataTypes.TEXT },
+        billingCountry: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -57,6 +57,9 @@ export class Subscription extends Model<
   declare billingStateCode: CreationOptional<string | null>;
   declare billingGstin: CreationOptional<string | null>;
   declare billingName: CreationOptional<string | null>;
+  declare billingAddress: CreationOptional<string | null>;
+  declare billingPincode: CreationOptional<string | null>;
+  declare billingCountry: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -89,6 +92,9 @@ export class Subscription extends Model<
         billingStateCode: { type: DataTypes.TEXT },
         billingGstin: { type: DataTypes.TEXT },
         billingName: { type: DataTypes.TEXT },
+        billingAddress: { type: DataTypes.TEXT },
+        billingPincode: { type: DataTypes.TEXT },
+        billingCountry: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -9,7 +9,7 @@ import { firstCheckAt } from '../check-schedule';
 import { resolvePurchase, type PricedPlan } from '../catalog';
 import { priceWithOffer, releaseOffer, reserveOffer } from '../offers';
 import { rupeesOfPaise } from '../money';
-import { parseBilling, type BillingInput } from '../invoices';
+import { billingColumns, parseBilling, saveBilling, type BillingInput } from '../invoices';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient, RazorpayOrder } from '../processor/razorpay-client';
@@ -39,7 +39,7 @@ export interface CreateOrderRequest {
   guildId?: string | null;
   /** An offer's code, as the buyer typed it. */
   offerCode?: string | null;
-  /** Who the invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  /** Who the invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, INVALID_GSTIN, …. */
   billing?: BillingInput | null;
   /**
    * The client's IP: a refused offer code counts against it (failed code attempts); a caller in this
@@ -135,15 +135,14 @@ export async function createOrder(
           discountPaise: price.discountPaise,
           offerId: price.offerId,
           currency: 'INR',
-          billingStateCode: billing.stateCode,
-          billingGstin: billing.gstin,
-          billingName: billing.name,
+          ...billingColumns(billing),
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },
         { transaction },
       );
       await releaseReservation(core.sequelize, receipt, transaction);
+      await saveBilling(transaction, buyer.id, billing);
     });
     return processorOrder;
   } catch (error) {

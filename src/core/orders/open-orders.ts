@@ -1,6 +1,7 @@
 import { Op, type Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { billingColumns } from '../invoices';
 import { Order } from '../models';
 import { reservationsOf } from './order-reservations';
 import { ADVISORY_XACT_LOCK, OPEN_ORDERS_SINCE } from './sql';
@@ -45,9 +46,7 @@ export async function findReusableOrder(
       amountPaise: target.amountPaise,
       offerId: target.offerId,
       tier: target.plan.tier,
-      billingStateCode: target.billing.stateCode,
-      billingGstin: target.billing.gstin,
-      billingName: target.billing.name,
+      ...billingColumns(target.billing),
       createdAt: { [Op.gt]: new Date(Date.now() - reusableForMs(target)) },
     },
     order: [['createdAt', 'DESC']],

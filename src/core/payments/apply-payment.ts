@@ -4,7 +4,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
-import { describePurchase, invoiceStatement } from '../invoices';
+import { billingOfColumns, describePurchase, invoiceStatement, servicePeriod } from '../invoices';
 import type { Order } from '../models';
 import { ORDER_PAID_AS_BUNDLE, ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
@@ -55,6 +55,9 @@ export type PayableOrder = Pick<
   | 'receipt'
   | 'offerId'
   | 'refusedCode'
+  | 'billingAddress'
+  | 'billingPincode'
+  | 'billingCountry'
 > & {
   buyerProviderId: string;
   buyerUsername: string;
@@ -121,8 +124,9 @@ function orderInvoice(invoicing: InvoiceSettings, order: PayableOrder, paymentId
       totalPaise: order.amountPaise,
       currency: order.currency,
       buyer: { userId: order.buyerUserId, username: order.buyerUsername },
-      billing: { stateCode: order.billingStateCode, gstin: order.billingGstin, name: order.billingName },
+      billing: billingOfColumns(order),
       description: describePurchase(order),
+      period: servicePeriod(new Date(), order.durationDays),
       orderId: order.id,
       subscriptionId: null,
     },

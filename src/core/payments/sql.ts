@@ -20,7 +20,8 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
            o.amount_paise AS "amountPaise", o.currency, o.status, o.payment_id AS "paymentId",
            o.dispute_id AS "disputeId", o.refunded_payment_ids AS "refundedPaymentIds",
            o.billing_state_code AS "billingStateCode", o.billing_gstin AS "billingGstin",
-           o.billing_name AS "billingName", o.buyer_user_id AS "buyerUserId",
+           o.billing_name AS "billingName", o.billing_address AS "billingAddress",
+           o.billing_pincode AS "billingPincode", o.billing_country AS "billingCountry", o.buyer_user_id AS "buyerUserId",
            u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
            o.receipt, o.offer_id AS "offerId", o.refused_code AS "refusedCode",
            (o.offer_id IS NOT NULL AND o.created_at <= now() - $2::interval) AS "holdLapsed"

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
-import { describePurchase, issueInvoice } from '../invoices';
+import { billingOfColumns, chargePeriod, describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
 import { chargeBundle } from '../bundles';
 import { isBundle, planOf } from '../plans';
@@ -163,12 +163,9 @@ async function recordCharge(
       totalPaise: charge.amount,
       currency: charge.currency,
       buyer: { userId: buyer.id, username: buyer.username },
-      billing: {
-        stateCode: subscription.billingStateCode,
-        gstin: subscription.billingGstin,
-        name: subscription.billingName,
-      },
+      billing: billingOfColumns(subscription),
       description: describePurchase({ ...subscription.get(), subscription: true }),
+      period: chargePeriod(charge, subscription.durationDays),
       orderId: null,
       subscriptionId: subscription.id,
     },

@@ -5,7 +5,14 @@ import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
-import { parseBilling, type BillingInput } from '../invoices';
+import {
+  billingColumns,
+  billingOfColumns,
+  parseBilling,
+  sameBilling,
+  saveBilling,
+  type BillingInput,
+} from '../invoices';
 import { isBundle, monthsOf } from '../plans';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -32,7 +39,7 @@ export interface CreateSubscriptionRequest {
   amount?: number;
   category: Category;
   guildId?: string | null;
-  /** Who each charge's invoice is for (docs/invoices.md): 400 INVALID_STATE, INVALID_GSTIN. */
+  /** Who each charge's invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, …. */
   billing?: BillingInput | null;
   /** Refused when given: offers are for one-time purchases (400 OFFER_NOT_FOR_SUBSCRIPTIONS). */
   offerCode?: string | null;
@@ -131,9 +138,7 @@ export async function createSubscription(
       existing.buyerUserId === buyer.id &&
       existing.planType === plan.planType &&
       existing.amountPaise === plan.pricePaise &&
-      existing.billingStateCode === billing.stateCode &&
-      existing.billingGstin === billing.gstin &&
-      existing.billingName === billing.name &&
+      sameBilling(billingOfColumns(existing), billing) &&
       existing.trialDays === start.trialDays;
     if (reopen) return describeCreated(existing, core.config.razorpay.keyId);
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
@@ -166,10 +171,9 @@ export async function createSubscription(
       trialDays,
       startAt,
       shortUrl: created.short_url,
-      billingStateCode: billing.stateCode,
-      billingGstin: billing.gstin,
-      billingName: billing.name,
+      ...billingColumns(billing),
     });
+    await saveBilling(core.sequelize, buyer.id, billing);
     return describeCreated(subscription, core.config.razorpay.keyId);
   } catch (error) {
     // Another request for the same target won the race; this processor subscription is never shown.

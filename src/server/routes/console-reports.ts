@@ -2,6 +2,9 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { csvLines } from '../../core/csv';
+import { gstr1Files, returnPeriod, turnoverOfLastYear } from '../../core/invoices';
+import { inr } from '../../core/invoices/tax';
+import { zipFiles } from '../../core/zip';
 import { customers, exportTable, EXPORTS, recentSales } from '../../core/reports';
 import type { AppOptions } from '../app-options';
 
@@ -52,6 +55,40 @@ const consoleReportRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
         .send(Readable.from(csvLines(table.columns, table.rows)));
     },
   );
+
+  // The GSTR-1 files of a month or quarter, zipped: what `premium invoices export --format gstr1` writes.
+  app.get(
+    '/api/console/gstr1',
+    {
+      schema: {
+        hide,
+        querystring: Type.Object({
+          month: Type.Optional(Type.String({ maxLength: 7 })),
+          quarter: Type.Optional(Type.String({ maxLength: 7 })),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const period = returnPeriod(request.query);
+      const files = await gstr1Files(core.sequelize, period);
+      return reply
+        .type('application/zip')
+        .header('content-disposition', `attachment; filename="gstr1-${period.label}.zip"`)
+        .header('cache-control', 'no-store')
+        .send(zipFiles(files.map((file) => ({ name: file.name, content: file.csv }))));
+    },
+  );
+
+  // Without a GSTIN: the last 12 months' turnover against the registration threshold.
+  app.get('/api/console/gst-threshold', { schema: { hide } }, async () => {
+    const turnover = await turnoverOfLastYear(core.sequelize, core.config.invoicing);
+    return {
+      registered: core.config.invoicing.sellerGstin !== null,
+      turnover: inr(turnover.turnoverPaise),
+      threshold: inr(turnover.thresholdPaise),
+      warn: turnover.warn,
+    };
+  });
 };
 
 export default consoleReportRoutes;

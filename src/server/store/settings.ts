@@ -1,5 +1,5 @@
 import type { Config } from '../../core/config';
-import { GST_STATES } from '../../core/gst';
+import { gstStatesInOrder } from '../../core/gst';
 import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS } from '../../core/plans';
 
 export const RAZORPAY_CHECKOUT_JS = 'https://checkout.razorpay.com/v1/checkout.js';
@@ -34,7 +34,9 @@ export function storeSettings(config: Config) {
     botEventsUrl: sandbox === null ? null : `${sandbox}/bot/events`,
     customMonths: CUSTOM_MONTHS,
     customMonthPlan: CUSTOM_MONTH_PLAN,
-    /** The billing state's choices: GST's states and union territories, by code. */
-    gstStates: Object.entries(GST_STATES).map(([code, name]) => ({ code, name })),
+    /** The billing state's choices: GST's states and union territories, in code order. */
+    gstStates: gstStatesInOrder(),
+    /** Whether the seller issues tax invoices: the buyer's state (or country) is then required. */
+    taxInvoices: config.invoicing.sellerGstin !== null,
   };
 }

@@ -6,6 +6,7 @@ import { createDatabase, databaseUrl, dropDatabase } from '../../support/databas
 jest.setTimeout(30_000);
 
 const TABLES = [
+  'billing_details',
   'bundle_bindings',
   'bundle_grants',
   'bundles',

@@ -1,5 +1,7 @@
 import { QueryTypes, type Transaction } from 'sequelize';
 import {
+  NO_BILLING,
+  servicePeriod,
   documentsOfMonth,
   invoiceByNumber,
   issueCreditNote,
@@ -30,8 +32,9 @@ const subjectOf = (buyer: User, order: Order, paymentId: string): InvoiceSubject
   totalPaise: order.amountPaise,
   currency: 'INR',
   buyer: { userId: buyer.id, username: buyer.username },
-  billing: { stateCode: null, gstin: null, name: null },
+  billing: NO_BILLING,
   description: 'Premium, plan Monthly: 30 days for your account',
+  period: servicePeriod(new Date('2026-04-01T00:00:00Z'), 30),
   orderId: order.id,
   subscriptionId: null,
 });

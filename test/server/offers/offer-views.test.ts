@@ -30,6 +30,7 @@ async function paidWithOffer(user: User): Promise<string> {
       category: 'USER',
       amount: 159.2,
       offerCode: 'diwali20',
+      billing: { stateCode: '29' },
     },
     bearer(getApp(), user),
   );
@@ -53,7 +54,13 @@ describe('an order bought with an offer', () => {
     const full = await post(
       getApp(),
       '/api/payment/create-order',
-      { providerId: user.providerId, planType: 'Yearly', category: 'USER', amount: 1999 },
+      {
+        providerId: user.providerId,
+        planType: 'Yearly',
+        category: 'USER',
+        amount: 1999,
+        billing: { stateCode: '29' },
+      },
       bearer(getApp(), user),
     );
     expect(full.statusCode).toBe(200);

@@ -34,6 +34,7 @@ const SELLER = {
 };
 /** A registered buyer in Maharashtra (27). */
 const BUYER_GSTIN = '27AAPFU0939F1ZV';
+const BUYER_ADDRESS = '4 Linking Road, Mumbai';
 
 const getApp = useSubscriptionsApp(SELLER);
 const app = () => getApp();
@@ -47,9 +48,12 @@ function invoiceOf(user: User, id: string, accept = 'application/json') {
   });
 }
 
-/** A Monthly USER order (₹199) with `billing`, paid and verified. */
-async function paidOrder(user: User, billing?: object): Promise<{ orderId: string; paymentId: string }> {
-  const order = await orderAs(app(), user, { ...MONTHLY_USER, ...(billing && { billing }) });
+/** A Monthly USER order (₹199) with `billing` (the seller's state by default), paid and verified. */
+async function paidOrder(
+  user: User,
+  billing: object = { stateCode: '29' },
+): Promise<{ orderId: string; paymentId: string }> {
+  const order = await orderAs(app(), user, { ...MONTHLY_USER, billing });
   const checkout = await app().sandbox.razorpay.pay(order.id);
   expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
   return { orderId: order.id, paymentId: checkout.razorpay_payment_id };
@@ -81,9 +85,11 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
         address: SELLER.SELLER_ADDRESS,
         stateCode: '29',
       },
-      buyer: { name: 'asha', gstin: null, stateCode: '29' },
+      buyer: { name: 'asha', gstin: null, stateCode: '29', address: null, pincode: null, country: null },
       placeOfSupply: '29',
-      sac: '998431',
+      sac: '998315',
+      exportLut: null,
+      servicePeriod: { from: expect.any(String), to: expect.any(String) },
       rate: 18,
       taxable: '168.64',
       cgst: '15.18',
@@ -103,10 +109,17 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
   it('answers ₹199 to another state as 168.64 + IGST 30.36; a GSTIN names the state', async () => {
     const user = await createUser();
     const byState = await paidOrder(user, { stateCode: '27', name: 'Asha Traders' });
-    const byGstin = await paidOrder(await createUser(), { gstin: BUYER_GSTIN });
+    const byGstin = await paidOrder(await createUser(), { gstin: BUYER_GSTIN, address: BUYER_ADDRESS });
 
     expect((await invoiceOf(user, byState.orderId)).json()).toMatchObject({
-      buyer: { name: 'Asha Traders', gstin: null, stateCode: '27' },
+      buyer: {
+        name: 'Asha Traders',
+        gstin: null,
+        stateCode: '27',
+        address: null,
+        pincode: null,
+        country: null,
+      },
       placeOfSupply: '27',
       taxable: '168.64',
       cgst: '0.00',
@@ -139,7 +152,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
       [{ stateCode: 'KA' }, 'INVALID_STATE'],
       [{ gstin: '27AAPFU0939F1ZX' }, 'INVALID_GSTIN'],
       [{ gstin: '99AAPFU0939F1ZV' }, 'INVALID_GSTIN'],
-      [{ gstin: BUYER_GSTIN, stateCode: '29' }, 'INVALID_GSTIN'],
+      [{ gstin: BUYER_GSTIN, stateCode: '29', address: BUYER_ADDRESS }, 'INVALID_GSTIN'],
     ] as const) {
       for (const reply of [await order(billing), await subscription(billing)]) {
         expect(reply.statusCode).toBe(400);
@@ -201,8 +214,86 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
     expect(app().sandbox.razorpay.ordersCreated()).toBe(ordersBefore);
 
     // Joiners are text: Indic names and emoji need U+200C and U+200D.
-    const joined = await order({ billing: { name: 'ശ്രീ\u200Dനിവാസ് \u200Cരാജ്' } });
+    const joined = await order({ billing: { name: 'ശ്രീ\u200Dനിവാസ് \u200Cരാജ്', stateCode: '32' } });
     expect(joined.statusCode).toBe(200);
+  });
+
+  it('asks the buyer for the place of supply: no state, GSTIN nor country is 400 STATE_REQUIRED', async () => {
+    const user = await createUser();
+    const ordersBefore = app().sandbox.razorpay.ordersCreated();
+
+    for (const billing of [undefined, {}, { name: 'Asha' }, { address: '1 Main Road', pincode: '560001' }]) {
+      const order = await post(
+        app(),
+        '/api/payment/create-order',
+        { providerId: user.providerId, ...MONTHLY_USER, ...(billing && { billing }) },
+        bearer(app(), user),
+      );
+      const subscription = await createSubscriptionAs(app(), user, {
+        planType: 'Monthly',
+        category: 'USER',
+        ...(billing && { billing }),
+      });
+      for (const reply of [order, subscription]) {
+        expect(reply.statusCode).toBe(400);
+        expect(reply.json().error.code).toBe('STATE_REQUIRED');
+      }
+    }
+    expect(app().sandbox.razorpay.ordersCreated()).toBe(ordersBefore);
+  });
+
+  it('refuses a GSTIN without an address, a PIN not of six digits and a country that is none', async () => {
+    const user = await createUser();
+    for (const [billing, code] of [
+      [{ gstin: BUYER_GSTIN }, 'ADDRESS_REQUIRED'],
+      [{ stateCode: '29', pincode: '56001' }, 'INVALID_PINCODE'],
+      [{ stateCode: '29', pincode: '060001' }, 'INVALID_PINCODE'],
+      [{ country: 'IN' }, 'INVALID_COUNTRY'],
+      [{ country: 'ZZ' }, 'INVALID_COUNTRY'],
+      [{ country: 'US', stateCode: '29' }, 'INVALID_BILLING'],
+    ] as const) {
+      const reply = await post(
+        app(),
+        '/api/payment/create-order',
+        { providerId: user.providerId, ...MONTHLY_USER, billing },
+        bearer(app(), user),
+      );
+      expect([reply.statusCode, reply.json().error.code]).toEqual([400, code]);
+    }
+  });
+
+  it("keeps the buyer's billing for next time: GET /api/me/billing answers what they gave last", async () => {
+    const user = await createUser();
+    const saved = () =>
+      app().app.inject({ url: '/api/me/billing', headers: { authorization: bearer(app(), user) } });
+    expect((await saved()).json()).toEqual({
+      stateCode: null,
+      gstin: null,
+      name: null,
+      address: null,
+      pincode: null,
+      country: null,
+    });
+
+    const billing = { gstin: BUYER_GSTIN, name: 'Asha Traders', address: BUYER_ADDRESS, pincode: '400050' };
+    await paidOrder(user, billing);
+
+    expect((await saved()).json()).toEqual({ ...billing, stateCode: '27', country: null });
+  });
+
+  it('invoices a buyer abroad (no LUT) to place 96 with IGST at the rate, naming the country', async () => {
+    const user = await createUser();
+    const { orderId } = await paidOrder(user, { country: 'us', address: '1 Market St, San Francisco' });
+
+    expect((await invoiceOf(user, orderId)).json()).toMatchObject({
+      buyer: { stateCode: null, country: 'US', address: '1 Market St, San Francisco' },
+      placeOfSupply: '96',
+      rate: 18,
+      exportLut: null,
+      taxable: '168.64',
+      igst: '30.36',
+      total: '199.00',
+    });
   });
 
   it('adds a credit note per refund: ₹100 is 84.75 + 7.62 + 7.63, the rest credits what is left', async () => {
@@ -219,6 +310,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
         issuedAt: expect.any(String),
         invoiceNumber: invoice.number,
         refundId: expect.stringMatching(/^rfnd_/),
+        reason: 'Partial refund of the payment',
         taxable: '84.75',
         cgst: '7.62',
         sgst: '7.63',
@@ -230,6 +322,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
         issuedAt: expect.any(String),
         invoiceNumber: invoice.number,
         refundId: expect.stringMatching(/^rfnd_/),
+        reason: 'Refund of the payment: the supply is cancelled',
         taxable: '83.90',
         cgst: '7.55',
         sgst: '7.55',
@@ -261,7 +354,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
 
   it('issues one invoice when verify-payment and the webhook apply the payment at once', async () => {
     const user = await createUser();
-    const order = await orderAs(app(), user, MONTHLY_USER);
+    const order = await orderAs(app(), user, { ...MONTHLY_USER, billing: { stateCode: '29' } });
     const checkout = await app().sandbox.razorpay.pay(order.id);
 
     const [verified, delivered] = await Promise.all([
@@ -275,7 +368,7 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
 
   it("invoices each subscription charge, read by the charge's payment", async () => {
     const user = await createUser();
-    const { paymentId } = await chargedMonthlySubscription(app(), user);
+    const { paymentId } = await chargedMonthlySubscription(app(), user, { billing: { stateCode: '07' } });
 
     const reply = await invoiceOf(user, paymentId);
 
@@ -284,6 +377,8 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
       paymentId,
       orderId: null,
       subscriptionId: expect.stringMatching(/^sub_/),
+      placeOfSupply: '07',
+      igst: '30.36',
       total: '199.00',
     });
   });
@@ -303,7 +398,12 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
   describeNeeding(PDFTOTEXT, 'the PDF as pdftotext reads it', (pdftotext) => {
     it('holds the number, both GSTINs, the place of supply and every amount as text, ₹ included', async () => {
       const user = await createUser({ username: 'asha' });
-      const { orderId } = await paidOrder(user, { gstin: BUYER_GSTIN, name: 'Asha Traders' });
+      const { orderId } = await paidOrder(user, {
+        gstin: BUYER_GSTIN,
+        name: 'Asha Traders',
+        address: BUYER_ADDRESS,
+        pincode: '400050',
+      });
       expect((await deliverRefund(app(), orderId, 10_000)).status).toBe(200);
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'invoice-')), 'invoice.pdf');
       fs.writeFileSync(file, (await invoiceOf(user, orderId, 'application/pdf')).rawPayload);
@@ -317,7 +417,11 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
         BUYER_GSTIN,
         'Asha Traders',
         'Place of supply: 27 Maharashtra',
-        'SAC 998431',
+        'SAC 998315',
+        `${BUYER_ADDRESS}, PIN 400050`,
+        'Service period: ',
+        'Whether the tax is payable on reverse charge basis: No',
+        `For ${SELLER.SELLER_NAME}`,
         '₹168.64',
         'IGST @ 18%',
         '₹30.36',

@@ -94,6 +94,46 @@
     );
   }
 
+  /** A month's (or quarter's) GSTR-1 files as the GST offline tool imports them, zipped. */
+  function gstr1Picker(timeZone) {
+    const month = el('input', {
+      type: 'month',
+      id: 'gstr1-month',
+      required: true,
+      value: dayIn(new Date(), timeZone).slice(0, 7),
+    });
+    const link = el('a', { className: 'button secondary', download: '' }, 'GSTR-1 files (ZIP)');
+    const update = () =>
+      link.setAttribute('href', `/api/console/gstr1?month=${encodeURIComponent(month.value)}`);
+    month.addEventListener('input', update);
+    update();
+    return el(
+      'section',
+      { className: 'export', 'aria-labelledby': 'gstr1-title' },
+      el('h3', { id: 'gstr1-title' }, 'GSTR-1 for the accountant'),
+      el(
+        'p',
+        { className: 'muted' },
+        'b2b, b2cl, b2cs, cdnr, cdnur, exp, hsn and docs as the GST offline tool imports them, a GSTR-3B check and the chargebacks.',
+      ),
+      el('div', { className: 'range' }, el('label', { for: 'gstr1-month' }, 'Month'), month),
+      el('div', { className: 'actions' }, link),
+    );
+  }
+
+  /** Without a GSTIN: the last 12 months' turnover against the ₹20 lakh registration threshold. */
+  function thresholdNote() {
+    const note = el('p', { className: 'notice', id: 'gst-threshold', hidden: true });
+    get('/api/console/gst-threshold').then((gst) => {
+      if (gst.registered) return;
+      note.textContent =
+        `Turnover of the last 12 months: ${inr(gst.turnover)} of the ${inr(gst.threshold)} GST registration threshold.` +
+        (gst.warn ? ' Register for GST before you pass it.' : '');
+      note.hidden = false;
+    });
+    return note;
+  }
+
   /** A list of rows, and **More** while a page follows: it appends the next page's rows. */
   function pagedList(id, rows, nextCursor, path, key, render, empty) {
     const list = el(
@@ -123,7 +163,9 @@
   function renderSales({ sales, nextCursor, timeZone }) {
     return [
       el('h2', {}, 'Sales'),
+      thresholdNote(),
       exportPicker(timeZone),
+      gstr1Picker(timeZone),
       el('h3', {}, 'Recent sales'),
       el('p', { className: 'muted' }, 'Paid orders and subscription charges, newest first.'),
       ...pagedList(

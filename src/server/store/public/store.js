@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout, StoreCatalog, StoreCheckout */
+/* global window, document, fetch, sessionStorage, history, location, URL, URLSearchParams, FormData, Option, setTimeout, StoreCatalog, StoreCheckout, StoreBilling */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -544,24 +544,6 @@ async function applyOffer() {
   return currentQuote();
 }
 
-/** The buy form's billing: the state chosen and a GSTIN typed, or nothing (the seller's state). */
-function billingOf(form) {
-  const stateCode = form.get('stateCode') || null;
-  const gstin = (form.get('gstin') || '').trim().toUpperCase() || null;
-  return stateCode || gstin ? { stateCode, gstin } : undefined;
-}
-
-/** The billing state's choices, from the page's settings. */
-function renderStates() {
-  const select = byId('buy').elements.stateCode;
-  for (const { code, name } of settings.gstStates ?? []) {
-    const option = document.createElement('option');
-    option.value = code;
-    option.textContent = `${name} (${code})`;
-    select.append(option);
-  }
-}
-
 /** create-order, then the checkout; what comes of it is said beside Buy. */
 async function buy(event) {
   event.preventDefault();
@@ -589,7 +571,7 @@ async function buy(event) {
       months,
       category: guildId ? 'SERVER' : 'USER',
       guildId,
-      billing: billingOf(form),
+      billing: StoreBilling.of(event.target.elements),
       offerCode,
     });
   } catch (error) {
@@ -665,7 +647,7 @@ async function start() {
   }
   settings = await reply.json();
   renderBrand();
-  renderStates();
+  StoreBilling.render();
   const catalogLoaded = loadCatalog();
   if (location.pathname === `${STORE}/login` || !sessionStorage.getItem(TOKEN_KEY)) {
     showSignIn(params);
@@ -685,6 +667,7 @@ async function start() {
   byId('avatar').addEventListener('error', () => (byId('avatar').hidden = true));
   const form = byId('buy');
   renderPlans();
+  StoreBilling.fill();
   // A new choice starts a new action: what the last one said no longer applies.
   form.addEventListener('input', (event) => {
     say('buy-message', null);

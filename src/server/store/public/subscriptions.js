@@ -163,8 +163,6 @@
       return;
     }
     const guildId = form.target.value || null;
-    const stateCode = form.stateCode.value || null;
-    const gstin = form.gstin.value.trim().toUpperCase() || null;
     button.disabled = true;
     try {
       // The plan's code and the price a cycle shown beside it: a price changed since is refused.
@@ -174,7 +172,7 @@
         amount: plan.price,
         category: guildId ? 'SERVER' : 'USER',
         guildId,
-        billing: stateCode || gstin ? { stateCode, gstin } : undefined,
+        billing: window.StoreBilling.of(form),
       });
       const checkout = new URL(created.shortUrl);
       checkout.searchParams.set('callback_url', new URL('/store/dashboard', location.origin).href);
