@@ -64,8 +64,8 @@ export async function createOrder(
   request: CreateOrderRequest,
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
-  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
   assertBuyerText('offerCode', request.offerCode);
+  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
