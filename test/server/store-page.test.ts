@@ -40,6 +40,7 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/bundles.js', 'text/javascript'],
     ['/store/catalog.js', 'text/javascript'],
     ['/store/checkout.js', 'text/javascript'],
+    ['/store/dashboard.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);
