@@ -184,9 +184,11 @@ export async function revokePremium(
       sameTarget(request.target, row, providerId),
     );
     if (prior) return prior;
-    const held = options.released
-      ? null
-      : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
+    // A grace cut is never held: it takes at most a grace, once per subscription (GraceCut).
+    const held =
+      options.released || 'graceOf' in request.target
+        ? null
+        : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
     if (held) return held;
 
     const { record, providerId, change, revokedGrant, grant } = await resolveTarget(

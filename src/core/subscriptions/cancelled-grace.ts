@@ -3,6 +3,7 @@ import { endBundleGrace } from '../bundles';
 import { isBundle } from '../plans';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import { cutGrace } from '../premium/revoke';
+import { GRACE_CUT_KEY_PREFIX } from '../premium/types';
 import { SubscriptionCharge, type Subscription } from '../models';
 import { subscriptionGraceMs } from './subscription-grace';
 import { cancelRunningTrial } from './trial-cancelled';
@@ -33,7 +34,7 @@ export async function endGraceOfCancelled(
     source: 'subscription' as const,
     actor: 'subscription',
     reason: `subscription ${subscription.processorSubscriptionId} cancelled: no grace after its paid cycle`,
-    idempotencyKey: `subscription-cancelled:${subscription.processorSubscriptionId}`,
+    idempotencyKey: `${GRACE_CUT_KEY_PREFIX}${subscription.processorSubscriptionId}`,
   };
   const { sequelize } = subscription;
   if (isBundle(subscription)) {
