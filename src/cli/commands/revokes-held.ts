@@ -6,6 +6,7 @@ import type { Session } from '../session';
 
 export function targetText(target: RevokeTarget): string {
   if ('grantId' in target) return `grant ${target.grantId}`;
+  if ('graceOf' in target) return `the grace of grant ${target.graceOf}`;
   return target.category === 'USER' ? `user ${target.providerId}` : `guild ${target.guildId}`;
 }
 

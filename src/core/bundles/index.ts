@@ -10,6 +10,7 @@ export {
   type BundleTake,
 } from './money';
 export { boundGuildsOf, bundleOfCharge, chargeBundle, type BundleCharge } from './subscription-bundle';
+export { endBundleGrace } from './subscription-ended';
 export {
   movedBundleDays,
   reclaimMovedBundleDays,

@@ -42,6 +42,14 @@ export const RENEWAL_GRANTS = `SELECT id FROM premium_grants
   WHERE kind = 'grant' AND guild_id = $2 AND id > $3 AND starts_with(idempotency_key, 'bundle-binding:' || $1 || ':charge:')
   ORDER BY id`;
 
+/** The bundle subscription $1 (subscriptions.id) made, locked. */
+export const LOCK_BUNDLE_OF_SUBSCRIPTION = `SELECT ${BUNDLE_COLUMNS} FROM bundles b
+  JOIN users u ON u.id = b.buyer_user_id WHERE b.subscription_id = $1 FOR UPDATE OF b`;
+
+/** Its subscription cancelled, the bundle ends at the paid cycle's end $2: later binds get no grace. */
+export const CUT_BUNDLE_END = `UPDATE bundles SET ends_at = LEAST(ends_at, $2::timestamptz), updated_at = now()
+  WHERE id = $1`;
+
 /** The bundle, locked for the rest of the transaction: binds and unbinds of one bundle take turns. */
 export const LOCK_BUNDLE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.id = $1 FOR UPDATE OF b`;

@@ -12,6 +12,8 @@ export interface GrantRemainder {
   /** What the grant added: its days, or more when a floor (a subscription's grace) raised the record further. */
   contributionMs: number;
   remainingMs: number;
+  /** Where its days end now (epoch ms): a tier's newest grants hold its end. */
+  endsAtMs: number;
   /** A revoke of it took (some of) its days: a refund, a dispute, a transfer, an operator. */
   revoked: boolean;
 }
@@ -29,6 +31,7 @@ export async function grantRemainders(
     tier: row.tier,
     contributionMs: Number(row.contributionMs),
     remainingMs: Number(row.remainingMs),
+    endsAtMs: Number(row.endsAtMs),
     revoked: row.revoked,
   }));
 }

@@ -8,7 +8,8 @@ import type { Category } from './types';
  * what a revoke of it took). Time runs out oldest grant first, so what is left belongs to the newest grants:
  * walking back from the newest, each holds the lesser of its own length and what is not yet claimed by newer
  * ones. A grant whose days a transfer made before 012 moved away (the whole guild at once) holds nothing
- * here. $1: the record's key.
+ * here. `endsAtMs`: where the grant's days end now, its tier's end less what newer grants of it hold.
+ * $1: the record's key.
  */
 export const GRANT_REMAINDERS = perCategory((category) => {
   const { table, key } = RECORD_TABLES[category];
@@ -17,7 +18,7 @@ export const GRANT_REMAINDERS = perCategory((category) => {
     SELECT r.id FROM ${table} r WHERE r.${key} = $1::${category === 'USER' ? 'bigint' : 'text'} AND r.version > 0),
   days AS (${tierDaysOf(category, '(SELECT id FROM record)')}),
   left_now AS (
-    SELECT d.tier, GREATEST(extract(epoch FROM d.ends_at - GREATEST(now(),
+    SELECT d.tier, extract(epoch FROM d.ends_at) * 1000 AS ends_ms, GREATEST(extract(epoch FROM d.ends_at - GREATEST(now(),
       (SELECT max(h.ends_at) FROM days h WHERE h.rank > d.rank))), 0) * 1000 AS ms
     FROM days d),
   grants AS (
@@ -37,7 +38,8 @@ export const GRANT_REMAINDERS = perCategory((category) => {
       sum(GREATEST(contribution - taken, 0)) OVER (PARTITION BY tier ORDER BY id DESC) AS through
     FROM grants)
   SELECT q.id AS "grantId", q.user_id AS "userId", q.tier, q.contribution AS "contributionMs",
-    GREATEST(LEAST(q.length, COALESCE(l.ms, 0) - (q.through - q.length)), 0) AS "remainingMs", q.revoked
+    GREATEST(LEAST(q.length, COALESCE(l.ms, 0) - (q.through - q.length)), 0) AS "remainingMs", q.revoked,
+    l.ends_ms - (q.through - q.length) AS "endsAtMs"
   FROM queued q CROSS JOIN record LEFT JOIN left_now l ON l.tier = q.tier
   ORDER BY q.id`;
 });

@@ -19,6 +19,7 @@ import {
   type GrantSource,
   type PremiumChange,
   type RevokeRequest,
+  type GraceCut,
   type RevokeTarget,
 } from './types';
 
@@ -32,13 +33,15 @@ interface ResolvedRevoke {
   providerId: string;
   /** Worked out once the record is locked. */
   change: (transaction: Transaction) => Promise<ExpiryChange>;
+  /** The grant the revoke takes back (the ledger row names it): none for a grace cut. */
   revokedGrant: PremiumGrant | null;
+  /** The grant whose days it takes, whose plan, tier and order the ledger row names. */
+  grant: PremiumGrant | null;
 }
 
 /**
  * What revoking `grant` takes from its locked record (docs/money-rules.md): what is left of its own
- * contribution (floor included), or `share` of the contribution in whole days, or what it put past
- * `until` (to the millisecond), capped by what is left;
+ * contribution (floor included), or `share` of the contribution in whole days, capped by what is left;
  * always days of the grant's own tier, never another tier's. A grant whose guild a transfer before 012
  * moved as a whole is followed there and takes its days as before.
  */
@@ -46,18 +49,34 @@ async function grantShortening(
   transaction: Transaction,
   record: RecordTarget,
   grant: PremiumGrant,
-  { share = 1, until }: { share?: number; until?: Date },
+  share = 1,
 ): Promise<ExpiryChange> {
   const { tier } = grant;
   if (record.guildId !== grant.guildId)
     return { shortenMs: wholeDaysUp(grant.days * share * DAY_MS) * DAY_MS, tier };
   const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
   if (!own) return { shortenMs: 0, tier };
-  const shareMs = until
-    ? Math.max(0, own.contributionMs - (until.getTime() - grant.createdAt.getTime()))
-    : wholeDaysUp(own.contributionMs * share) * DAY_MS;
+  const shareMs = wholeDaysUp(own.contributionMs * share) * DAY_MS;
   // Up, never down: all that is left must leave nothing of the tier running (the statement caps it there).
   return { shortenMs: Math.ceil(Math.min(own.remainingMs, shareMs)), tier };
+}
+
+/**
+ * What a grace cut takes (GraceCut): the part of the grant's days that still runs past `until`, where
+ * they end now on the record's tier days (so newer days stacked after them are not counted), never more
+ * than `atMostMs` nor than is left of them.
+ */
+async function graceShortening(
+  transaction: Transaction,
+  record: RecordTarget,
+  grant: PremiumGrant,
+  { until, atMostMs }: GraceCut,
+): Promise<ExpiryChange> {
+  const own = (await grantRemainders(transaction, record)).find((row) => row.grantId === grant.id);
+  // A held cut comes back from JSON on release: its `until` is then a string.
+  const pastMs = own ? own.endsAtMs - new Date(until).getTime() : 0;
+  const shortenMs = own ? Math.min(own.remainingMs, Math.max(0, pastMs), atMostMs) : 0;
+  return { shortenMs: Math.ceil(Math.max(0, shortenMs)), tier: grant.tier };
 }
 
 /** Whole days, rounded up; a trace under a second over (timestamps' microseconds) is not a day more. */
@@ -66,20 +85,31 @@ function wholeDaysUp(ms: number): number {
 }
 
 async function resolveTarget(transaction: Transaction, target: RevokeTarget): Promise<ResolvedRevoke> {
-  if ('grantId' in target) {
-    const grant = await PremiumGrant.findOne({ where: { id: target.grantId, kind: 'grant' }, transaction });
-    if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${target.grantId}`);
+  if ('grantId' in target || 'graceOf' in target) {
+    const grantId = 'grantId' in target ? target.grantId : target.graceOf;
+    const grant = await PremiumGrant.findOne({ where: { id: grantId, kind: 'grant' }, transaction });
+    if (!grant) throw AppError.notFound('GRANT_NOT_FOUND', `no grant with id ${grantId}`);
     const user = await User.findByPk(grant.userId, { transaction, rejectOnEmpty: true });
     const record: RecordTarget = {
       category: grant.category,
       userId: grant.userId,
       guildId: grant.guildId && (await guildHoldingDaysOf(transaction, grant)),
     };
+    if ('graceOf' in target) {
+      return {
+        record,
+        providerId: user.providerId,
+        change: (transaction) => graceShortening(transaction, record, grant, target),
+        revokedGrant: null,
+        grant,
+      };
+    }
     return {
       record,
       providerId: user.providerId,
-      change: (transaction) => grantShortening(transaction, record, grant, target),
+      change: (transaction) => grantShortening(transaction, record, grant, target.share),
       revokedGrant: grant,
+      grant,
     };
   }
   if (target.category === 'USER') {
@@ -90,6 +120,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
       providerId: user.providerId,
       change: async () => 'end',
       revokedGrant: null,
+      grant: null,
     };
   }
   const server = await ServerPremium.findOne({ where: { guildId: target.guildId }, transaction });
@@ -100,6 +131,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
     providerId: buyer.providerId,
     change: async () => 'end',
     revokedGrant: null,
+    grant: null,
   };
 }
 
@@ -107,6 +139,7 @@ async function resolveTarget(transaction: Transaction, target: RevokeTarget): Pr
 function sameTarget(target: RevokeTarget, row: PremiumGrant, providerId: string): boolean {
   if (row.kind !== 'revoke') return false;
   if ('grantId' in target) return row.revokesGrantId === target.grantId;
+  if ('graceOf' in target) return row.revokesGrantId === null;
   if (row.revokesGrantId !== null || row.category !== target.category) return false;
   return target.category === 'USER' ? providerId === target.providerId : row.guildId === target.guildId;
 }
@@ -151,12 +184,17 @@ export async function revokePremium(
       sameTarget(request.target, row, providerId),
     );
     if (prior) return prior;
-    const held = options.released
-      ? null
-      : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
+    // A grace cut is never held: it takes at most a grace, once per subscription (GraceCut).
+    const held =
+      options.released || 'graceOf' in request.target
+        ? null
+        : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
     if (held) return held;
 
-    const { record, providerId, change, revokedGrant } = await resolveTarget(transaction, request.target);
+    const { record, providerId, change, revokedGrant, grant } = await resolveTarget(
+      transaction,
+      request.target,
+    );
     const before = await lockRecord(transaction, record);
     if (before.expiresAt === null) {
       throw AppError.notFound(
@@ -170,18 +208,22 @@ export async function revokePremium(
     ) {
       throw AppError.conflict('ALREADY_REVOKED', `grant ${revokedGrant.id} is already revoked`);
     }
-    const after = await setRecordExpiry(transaction, record, await change(transaction));
+    const taking = await change(transaction);
+    if (taking !== 'end' && taking.shortenMs === 0 && 'graceOf' in request.target) {
+      throw AppError.conflict('NO_GRACE', `grant ${request.target.graceOf} runs nothing past its end`);
+    }
+    const after = await setRecordExpiry(transaction, record, taking);
 
     // What was really taken: a grant's full days from an active record, less (or nothing) once it has
     // run down, so the ledger never claims days that no longer existed.
     const daysTaken = wholeDaysUp(before.expiresAt.getTime() - after.expiresAt.getTime());
-    const order = revokedGrant?.orderId ? await Order.findByPk(revokedGrant.orderId, { transaction }) : null;
+    const order = grant?.orderId ? await Order.findByPk(grant.orderId, { transaction }) : null;
     const recorded = await recordChange(transaction, {
       kind: 'revoke',
       record,
       providerId,
-      planType: revokedGrant?.planType ?? null,
-      tier: revokedGrant?.tier ?? after.wasTier ?? DEFAULT_TIER,
+      planType: grant?.planType ?? null,
+      tier: grant?.tier ?? after.wasTier ?? DEFAULT_TIER,
       days: daysTaken,
       expiresBefore: before.expiresAt,
       after,
@@ -197,6 +239,21 @@ export async function revokePremium(
     // After the ledger row, so that the revoked grant no longer counts for its buyer.
     await recomputeHolderExpiries(transaction, record);
     return recorded;
+  });
+}
+
+/**
+ * Cuts the grace a grant runs past a subscription's end (GraceCut) through revokePremium, once per key;
+ * null, and nothing written, when it runs nothing past it.
+ */
+export async function cutGrace(
+  sequelize: Sequelize,
+  request: RevokeRequest & { target: GraceCut },
+  transaction: Transaction,
+): Promise<PremiumChange | HeldRevoke | null> {
+  return revokePremium(sequelize, request, { transaction }).catch((error: unknown) => {
+    if (error instanceof AppError && error.code === 'NO_GRACE') return null;
+    throw error;
   });
 }
 

@@ -82,15 +82,29 @@ export interface PremiumChange {
 }
 
 /**
- * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or what
- * it put past `until` (its days counted from when it was made: a cancelled trial's grace), or that
- * `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
+ * What is left of one grant's days (a refund, a dispute, a transfer, an operator undoing a grant), or the
+ * grace a grant put past a cancelled subscription's end (GraceCut), or that `share` of what it added, rounded up to whole days and never more than is left (a dispute of part of a
  * payment); or everything a user or guild has left.
  */
 export type RevokeTarget =
-  | { grantId: number; share?: number; until?: Date }
+  | { grantId: number; share?: number }
+  | GraceCut
   | { category: 'USER'; providerId: string }
   | { category: 'SERVER'; guildId: string };
+
+/** The idempotency keys of a cancelled subscription's grace cuts start so: the revocation guard counts none. */
+export const GRACE_CUT_KEY_PREFIX = 'subscription-cancelled:';
+
+/**
+ * What grant `graceOf` runs its tier past `until` (a cancelled subscription's paid cycle or trial end), at
+ * most `atMostMs` of it (the grace its subscription's grants added): a cut of the record, not a revoke of
+ * the grant, which a refund of its payment can still take.
+ */
+export interface GraceCut {
+  graceOf: number;
+  until: Date;
+  atMostMs: number;
+}
 
 export interface RevokeRequest {
   target: RevokeTarget;

@@ -63,6 +63,7 @@ export async function holdIfOverLimit(
 
 function targetOf(target: RevokeTarget): string {
   if ('grantId' in target) return `grant ${target.grantId}`;
+  if ('graceOf' in target) return `the grace of grant ${target.graceOf}`;
   return target.category === 'USER' ? `user ${target.providerId}` : `server ${target.guildId}`;
 }
 

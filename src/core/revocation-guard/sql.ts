@@ -1,11 +1,13 @@
 /** The revocation guard's raw SQL. */
+import { GRACE_CUT_KEY_PREFIX } from '../premium/types';
 
 /** Its own advisory-lock class (the ledger's idempotency keys use 1): one guard check at a time. */
 export const GUARD_LOCK = 'SELECT pg_advisory_xact_lock(2, 0)';
 
 /**
- * Revokes held and not released, automatic revokes (by `sources`) of the last hour, and, when $1 (the
- * configured limit) is null, the records with premium now, which the default limit follows.
+ * Revokes held and not released, automatic revokes (by `sources`; a cancel's grace cut is none: it takes
+ * at most a grace, once per subscription) of the last hour, and, when $1 (the configured limit) is null,
+ * the records with premium now, which the default limit follows.
  */
 export function guardState(sources: readonly string[]): string {
   const automatic = sources.map((source) => `'${source}'`).join(', ');
@@ -13,6 +15,7 @@ export function guardState(sources: readonly string[]): string {
   SELECT (SELECT count(*) FROM held_revokes WHERE released_at IS NULL)::int AS pending,
          (SELECT count(*) FROM premium_grants
           WHERE kind = 'revoke' AND source IN (${automatic})
+            AND NOT starts_with(idempotency_key, '${GRACE_CUT_KEY_PREFIX}')
             AND created_at > now() - interval '1 hour')::int AS "lastHour",
          CASE WHEN $1::int IS NULL
            THEN (SELECT count(*) FROM user_premiums WHERE expires_at > now())

@@ -16,7 +16,8 @@ export interface CancelSubscriptionRequest {
 /**
  * Stops a subscription renewing. An active one is cancelled at the end of its paid cycle (premium runs to
  * the end of what was paid, and no further); one with no running paid cycle (not yet started, or failing)
- * is cancelled at once. Premium already granted is never taken back. Asking again answers the same.
+ * is cancelled at once. Either way the grace past the end of the trial or the paid cycle is cut
+ * (applyProcessorState, endGraceOfCancelled); the days paid for are kept. Asking again answers the same.
  * Refused: SUBSCRIPTION_NOT_FOUND, NOT_YOUR_SUBSCRIPTION, SUBSCRIPTION_ENDED; the processor failing
  * changes nothing.
  */

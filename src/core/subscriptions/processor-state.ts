@@ -6,7 +6,7 @@ import { eventTypeFor } from '../premium/types';
 import type { RazorpaySubscription } from '../processor/razorpay-client';
 import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
-import { cancelRunningTrial } from './trial-cancelled';
+import { endGraceOfCancelled } from './cancelled-grace';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import { targetRecord } from './target-record';
 import { boundGuildsOf } from '../bundles';
@@ -100,8 +100,9 @@ export async function applyProcessorState(
     },
     { transaction },
   );
-  // Ended before its first charge: the trial was cancelled (its premium runs to its end, no grace).
-  if (TERMINAL.has(status) && !TERMINAL.has(before)) await cancelRunningTrial(transaction, subscription);
+  // Cancelled (at cycle end, or ended): premium runs to the end of the trial or the paid cycle, no grace.
+  if (subscription.cancelAtCycleEnd || TERMINAL.has(status))
+    await endGraceOfCancelled(transaction, subscription);
   if (!isFailing(status) || before === status) return 'applied';
 
   await recordNotice(transaction, {

@@ -91,6 +91,20 @@ export const TRIAL_CANCELLED = `UPDATE trials SET status = 'cancelled', cancelle
   WHERE subscription_id = $1 AND status = 'running'
   RETURNING grant_id AS "grantId", first_charge_at AS "firstChargeAt"`;
 
+/**
+ * The grace subscription `$1`'s grants (its trial's, its charges', their restores') ran their tier past
+ * their own days, in ms: the floor of a cycle's end and the grace. A charge's days count from its cycle's
+ * start, not from when its webhook came, unless other days still ran then.
+ */
+export const SUBSCRIPTION_GRACE = `WITH granted AS (
+    SELECT grant_id AS id, cycle_start AS started FROM subscription_charges WHERE subscription_id = $1
+    UNION ALL SELECT restore_grant_id, cycle_start FROM subscription_charges WHERE subscription_id = $1
+    UNION ALL SELECT grant_id, NULL FROM trials WHERE subscription_id = $1)
+  SELECT COALESCE(sum(GREATEST(extract(epoch FROM
+      g.expires_after - GREATEST(g.expires_before, LEAST(g.created_at, s.started))) * 1000 - g.days * 86400000::numeric,
+    0)), 0) AS "graceMs"
+  FROM granted s JOIN premium_grants g ON g.id = s.id AND g.kind = 'grant'`;
+
 /** Trial `$1`'s TRIAL_ENDING announced. */
 export const TRIAL_ENDING_ANNOUNCED = 'UPDATE trials SET ending_announced_at = now() WHERE id = $1';
 

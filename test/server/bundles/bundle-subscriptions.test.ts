@@ -154,7 +154,7 @@ describe('a bundle plan bought as a renewing subscription', () => {
     }
   });
 
-  it('cancelled at cycle end, its guilds keep the cycle they paid for', async () => {
+  it('cancelled at cycle end, its guilds keep the cycle they paid for and no grace', async () => {
     const setup = await subscribedBundle();
     const [charge] = await chargesOf(getApp(), setup.subscriptionId);
     expect((await cancelAs(getApp(), setup.buyer, setup.subscriptionId)).json()).toMatchObject({
@@ -166,7 +166,7 @@ describe('a bundle plan bought as a renewing subscription', () => {
 
     expect(await subscriptionRow(getApp(), setup.subscriptionId)).toMatchObject({ status: 'cancelled' });
     expect(await chargesOf(getApp(), setup.subscriptionId)).toHaveLength(1);
-    await expectBundleEnds(setup, charge!.cycle_end!.getTime() + GRACE_MS);
+    await expectBundleEnds(setup, charge!.cycle_end!.getTime());
   });
 
   it('reminds no bound guild of an end its renewal will pass, and reminds them once it is cancelled', async () => {

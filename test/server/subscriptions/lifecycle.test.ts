@@ -180,17 +180,29 @@ describe('a subscription, from subscribing to its end', () => {
       },
     });
 
-    // Cancel at cycle end: premium stays to what was paid, the next cycle is not charged.
+    // Cancel at cycle end: premium runs to the end of the last cycle paid for (the refunded one is not),
+    // its grace cut once; the next cycle is not charged.
     expect(await isRenewedBySubscription(app.core.sequelize, `user:${user.providerId}`)).toBe(true);
+    // The sandbox charges each renewal's cycle from now: the record runs to its four cycles' days and a grace.
     const before = await userRecord(user.id);
+    const paidUntil = new Date(before.expires_at.getTime() - GRACE_MS);
     const cancelled = await cancelAs(app, user, subscriptionId);
     expect(cancelled.statusCode).toBe(200);
     expect(cancelled.json()).toMatchObject({ status: 'active', cancelAtCycleEnd: true, nextChargeAt: null });
     expect(await isRenewedBySubscription(app.core.sequelize, `user:${user.providerId}`)).toBe(false);
+    const cut = { expires_at: paidUntil, version: 7 };
+    expect(await userRecord(user.id)).toEqual(cut);
     await sandbox.razorpay.subscriptions.runCycle(subscriptionId, 'charged', { webhooks: true });
     expect(await subscriptionRow(app, subscriptionId)).toMatchObject({ status: 'cancelled', paid_count: 5 });
-    expect(await userRecord(user.id)).toEqual(before);
-    expect(await ledger(app)).toHaveLength(6);
+    expect(await userRecord(user.id)).toEqual(cut);
+    grants = await ledger(app);
+    expect(grants).toHaveLength(7);
+    expect(grants[6]).toMatchObject({
+      kind: 'revoke',
+      source: 'subscription',
+      days: -3,
+      revokes_grant_id: null,
+    });
 
     const listed = await app.app.inject({
       method: 'GET',
