@@ -92,9 +92,6 @@ export type RevokeTarget =
   | { category: 'USER'; providerId: string }
   | { category: 'SERVER'; guildId: string };
 
-/** The idempotency keys of a cancelled subscription's grace cuts start so: the revocation guard counts none. */
-export const GRACE_CUT_KEY_PREFIX = 'subscription-cancelled:';
-
 /**
  * What grant `graceOf` runs its tier past `until` (a cancelled subscription's paid cycle or trial end), at
  * most `atMostMs` of it (the grace its subscription's grants added): a cut of the record, not a revoke of

@@ -1,5 +1,5 @@
 /** The revocation guard's raw SQL. */
-import { GRACE_CUT_KEY_PREFIX } from '../premium/types';
+import { GRACE_CUT_KEY_PREFIX } from './grace-cuts';
 
 /** Its own advisory-lock class (the ledger's idempotency keys use 1): one guard check at a time. */
 export const GUARD_LOCK = 'SELECT pg_advisory_xact_lock(2, 0)';

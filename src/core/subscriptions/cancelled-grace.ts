@@ -3,7 +3,7 @@ import { endBundleGrace } from '../bundles';
 import { isBundle } from '../plans';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import { cutGrace } from '../premium/revoke';
-import { GRACE_CUT_KEY_PREFIX } from '../premium/types';
+import { GRACE_CUT_KEY_PREFIX } from '../revocation-guard/grace-cuts';
 import { SubscriptionCharge, type Subscription } from '../models';
 import { subscriptionGraceMs } from './subscription-grace';
 import { cancelRunningTrial } from './trial-cancelled';
