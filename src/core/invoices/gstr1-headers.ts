@@ -2,6 +2,21 @@
  * The GST offline tool's CSV import headers, exactly as its templates spell them (docs/invoices.md names
  * the source and the tool's version), and the check sheet's for GSTR-3B, which is ours.
  */
+/** The HSN summary's columns: the B2B and B2C tables (split since May 2025) share them. */
+const HSN_HEADERS = [
+  'HSN',
+  'Description',
+  'UQC',
+  'Total Quantity',
+  'Total Value',
+  'Rate',
+  'Taxable Value',
+  'Integrated Tax Amount',
+  'Central Tax Amount',
+  'State/UT Tax Amount',
+  'Cess Amount',
+];
+
 export const GSTR1_HEADERS = {
   b2b: [
     'GSTIN/UIN of Recipient',
@@ -77,32 +92,8 @@ export const GSTR1_HEADERS = {
     'Taxable Value',
     'Cess Amount',
   ],
-  hsn_b2b: [
-    'HSN',
-    'Description',
-    'UQC',
-    'Total Quantity',
-    'Total Value',
-    'Rate',
-    'Taxable Value',
-    'Integrated Tax Amount',
-    'Central Tax Amount',
-    'State/UT Tax Amount',
-    'Cess Amount',
-  ],
-  hsn_b2c: [
-    'HSN',
-    'Description',
-    'UQC',
-    'Total Quantity',
-    'Total Value',
-    'Rate',
-    'Taxable Value',
-    'Integrated Tax Amount',
-    'Central Tax Amount',
-    'State/UT Tax Amount',
-    'Cess Amount',
-  ],
+  hsn_b2b: HSN_HEADERS,
+  hsn_b2c: HSN_HEADERS,
   docs: ['Nature of Document', 'Sr. No. From', 'Sr. No. To', 'Total Number', 'Cancelled'],
   gstr3b: [
     'Table',
