@@ -145,6 +145,14 @@ describe('the store outside production (the sandbox pays)', () => {
     );
   });
 
+  it("shows an order in the state the API names as the console does, not in the order's status", async () => {
+    const script = (await get('/store/self-service.js')).body;
+
+    const shown = /function orderState\(order\) \{[^}]*\}/.exec(script)![0];
+    expect(shown).toContain("return order.state === 'created' ? 'unpaid' : order.state;");
+    expect(shown).not.toContain('order.status');
+  });
+
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
     const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
 

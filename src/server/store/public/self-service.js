@@ -66,9 +66,10 @@ function renderTargets() {
   );
 }
 
+/** The state the API names as the console does (`partly refunded` included); `created` reads unpaid. */
 function orderState(order) {
-  if (order.failedAttempt) return element('span', 'failed', 'payment failed');
-  return order.status === 'created' ? 'unpaid' : order.status;
+  if (order.state === 'payment failed') return element('span', 'failed', order.state);
+  return order.state === 'created' ? 'unpaid' : order.state;
 }
 
 function button(text, className, onClick) {
