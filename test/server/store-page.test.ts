@@ -41,6 +41,7 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/catalog.js', 'text/javascript'],
     ['/store/checkout.js', 'text/javascript'],
     ['/store/dashboard.js', 'text/javascript'],
+    ['/store/plan-targets.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);
@@ -151,6 +152,24 @@ describe('the store outside production (the sandbox pays)', () => {
     const shown = /function orderState\(order\) \{[^}]*\}/.exec(script)![0];
     expect(shown).toContain("return order.state === 'created' ? 'unpaid' : order.state;");
     expect(shown).not.toContain('order.status');
+  });
+
+  it('puts For above the plans, and says beside a plan greyed out for that target why', async () => {
+    const [page, store, targets] = await Promise.all([
+      get('/store/'),
+      get('/store/store.js'),
+      get('/store/plan-targets.js'),
+    ]);
+    const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
+
+    expect(form.indexOf('name="target"')).toBeGreaterThan(-1);
+    expect(form.indexOf('name="target"')).toBeLessThan(form.indexOf('id="plans"'));
+    expect(page.body.indexOf('/store/plan-targets.js')).toBeLessThan(page.body.indexOf('/store/store.js'));
+    expect(store.body).toContain(
+      'StorePlanTargets.greyOut(input, allowedFor(input.value, guildId), form.target)',
+    );
+    expect(targets.body).toContain("'for a server: choose one under For'");
+    expect(targets.body).toContain("'for yourself: choose Myself under For'");
   });
 
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {

@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard */
+/* global window, document, fetch, sessionStorage, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -317,14 +317,14 @@ async function poll() {
 }
 
 /**
- * The form after any change: a plan that cannot be bought for the target is greyed out (the first that
- * can is chosen instead), and Buy says the price, or why it cannot be pressed.
+ * The form after any change: a plan that cannot be bought for the target is greyed out with the reason
+ * (the first that can is chosen instead), and Buy says the price, or why it cannot be pressed.
  */
 function updatePrice() {
   const form = byId('buy').elements;
   const guildId = form.target.value || null;
   const inputs = planInputs();
-  for (const input of inputs) input.disabled = !allowedFor(input.value, guildId);
+  for (const input of inputs) StorePlanTargets.greyOut(input, allowedFor(input.value, guildId), form.target);
   if (chosenCode() === null) {
     const first = inputs.find((input) => !input.disabled);
     if (first) first.checked = true;
