@@ -196,7 +196,6 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
         reason: 'giveaway',
       });
       const page = await newPage();
-      page.on('dialog', (dialog) => void dialog.accept());
       await signIn(page);
 
       await page.getByLabel('Code', { exact: true }).fill(codes[0]!.code.toLowerCase());
@@ -210,6 +209,11 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
 
       await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
       await page.getByRole('button', { name: 'Move' }).click();
+      // Asked in the page, as Unbind and Cancel are: the browser's own confirm() is never used.
+      await expect(page.getByRole('dialog').textContent()).resolves.toMatch(
+        /Move the premium of Demo Owned Server to Demo Managed Server\? Demo Owned Server loses it now\./,
+      );
+      await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
       await expect(textOf(page, '#transfer-message', /Moved/)).resolves.toMatch(
         /^Moved 30 days of premium from Demo Owned Server to Demo Managed Server: active there until /,
       );

@@ -199,6 +199,7 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       await textOf(page, '#bundle-list > li', /Trio · 2 of 3 servers/);
 
       await bundle.getByRole('button', { name: 'Unbind Demo Owned Server' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Unbind' }).click();
       await expect(textOf(page, '#bundle-list .message', /no longer/)).resolves.toBe(
         'Demo Owned Server is no longer in this bundle: its slot is free.',
       );

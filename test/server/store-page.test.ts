@@ -42,6 +42,7 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/checkout.js', 'text/javascript'],
     ['/store/dashboard.js', 'text/javascript'],
     ['/store/plan-targets.js', 'text/javascript'],
+    ['/store/confirm.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);
@@ -170,6 +171,24 @@ describe('the store outside production (the sandbox pays)', () => {
     );
     expect(targets.body).toContain("'for a server: choose one under For'");
     expect(targets.body).toContain("'for yourself: choose Myself under For'");
+  });
+
+  it("asks Move, Unbind and Cancel with one in-page confirmation, never the browser's confirm()", async () => {
+    const names = ['store', 'confirm', 'self-service', 'bundles', 'subscriptions'];
+    const [page, ...scripts] = await Promise.all([
+      get('/store/'),
+      ...names.map((name) => get(`/store/${name}.js`)),
+    ]);
+    const script = Object.fromEntries(names.map((name, at) => [name, scripts[at]!.body]));
+
+    expect(page.body).toMatch(/<dialog id="confirm" aria-labelledby="confirm-question">/);
+    expect(page.body.indexOf('/store/confirm.js')).toBeLessThan(page.body.indexOf('/store/store.js'));
+    expect(script.store).toContain('confirm: StoreConfirm.ask,');
+    expect(script.confirm).toContain('dialog.showModal()');
+    expect(script['self-service']).toContain("await PremiumStore.confirm(question, 'Move')");
+    expect(script.bundles).toContain("await PremiumStore.confirm(question, 'Unbind')");
+    expect(script.subscriptions).toContain("await store().confirm(question, 'Cancel subscription')");
+    for (const body of Object.values(script)) expect(body).not.toMatch(/(^|[^.\w])confirm\(/m);
   });
 
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {

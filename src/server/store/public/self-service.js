@@ -1,4 +1,4 @@
-/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
+/* global document, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
 'use strict';
 
 // Self-service in the store: redeem a gift code, move a server's premium to another server, and the
@@ -250,13 +250,8 @@ async function transfer(event) {
   say('transfer-message', null);
   const form = event.target.elements;
   const [from, to] = [form.from.value, form.to.value];
-  if (
-    !confirm(
-      `Move the premium of ${holderName(from)} to ${holderName(to)}? ${holderName(from)} loses it now.`,
-    )
-  ) {
-    return;
-  }
+  const question = `Move the premium of ${holderName(from)} to ${holderName(to)}? ${holderName(from)} loses it now.`;
+  if (!(await PremiumStore.confirm(question, 'Move'))) return;
   try {
     const reply = await api('/api/premium/transfer', { fromGuildId: from, toGuildId: to });
     say(

@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets */
+/* global window, document, fetch, sessionStorage, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets, StoreConfirm */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -283,6 +283,7 @@ window.PremiumStore = {
     sections.set(name, section);
   },
   api,
+  confirm: StoreConfirm.ask,
   element,
   formatDate,
   messageLine,

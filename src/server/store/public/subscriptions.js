@@ -117,7 +117,10 @@
     if (live && !subscription.cancelAtCycleEnd) {
       const button = element('button', 'cancel', 'Cancel');
       button.type = 'button';
-      button.addEventListener('click', () => cancel(subscription.subscriptionId));
+      button.addEventListener('click', async () => {
+        const question = `Cancel the subscription for ${targetName(subscription.guildId)}? Nothing more is charged.`;
+        if (await store().confirm(question, 'Cancel subscription')) await cancel(subscription.subscriptionId);
+      });
       actions.append(button);
     }
     const control = sandboxControl(subscription.subscriptionId);
