@@ -112,7 +112,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       const [grants] = await getCore().sequelize.query('SELECT source FROM premium_grants');
       expect(grants).toEqual([]);
 
-      await page.evaluate("sessionStorage.setItem('premium.sessionToken', 'expired.session.token')");
+      await page.evaluate("localStorage.setItem('premium.sessionToken', 'expired.session.token')");
       await expect(textOf(page, '#sign-in-message', /expired/)).resolves.toBe(
         'Your session has expired. Please sign in again. (session_expired)',
       );

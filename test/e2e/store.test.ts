@@ -141,7 +141,7 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     const page = await newPage({ width: 390, height: 844 });
     const { api } = getProduct();
     await signIn(page, api);
-    const token = (await page.evaluate('sessionStorage.getItem("premium.sessionToken")')) as string;
+    const token = (await page.evaluate('localStorage.getItem("premium.sessionToken")')) as string;
     const orders = () =>
       fetch(`${api}/api/payment/orders`, { headers: { authorization: `Bearer ${token}` } });
     expect((await orders()).status).toBe(200);

@@ -43,6 +43,7 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/dashboard.js', 'text/javascript'],
     ['/store/plan-targets.js', 'text/javascript'],
     ['/store/confirm.js', 'text/javascript'],
+    ['/store/session.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);
@@ -191,6 +192,35 @@ describe('the store outside production (the sandbox pays)', () => {
     for (const body of Object.values(script)) expect(body).not.toMatch(/(^|[^.\w])confirm\(/m);
   });
 
+  it('keeps the session across a closed tab until it expires, and Sign out forgets it', async () => {
+    const names = ['session', 'store', 'self-service', 'subscriptions'];
+    const [page, ...scripts] = await Promise.all([
+      get('/store/'),
+      ...names.map((name) => get(`/store/${name}.js`)),
+    ]);
+    const [session, store] = scripts.map((script) => script!.body);
+
+    expect(page.body).toMatch(/<head>[\s\S]*?<script src="\/store\/session.js" defer><\/script>\s*<script/);
+    expect(session).toContain('localStorage.getItem(SESSION_KEY)');
+    expect(session).toContain('expiryOf(token) > Date.now()');
+    expect(store).toMatch(/function signOut\(reason\) \{\s*StoreSession.forget\(\);/);
+    for (const script of scripts) expect(script!.body).not.toContain('sessionStorage');
+  });
+
+  it('shows signed-out plans with their trial and slots, a neutral offer placeholder, Subscribe for renewing plans only', async () => {
+    const [page, catalog, subscriptions] = await Promise.all([
+      get('/store/'),
+      get('/store/catalog.js'),
+      get('/store/subscriptions.js'),
+    ]);
+
+    expect(catalog.body).toContain('` · ${plan.trialDays} days free`');
+    expect(catalog.body).toContain('` · ${plan.slots} servers`');
+    expect(page.body).toMatch(/<input\s+name="offerCode"[^>]*placeholder="Offer code"/);
+    expect(subscriptions.body).toContain('button.disabled = subscribing || plan === null || oneOff;');
+    expect(subscriptions.body).toContain('is bought once, with Buy: Subscribe is for plans marked “renews”.');
+  });
+
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
     const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
 
@@ -220,7 +250,7 @@ describe('the store outside production (the sandbox pays)', () => {
     // Subscribe is placed right after Buy (subscriptions.js); the note follows them, in the form.
     expect(form).toMatch(/<span id="subscribe-note" class="reason" role="status" hidden><\/span>/);
     expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="subscribe-note"'));
-    expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button)");
+    expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button, reason)");
     // The note is shown exactly when the chosen plan renews and a quote with the code is current.
     expect(store.body).toContain('const shown = renews && currentQuote() !== null;');
     expect(store.body).toContain('Offers apply to one-time purchases: Subscribe charges');

@@ -1,4 +1,4 @@
-/* global document, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
+/* global document, fetch, URL, setTimeout, StoreSession, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
 'use strict';
 
 // Self-service in the store: redeem a gift code, move a server's premium to another server, and the
@@ -89,7 +89,7 @@ async function downloadInvoice(id, node, line) {
   node.disabled = true;
   try {
     const response = await fetch(`/api/payment/orders/${encodeURIComponent(id)}/invoice`, {
-      headers: { authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`, accept: 'application/pdf' },
+      headers: { authorization: `Bearer ${StoreSession.token()}`, accept: 'application/pdf' },
     });
     if (!response.ok) {
       const reply = await response.json().catch(() => null);
