@@ -88,7 +88,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       await signIn(page);
 
       await page.getByLabel('Yearly, 365 days').check();
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Buy for ₹1,999' }).click();
       await page.getByRole('heading', { name: 'Pay ₹1,999.00' }).waitFor();
       await page.getByRole('button', { name: 'Fail' }).click();
@@ -170,7 +170,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       const page = await newPage();
       await signIn(page);
 
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
@@ -257,10 +257,10 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       await signIn(page);
 
       const proWeek = page.getByLabel('Pro week, 7 days · ₹49.50');
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       // Sold for users only: it cannot be chosen for a server.
       await expect(proWeek.isDisabled()).resolves.toBe(true);
-      await page.getByLabel('For').selectOption({ label: 'Myself' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Myself' });
       await proWeek.check();
       await page.getByRole('button', { name: 'Buy for ₹49.50' }).click();
       await page.getByRole('heading', { name: 'Pay ₹49.50' }).waitFor();

@@ -114,7 +114,7 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       // The network drops the page's verify-payment: Razorpay's webhook still tells the service.
       await page.route('**/api/payment/verify-payment', (route) => route.abort('connectionreset'));
 
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Managed Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
@@ -179,7 +179,17 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       });
       const page = await newPage({ width: 1280, height: 844 });
       await signIn(page, api);
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      // For sits above the plans; while it is Myself, the bundle is greyed out and says why.
+      const trio = page.getByRole('radio', { name: /^Trio, 30 days/ });
+      await expect(trio.isDisabled()).resolves.toBe(true);
+      await expect(page.locator('label', { has: trio }).textContent()).resolves.toMatch(
+        /for a server: choose one under For$/,
+      );
+      const [forBox, plansBox] = await Promise.all(
+        [page.getByLabel('For', { exact: true }), page.locator('#plans')].map((node) => node.boundingBox()),
+      );
+      expect(forBox!.y).toBeLessThan(plansBox!.y);
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByLabel('Trio, 30 days').check();
       await page.getByRole('button', { name: 'Buy for ₹499' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();

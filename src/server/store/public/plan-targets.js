@@ -12,10 +12,8 @@ function greyOutPlan(input, allowed, target) {
   const label = input.closest('label');
   label.querySelector('.why')?.remove();
   if (allowed) return;
-  const hasServers = target.options.length > 1;
-  let why = 'for yourself: choose Myself under For';
-  if (!target.value) why = hasServers ? 'for a server: choose one under For' : 'for a server you manage';
-  label.append(element('small', 'why', why));
+  const why = target.value ? 'for yourself: choose Myself under For' : 'for a server: choose one under For';
+  label.append(element('small', 'why', ` ${why}`));
 }
 
 window.StorePlanTargets = { greyOut: greyOutPlan };
