@@ -188,7 +188,8 @@
    */
   function updateSubscribe() {
     const button = document.getElementById('subscribe');
-    const plan = me ? store().chosenPlan() : null;
+    // store.js may still be on its way (it runs after this script): then no plan is chosen yet.
+    const plan = me && store() ? store().chosenPlan() : null;
     const oneOff = plan !== null && !plan.renews;
     button.disabled = subscribing || plan === null || oneOff;
     const reason = document.getElementById('subscribe-reason');
