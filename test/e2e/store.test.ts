@@ -137,6 +137,25 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     TEST_MS,
   );
 
+  it('keeps the buyer signed in when the tab is closed, and greys Subscribe out for a plan bought once', async () => {
+    const page = await newPage({ width: 1280, height: 844 });
+    const { api } = getProduct();
+    await signIn(page, api);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    // What a closed tab loses is its session storage; a new tab opens the store afresh.
+    await page.evaluate('sessionStorage.clear()');
+    await page.goto(`${api}/store/`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    await page.locator('#plans input[value="Custom"]').check();
+    await expect(textOf(page, '#subscribe-reason', /bought once/)).resolves.toBe(
+      'Custom is bought once, with Buy: Subscribe is for plans marked “renews”.',
+    );
+    await expect(page.getByRole('button', { name: 'Subscribe' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByLabel('Offer code').getAttribute('placeholder')).resolves.toBe('Offer code');
+  });
+
   it('signs out for good: the token the page held is refused by the API afterwards', async () => {
     const page = await newPage({ width: 390, height: 844 });
     const { api } = getProduct();
