@@ -88,7 +88,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       await signIn(page);
 
       await page.getByLabel('Yearly, 365 days').check();
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Buy for ₹1,999' }).click();
       await page.getByRole('heading', { name: 'Pay ₹1,999.00' }).waitFor();
       await page.getByRole('button', { name: 'Fail' }).click();
@@ -112,7 +112,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       const [grants] = await getCore().sequelize.query('SELECT source FROM premium_grants');
       expect(grants).toEqual([]);
 
-      await page.evaluate("sessionStorage.setItem('premium.sessionToken', 'expired.session.token')");
+      await page.evaluate("localStorage.setItem('premium.sessionToken', 'expired.session.token')");
       await expect(textOf(page, '#sign-in-message', /expired/)).resolves.toBe(
         'Your session has expired. Please sign in again. (session_expired)',
       );
@@ -170,7 +170,7 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       const page = await newPage();
       await signIn(page);
 
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
@@ -196,7 +196,6 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
         reason: 'giveaway',
       });
       const page = await newPage();
-      page.on('dialog', (dialog) => void dialog.accept());
       await signIn(page);
 
       await page.getByLabel('Code', { exact: true }).fill(codes[0]!.code.toLowerCase());
@@ -210,6 +209,11 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
 
       await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
       await page.getByRole('button', { name: 'Move' }).click();
+      // Asked in the page, as Unbind and Cancel are: the browser's own confirm() is never used.
+      await expect(page.getByRole('dialog').textContent()).resolves.toMatch(
+        /Move the premium of Demo Owned Server to Demo Managed Server\? Demo Owned Server loses it now\./,
+      );
+      await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
       await expect(textOf(page, '#transfer-message', /Moved/)).resolves.toMatch(
         /^Moved 30 days of premium from Demo Owned Server to Demo Managed Server: active there until /,
       );
@@ -253,10 +257,10 @@ describeNeeding(BROWSER, 'buying in the store in a browser', (browserPath) => {
       await signIn(page);
 
       const proWeek = page.getByLabel('Pro week, 7 days · ₹49.50');
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       // Sold for users only: it cannot be chosen for a server.
       await expect(proWeek.isDisabled()).resolves.toBe(true);
-      await page.getByLabel('For').selectOption({ label: 'Myself' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Myself' });
       await proWeek.check();
       await page.getByRole('button', { name: 'Buy for ₹49.50' }).click();
       await page.getByRole('heading', { name: 'Pay ₹49.50' }).waitFor();

@@ -66,6 +66,7 @@ describeNeeding(BROWSER, 'subscribing from the store in a browser', (browserPath
       ]);
 
       await page.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click();
       await textOf(
         page,
         '#subscriptions .message',
@@ -113,6 +114,7 @@ describeNeeding(BROWSER, 'subscribing from the store in a browser', (browserPath
 
       // What it says to do can be done: a halted subscription is cancelled at once.
       await subscription.getByRole('button', { name: 'Cancel' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Cancel subscription' }).click();
       await textOf(page, '#subscriptions .message', /^Subscription cancelled\.$/);
       await subscription.locator('.subscription-status', { hasText: 'cancelled' }).waitFor();
       await expect(subscription.locator('.renewal-failed').count()).resolves.toBe(0);

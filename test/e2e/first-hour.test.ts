@@ -80,7 +80,6 @@ describeNeeding(BROWSER, 'the store at 1280 and 390 px', (browserPath) => {
         reason: 'giveaway',
       });
       const page = await getProduct().newPage({ width, height: 844 });
-      page.on('dialog', (dialog) => void dialog.accept());
       await signIn(page);
 
       // The price shares one line with the words before it, never a line of its own.
@@ -107,6 +106,7 @@ describeNeeding(BROWSER, 'the store at 1280 and 390 px', (browserPath) => {
       );
       await page.getByLabel('Move to').selectOption({ label: 'Demo Managed Server' });
       await page.getByRole('button', { name: 'Move' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Move' }).click();
       await expect(textOf(page, '#transfer-message', /Moved/)).resolves.toMatch(
         new RegExp(
           `^Moved \\d+ days of premium from Demo Owned Server to Demo Managed Server: active there until ${INDIAN_DATE.source}\\.$`,

@@ -114,7 +114,7 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       // The network drops the page's verify-payment: Razorpay's webhook still tells the service.
       await page.route('**/api/payment/verify-payment', (route) => route.abort('connectionreset'));
 
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Managed Server' });
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Managed Server' });
       await page.getByRole('button', { name: 'Buy for ₹199' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
 
@@ -137,11 +137,30 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     TEST_MS,
   );
 
+  it('keeps the buyer signed in when the tab is closed, and greys Subscribe out for a plan bought once', async () => {
+    const page = await newPage({ width: 1280, height: 844 });
+    const { api } = getProduct();
+    await signIn(page, api);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    // What a closed tab loses is its session storage; a new tab opens the store afresh.
+    await page.evaluate('sessionStorage.clear()');
+    await page.goto(`${api}/store/`);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+
+    await page.locator('#plans input[value="Custom"]').check();
+    await expect(textOf(page, '#subscribe-reason', /bought once/)).resolves.toBe(
+      'Custom is bought once, with Buy: Subscribe is for plans marked “renews”.',
+    );
+    await expect(page.getByRole('button', { name: 'Subscribe' }).isDisabled()).resolves.toBe(true);
+    await expect(page.getByLabel('Offer code').getAttribute('placeholder')).resolves.toBe('Offer code');
+  });
+
   it('signs out for good: the token the page held is refused by the API afterwards', async () => {
     const page = await newPage({ width: 390, height: 844 });
     const { api } = getProduct();
     await signIn(page, api);
-    const token = (await page.evaluate('sessionStorage.getItem("premium.sessionToken")')) as string;
+    const token = (await page.evaluate('localStorage.getItem("premium.sessionToken")')) as string;
     const orders = () =>
       fetch(`${api}/api/payment/orders`, { headers: { authorization: `Bearer ${token}` } });
     expect((await orders()).status).toBe(200);
@@ -179,7 +198,17 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       });
       const page = await newPage({ width: 1280, height: 844 });
       await signIn(page, api);
-      await page.getByLabel('For').selectOption({ label: 'Server: Demo Owned Server' });
+      // For sits above the plans; while it is Myself, the bundle is greyed out and says why.
+      const trio = page.getByRole('radio', { name: /^Trio, 30 days/ });
+      await expect(trio.isDisabled()).resolves.toBe(true);
+      await expect(page.locator('label', { has: trio }).textContent()).resolves.toMatch(
+        /for a server: choose one under For$/,
+      );
+      const [forBox, plansBox] = await Promise.all(
+        [page.getByLabel('For', { exact: true }), page.locator('#plans')].map((node) => node.boundingBox()),
+      );
+      expect(forBox!.y).toBeLessThan(plansBox!.y);
+      await page.getByLabel('For', { exact: true }).selectOption({ label: 'Server: Demo Owned Server' });
       await page.getByLabel('Trio, 30 days').check();
       await page.getByRole('button', { name: 'Buy for ₹499' }).click();
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -199,6 +228,7 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
       await textOf(page, '#bundle-list > li', /Trio · 2 of 3 servers/);
 
       await bundle.getByRole('button', { name: 'Unbind Demo Owned Server' }).click();
+      await page.getByRole('dialog').getByRole('button', { name: 'Unbind' }).click();
       await expect(textOf(page, '#bundle-list .message', /no longer/)).resolves.toBe(
         'Demo Owned Server is no longer in this bundle: its slot is free.',
       );

@@ -41,6 +41,9 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/catalog.js', 'text/javascript'],
     ['/store/checkout.js', 'text/javascript'],
     ['/store/dashboard.js', 'text/javascript'],
+    ['/store/plan-targets.js', 'text/javascript'],
+    ['/store/confirm.js', 'text/javascript'],
+    ['/store/session.js', 'text/javascript'],
   ])('serves %s as %s', async (url, type) => {
     const reply = await get(url);
     expect(reply.statusCode).toBe(200);
@@ -145,6 +148,79 @@ describe('the store outside production (the sandbox pays)', () => {
     );
   });
 
+  it("shows an order in the state the API names as the console does, not in the order's status", async () => {
+    const script = (await get('/store/self-service.js')).body;
+
+    const shown = /function orderState\(order\) \{[^}]*\}/.exec(script)![0];
+    expect(shown).toContain("return order.state === 'created' ? 'unpaid' : order.state;");
+    expect(shown).not.toContain('order.status');
+  });
+
+  it('puts For above the plans, and says beside a plan greyed out for that target why', async () => {
+    const [page, store, targets] = await Promise.all([
+      get('/store/'),
+      get('/store/store.js'),
+      get('/store/plan-targets.js'),
+    ]);
+    const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
+
+    expect(form.indexOf('name="target"')).toBeGreaterThan(-1);
+    expect(form.indexOf('name="target"')).toBeLessThan(form.indexOf('id="plans"'));
+    expect(page.body.indexOf('/store/plan-targets.js')).toBeLessThan(page.body.indexOf('/store/store.js'));
+    expect(store.body).toContain(
+      'StorePlanTargets.greyOut(input, allowedFor(input.value, guildId), form.target)',
+    );
+    expect(targets.body).toContain("'for a server: choose one under For'");
+    expect(targets.body).toContain("'for yourself: choose Myself under For'");
+  });
+
+  it("asks Move, Unbind and Cancel with one in-page confirmation, never the browser's confirm()", async () => {
+    const names = ['store', 'confirm', 'self-service', 'bundles', 'subscriptions'];
+    const [page, ...scripts] = await Promise.all([
+      get('/store/'),
+      ...names.map((name) => get(`/store/${name}.js`)),
+    ]);
+    const script = Object.fromEntries(names.map((name, at) => [name, scripts[at]!.body]));
+
+    expect(page.body).toMatch(/<dialog id="confirm" aria-labelledby="confirm-question">/);
+    expect(page.body.indexOf('/store/confirm.js')).toBeLessThan(page.body.indexOf('/store/store.js'));
+    expect(script.store).toContain('confirm: StoreConfirm.ask,');
+    expect(script.confirm).toContain('dialog.showModal()');
+    expect(script['self-service']).toContain("await PremiumStore.confirm(question, 'Move')");
+    expect(script.bundles).toContain("await PremiumStore.confirm(question, 'Unbind')");
+    expect(script.subscriptions).toContain("await store().confirm(question, 'Cancel subscription')");
+    for (const body of Object.values(script)) expect(body).not.toMatch(/(^|[^.\w])confirm\(/m);
+  });
+
+  it('keeps the session across a closed tab until it expires, and Sign out forgets it', async () => {
+    const names = ['session', 'store', 'self-service', 'subscriptions'];
+    const [page, ...scripts] = await Promise.all([
+      get('/store/'),
+      ...names.map((name) => get(`/store/${name}.js`)),
+    ]);
+    const [session, store] = scripts.map((script) => script!.body);
+
+    expect(page.body).toMatch(/<head>[\s\S]*?<script src="\/store\/session.js" defer><\/script>\s*<script/);
+    expect(session).toContain('localStorage.getItem(SESSION_KEY)');
+    expect(session).toContain('expiryOf(token) > Date.now()');
+    expect(store).toMatch(/function signOut\(reason\) \{\s*StoreSession.forget\(\);/);
+    for (const script of scripts) expect(script!.body).not.toContain('sessionStorage');
+  });
+
+  it('shows signed-out plans with their trial and slots, a neutral offer placeholder, Subscribe for renewing plans only', async () => {
+    const [page, catalog, subscriptions] = await Promise.all([
+      get('/store/'),
+      get('/store/catalog.js'),
+      get('/store/subscriptions.js'),
+    ]);
+
+    expect(catalog.body).toContain('` · ${plan.trialDays} days free`');
+    expect(catalog.body).toContain('` · ${plan.slots} servers`');
+    expect(page.body).toMatch(/<input\s+name="offerCode"[^>]*placeholder="Offer code"/);
+    expect(subscriptions.body).toContain('button.disabled = subscribing || plan === null || oneOff;');
+    expect(subscriptions.body).toContain('is bought once, with Buy: Subscribe is for plans marked “renews”.');
+  });
+
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
     const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
 
@@ -174,7 +250,7 @@ describe('the store outside production (the sandbox pays)', () => {
     // Subscribe is placed right after Buy (subscriptions.js); the note follows them, in the form.
     expect(form).toMatch(/<span id="subscribe-note" class="reason" role="status" hidden><\/span>/);
     expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="subscribe-note"'));
-    expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button)");
+    expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button, reason)");
     // The note is shown exactly when the chosen plan renews and a quote with the code is current.
     expect(store.body).toContain('const shown = renews && currentQuote() !== null;');
     expect(store.body).toContain('Offers apply to one-time purchases: Subscribe charges');

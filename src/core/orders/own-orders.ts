@@ -1,5 +1,5 @@
 import type { Sequelize } from 'sequelize';
-import { listOrders, paymentFailed, type OrderSummary } from '../admin/orders';
+import { listOrders, paymentFailed, type OrderState, type OrderSummary } from '../admin/orders';
 import type { OrderStatus } from '../models';
 import type { PlanType } from '../plans';
 import type { Category } from '../premium/types';
@@ -8,6 +8,8 @@ import type { Category } from '../premium/types';
 export interface OwnOrder {
   orderId: string;
   status: OrderStatus;
+  /** As the console, the CLI and the CSV name it (`orderState`): `partly refunded` is paid in status. */
+  state: OrderState;
   planType: PlanType;
   months: number | null;
   category: Category;
@@ -33,6 +35,7 @@ export function ownOrderOf(order: OrderSummary): OwnOrder {
   return {
     orderId: order.orderId,
     status: order.status,
+    state: order.state,
     planType: order.planType,
     months: order.months,
     category: order.category,

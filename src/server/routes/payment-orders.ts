@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
+import { ORDER_STATES } from '../../core/admin/order-states';
 import { invoiceJson, ownInvoice } from '../../core/invoices';
 import { invoicePdf } from '../../core/invoices/pdf';
 import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
@@ -18,6 +19,13 @@ const Timestamp = Type.String({ format: 'date-time' });
 const OrderView = Type.Object({
   orderId: Type.String(),
   status: Type.String({ description: 'created (unpaid), paid or refunded' }),
+  state: Type.Union(
+    ORDER_STATES.map((state) => Type.Literal(state)),
+    {
+      description:
+        "the order's state as the console names it: its status, or payment failed, partly refunded",
+    },
+  ),
   planType: Type.String(),
   months: Type.Union([Type.Integer(), Type.Null()]),
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),

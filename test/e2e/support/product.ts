@@ -26,7 +26,7 @@ export interface Product {
   redis: Redis;
   core: Core;
   /**
-   * A fresh tab (its own sessionStorage); any uncaught error of the page, and any request to outside the
+   * A fresh tab in a context of its own (its own storage); any uncaught error of the page, and any request to outside the
    * machine (in development everything, avatars included, is local), fails the test.
    */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;

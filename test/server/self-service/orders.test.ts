@@ -1,4 +1,5 @@
 import { OutboxEvent, PremiumGrant } from '../../../src/core/models';
+import { applyRefund } from '../../../src/core/refunds/order-refund';
 import { RECHECKS_PER_MINUTE } from '../../../src/server/routes/payment-orders';
 import { createUser } from '../../support/fixtures';
 import {
@@ -39,6 +40,7 @@ describe('GET /api/payment/orders', () => {
       {
         orderId: paid,
         status: 'paid',
+        state: 'paid',
         planType: 'Monthly',
         months: null,
         category: 'SERVER',
@@ -55,6 +57,7 @@ describe('GET /api/payment/orders', () => {
       {
         orderId: unpaid.id,
         status: 'created',
+        state: 'created',
         planType: 'Custom',
         months: 3,
         category: 'USER',
@@ -71,6 +74,26 @@ describe('GET /api/payment/orders', () => {
     ]);
     expect(new Date(orders[0].createdAt) >= new Date(orders[1].createdAt)).toBe(true);
     expect((await get(app(), '/api/payment/orders?limit=1', buyer)).json().orders).toHaveLength(1);
+  });
+
+  it('names a partly refunded order as the console does, not "paid"', async () => {
+    const buyer = await createUser();
+    const { orderId, paymentId } = await buyMonthFor(app(), buyer, await manageGuild(buyer));
+    await applyRefund(
+      app().core.sequelize,
+      {
+        refundId: 'rfnd_Partly000001',
+        processorOrderId: orderId,
+        paymentId,
+        amountPaise: 5_000,
+        refundedTotal: 5_000,
+      },
+      { invoicing: app().core.config.invoicing },
+    );
+
+    const [order] = (await get(app(), '/api/payment/orders', buyer)).json().orders;
+
+    expect(order).toMatchObject({ orderId, status: 'paid', state: 'partly refunded' });
   });
 
   it('refuses a bad limit and a missing session', async () => {

@@ -37,15 +37,17 @@ function bundleRow(bundle) {
       'li',
       '',
       element('span', '', holderName(guildId)),
-      actionButton(`Unbind ${holderName(guildId)}`, (node) =>
-        change(
+      actionButton(`Unbind ${holderName(guildId)}`, async (node) => {
+        const question = `Unbind ${holderName(guildId)}? It loses this bundle's premium now; the slot is free.`;
+        if (!(await PremiumStore.confirm(question, 'Unbind'))) return;
+        await change(
           bundle.bundleId,
           node,
           line,
           () => api(`${path}/${encodeURIComponent(guildId)}`, undefined, 'DELETE'),
           () => `${holderName(guildId)} is no longer in this bundle: its slot is free.`,
-        ),
-      ),
+        );
+      }),
     ),
   );
   const row = element(

@@ -19,7 +19,10 @@ const featureValue = (value) => {
   return String(value);
 };
 
-/** `Monthly · 30 days · ₹199`, one plan of a tier in the catalog. */
+/**
+ * `Monthly · 30 days · ₹199`, one plan of a tier in the catalog, with what else a buyer weighs before
+ * signing in: its free trial and how many servers a bundle covers.
+ */
 const planLine = (plan) =>
   element(
     'li',
@@ -27,6 +30,8 @@ const planLine = (plan) =>
     `${plan.name} · ${plan.days} days · `,
     element('strong', '', rupees.format(plan.price)),
     plan.renews ? ' · renews' : '',
+    plan.renews && plan.trialDays > 0 ? ` · ${plan.trialDays} days free` : '',
+    plan.slots > 1 ? ` · ${plan.slots} servers` : '',
   );
 
 /**

@@ -1,4 +1,4 @@
-/* global document, confirm, fetch, sessionStorage, URL, setTimeout, TOKEN_KEY, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
+/* global document, fetch, URL, setTimeout, StoreSession, PremiumStore, api, element, byId, formatDate, StoreCheckout, say, errorText, messageLine, rupees, holderName, refresh, me */
 'use strict';
 
 // Self-service in the store: redeem a gift code, move a server's premium to another server, and the
@@ -66,9 +66,10 @@ function renderTargets() {
   );
 }
 
+/** The state the API names as the console does (`partly refunded` included); `created` reads unpaid. */
 function orderState(order) {
-  if (order.failedAttempt) return element('span', 'failed', 'payment failed');
-  return order.status === 'created' ? 'unpaid' : order.status;
+  if (order.state === 'payment failed') return element('span', 'failed', order.state);
+  return order.state === 'created' ? 'unpaid' : order.state;
 }
 
 function button(text, className, onClick) {
@@ -88,7 +89,7 @@ async function downloadInvoice(id, node, line) {
   node.disabled = true;
   try {
     const response = await fetch(`/api/payment/orders/${encodeURIComponent(id)}/invoice`, {
-      headers: { authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`, accept: 'application/pdf' },
+      headers: { authorization: `Bearer ${StoreSession.token()}`, accept: 'application/pdf' },
     });
     if (!response.ok) {
       const reply = await response.json().catch(() => null);
@@ -249,13 +250,8 @@ async function transfer(event) {
   say('transfer-message', null);
   const form = event.target.elements;
   const [from, to] = [form.from.value, form.to.value];
-  if (
-    !confirm(
-      `Move the premium of ${holderName(from)} to ${holderName(to)}? ${holderName(from)} loses it now.`,
-    )
-  ) {
-    return;
-  }
+  const question = `Move the premium of ${holderName(from)} to ${holderName(to)}? ${holderName(from)} loses it now.`;
+  if (!(await PremiumStore.confirm(question, 'Move'))) return;
   try {
     const reply = await api('/api/premium/transfer', { fromGuildId: from, toGuildId: to });
     say(

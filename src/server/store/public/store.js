@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard */
+/* global window, document, fetch, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets, StoreConfirm, StoreSession */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -6,7 +6,6 @@
 // catalog's (GET /api/plans). How it pays (Razorpay Checkout, or the local sandbox's checkout page), its
 // name and its help link are the server's settings, from /store/config.json: the page never guesses.
 
-const TOKEN_KEY = 'premium.sessionToken';
 const POLL_MS = 2000;
 const STORE = '/store';
 
@@ -80,7 +79,7 @@ class ApiError extends Error {
 /** Calls the API (as the signed-in user, if any); a failure becomes an ApiError from `{"error": {code, message}}`. */
 async function api(path, body, method = body === undefined ? 'GET' : 'POST') {
   const headers = {};
-  const token = sessionStorage.getItem(TOKEN_KEY);
+  const token = StoreSession.token();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response;
@@ -136,7 +135,7 @@ function messageLine() {
  * 24 h), then the page forgets it. Not through api(), whose 401 would sign out a second time.
  */
 async function endSession() {
-  const token = sessionStorage.getItem(TOKEN_KEY);
+  const token = StoreSession.token();
   await fetch('/api/auth/logout', { method: 'POST', headers: { authorization: `Bearer ${token}` } }).catch(
     () => {},
   );
@@ -145,7 +144,7 @@ async function endSession() {
 
 /** `reason`: one of SIGN_IN_FAILURES, shown on the sign-in page. */
 function signOut(reason) {
-  sessionStorage.removeItem(TOKEN_KEY);
+  StoreSession.forget();
   location.assign(reason ? `${STORE}/login?error=${reason}` : `${STORE}/`);
 }
 
@@ -283,6 +282,7 @@ window.PremiumStore = {
     sections.set(name, section);
   },
   api,
+  confirm: StoreConfirm.ask,
   element,
   formatDate,
   messageLine,
@@ -317,14 +317,14 @@ async function poll() {
 }
 
 /**
- * The form after any change: a plan that cannot be bought for the target is greyed out (the first that
- * can is chosen instead), and Buy says the price, or why it cannot be pressed.
+ * The form after any change: a plan that cannot be bought for the target is greyed out with the reason
+ * (the first that can is chosen instead), and Buy says the price, or why it cannot be pressed.
  */
 function updatePrice() {
   const form = byId('buy').elements;
   const guildId = form.target.value || null;
   const inputs = planInputs();
-  for (const input of inputs) input.disabled = !allowedFor(input.value, guildId);
+  for (const input of inputs) StorePlanTargets.greyOut(input, allowedFor(input.value, guildId), form.target);
   if (chosenCode() === null) {
     const first = inputs.find((input) => !input.disabled);
     if (first) first.checked = true;
@@ -512,8 +512,8 @@ async function loadCatalog() {
 
 async function start() {
   const params = new URLSearchParams(location.search);
-  // The token arrives in the URL: keep it in this tab's session storage, and out of history and bookmarks.
-  if (params.get('token')) sessionStorage.setItem(TOKEN_KEY, params.get('token'));
+  // The token arrives in the URL: keep it (session.js), and out of history and bookmarks.
+  if (params.get('token')) StoreSession.keep(params.get('token'));
   history.replaceState(null, '', location.pathname);
 
   const reply = await fetch(`${STORE}/config.json`).catch(() => null);
@@ -530,7 +530,7 @@ async function start() {
   renderBrand();
   StoreBilling.render();
   const catalogLoaded = loadCatalog();
-  if (location.pathname === `${STORE}/login` || !sessionStorage.getItem(TOKEN_KEY)) {
+  if (location.pathname === `${STORE}/login` || !StoreSession.token()) {
     showSignIn(params);
     return;
   }

@@ -1,4 +1,4 @@
-/* global window, document, fetch, sessionStorage, location, URL, URLSearchParams, setTimeout */
+/* global window, document, fetch, location, URL, URLSearchParams, setTimeout */
 'use strict';
 
 // Subscriptions in the store: "Subscribe" beside the buy button, then the caller's subscriptions
@@ -6,12 +6,12 @@
 // script runs before store.js, which clears the address bar: it keeps what Checkout handed back.
 
 (() => {
-  const TOKEN_KEY = 'premium.sessionToken';
   const POLL_MS = 2000;
   const returned = new URLSearchParams(location.search);
   const container = document.getElementById('subscriptions');
   let settings;
   let me;
+  let subscribing = false;
 
   function element(tag, className, ...children) {
     const node = document.createElement(tag);
@@ -29,7 +29,7 @@
     const response = await fetch(path, {
       method: body === undefined ? 'GET' : 'POST',
       headers: {
-        authorization: `Bearer ${sessionStorage.getItem(TOKEN_KEY)}`,
+        authorization: `Bearer ${window.StoreSession.token()}`,
         ...(body !== undefined && { 'content-type': 'application/json' }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -117,7 +117,10 @@
     if (live && !subscription.cancelAtCycleEnd) {
       const button = element('button', 'cancel', 'Cancel');
       button.type = 'button';
-      button.addEventListener('click', () => cancel(subscription.subscriptionId));
+      button.addEventListener('click', async () => {
+        const question = `Cancel the subscription for ${targetName(subscription.guildId)}? Nothing more is charged.`;
+        if (await store().confirm(question, 'Cancel subscription')) await cancel(subscription.subscriptionId);
+      });
       actions.append(button);
     }
     const control = sandboxControl(subscription.subscriptionId);
@@ -155,15 +158,9 @@
       sayAtSubscribe('Choose a plan to subscribe to.', true);
       return;
     }
-    if (!plan.renews) {
-      sayAtSubscribe(
-        `${plan.name} is bought once, not as a subscription: choose a plan marked “renews”.`,
-        true,
-      );
-      return;
-    }
     const guildId = form.target.value || null;
     button.disabled = true;
+    subscribing = true;
     try {
       // The plan's code and the price a cycle shown beside it: a price changed since is refused.
       const created = await api('/api/payment/create-subscription', {
@@ -179,8 +176,27 @@
       location.assign(checkout);
     } catch (error) {
       sayAtSubscribe(`The subscription could not be created: ${error.message}. Nothing was charged.`, true);
-      button.disabled = false;
+      subscribing = false;
+      updateSubscribe();
     }
+  }
+
+  /**
+   * Subscribe can be pressed for a renewing plan once the caller is known; for a plan bought once (Custom
+   * too) it is greyed out with the reason beside it. Run at each change of the form and each poll, since
+   * the plans arrive on their own.
+   */
+  function updateSubscribe() {
+    const button = document.getElementById('subscribe');
+    // store.js may still be on its way (it runs after this script): then no plan is chosen yet.
+    const plan = me && store() ? store().chosenPlan() : null;
+    const oneOff = plan !== null && !plan.renews;
+    button.disabled = subscribing || plan === null || oneOff;
+    const reason = document.getElementById('subscribe-reason');
+    reason.textContent = oneOff
+      ? `${plan.name} is bought once, with Buy: Subscribe is for plans marked “renews”.`
+      : '';
+    reason.hidden = !oneOff;
   }
 
   /** Back from the subscription checkout: the API checks the signature, never the URL. */
@@ -218,6 +234,7 @@
   }
 
   async function poll() {
+    updateSubscribe();
     try {
       await render();
     } catch {
@@ -229,8 +246,8 @@
   async function start() {
     // Right after sign-in the token is still in the address bar. Store it here as store.js does: while
     // this script waits for the network, the browser may run our next step before store.js has run.
-    if (returned.get('token')) sessionStorage.setItem(TOKEN_KEY, returned.get('token'));
-    if (!container || !sessionStorage.getItem(TOKEN_KEY) || location.pathname === '/store/login') return;
+    if (returned.get('token')) window.StoreSession.keep(returned.get('token'));
+    if (!container || !window.StoreSession.token() || location.pathname === '/store/login') return;
     container.append(
       element('h2', '', 'Subscriptions'),
       element('p', 'hint', 'Plans marked “renews” can renew themselves by UPI AutoPay or a card mandate.'),
@@ -244,12 +261,17 @@
     // Usable once the caller is known: a click before that had no one to subscribe for.
     button.disabled = true;
     button.addEventListener('click', () => subscribe(button));
-    document.getElementById('pay').after(' ', button);
+    const reason = element('span', 'reason');
+    reason.id = 'subscribe-reason';
+    reason.hidden = true;
+    document.getElementById('pay').after(' ', button, reason);
+    // After store.js's own handler, which may choose another plan for the target.
+    document.getElementById('buy').addEventListener('change', () => setTimeout(updateSubscribe));
     container.hidden = false;
 
     settings = await (await fetch('/store/config.json')).json();
     me = await api('/api/auth/me');
-    button.disabled = false;
+    updateSubscribe();
     await finishCheckout();
     await poll();
   }
