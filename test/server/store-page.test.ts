@@ -41,6 +41,8 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/catalog.js', 'text/javascript'],
     ['/store/checkout.js', 'text/javascript'],
     ['/store/dashboard.js', 'text/javascript'],
+    ['/store/offers.js', 'text/javascript'],
+    ['/store/plans.js', 'text/javascript'],
     ['/store/plan-targets.js', 'text/javascript'],
     ['/store/confirm.js', 'text/javascript'],
     ['/store/session.js', 'text/javascript'],
@@ -222,7 +224,11 @@ describe('the store outside production (the sandbox pays)', () => {
   });
 
   it('has an offer code field that is priced by the quote and sent to create-order', async () => {
-    const [page, script] = await Promise.all([get('/store/'), get('/store/store.js')]);
+    const [page, script, offers] = await Promise.all([
+      get('/store/'),
+      get('/store/store.js'),
+      get('/store/offers.js'),
+    ]);
 
     // The code sits in the buy form, its answer (the new price, or the refusal) right beside it.
     const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
@@ -234,17 +240,18 @@ describe('the store outside production (the sandbox pays)', () => {
     // Buy's own message line is in the form, after the button: no banner at the top of the page.
     expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="buy-message"'));
     expect(page.body).not.toMatch(/id="(notice|error)"/);
-    // store.js asks the quote, and buys with the code and the quoted amount.
-    expect(script.body).toContain("api('/api/payment/quote'");
+    // offers.js asks the quote; store.js buys with the code and the quoted amount.
+    expect(offers.body).toContain("api('/api/payment/quote'");
     expect(script.body).toContain('amount: quote ? quote.amount : planPrice(code, months)');
     expect(script.body).toMatch(/create-order'[\s\S]*offerCode,/);
   });
 
   it('says beside Subscribe that an applied offer is for one-time purchases, and sends Subscribe no code', async () => {
-    const [page, store, subscriptions] = await Promise.all([
+    const [page, store, subscriptions, offers] = await Promise.all([
       get('/store/'),
       get('/store/store.js'),
       get('/store/subscriptions.js'),
+      get('/store/offers.js'),
     ]);
     const form = /<form id="buy">[\s\S]*<\/form>/.exec(page.body)![0];
     // Subscribe is placed right after Buy (subscriptions.js); the note follows them, in the form.
@@ -252,8 +259,8 @@ describe('the store outside production (the sandbox pays)', () => {
     expect(form.indexOf('id="pay"')).toBeLessThan(form.indexOf('id="subscribe-note"'));
     expect(subscriptions.body).toContain("document.getElementById('pay').after(' ', button, reason)");
     // The note is shown exactly when the chosen plan renews and a quote with the code is current.
-    expect(store.body).toContain('const shown = renews && currentQuote() !== null;');
-    expect(store.body).toContain('Offers apply to one-time purchases: Subscribe charges');
+    expect(offers.body).toContain('const shown = renews && currentQuote() !== null;');
+    expect(offers.body).toContain('Offers apply to one-time purchases: Subscribe charges');
     expect(store.body).toMatch(/function updatePrice\(\) \{[\s\S]*showSubscribeNote\(code, months\);\n\}/);
     // Subscribe asks create-subscription for the plan's own price, with no code.
     const body = /'\/api\/payment\/create-subscription', \{[\s\S]*?\}\);/.exec(subscriptions.body)![0];

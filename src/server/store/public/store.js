@@ -1,4 +1,5 @@
-/* global window, document, fetch, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets, StoreConfirm, StoreSession */
+/* global window, document, fetch, history, location, URLSearchParams, FormData, setTimeout, StoreCatalog, StoreCheckout, StoreBilling, StoreDashboard, StorePlanTargets, StoreConfirm, StoreSession, StoreOffers, planOf, planPrice, allowedFor, planInputs, chosenCode, buyRefusal, renderPlans */
+/* exported catalog */
 'use strict';
 
 // The store (docs/store.md): it calls only the service's public endpoints, as any frontend would, with
@@ -148,118 +149,6 @@ function signOut(reason) {
   location.assign(reason ? `${STORE}/login?error=${reason}` : `${STORE}/`);
 }
 
-const planOf = (code) => catalog.plans.find((plan) => plan.code === code) ?? null;
-
-/** The plan Custom is N of (N × its price and days), or null when it is not on sale. */
-const monthPlan = () => planOf(settings.customMonthPlan);
-
-/** What the buyer pays, in INR: the catalog's price, as create-order checks it (`amount`). */
-function planPrice(code, months) {
-  if (code === CUSTOM) return Math.round(months * monthPlan().price * 100) / 100;
-  return planOf(code).price;
-}
-
-/** Whether a plan can be bought for the target: a USER plan for yourself, a SERVER one for a server. */
-function allowedFor(code, guildId) {
-  const plan = code === CUSTOM ? monthPlan() : planOf(code);
-  return Boolean(plan) && (plan.scope === 'ANY' || plan.scope === (guildId ? 'SERVER' : 'USER'));
-}
-
-const planInputs = () => [...document.querySelectorAll('#plans input[name="plan"]')];
-
-/** The plan chosen (its code, or Custom), or null when none on sale can be bought for the target. */
-function chosenCode() {
-  return planInputs().find((input) => input.checked && !input.disabled)?.value ?? null;
-}
-
-/** Why Buy cannot be pressed now, or null: a plan for the target; Custom, whole months within the range. */
-function buyRefusal(code, months, guildId) {
-  if (code === null) return `No plan on sale can be bought for ${guildId ? 'a server' : 'yourself'}.`;
-  const { min, max } = settings.customMonths;
-  if (code === CUSTOM && !(Number.isInteger(months) && months >= min && months <= max))
-    return `Custom is ${min} to ${max} whole months.`;
-  return null;
-}
-
-function radio(code) {
-  const input = document.createElement('input');
-  input.type = 'radio';
-  input.name = 'plan';
-  input.value = code;
-  return input;
-}
-
-/** A plan's price beside its name, marked with its code (`.price[data-plan=Custom]`). */
-function priceOf(code, text) {
-  const price = element('span', 'price', text);
-  price.dataset.plan = code;
-  return price;
-}
-
-const tierName = (code) => catalog.tiers.find((tier) => tier.code === code)?.name ?? code;
-
-/** `Monthly, 30 days · ₹199`, and what else sets it apart: its tier, who it is for, whether it renews. */
-function planLabel(plan) {
-  const notes = [
-    catalog.tiers.length > 1 ? tierName(plan.tier) : null,
-    plan.scope === 'USER' ? 'yourself only' : null,
-    plan.scope === 'SERVER' ? (plan.slots > 1 ? `${plan.slots} servers` : 'servers only') : null,
-    plan.renews
-      ? `renews${
-          plan.trialDays > 0
-            ? `, ${plan.trialDays} days free, then the first charge of ${rupees.format(plan.price)} ${plan.trialDays} days after you authorise (one trial per account, server and card or UPI id; none where this tier or a higher one runs already: the first charge then comes when it ends)`
-            : ''
-        }`
-      : null,
-  ].filter(Boolean);
-  const label = element(
-    'label',
-    '',
-    radio(plan.code),
-    ` ${plan.name}, ${plan.days} days `,
-    priceOf(plan.code, `· ${rupees.format(plan.price)}`),
-  );
-  if (notes.length > 0) label.append(' ', element('small', 'plan-notes', notes.join(' · ')));
-  return label;
-}
-
-/** Custom: N months of the month plan, bought once. */
-function customLabel(month) {
-  const months = document.createElement('input');
-  months.type = 'number';
-  months.name = 'months';
-  months.value = '3';
-  months.step = '1';
-  months.min = settings.customMonths.min;
-  months.max = settings.customMonths.max;
-  months.setAttribute('aria-label', 'Months');
-  return element(
-    'label',
-    '',
-    radio(CUSTOM),
-    ` ${CUSTOM}: `,
-    months,
-    ' ',
-    element(
-      'span',
-      'nowrap',
-      `months of ${month.days} days `,
-      priceOf(CUSTOM, `· ${rupees.format(month.price)} a month`),
-    ),
-  );
-}
-
-/** The plans on sale, as the catalog lists them, then Custom when its month plan is among them. */
-function renderPlans() {
-  const labels = catalog.plans.map(planLabel);
-  const month = monthPlan();
-  if (month) labels.push(customLabel(month));
-  byId('plans').replaceChildren(
-    element('legend', '', 'Plan'),
-    ...(labels.length > 0 ? labels : [element('p', 'hint', 'No plan is on sale.')]),
-  );
-}
-
 /**
  * Sections added by scripts of their own (see index.html): each has a container
  * `<section data-section="name">` shown once signed in, and `refresh(me)` called with the dashboard at
@@ -336,93 +225,9 @@ function updatePrice() {
   byId('pay').disabled = refusal !== null;
   byId('buy-reason').textContent = refusal ?? '';
   byId('buy-reason').hidden = refusal === null;
-  const price = currentQuote()?.amount ?? planPrice(code, months);
+  const price = StoreOffers.currentQuote()?.amount ?? planPrice(code, months);
   byId('pay').textContent = refusal === null ? `Buy for ${rupees.format(price)}` : 'Buy';
-  showSubscribeNote(code, months);
-}
-
-/**
- * The discounted price is for Buy alone: beside Subscribe, a renewing plan with an offer applied says
- * that the code does not go with it, and what a cycle costs (create-subscription refuses a code).
- */
-function showSubscribeNote(code, months) {
-  const note = byId('subscribe-note');
-  const renews = code !== null && code !== CUSTOM && Boolean(planOf(code)?.renews);
-  const shown = renews && currentQuote() !== null;
-  note.textContent = shown
-    ? `Offers apply to one-time purchases: Subscribe charges ${rupees.format(planPrice(code, months))} a cycle.`
-    : '';
-  note.hidden = !shown;
-}
-
-/**
- * The offer code typed on the buy form, priced by POST /api/payment/quote for the plan, months and target
- * chosen: `{key, quote}`, where `key` is what the quote was for. A quote for another choice is not used.
- */
-let offer = null;
-
-const offerInput = () => byId('buy').elements.offerCode;
-
-/** What a quote depends on: the code, the plan (and Custom's months) and whether it is for a server. */
-function quoteKey() {
-  const form = byId('buy').elements;
-  const code = chosenCode();
-  const months = code === CUSTOM ? Number(form.months.value) : null;
-  return JSON.stringify([offerInput().value.trim().toUpperCase(), code, months, Boolean(form.target.value)]);
-}
-
-/** The quote of the code typed, when it is for what the form shows now; else null. */
-const currentQuote = () => (offer && offer.key === quoteKey() ? offer.quote : null);
-
-/** Beside the code: the new price, or the API's refusal (`refused`), or nothing. */
-function showOfferResult(text, refused = false) {
-  const line = byId('offer-result');
-  line.textContent = text ?? '';
-  line.hidden = !text;
-  line.classList.toggle('refused', refused);
-}
-
-/**
- * Asks the API what the chosen plan costs with the code typed (nothing is reserved), and shows the new
- * price beside the code, or why the code does not apply. Answers the quote, or null.
- */
-async function applyOffer() {
-  const typed = offerInput().value.trim();
-  offer = null;
-  if (!typed) {
-    showOfferResult(null);
-    updatePrice();
-    return null;
-  }
-  const form = byId('buy').elements;
-  const code = chosenCode();
-  const months = code === CUSTOM ? Number(form.months.value) : undefined;
-  const guildId = form.target.value || null;
-  const refusal = buyRefusal(code, months, guildId);
-  if (refusal !== null) {
-    showOfferResult(refusal, true);
-    return null;
-  }
-  const key = quoteKey();
-  try {
-    const quote = await api('/api/payment/quote', {
-      providerId: me.providerId,
-      plan: code,
-      months,
-      category: guildId ? 'SERVER' : 'USER',
-      offerCode: typed,
-    });
-    // The form changed while the API answered: this quote is for something else.
-    if (key !== quoteKey()) return null;
-    offer = { key, quote };
-    showOfferResult(
-      `${quote.offerCode}: ${rupees.format(quote.listPrice)} − ${rupees.format(quote.discount)} = ${rupees.format(quote.amount)}`,
-    );
-  } catch (error) {
-    showOfferResult(error.message, true);
-  }
-  updatePrice();
-  return currentQuote();
+  StoreOffers.showSubscribeNote(code, months);
 }
 
 /** create-order, then the checkout; what comes of it is said beside Buy. */
@@ -435,13 +240,13 @@ async function buy(event) {
   const guildId = form.get('target') || null;
   if (buyRefusal(code, months, guildId) !== null) return;
   byId('pay').disabled = true;
-  const offerCode = offerInput().value.trim() || undefined;
+  const offerCode = StoreOffers.input().value.trim() || undefined;
   let order;
   try {
     // A code typed is priced first (unless it was for this very choice): its refusal shows beside it.
-    const quote = offerCode ? (currentQuote() ?? (await applyOffer())) : null;
+    const quote = offerCode ? (StoreOffers.currentQuote() ?? (await StoreOffers.apply())) : null;
     if (offerCode && !quote) {
-      offerInput().focus();
+      StoreOffers.input().focus();
       return;
     }
     // The plan's code and the price shown: a price changed since the page read it is refused, not charged.
@@ -458,8 +263,7 @@ async function buy(event) {
   } catch (error) {
     // The code's refusal (used up, used already, …) is the buyer's to read where they typed it.
     if (offerCode && error instanceof ApiError && /^OFFER_|^AMOUNT_MISMATCH$/.test(error.code)) {
-      offer = null;
-      showOfferResult(error.message, true);
+      StoreOffers.refuse(error.message);
       updatePrice();
     } else {
       say(
@@ -549,27 +353,12 @@ async function start() {
   const form = byId('buy');
   renderPlans();
   StoreBilling.fill();
+  // The offer field's listeners first, so that the price below reads the code's new state.
+  StoreOffers.wire(form);
   // A new choice starts a new action: what the last one said no longer applies.
-  form.addEventListener('input', (event) => {
+  form.addEventListener('input', () => {
     say('buy-message', null);
-    if (event.target === offerInput()) {
-      // A new code: the old one's price and refusal no longer apply.
-      offer = null;
-      showOfferResult(null);
-    } else if (offer || !byId('offer-result').hidden) {
-      // Another plan or target: the code applied is priced again for it.
-      applyOffer().catch((error) => showOfferResult(error.message, true));
-    }
     updatePrice();
-  });
-  byId('apply-offer').addEventListener('click', () =>
-    applyOffer().catch((error) => showOfferResult(error.message, true)),
-  );
-  // Enter in the code applies it rather than buying at once.
-  offerInput().addEventListener('keydown', (event) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    applyOffer().catch((error) => showOfferResult(error.message, true));
   });
   form.addEventListener('submit', buy);
   updatePrice();
