@@ -265,7 +265,9 @@ async function main(): Promise<void> {
       );
     say('the CLI beside it: npx premium <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
-    void buildCliInBackground(ROOT, say);
+    // `npx premium` in this checkout runs its dist/: built only when the stack runs from the checkout
+    // (as `npm run dev` does), never from a launcher elsewhere, whose dist/ others may be running.
+    if (path.resolve(process.cwd()) === ROOT) void buildCliInBackground(ROOT, say);
   }
 }
 
