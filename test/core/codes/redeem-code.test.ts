@@ -16,7 +16,7 @@ describe('a gift code', () => {
     });
 
   it('grants its plan once, to the first caller, typed with or without dashes', async () => {
-    const [{ code }] = (await batch()).codes as [{ code: string }];
+    const { code } = (await batch()).codes[0]!;
     const fan = await createUser();
     const other = await createUser();
 
