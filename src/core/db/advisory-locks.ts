@@ -3,14 +3,14 @@ import type { PlainQuery } from './prepared-statements';
 
 /**
  * A class of transaction-scoped advisory locks: `pg_advisory_xact_lock(class, key)`, a number key as
- * it is and a text key hashed. `formerly` is the lock the same thing took before its class changed:
- * taken first, for as long as a process with the old code may still run (docs/migrations.md, "Advisory
- * locks across a deploy").
+ * it is and a text key hashed. `formerly` is the lock the same thing took before its class changed, as
+ * an expression of `$2` (the key): taken first, in the same statement, for as long as a process with the
+ * old code may still run (docs/migrations.md, "Advisory locks across a deploy").
  */
 interface LockClass {
   class: number;
   guards: string;
-  formerly?: (key: string | number) => PlainQuery;
+  formerly?: string;
 }
 
 /** Every advisory lock of the service. A class number is never reused for another thing. */
@@ -21,65 +21,49 @@ export const ADVISORY_LOCKS = {
   transfers: {
     class: 4,
     guards: 'a guild taking part in a transfer, or whose days a revoke follows',
-    formerly: (key) => ({
-      name: 'former-transfers-lock',
-      text: 'SELECT pg_advisory_xact_lock(2, hashtext($1))',
-      values: [key],
-    }),
+    formerly: 'pg_advisory_xact_lock(2, hashtext($2))',
   },
   revocationGuard: {
     class: 5,
     guards: 'the revocation guard’s count of automatic revokes, one check at a time',
-    formerly: () => ({ name: 'former-guard-lock', text: 'SELECT pg_advisory_xact_lock(2, 0)', values: [] }),
+    formerly: 'pg_advisory_xact_lock(2, 0)',
   },
   trials: {
     class: 6,
     guards: 'the free trial’s one-per-instrument check',
-    formerly: () => ({
-      name: 'former-trials-lock',
-      text: "SELECT pg_advisory_xact_lock(hashtext('premium:trials'))",
-      values: [],
-    }),
+    formerly: "pg_advisory_xact_lock(hashtext('premium:trials'))",
   },
   jobs: {
     class: 7,
     guards: 'the worker’s claim of a scheduled job’s tick, by job name',
-    formerly: (key) => ({
-      name: 'former-job-lock',
-      text: 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))',
-      values: [key],
-    }),
+    formerly: 'pg_advisory_xact_lock(hashtextextended($2, 0))',
   },
 } as const satisfies Record<string, LockClass>;
 
 export type AdvisoryLock = keyof typeof ADVISORY_LOCKS;
 
 /**
- * The statements that take `lock` on `key` until the transaction ends, the former lock first: named, so
- * a pipelined transaction can send them without waiting.
+ * The statement that takes `lock` on `key` (a constant one for a lock of one thing) until the
+ * transaction ends, its former lock first: one round trip, and named, so a pipelined transaction can
+ * send it without waiting.
  */
-export function lockStatements(lock: AdvisoryLock, key: string | number): PlainQuery[] {
-  const lockClass: LockClass = ADVISORY_LOCKS[lock];
+export function lockStatement(lock: AdvisoryLock, key: string | number = 0): PlainQuery {
+  const { class: lockClass, formerly }: LockClass = ADVISORY_LOCKS[lock];
   const current =
-    typeof key === 'number'
-      ? {
-          name: 'advisory-lock',
-          text: 'SELECT pg_advisory_xact_lock($1, $2)',
-          values: [lockClass.class, key],
-        }
-      : {
-          name: 'advisory-lock-hashed',
-          text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
-          values: [lockClass.class, key],
-        };
-  return lockClass.formerly ? [lockClass.formerly(key), current] : [current];
+    typeof key === 'number' ? 'pg_advisory_xact_lock($1, $2)' : 'pg_advisory_xact_lock($1, hashtext($2))';
+  return {
+    name: `advisory-lock-${lock}-${typeof key}`,
+    text: `SELECT ${formerly ? `${formerly}, ` : ''}${current}`,
+    values: [lockClass, key],
+  };
 }
 
-/** Takes `lock` on `key` (a constant one for a lock of one thing) until `transaction` ends. */
+/** Takes `lock` on `key` until `transaction` ends. */
 export async function takeAdvisoryLock(
   transaction: Runner,
   lock: AdvisoryLock,
   key: string | number = 0,
 ): Promise<void> {
-  for (const { text, values } of lockStatements(lock, key)) await execute(transaction, text, values);
+  const { text, values } = lockStatement(lock, key);
+  await execute(transaction, text, values);
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
-import { lockStatements } from '../db/advisory-locks';
+import { lockStatement } from '../db/advisory-locks';
 import type { PlainQuery } from '../db/plain-query';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
@@ -101,7 +101,7 @@ export async function grantPremium(
     eventId,
   );
   return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
-    for (const lock of lockStatements('idempotency', request.idempotencyKey)) void transaction.rows(lock);
+    void transaction.rows(lockStatement('idempotency', request.idempotencyKey));
     void transaction.rows(claimRecord(owner, tier));
     const granted = transaction.rows<GrantRow>(
       grantStatement(owner.category, {
