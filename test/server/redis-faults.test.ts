@@ -22,13 +22,13 @@ jest.setTimeout(60_000);
 /** The acceptance: whatever Redis does, every request is answered within this. */
 const ANSWER_WITHIN_MS = 2000;
 /**
- * One Redis budget: the API's command timeout (0.5 s) and the request's own work, which is at least 300 ms
- * of room and at most what the slowest of the same burst took with Redis answering (measured in the same
- * run, so a loaded machine moves both alike). Two budgets (a request waiting out another's timed-out
- * command first) take over 1 s on a quiet machine.
+ * Within one Redis budget, not two: a request waits out the API's command timeout (0.5 s) once, plus its
+ * own work, which the slowest of the same burst with Redis answering measures (in the same run, so a
+ * loaded machine moves both alike). Two budgets (a request waiting out another's timed-out command first)
+ * take a whole timeout more; the bound sits halfway between, so that the noise of a busy machine has half
+ * a timeout of room and a second wait still fails.
  */
-const oneBudgetMs = (slowestAnswered: number) =>
-  API_REDIS_COMMAND_TIMEOUT_MS + Math.max(300, slowestAnswered);
+const oneBudgetMs = (slowestAnswered: number) => API_REDIS_COMMAND_TIMEOUT_MS * 1.5 + slowestAnswered;
 const RELAY_BATCH = 20;
 
 const env: NodeJS.ProcessEnv = { RATE_LIMIT_PER_MINUTE: '100000', FRONTEND_URL: 'http://frontend.test' };
