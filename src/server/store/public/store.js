@@ -159,7 +159,6 @@ async function refresh() {
   StoreDashboard.render();
   await Promise.all([
     StoreDashboard.loadEvents(),
-    StoreDashboard.loadTierDays(),
     ...[...sections.values()].map((section) => section.refresh?.(me)),
   ]);
 }
