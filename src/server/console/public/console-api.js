@@ -50,15 +50,9 @@
 
   const inr = (amount) =>
     `₹${Number(amount).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  let timeZone = 'UTC';
   const TIME_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'timeZoneName'];
-  /**
-   * `2026-12-31 23:59 IST`: a time in REPORT_TIMEZONE (GET /api/console/me names it), as
-   * src/core/local-time.ts `localTime` writes it for the CLI and the buyers' messages.
-   */
-  function time(value) {
-    if (!value) return '-';
-    const parts = new Intl.DateTimeFormat('en-IN', {
+  const timeFormatIn = (timeZone) =>
+    new Intl.DateTimeFormat('en-IN', {
       timeZone,
       year: 'numeric',
       month: '2-digit',
@@ -67,13 +61,21 @@
       minute: '2-digit',
       hourCycle: 'h23',
       timeZoneName: 'short',
-    }).formatToParts(new Date(value));
+    });
+  let timeFormat = timeFormatIn('UTC');
+  /**
+   * `2026-12-31 23:59 IST`: a time in REPORT_TIMEZONE (GET /api/console/me names it), as
+   * src/core/local-time.ts `localTime` writes it for the CLI and the buyers' messages.
+   */
+  function time(value) {
+    if (!value) return '-';
+    const parts = timeFormat.formatToParts(new Date(value));
     const [year, month, day, hour, minute, zone] = TIME_PARTS.map(
       (type) => parts.find((part) => part.type === type)?.value,
     );
     return `${year}-${month}-${day} ${hour}:${minute} ${zone}`;
   }
-  const showTimesIn = (zone) => (timeZone = zone);
+  const showTimesIn = (timeZone) => (timeFormat = timeFormatIn(timeZone));
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
