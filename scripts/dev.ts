@@ -90,7 +90,12 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
     env.DISCORD_AUTHORIZE_URL = `${sandbox}/discord/oauth2/authorize`;
     env.DISCORD_CDN_URL = `${sandbox}/discord/cdn`;
   }
-  if (!process.env.RAZORPAY_KEY_ID) env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
+  if (!process.env.RAZORPAY_KEY_ID) {
+    env.RAZORPAY_API_URL = `${sandbox}/razorpay`;
+    // The plans the console's Set price makes outlive a restart, as Razorpay's do (the catalog keeps their ids).
+    env.SANDBOX_PLANS_FILE =
+      process.env.SANDBOX_PLANS_FILE || path.join(devDirectory(), 'sandbox-plans.json');
+  }
   // Named, so that the sandbox starts its bot stand-in on the stream the worker writes.
   env.EVENTS_STREAM = config.eventsStream;
   // The sandbox starts with these plans, so subscriptions work without `premium plans sync`.

@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import { assertFeatureKey, parseFeature } from '../core/catalog/features';
 import type { FeatureValue } from '../core/catalog/types';
 import { isAppError } from '../core/errors';
+import { typedInstant } from '../core/local-time';
 import { CUSTOM_MONTHS } from '../core/plans';
 import { paiseOfRupees } from '../core/money';
 import { PROVIDER_ID_PATTERN } from '../core/users/provider-id';
@@ -165,15 +166,17 @@ export function codeLifetime(value: string): Date | 'never' {
   return value === 'never' ? value : expiresIn(value);
 }
 
-/** An instant: an ISO 8601 time or a calendar day (its start, UTC). */
-export function instant(value: string): Date {
-  const date = /^\d{4}-\d{2}-\d{2}/.test(value) ? new Date(value) : null;
-  if (!date || Number.isNaN(date.getTime())) {
+/**
+ * A time as a seller types it (a day, a clock time, or an instant with its offset), kept as typed: the
+ * command reads it in REPORT_TIMEZONE once it has the configuration (`typedInstant`).
+ */
+export function typedTime(value: string): string {
+  if (!typedInstant(value, 'UTC', 'start')) {
     throw new InvalidArgumentError(
-      'expected an ISO 8601 time or a day, like 2026-11-01 or 2026-11-01T18:30:00+05:30.',
+      'expected a day or a time, like 2026-11-01, 2026-11-01T18:30 or 2026-11-01T18:30:00+05:30.',
     );
   }
-  return date;
+  return value;
 }
 
 /** A comma-separated list of names, like `Monthly,Yearly`. */

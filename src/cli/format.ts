@@ -1,6 +1,7 @@
+import { localTime } from '../core/local-time';
 import { rupeesOfPaise } from '../core/money';
 
-/** Plain-text rendering for people: UTC ISO times with a relative hint, aligned columns. */
+/** Plain-text rendering for people: times in REPORT_TIMEZONE with a relative hint, aligned columns. */
 
 const UNPRINTABLE = /[\p{Cc}\p{Zl}\p{Zp}\p{Bidi_Control}]/gu;
 
@@ -34,14 +35,24 @@ function relativeTime(date: Date, now = new Date()): string {
   return RELATIVE.format(Math.trunc(diff / ms), unit);
 }
 
-/** `2025-06-01T10:00:00Z`: UTC, to the second. */
-export function isoTime(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+let shownTimeZone = 'UTC';
+
+/**
+ * The zone human output writes times in: the session sets REPORT_TIMEZONE once it has the configuration
+ * (a command that never opens it, like `db migrate`, writes UTC, and says so). `--json` stays UTC.
+ */
+export function showTimesIn(timeZone: string): void {
+  shownTimeZone = timeZone;
 }
 
-/** `2025-06-01T10:00:00Z (in 29 days)`, or `-` for no time at all. */
+/** `2025-06-01 15:30 IST`: in REPORT_TIMEZONE, to the minute. */
+export function shownTime(date: Date): string {
+  return localTime(date, shownTimeZone);
+}
+
+/** `2025-06-01 15:30 IST (in 29 days)`, or `-` for no time at all. */
 export function time(date: Date | null): string {
-  return date ? `${isoTime(date)} (${relativeTime(date)})` : '-';
+  return date ? `${shownTime(date)} (${relativeTime(date)})` : '-';
 }
 
 export function money(paise: number, currency: string): string {

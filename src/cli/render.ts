@@ -1,7 +1,7 @@
 import type { LedgerEntry } from '../core/admin/ledger';
 import type { OrderSummary } from '../core/admin/orders';
 import type { PremiumChange } from '../core/premium/types';
-import { isoTime, money, table, time } from './format';
+import { shownTime, money, table, time } from './format';
 
 /** Text shared by several commands: orders, ledger rows, premium targets. */
 
@@ -32,8 +32,8 @@ export function ordersTable(orders: OrderSummary[]): string {
       planLabel(order.planType, order.months),
       money(order.amountPaise, order.currency),
       order.paymentId ?? '-',
-      isoTime(order.createdAt),
-      order.paidAt ? isoTime(order.paidAt) : '-',
+      shownTime(order.createdAt),
+      order.paidAt ? shownTime(order.paidAt) : '-',
     ]),
   );
 }
@@ -66,11 +66,11 @@ export function ledgerTable(entries: LedgerEntry[]): string {
       targetLabel(entry),
       planLabel(entry.planType),
       String(entry.days),
-      isoTime(entry.expiresAfter),
+      shownTime(entry.expiresAfter),
       entry.source,
       entry.actor,
       entry.orderId ?? '-',
-      isoTime(entry.createdAt),
+      shownTime(entry.createdAt),
       ledgerLink(entry),
       entry.reason ?? '',
     ]),

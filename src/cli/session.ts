@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import type { Core } from '../core';
 import type { DatabaseConfig } from '../core/config';
-import { fitWidth, printable } from './format';
+import { fitWidth, printable, showTimesIn } from './format';
 import type { RazorpayClient } from '../core/processor/razorpay-client';
 
 // The database libraries, the configuration's validation and Razorpay's client are loaded when a command
@@ -32,7 +32,10 @@ export class Session {
   }
 
   core(): Core {
-    this.opened ??= coreModule().createCore(configModule().loadConfig(), { poolMax: POOL_MAX });
+    if (!this.opened) {
+      this.opened = coreModule().createCore(configModule().loadConfig(), { poolMax: POOL_MAX });
+      showTimesIn(this.opened.config.reportTimeZone);
+    }
     return this.opened;
   }
 

@@ -33,6 +33,7 @@ import {
   type MandateMethod,
   type SubscriptionCheckoutResponse,
 } from './razorpay/subscriptions';
+import { keepPlansIn } from './razorpay/kept-plans';
 import { createSandboxPlans } from './razorpay/sandbox-plans';
 import { refundInput } from './razorpay/validation';
 import type { BuyerInstrument } from './razorpay/store';
@@ -85,6 +86,8 @@ export interface SandboxOptions {
   discordWebhookLimit?: WebhookRateLimit;
   /** Prices in whole INR (PLAN_PRICES): the subscription plans exist from the start, as SANDBOX_PLAN_IDS. */
   subscriptionPlans?: Record<SeedSubscriptionPlanType, number>;
+  /** A file that keeps the plans made across restarts (`keepPlansIn`); none kept by default. */
+  plansFile?: string;
 }
 
 /** Whether an action's webhooks are delivered before it returns, not sent, or held (`takeHeldWebhooks`). */
@@ -228,6 +231,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
   if (options.subscriptionPlans) createSandboxPlans(subscriptions, options.subscriptionPlans);
+  if (options.plansFile) keepPlansIn(subscriptions, options.plansFile);
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);

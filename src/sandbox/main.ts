@@ -27,6 +27,7 @@ async function main(): Promise<void> {
     log: (message) => console.log(message),
     bot: withBot ? { redis: config, stream: config.eventsStream } : undefined,
     subscriptionPlans: config.planPrices,
+    plansFile: process.env.SANDBOX_PLANS_FILE || undefined,
   });
   sandbox.discord.autoApprove = false;
   sandbox.discord.guilds.create(DEMO_ROLE_GUILD.id, DEMO_ROLE_GUILD.name, DEMO_ROLE_GUILD.roles);

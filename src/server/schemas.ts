@@ -99,13 +99,29 @@ export const RunningTier = Type.Union([Type.String(), Type.Null()], {
 });
 
 /** The status route's answer: the live status with its tiers (docs/money-rules.md, "Tiers"). */
+/** Tiers' own days, in the order they run: `startsAt` to `expiresAt` each. */
+export function TierDaysList(description: string) {
+  return Type.Array(
+    Type.Object({
+      tier: Type.String(),
+      startsAt: Type.String({
+        format: 'date-time',
+        description:
+          'when its days start running: now for the tier running, the end of the one before for the others',
+      }),
+      expiresAt: Type.String({ format: 'date-time' }),
+    }),
+    { description },
+  );
+}
+
 export const TieredPremiumStatusReply = Type.Object({
   ...PremiumStatusReply.properties,
   tier: RunningTier,
   features: TierFeatures,
-  tiers: Type.Array(Type.Object({ tier: Type.String(), expiresAt: Type.String({ format: 'date-time' }) }), {
-    description: 'the tiers with days left, in the order they run (highest first), each with its end',
-  }),
+  tiers: TierDaysList(
+    "the tiers with days left, in the order they run (highest first): the first runs now, each of the others from the end of the one before it; a server's days its buyer holds count in",
+  ),
 });
 
 /** A redirect answer: no body; the browser goes to `Location`. */

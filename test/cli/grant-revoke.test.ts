@@ -2,9 +2,9 @@ import os from 'node:os';
 import { OutboxEvent, PremiumGrant, ServerPremium, UserPremium } from '../../src/core/models';
 import { grantPremium } from '../../src/core/premium/grant';
 import type { PremiumChange } from '../../src/core/premium/types';
-import { useTestCore } from '../support/context';
+import { testConfig, useTestCore } from '../support/context';
 import { createUser, grantRequest, snowflake } from '../support/fixtures';
-import { isoTime } from '../../src/cli/format';
+import { localTime } from '../../src/core/local-time';
 import { json, premium, premiumAtTerminal } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
@@ -100,7 +100,7 @@ describe('premium grant', () => {
     const first = await premium(args);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(
-      /^Granted 365 days of USER premium to user \d+: it now ends .+Z \(in 364 days\)\./,
+      /^Granted 365 days of USER premium to user \d+: it now ends \d{4}-\d\d-\d\d \d\d:\d\d IST \(in 364 days\)\./,
     );
     const key = /Idempotency key: (\S+)/.exec(first.stdout)![1]!;
 
@@ -172,9 +172,11 @@ describe('premium revoke', () => {
     });
 
     expect(run.code).toBe(0);
+    // As the CLI writes a time: in REPORT_TIMEZONE.
+    const shown = (date: Date) => localTime(date, testConfig().reportTimeZone);
     const asked = new RegExp(
       `Revoke grant #${second.grantId} \\(Monthly\\): 30 day\\(s\\) of the USER premium of fanboy \\(${user.providerId}\\)\\. ` +
-        `It ends ${isoTime(first.expiresAt).slice(0, 15)}.* instead of ${isoTime(second.expiresAt)} .*The bot is told at once\\. Go ahead\\? \\[y/N\\]`,
+        `It ends ${shown(first.expiresAt).slice(0, 15)}.* instead of ${shown(second.expiresAt)} .*The bot is told at once\\. Go ahead\\? \\[y/N\\]`,
     );
     expect(run.stdout).toMatch(asked);
     expect(await PremiumGrant.count({ where: { kind: 'revoke' } })).toBe(1);

@@ -61,7 +61,9 @@ describe('premium users', () => {
     const run = await premium(['users', 'show', user.providerId]);
 
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^User {10}FanBoy \(\d+\)\nPremium {7}yes, until \S+Z \(in 29 days\)\n/);
+    expect(run.stdout).toMatch(
+      /^User {10}FanBoy \(\d+\)\nPremium {7}yes, until \d{4}-\d\d-\d\d \d\d:\d\d IST \(in 29 days\)\n/,
+    );
     expect(run.stdout).toContain('\nRecent orders\nNo orders.\n');
   });
 

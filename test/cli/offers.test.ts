@@ -35,7 +35,11 @@ describe('premium offers', () => {
       maxRedemptions: 100,
       redemptions: 0,
       status: 'active',
+      // The day typed is REPORT_TIMEZONE's (India's by default), to its end; the JSON is UTC.
+      endsAt: '2099-11-15T18:30:00.000Z',
     });
+    const shown = await premium(['offers', 'show', 'DIWALI20']);
+    expect(shown.stdout).toMatch(/now to 2099-11-16 00:00 IST/);
 
     const listed = await premium(['offers', 'list']);
     expect(listed.stdout).toMatch(/DIWALI20\s+20% off\s+Monthly, Yearly\s+0 of 100\s+0\.00 INR/);
@@ -56,6 +60,7 @@ describe('premium offers', () => {
     [['offers', 'add', 'TENOFF', '--percent', '10', '--plans', 'Platinum'], /no plan Platinum/],
     [['offers', 'show', 'NOSUCH'], /no offer NOSUCH/],
     [['offers', 'add', 'TENOFF', '--percent', '10', '--ends', '2020-01-01'], /has ended already/],
+    [['offers', 'add', 'TENOFF', '--percent', '10', '--ends', '2099-02-30'], /expected a day or a time/],
   ])('refuses %j with one line and a non-zero exit, writing nothing', async (args, message) => {
     const run = await premium(args);
     expect(run.code).not.toBe(0);

@@ -94,7 +94,7 @@ describe('premium orders show', () => {
       order: { nextCheckAt: stored.nextCheckAt!.toISOString(), checksMade: 0 },
     });
     expect((await cli(['orders', 'show', orderId])).stdout).toMatch(
-      /Next check +\S+Z \(in [45] minutes\) \(after 0 check\(s\)\)/,
+      /Next check +\d{4}-\d\d-\d\d \d\d:\d\d IST \(in [45] minutes\) \(after 0 check\(s\)\)/,
     );
 
     await Order.update({ nextCheckAt: null, checksMade: 4 }, { where: { id: stored.id } });

@@ -1,3 +1,4 @@
+import { localTime } from '../../src/core/local-time';
 import { Subscription } from '../../src/core/models';
 import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { subscriptionSignature } from '../../src/core/processor/signatures';
@@ -122,7 +123,8 @@ describe('premium subscriptions', () => {
     const graceUntil = json<{ failingCharges: { graceUntil: string }[] }>(asJson).failingCharges[0]!
       .graceUntil;
     expect(graceUntil).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const shown = `${graceUntil.slice(0, 19)}Z \\(in \\d+ days\\)`;
+    // The text in REPORT_TIMEZONE (India by default), the JSON in UTC.
+    const shown = `${localTime(new Date(graceUntil), 'Asia/Kolkata')} \\(in \\d+ days\\)`;
     expect(asText.stdout).toMatch(new RegExp(`^${subscriptionId} +pending +.+ +${shown}$`, 'm'));
     expect(asText.stdout).not.toMatch(/\.\d{3}Z/);
   });

@@ -408,7 +408,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await expect(bound.getByRole('link', { name: guildId }).getAttribute('href')).resolves.toBe(
         `#/guilds/${guildId}`,
       );
-      await expect(bound.textContent()).resolves.toMatch(/bound \d{4}-\d\d-\d\d \d\d:\d\d UTC · until /);
+      await expect(bound.textContent()).resolves.toMatch(/bound \d{4}-\d\d-\d\d \d\d:\d\d IST · until /);
       await shot(page, 'console-user-bundles');
     },
     TEST_MS,

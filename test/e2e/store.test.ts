@@ -1,6 +1,9 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { addPlan, addTier } from '../../src/core/catalog';
+import { grantPremium } from '../../src/core/premium/grant';
+import { DEMO_USER } from '../../src/sandbox';
+import { grantRequest, seedPlan } from '../support/fixtures';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
 import { ARTIFACTS } from '../support/processes';
@@ -243,4 +246,35 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     },
     TEST_MS,
   );
+
+  it("says what runs now and what waits, and keeps a server's days apart from the buyer's own", async () => {
+    await addProTier();
+    const page = await newPage({ width: 390, height: 844 });
+    const { api, core } = getProduct();
+    await signIn(page, api);
+    // 30 days of Premium, then 30 of Pro (which runs first), and a year bought for a server.
+    await grantPremium(core.sequelize, grantRequest(DEMO_USER.id));
+    await grantPremium(core.sequelize, grantRequest(DEMO_USER.id, { tier: 'pro' }));
+    await grantPremium(
+      core.sequelize,
+      grantRequest(DEMO_USER.id, {
+        category: 'SERVER',
+        guildId: DEMO_USER.guilds[0]!.id,
+        plan: seedPlan('Yearly'),
+      }),
+    );
+    await page.reload();
+    const lines = page.locator('#tier-days li');
+    await lines.nth(2).waitFor();
+    const date = INDIAN_DATE.source;
+    const expected = [
+      `^Pro · 30 days left, until ${date}$`,
+      `^then Premium · 30 days, until ${date}$`,
+      `^then as the buyer of a server's premium, until ${date}$`,
+    ];
+    const texts = await lines.allTextContents();
+    expect(texts).toHaveLength(3);
+    texts.forEach((text, index) => expect(text).toMatch(new RegExp(expected[index]!)));
+    await page.screenshot({ path: path.join(ARTIFACTS, 'store-tier-days.png'), fullPage: true });
+  });
 });

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -56,4 +57,42 @@ it('serves the consent page with the development secrets and stops on SIGTERM', 
   }
   const [code, signal] = await exited;
   expect({ code, signal }).toEqual({ code: 0, signal: null });
+});
+
+it("keeps the plans made in SANDBOX_PLANS_FILE, so that a restart does not forget the console's", async () => {
+  const plansFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandbox-plans-')), 'plans.json');
+  const auth = `Basic ${Buffer.from('rzp_test_sandbox:sandbox-key-secret').toString('base64')}`;
+
+  /** Runs the sandbox until `use` is done with its Razorpay API's URL, then stops it. */
+  async function withSandbox<T>(use: (razorpay: string) => Promise<T>): Promise<T> {
+    const child = runMain({ NODE_ENV: 'development', SANDBOX_PORT: '0', SANDBOX_PLANS_FILE: plansFile });
+    const exited = once(child, 'exit');
+    try {
+      const stdout = await output(child.stdout, /RAZORPAY_API_URL=(\S+)/);
+      return await use(/RAZORPAY_API_URL=(\S+)/.exec(stdout)![1]!);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }
+
+  const made = await withSandbox(async (razorpay) => {
+    const reply = await fetch(`${razorpay}/v1/plans`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        period: 'monthly',
+        interval: 1,
+        item: { name: 'Pro', amount: 29_900, currency: 'INR' },
+      }),
+    });
+    expect(reply.status).toBe(200);
+    return (await reply.json()) as { id: string };
+  });
+
+  const again = await withSandbox(async (razorpay) => {
+    const reply = await fetch(`${razorpay}/v1/plans/${made.id}`, { headers: { authorization: auth } });
+    return { status: reply.status, plan: await reply.json() };
+  });
+  expect(again).toEqual({ status: 200, plan: made });
 });

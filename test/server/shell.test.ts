@@ -28,7 +28,7 @@ describe('GET /api/auth/user/:providerId', () => {
       premiumExpiresAt: expiresAt,
       tier: 'premium',
       features: {},
-      tiers: [{ tier: 'premium', expiresAt }],
+      tiers: [{ tier: 'premium', startsAt: expect.any(String), expiresAt }],
     });
     expect(reply.json().premiumExpiresAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });

@@ -109,6 +109,7 @@ describe('the store outside production (the sandbox pays)', () => {
         { code: '38', name: 'Ladakh' },
       ]),
       taxInvoices: false,
+      timeZone: 'Asia/Kolkata',
     });
     // The billing select offers every state and union territory GST knows, in code order (01 Jammu and
     // Kashmir first, not below 97), and nothing else.

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { CODE_STATUSES, type CodeStatus } from '../../core/codes/code-status';
 import { positiveInteger } from '../arguments';
-import { isoTime, table } from '../format';
+import { shownTime, table } from '../format';
 import { planLabel } from '../render';
 import type { Session } from '../session';
 
@@ -36,7 +36,7 @@ export function registerCodesList(codes: Command, session: Session): void {
                 `#${code.batchId}`,
                 code.status,
                 planLabel(code.planType, code.months),
-                code.expiresAt ? isoTime(code.expiresAt) : 'never',
+                code.expiresAt ? shownTime(code.expiresAt) : 'never',
                 code.redeemedBy ?? '-',
                 code.grantId === null ? '-' : `#${code.grantId}`,
                 code.revokeReason ?? code.reason,

@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import type { NoticeRow } from '../../core/seller-notices';
 import { positiveInteger } from '../arguments';
-import { isoTime, table } from '../format';
+import { shownTime, table } from '../format';
 import type { Session } from '../session';
 
 /** Where a notice stands: sent, given up, or waiting (with its tries). */
 export function noticeState(notice: NoticeRow): string {
-  if (notice.sentAt) return `sent ${isoTime(notice.sentAt)}`;
-  if (notice.deadAt) return `given up ${isoTime(notice.deadAt)}`;
-  return `due ${isoTime(notice.dueAt)}`;
+  if (notice.sentAt) return `sent ${shownTime(notice.sentAt)}`;
+  if (notice.deadAt) return `given up ${shownTime(notice.deadAt)}`;
+  return `due ${shownTime(notice.dueAt)}`;
 }
 
 function render({ notices }: { notices: NoticeRow[] }): string {

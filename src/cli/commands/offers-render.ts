@@ -1,5 +1,5 @@
 import type { OfferWithFigures } from '../../core/offers';
-import { fields, isoTime, money, table } from '../format';
+import { fields, shownTime, money, table } from '../format';
 
 export function discountOf(offer: OfferWithFigures): string {
   return offer.percentOff !== null
@@ -14,7 +14,7 @@ function redemptionsOf(offer: OfferWithFigures): string {
 }
 
 function window(offer: OfferWithFigures): string {
-  return `${offer.startsAt ? isoTime(offer.startsAt) : 'now'} to ${offer.endsAt ? isoTime(offer.endsAt) : 'no end'}`;
+  return `${offer.startsAt ? shownTime(offer.startsAt) : 'now'} to ${offer.endsAt ? shownTime(offer.endsAt) : 'no end'}`;
 }
 
 export function offersTable(offers: OfferWithFigures[]): string {
@@ -44,6 +44,6 @@ export function offerFields(offer: OfferWithFigures): string {
     ['Discount given', money(offer.discountGivenPaise, 'INR')],
     ['Paid orders', `${offer.paidRedemptions}, paying ${money(offer.paidPaise, 'INR')}`],
     ['Status', offer.status],
-    ['Added by', `${offer.actor} at ${isoTime(offer.createdAt)}`],
+    ['Added by', `${offer.actor} at ${shownTime(offer.createdAt)}`],
   ]);
 }

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { instant, list, positiveInteger, rupees } from '../arguments';
+import { list, positiveInteger, rupees, typedTime } from '../arguments';
+import { typedInstant } from '../../core/local-time';
 import { actorOption } from '../options';
 import type { Session } from '../session';
 import { offerFields, offersTable } from './offers-render';
@@ -9,8 +10,8 @@ interface AddOptions {
   amount?: number;
   plans?: string[];
   maxRedemptions?: number;
-  starts?: Date;
-  ends?: Date;
+  starts?: string;
+  ends?: string;
   firstPurchaseOnly?: boolean;
   actor: string;
 }
@@ -34,19 +35,30 @@ export function registerOffers(program: Command, session: Session): void {
     )
     .option('--plans <codes>', 'only these plans, comma-separated (default: every plan)', list)
     .option('--max-redemptions <n>', 'at most this many orders use it (default: no cap)', positiveInteger)
-    .option('--starts <time>', 'valid from (ISO 8601 time or day; default: now)', instant)
-    .option('--ends <time>', 'valid until (ISO 8601 time or day; default: no end)', instant)
+    .option(
+      '--starts <time>',
+      'valid from (a day or time in REPORT_TIMEZONE, or with an offset; default: now)',
+      typedTime,
+    )
+    .option(
+      '--ends <time>',
+      'valid until (a day, to its end, or a time in REPORT_TIMEZONE, or with an offset; default: no end)',
+      typedTime,
+    )
     .option('--first-purchase-only', 'only for a buyer who never paid before')
     .addOption(actorOption())
     .action(async (code: string, options: AddOptions) => {
+      const { reportTimeZone } = session.core().config;
+      const read = (typed: string | undefined, edge: 'start' | 'end') =>
+        typed === undefined ? null : typedInstant(typed, reportTimeZone, edge);
       const offer = await offersModule().addOffer(session.core().sequelize, {
         code,
         percentOff: options.percent ?? null,
         // `rupees` parsed to paise; the core takes INR.
         amountOff: options.amount === undefined ? null : options.amount / 100,
         planCodes: options.plans ?? null,
-        startsAt: options.starts ?? null,
-        endsAt: options.ends ?? null,
+        startsAt: read(options.starts, 'start'),
+        endsAt: read(options.ends, 'end'),
         maxRedemptions: options.maxRedemptions ?? null,
         firstPurchaseOnly: options.firstPurchaseOnly ?? false,
         actor: options.actor,

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { OrderDetails, ProcessorOrderView } from '../../core/admin/orders';
 import { orderId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
-import { fields, isoTime, money, section, table, time, yesNo } from '../format';
+import { fields, shownTime, money, section, table, time, yesNo } from '../format';
 import { ledgerTable, planLabel } from '../render';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
@@ -31,7 +31,7 @@ function renderProcessor({ order, processor, processorError }: OrderView): strin
             yesNo(payment.captured),
             money(payment.amount_refunded, payment.currency),
             payment.method,
-            isoTime(new Date(payment.created_at * 1000)),
+            shownTime(new Date(payment.created_at * 1000)),
           ]),
         ),
   ];

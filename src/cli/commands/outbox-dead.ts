@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { DeadEvent } from '../../core/admin/outbox';
-import { isoTime, table } from '../format';
+import { shownTime, table } from '../format';
 import type { Session } from '../session';
 
 function render({ events }: { events: DeadEvent[] }): string {
@@ -12,8 +12,8 @@ function render({ events }: { events: DeadEvent[] }): string {
       event.type,
       event.aggregateKey,
       String(event.attempts),
-      isoTime(event.createdAt),
-      isoTime(event.deadAt),
+      shownTime(event.createdAt),
+      shownTime(event.deadAt),
       event.lastError ?? '',
     ]),
   );

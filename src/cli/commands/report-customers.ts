@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Customer } from '../../core/reports';
-import { isoTime, rupees, table } from '../format';
+import { shownTime, rupees, table } from '../format';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
 
@@ -13,8 +13,8 @@ function render({ customers, nextCursor }: { customers: Customer[]; nextCursor: 
         `${customer.buyerName} (${customer.providerId})`,
         customer.plans.join(', '),
         String(customer.payments),
-        isoTime(new Date(customer.firstPurchaseAt)),
-        isoTime(new Date(customer.lastPurchaseAt)),
+        shownTime(new Date(customer.firstPurchaseAt)),
+        shownTime(new Date(customer.lastPurchaseAt)),
         rupees(customer.gross),
         rupees(customer.lifetimeValue),
       ]),

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Sale } from '../../core/reports';
-import { isoTime, rupees, table } from '../format';
+import { shownTime, rupees, table } from '../format';
 import { nextPageLine, withPaging, type PageOptions } from '../paging';
 import type { Session } from '../session';
 
@@ -10,7 +10,7 @@ function render({ sales, nextCursor }: { sales: Sale[]; nextCursor: string | nul
     table(
       ['PAID', 'BUYER', 'ORDER / SUBSCRIPTION', 'FOR', 'PLAN', 'AMOUNT', 'REFUNDED', 'STATE'],
       sales.map((sale) => [
-        isoTime(new Date(sale.at)),
+        shownTime(new Date(sale.at)),
         `${sale.buyerName} (${sale.buyerProviderId})`,
         sale.orderId ?? sale.subscriptionId ?? '-',
         sale.guildId ? `guild ${sale.guildId}` : 'USER',

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { HeldRevokeRow } from '../../core/revocation-guard/held-revokes';
 import type { RevokeRequest, RevokeTarget } from '../../core/premium/revoke';
-import { isoTime, table } from '../format';
+import { shownTime, table } from '../format';
 import type { Session } from '../session';
 
 export function targetText(target: RevokeTarget): string {
@@ -25,7 +25,7 @@ function render({ held }: { held: HeldRevokeRow[] }): string {
       ['ID', 'HELD', 'TAKES', 'SOURCE', 'REASON', 'KEY'],
       held.map(({ id, heldAt, request }) => [
         String(id),
-        isoTime(heldAt),
+        shownTime(heldAt),
         takesText(request),
         request.source,
         request.reason,

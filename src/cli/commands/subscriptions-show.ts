@@ -3,7 +3,7 @@ import type { describeSubscriptionWithCharges } from '../../core/subscriptions/l
 import type { RazorpaySubscription } from '../../core/processor/razorpay-client';
 import { subscriptionId } from '../arguments';
 import { emitBesideProcessor, type BesideProcessor } from '../beside-processor';
-import { fields, isoTime, section, table, yesNo } from '../format';
+import { fields, shownTime, section, table, yesNo } from '../format';
 import { timeOf } from '../subscriptions-render';
 import type { Session } from '../session';
 
@@ -11,7 +11,7 @@ type Details = Awaited<ReturnType<typeof describeSubscriptionWithCharges>>;
 
 type SubscriptionShowView = BesideProcessor<Details, RazorpaySubscription>;
 
-const unix = (seconds: number | null) => (seconds === null ? '-' : isoTime(new Date(seconds * 1000)));
+const unix = (seconds: number | null) => (seconds === null ? '-' : shownTime(new Date(seconds * 1000)));
 
 function render(view: SubscriptionShowView): string {
   const processor = view.processor

@@ -1,6 +1,15 @@
+import { selectRows } from '../db/database';
 import { ServerPremium, UserGuild, UserPremium } from '../models';
-import { findUserByProviderId, premiumStatusOf, type PremiumStatus } from '../users';
+import {
+  findUserByProviderId,
+  premiumStatusOf,
+  stackTiers,
+  type PremiumStatus,
+  type TierDays,
+  type TierEnd,
+} from '../users';
 import { guildIconUrl } from '../cdn';
+import { OWN_TIER_ENDS } from './sql';
 
 export interface ManagedGuild extends PremiumStatus {
   id: string;
@@ -18,6 +27,11 @@ export interface Dashboard extends PremiumStatus {
   avatar: string | null;
   /** Expiry of the user's own (category USER) premium record; `premiumExpiresAt` also counts guilds bought. */
   userPremiumExpiresAt: string | null;
+  /**
+   * The days of that record alone, tier by tier in the order they run (what runs now, then what waits):
+   * never the days `premiumExpiresAt` counts from servers the user bought premium for.
+   */
+  userPremiumTiers: TierDays[];
   /** The guilds the user managed at their last sign-in, each with its server premium. */
   guilds: ManagedGuild[];
 }
@@ -39,6 +53,10 @@ export async function getDashboard(providerId: string, now = new Date()): Promis
     where: { guildId: guilds.map((guild) => guild.guildId) },
   });
   const guildExpiry = new Map(serverPremiums.map((record) => [record.guildId, record.expiresAt]));
+  const ownEnd = userPremium && userPremium.expiresAt > now ? userPremium.expiresAt : null;
+  const ownEnds = ownEnd
+    ? await selectRows<TierEnd>(UserPremium.sequelize!, OWN_TIER_ENDS, [userPremium!.id])
+    : [];
   return {
     providerId: user.providerId,
     username: user.username,
@@ -46,6 +64,7 @@ export async function getDashboard(providerId: string, now = new Date()): Promis
     avatar: user.avatar,
     ...premiumStatusOf(user, now),
     userPremiumExpiresAt: userPremium?.expiresAt.toISOString() ?? null,
+    userPremiumTiers: ownEnd ? stackTiers(ownEnds, ownEnd.getTime(), now.getTime()) : [],
     guilds: guilds.map((guild) => ({
       id: guild.guildId,
       name: guild.name,

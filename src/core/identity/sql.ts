@@ -20,3 +20,9 @@ export const UPSERT_GUILDS = `
   ON CONFLICT (user_id, guild_id) DO UPDATE
     SET name = EXCLUDED.name, icon = EXCLUDED.icon, owner = EXCLUDED.owner,
         permissions = EXCLUDED.permissions, refreshed_at = EXCLUDED.refreshed_at`;
+
+/** The tier ends of the user premium record $1 (its own days, migration 027), each tier's rank beside. */
+export const OWN_TIER_ENDS = `
+  SELECT d.tier, t.rank, extract(epoch FROM d.ends_at)::float8 * 1000 AS "endsMs"
+  FROM user_premium_days d LEFT JOIN tiers t ON t.code = d.tier
+  WHERE d.record_id = $1 AND d.ends_at > now()`;

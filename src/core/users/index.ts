@@ -38,8 +38,53 @@ export interface TieredPremiumStatus extends PremiumStatus {
   tier: string | null;
   /** Its features; `{}` when none runs. */
   features: TierFeatures;
-  /** The tiers the user holds days of, in the order they run (highest first), each with its end. */
-  tiers: { tier: string; expiresAt: string }[];
+  /** The tiers the user holds days of, in the order they run (highest first). */
+  tiers: TierDays[];
+}
+
+/**
+ * A tier's own days: from `startsAt` (the moment of reading for the tier running now, the end of the
+ * tier before it for one that waits) to `expiresAt`.
+ */
+export interface TierDays {
+  tier: string;
+  startsAt: string;
+  expiresAt: string;
+}
+
+/** A tier's end on a record, with its rank (null: a tier the catalog no longer has). */
+export interface TierEnd {
+  tier: string;
+  rank: number | null;
+  endsMs: number;
+}
+
+/**
+ * Tier ends stacked by the rule of docs/money-rules.md ("Tiers"): highest rank first, each running from
+ * the end of the ones before it, listed while it has time left; never past `endMs`, which stays the end
+ * of the last tier. Days up to `endMs` that no tier accounts for (written by the code before tiers during
+ * 027's deploy) are the lowest tier's listed, or `DEFAULT_TIER`'s when none is.
+ */
+export function stackTiers(ends: TierEnd[], endMs: number, nowMs: number): TierDays[] {
+  const ranked = ends.length === 1 ? ends : [...ends].sort((a, b) => (b.rank ?? -1) - (a.rank ?? -1));
+  const tiers: TierDays[] = [];
+  let startsMs = nowMs;
+  for (const { tier, endsMs: tierEndsMs } of ranked) {
+    const endsMs = Math.min(tierEndsMs, endMs);
+    if (endsMs <= startsMs) continue;
+    tiers.push({
+      tier,
+      startsAt: new Date(startsMs).toISOString(),
+      expiresAt: new Date(endsMs).toISOString(),
+    });
+    startsMs = endsMs;
+  }
+  if (startsMs < endMs) {
+    const expiresAt = new Date(endMs).toISOString();
+    if (tiers.length > 0) tiers[tiers.length - 1]!.expiresAt = expiresAt;
+    else tiers.push({ tier: DEFAULT_TIER, startsAt: new Date(nowMs).toISOString(), expiresAt });
+  }
+  return tiers;
 }
 
 interface StatusRow {
@@ -57,36 +102,17 @@ interface StatusRow {
 /** premium/types.ts's DEFAULT_TIER: this area sits below premium and imports only its types. */
 const DEFAULT_TIER = 'premium';
 
-/**
- * A premium user's tiers from their tier expiries, by the stacking rule: highest rank first, each running
- * from the end of the ones before it, listed while it has time left; never past `premium_expires_at`,
- * which stays the end of the last tier. Days of `premium_expires_at` that no tier row accounts for (written
- * by the code before tiers during 027's deploy) are the lowest tier's listed, or the default tier's when
- * none is.
- */
+/** A premium user's status from their tier expiries, stacked (`stackTiers`) up to `premium_expires_at`. */
 function tieredStatus(rows: StatusRow[], expiresAt: Date, nowMs: number): TieredPremiumStatus {
-  const endMs = expiresAt.getTime();
-  const ranked = rows.length === 1 ? rows : [...rows].sort((a, b) => (b.rank ?? -1) - (a.rank ?? -1));
-  const tiers: { tier: string; expiresAt: string }[] = [];
-  let running: StatusRow | undefined;
-  let startsMs = nowMs;
-  for (const row of ranked) {
-    if (row.tier === null) continue;
-    const endsMs = Math.min(row.ends_ms!, endMs);
-    if (endsMs <= startsMs) continue;
-    running ??= row;
-    tiers.push({ tier: row.tier, expiresAt: new Date(endsMs).toISOString() });
-    startsMs = endsMs;
-  }
-  const premiumExpiresAt = expiresAt.toISOString();
-  if (startsMs < endMs) {
-    if (tiers.length > 0) tiers[tiers.length - 1]!.expiresAt = premiumExpiresAt;
-    else tiers.push({ tier: DEFAULT_TIER, expiresAt: premiumExpiresAt });
-  }
+  const ends = rows.flatMap((row) =>
+    row.tier === null ? [] : [{ tier: row.tier, rank: row.rank, endsMs: row.ends_ms! }],
+  );
+  const tiers = stackTiers(ends, expiresAt.getTime(), nowMs);
+  const running = rows.find((row) => row.tier !== null && row.tier === tiers[0]!.tier);
   return {
     isPremium: true,
-    premiumExpiresAt,
-    tier: running?.tier ?? DEFAULT_TIER,
+    premiumExpiresAt: expiresAt.toISOString(),
+    tier: tiers[0]!.tier,
     features: running ? (running.features ?? {}) : (rows[0]!.default_features ?? {}),
     tiers,
   };

@@ -43,6 +43,8 @@ export class SubscriptionSandbox {
   private readonly mandates = new Map<string, MandateMethod>();
   /** The instrument each mandate was authorised with, when a test named one. */
   private readonly instruments = new Map<string, BuyerInstrument>();
+  /** Told every plan after each new one (`keepPlansIn`); nothing by default. */
+  onPlansChanged: (plans: RazorpayPlan[]) => void = () => {};
 
   constructor(
     private readonly razorpay: RazorpaySandbox,
@@ -61,7 +63,13 @@ export class SubscriptionSandbox {
       created_at: this.seconds(),
     };
     this.plans.set(plan.id, plan);
+    this.onPlansChanged([...this.plans.values()]);
     return structuredClone(plan);
+  }
+
+  /** Plans kept from an earlier run, as they were; one this sandbox has already (a seeded id) stays its own. */
+  restorePlans(plans: RazorpayPlan[]): void {
+    for (const plan of plans) if (!this.plans.has(plan.id)) this.plans.set(plan.id, plan);
   }
 
   plan(planId: string): RazorpayPlan | undefined {

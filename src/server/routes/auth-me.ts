@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { getDashboard } from '../../core/identity/dashboard';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, PremiumStatusReply, ProviderId } from '../schemas';
+import { errorReplies, PremiumStatusReply, ProviderId, TierDaysList } from '../schemas';
 
 const Timestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
@@ -14,6 +14,9 @@ const DashboardReply = Type.Composite([
     globalName: Type.Union([Type.String(), Type.Null()]),
     avatar: Type.Union([Type.String(), Type.Null()]),
     userPremiumExpiresAt: Timestamp,
+    userPremiumTiers: TierDaysList(
+      "the days of the caller's own premium (bought for their account) tier by tier, in the order they run; never a server's",
+    ),
     guilds: Type.Array(
       Type.Composite([
         PremiumStatusReply,

@@ -32,7 +32,8 @@ const consoleLookupRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
 
   app.get('/api/console/me', { schema: { hide } }, async (request) => {
     const { operatorId, username } = operatorOf(request);
-    return { operatorId, username };
+    // The zone the console writes times in: every time in its JSON is UTC.
+    return { operatorId, username, timeZone: core.config.reportTimeZone };
   });
 
   /** The figures of the overview: revenue by day for 90 days, MRR by month, subscribers, disputes. */

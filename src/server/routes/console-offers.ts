@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { listPlans } from '../../core/catalog';
 import { AppError } from '../../core/errors';
+import { typedInstant } from '../../core/local-time';
 import { addOffer, disableOffer, listOffers, type OfferWithFigures } from '../../core/offers';
 import type { AppOptions } from '../app-options';
 import { actorOf, operatorOf } from '../console/guard';
@@ -9,7 +10,7 @@ import { actorOf, operatorOf } from '../console/guard';
 const hide = true;
 
 const Code = Type.String({ minLength: 1, maxLength: 40 });
-/** An ISO 8601 time or a calendar day (its start, UTC), as the CLI's `--starts` and `--ends` take them. */
+/** A day, a clock time (both in REPORT_TIMEZONE) or an instant with its offset, as the CLI's `--starts` and `--ends`. */
 const Instant = Type.String({ minLength: 10, maxLength: 40 });
 
 const AddOfferBody = Type.Object(
@@ -29,12 +30,16 @@ const AddOfferBody = Type.Object(
 
 const CodeParams = Type.Object({ code: Code });
 
-/** `2026-11-15` or `2026-11-15T18:30:00+05:30`, read as the CLI's `instant` reads it. */
-function instantOf(text: string | undefined, name: string): Date | null {
+/** `2026-11-15` (to its end for `ends`), `2026-11-15T18:30` or `2026-11-15T18:30:00+05:30`, as the CLI reads them. */
+function instantOf(text: string | undefined, edge: 'start' | 'end', timeZone: string): Date | null {
   if (text === undefined || text.trim() === '') return null;
-  const date = /^\d{4}-\d{2}-\d{2}/.test(text.trim()) ? new Date(text.trim()) : null;
-  if (!date || Number.isNaN(date.getTime())) {
-    throw AppError.validation('INVALID_DATES', `${name}: expected an ISO 8601 time or a day like 2026-11-15`);
+  const date = typedInstant(text, timeZone, edge);
+  if (!date) {
+    const name = edge === 'start' ? 'starts' : 'ends';
+    throw AppError.validation(
+      'INVALID_DATES',
+      `${name}: expected a day or a time like 2026-11-15 or 2026-11-15T18:30`,
+    );
   }
   return date;
 }
@@ -76,8 +81,8 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
       percentOff: body.percent ?? null,
       amountOff: body.amount ?? null,
       planCodes: body.plans ?? null,
-      startsAt: instantOf(body.starts, 'starts'),
-      endsAt: instantOf(body.ends, 'ends'),
+      startsAt: instantOf(body.starts, 'start', core.config.reportTimeZone),
+      endsAt: instantOf(body.ends, 'end', core.config.reportTimeZone),
       maxRedemptions: body.maxRedemptions ?? null,
       firstPurchaseOnly: body.firstPurchaseOnly ?? false,
       actor: actorOf(operatorOf(request)),

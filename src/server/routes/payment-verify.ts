@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Core } from '../../core';
+import { localTime } from '../../core/local-time';
 import type { AppliedPayment } from '../../core/payments/apply-payment';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { verifyPayment } from '../../core/payments/verify-payment';
@@ -64,18 +65,25 @@ function checkoutResponse(body: VerifyPaymentBody) {
       };
 }
 
-/** The same payment verified again gets the same answer: it describes the order's one grant. */
-function reply({ order, change, bundle }: AppliedPayment): Static<typeof VerifyPaymentReply> {
+/**
+ * The same payment verified again gets the same answer: it describes the order's one grant, the message
+ * in REPORT_TIMEZONE (`timeZone`), `expiresAt` in UTC.
+ */
+function reply(
+  { order, change, bundle }: AppliedPayment,
+  timeZone: string,
+): Static<typeof VerifyPaymentReply> {
   const holder = bundle
     ? `bundle ${bundle.bundleId} (${order.slots} servers)`
     : order.guildId === null
       ? 'your account'
       : `server ${order.guildId}`;
   // A bundle's own end: a guild it bound may run longer on days of its own.
-  const expiresAt = (bundle?.endsAt ?? change!.expiresAt).toISOString();
+  const ends = bundle?.endsAt ?? change!.expiresAt;
+  const expiresAt = ends.toISOString();
   return {
     success: true,
-    message: `Payment verified: premium for ${holder} is active until ${expiresAt}`,
+    message: `Payment verified: premium for ${holder} is active until ${localTime(ends, timeZone)}`,
     orderId: order.processorOrderId,
     category: order.category,
     guildId: order.guildId,
@@ -109,7 +117,7 @@ const paymentVerifyRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         providerId: request.body.providerId,
         ...checkoutResponse(request.body),
       });
-      return reply(await refundIfRefused(core, processor, applied));
+      return reply(await refundIfRefused(core, processor, applied), core.config.reportTimeZone);
     },
   );
 };

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { friendlyTime, holderName } from '../notices';
+import { localTime } from '../../core/local-time';
+import { holderName } from '../notices';
 import { redeemCode } from '../../core/codes/redeem-code';
 import { CATEGORIES } from '../../core/premium/types';
 import { perUserRateLimit } from '../plugins/rate-limit';
@@ -60,7 +61,7 @@ const premiumRedeemRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
         planType: change.planType!,
         days: change.days,
         expiresAt,
-        message: `Code redeemed: premium for ${holder} is active until ${friendlyTime(change.expiresAt)}.`,
+        message: `Code redeemed: premium for ${holder} is active until ${localTime(change.expiresAt, core.config.reportTimeZone)}.`,
       };
     },
   );

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { friendlyTime, holderName } from '../notices';
+import { localTime } from '../../core/local-time';
+import { holderName } from '../notices';
 import { transferPremium } from '../../core/transfers/transfer';
 import { perUserRateLimit } from '../plugins/rate-limit';
 import { errorReplies, GuildId } from '../schemas';
@@ -71,7 +72,7 @@ const premiumTransferRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (
         ...transfer,
         fromExpiresAt: transfer.fromExpiresAt.toISOString(),
         toExpiresAt: transfer.toExpiresAt.toISOString(),
-        message: `Moved ${transfer.days} days of premium from ${from} to ${to}: it is active there until ${friendlyTime(transfer.toExpiresAt)}.`,
+        message: `Moved ${transfer.days} days of premium from ${from} to ${to}: it is active there until ${localTime(transfer.toExpiresAt, core.config.reportTimeZone)}.`,
       };
     },
   );

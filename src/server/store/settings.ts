@@ -38,5 +38,7 @@ export function storeSettings(config: Config) {
     gstStates: gstStatesInOrder(),
     /** Whether the seller issues tax invoices: the buyer's state (or country) is then required. */
     taxInvoices: config.invoicing.sellerGstin !== null,
+    /** REPORT_TIMEZONE: the zone whose days the page writes (the API's times are UTC). */
+    timeZone: config.reportTimeZone,
   };
 }

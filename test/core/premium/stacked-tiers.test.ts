@@ -98,9 +98,10 @@ describe('stacked tier days', () => {
       premiumExpiresAt: pro.expiresAt.toISOString(),
       tier: 'pro',
       features: PRO,
+      // Each tier's own days: pro from now, premium from pro's end.
       tiers: [
-        { tier: 'pro', expiresAt: ends.pro!.toISOString() },
-        { tier: 'premium', expiresAt: pro.expiresAt.toISOString() },
+        { tier: 'pro', startsAt: expect.any(String), expiresAt: ends.pro!.toISOString() },
+        { tier: 'premium', startsAt: ends.pro!.toISOString(), expiresAt: pro.expiresAt.toISOString() },
       ],
     });
     expect((await user.reload()).premiumExpiresAt).toEqual(pro.expiresAt);
@@ -420,7 +421,7 @@ describe('stacked tier days', () => {
       premiumExpiresAt: pro.expiresAt.toISOString(),
       tier: 'pro',
       features: PRO,
-      tiers: [{ tier: 'pro', expiresAt: pro.expiresAt.toISOString() }],
+      tiers: [{ tier: 'pro', startsAt: expect.any(String), expiresAt: pro.expiresAt.toISOString() }],
     });
 
     await revokePremium(db(), revokeRequest({ grantId: pro.grantId }));
@@ -489,8 +490,8 @@ describe('stacked tier days, as the bot sees them', () => {
     const status = (await get(`/api/auth/user/${buyer.providerId}`, {})).json() as Record<string, unknown>;
     expect(status).toMatchObject({ isPremium: true, tier: 'pro', features: PRO });
     expect(status.tiers).toEqual([
-      { tier: 'pro', expiresAt: expect.any(String) },
-      { tier: 'premium', expiresAt: pro.expiresAt.toISOString() },
+      { tier: 'pro', startsAt: expect.any(String), expiresAt: expect.any(String) },
+      { tier: 'premium', startsAt: expect.any(String), expiresAt: pro.expiresAt.toISOString() },
     ]);
     expect(Date.parse(status.premiumExpiresAt as string)).toBeGreaterThanOrEqual(own.expiresAt.getTime());
   });

@@ -23,7 +23,7 @@ describe('the premium status read', () => {
       premiumExpiresAt: expiresAt.toISOString(),
       tier: 'premium',
       features: {},
-      tiers: [{ tier: 'premium', expiresAt: expiresAt.toISOString() }],
+      tiers: [{ tier: 'premium', startsAt: expect.any(String), expiresAt: expiresAt.toISOString() }],
     });
     expect(await getPremiumStatus(core.sequelize, lapsed.providerId)).toMatchObject({ isPremium: false });
     await expect(getPremiumStatus(core.sequelize, '42')).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });

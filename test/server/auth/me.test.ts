@@ -47,6 +47,10 @@ describe('GET /api/auth/me', () => {
       isPremium: true,
       premiumExpiresAt: server.expiresAt.toISOString(),
       userPremiumExpiresAt: own.expiresAt.toISOString(),
+      // The own record's days alone: the server's year is not in them.
+      userPremiumTiers: [
+        { tier: 'premium', startsAt: expect.any(String), expiresAt: own.expiresAt.toISOString() },
+      ],
       guilds: [
         {
           id: alpha,
@@ -77,6 +81,7 @@ describe('GET /api/auth/me', () => {
       isPremium: false,
       premiumExpiresAt: null,
       userPremiumExpiresAt: null,
+      userPremiumTiers: [],
       guilds: [],
     });
   });

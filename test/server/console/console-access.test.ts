@@ -57,7 +57,8 @@ describe('console sign-in', () => {
       cookies: { premium_console: cookie.value },
     });
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ operatorId: OPERATOR, username: 'owner' });
+    // With the zone the console writes times in (REPORT_TIMEZONE, India's by default).
+    expect(me.json()).toEqual({ operatorId: OPERATOR, username: 'owner', timeZone: 'Asia/Kolkata' });
   });
 
   it('marks the cookie Secure wherever the API is reached over https', () => {

@@ -52,7 +52,7 @@ describe('the console offers routes', () => {
       plans: ['Monthly', 'Yearly'],
       maxRedemptions: 500,
       starts: '2026-01-01',
-      ends: '2099-11-15T18:30:00Z',
+      ends: '2099-12-31',
       firstPurchaseOnly: true,
     });
 
@@ -63,17 +63,24 @@ describe('the console offers routes', () => {
       amountOff: null,
       planCodes: ['Monthly', 'Yearly'],
       maxRedemptions: 500,
-      startsAt: '2026-01-01T00:00:00.000Z',
-      endsAt: '2099-11-15T18:30:00.000Z',
+      // Days as the seller types them, in REPORT_TIMEZONE (India's by default): the first to its start,
+      // "valid until 2099-12-31" to the end of that day there.
+      startsAt: '2025-12-31T18:30:00.000Z',
+      endsAt: '2099-12-31T18:30:00.000Z',
       firstPurchaseOnly: true,
       status: 'active',
       actor: `console:ops (${OPERATOR})`,
       redemptions: 0,
       discountGiven: 0,
     });
-    const amount = await request('POST', '/api/console/offers', { code: 'FIFTY', amount: '49.50' });
+    const amount = await request('POST', '/api/console/offers', {
+      code: 'FIFTY',
+      amount: '49.50',
+      ends: '2099-11-15T18:30:00Z',
+    });
     expect(amount.json()).toMatchObject({
       code: 'FIFTY',
+      endsAt: '2099-11-15T18:30:00.000Z',
       percentOff: null,
       amountOffPaise: 4_950,
       amountOff: 49.5,

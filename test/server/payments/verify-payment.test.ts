@@ -1,3 +1,4 @@
+import { localTime } from '../../../src/core/local-time';
 import {
   Order,
   OutboxEvent,
@@ -52,7 +53,8 @@ describe('POST /api/payment/verify-payment', () => {
     expect(reply.statusCode).toBe(200);
     expect(reply.json()).toEqual({
       success: true,
-      message: expect.stringContaining(expiresAt),
+      // The time a person reads in REPORT_TIMEZONE (India's by default); expiresAt in UTC.
+      message: `Payment verified: premium for your account is active until ${localTime(new Date(expiresAt), 'Asia/Kolkata')}`,
       orderId: checkout.razorpay_order_id,
       category: 'USER',
       guildId: null,

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { localTime } from '../../../src/core/local-time';
 import { OutboxEvent, PremiumGrant, ServerPremium, type User } from '../../../src/core/models';
 import { revokePremium } from '../../../src/core/premium/revoke';
 import { transferPremium } from '../../../src/core/transfers/transfer';
@@ -60,9 +61,9 @@ describe('POST /api/premium/transfer', () => {
     expect(reply.statusCode).toBe(200);
     const body = reply.json();
     expect(body).toMatchObject({ fromGuildId: from, toGuildId: to, days: 30 });
-    // Named as the buyer knows them (manageGuild's name), at the page's one time format.
+    // Named as the buyer knows them (manageGuild's name), the time in REPORT_TIMEZONE (India's by default).
     expect(body.message).toBe(
-      `Moved 30 days of premium from Guild to Guild: it is active there until ${body.toExpiresAt.slice(0, 16).replace('T', ' ')} UTC.`,
+      `Moved 30 days of premium from Guild to Guild: it is active there until ${localTime(new Date(body.toExpiresAt), 'Asia/Kolkata')}.`,
     );
     expect(new Date(body.fromExpiresAt).getTime()).toBeLessThanOrEqual(Date.now());
     // The new guild's month runs from the transfer, a moment after the purchase.

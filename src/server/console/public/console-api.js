@@ -50,8 +50,32 @@
 
   const inr = (amount) =>
     `₹${Number(amount).toLocaleString('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
-  const time = (value) =>
-    value ? `${new Date(value).toISOString().slice(0, 16).replace('T', ' ')} UTC` : '-';
+  const TIME_PARTS = ['year', 'month', 'day', 'hour', 'minute', 'timeZoneName'];
+  const timeFormatIn = (timeZone) =>
+    new Intl.DateTimeFormat('en-IN', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZoneName: 'short',
+    });
+  let timeFormat = timeFormatIn('UTC');
+  /**
+   * `2026-12-31 23:59 IST`: a time in REPORT_TIMEZONE (GET /api/console/me names it), as
+   * src/core/local-time.ts `localTime` writes it for the CLI and the buyers' messages.
+   */
+  function time(value) {
+    if (!value) return '-';
+    const parts = timeFormat.formatToParts(new Date(value));
+    const [year, month, day, hour, minute, zone] = TIME_PARTS.map(
+      (type) => parts.find((part) => part.type === type)?.value,
+    );
+    return `${year}-${month}-${day} ${hour}:${minute} ${zone}`;
+  }
+  const showTimesIn = (timeZone) => (timeFormat = timeFormatIn(timeZone));
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
@@ -95,6 +119,7 @@
     viewLink,
     inr,
     time,
+    showTimesIn,
     error: (text) => show('error', text),
   };
 })();

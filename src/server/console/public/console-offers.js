@@ -73,14 +73,15 @@
             },
             {
               name: 'starts',
-              label: 'Valid from (a day like 2026-11-01 or an ISO 8601 time; empty: now)',
+              label:
+                'Valid from (a day like 2026-11-01 or a time like 2026-11-01T18:30, in REPORT_TIMEZONE; empty: now)',
               placeholder: '2026-11-01',
               maxlength: '40',
             },
             {
               name: 'ends',
-              label: 'Valid until (a day, its start in UTC, or an ISO 8601 time; empty: no end)',
-              placeholder: '2026-11-15T18:30:00Z',
+              label: 'Valid until (a day, to its end, or a time, in REPORT_TIMEZONE; empty: no end)',
+              placeholder: '2026-11-15',
               maxlength: '40',
             },
             {

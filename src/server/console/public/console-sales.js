@@ -7,17 +7,13 @@
  * with **More** while there is one after it. Exposed as window.ConsoleSales.
  */
 (function () {
-  const { el, get, inr, viewLink } = window.ConsoleKit;
+  const { el, get, inr, time, viewLink } = window.ConsoleKit;
   const DAY_MS = 86_400_000;
   const EXPORTS = [
     ['revenue', 'Revenue by day'],
     ['orders', 'Orders'],
     ['subscribers', 'Subscribers'],
   ];
-
-  /** `27 Nov 2026, 3:30 pm`, in the report's zone. */
-  const when = (iso, timeZone) =>
-    new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone });
 
   /** `1 Apr 2026` of a `YYYY-MM-DD` (the picker itself shows the browser's own format). */
   const longDay = (day) =>
@@ -175,7 +171,7 @@
         '/api/console/sales',
         'sales',
         (sale) => [
-          el('span', { className: 'muted' }, when(sale.at, timeZone)),
+          el('span', { className: 'muted' }, time(sale.at)),
           ' · ',
           viewLink('user', sale.buyerProviderId, `${sale.buyerName} (${sale.buyerProviderId})`),
           ' · ',
@@ -190,7 +186,7 @@
     ];
   }
 
-  function renderCustomers({ customers, nextCursor, timeZone }) {
+  function renderCustomers({ customers, nextCursor }) {
     return [
       el('h2', {}, 'Customers'),
       el(
@@ -212,7 +208,7 @@
           el(
             'span',
             { className: 'muted' },
-            `first ${when(customer.firstPurchaseAt, timeZone)}, last ${when(customer.lastPurchaseAt, timeZone)}`,
+            `first ${time(customer.firstPurchaseAt)}, last ${time(customer.lastPurchaseAt)}`,
           ),
         ],
         'No customers yet.',

@@ -6,7 +6,7 @@
  * the browser's Back returns to the view before.
  */
 (function () {
-  const { el, get, post, error, ApiError, viewHref, viewOf, viewLink } = window.ConsoleKit;
+  const { el, get, post, error, ApiError, viewHref, viewOf, viewLink, showTimesIn } = window.ConsoleKit;
   const { renderOverview } = window.ConsoleCharts;
   const { showDetail } = window.ConsoleDetail;
 
@@ -90,6 +90,7 @@
         return signedOut(refused === 'not_an_operator');
       throw problem;
     }
+    showTimesIn(me.timeZone);
     document.getElementById('operator').textContent = `Signed in as ${me.username}`;
     document.getElementById('operator').hidden = false;
     for (const id of HEADER_LINKS) document.getElementById(id).hidden = false;

@@ -1,4 +1,4 @@
-/* global window, fetch, URL, Option, api, byId, element, formatDate, me, settings, tierName, updatePrice */
+/* global window, fetch, URL, Option, byId, element, formatDate, me, settings, tierName, updatePrice */
 'use strict';
 
 // The signed-in buyer's dashboard in the store: who they are, their premium and its tiers' days, the
@@ -14,29 +14,31 @@ function premiumText(status) {
 
 const DAY_MS = 86_400_000;
 
-/** `Pro · 27 days left, until 24 Dec 2026` for each tier the user holds days of, in the order they run. */
-function renderTierDays(tiers) {
-  byId('tier-days').replaceChildren(
-    ...tiers.map(({ tier, expiresAt }) => {
-      const days = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.now()) / DAY_MS));
-      return element(
-        'li',
-        '',
-        `${tierName(tier)} · ${days} ${days === 1 ? 'day' : 'days'} left, until ${formatDate(expiresAt)}`,
-      );
-    }),
-  );
-}
+const dayCount = (days) => `${days} ${days === 1 ? 'day' : 'days'}`;
 
-/** The end of the user's premium the tiers were last read for: they are read again when it moves. */
-let tiersReadFor;
-
-/** The user's tiers and their days, from the public status route, when their premium changed. */
-async function loadTierDays() {
-  if (tiersReadFor === me.premiumExpiresAt) return;
-  const status = await api(`/api/auth/user/${encodeURIComponent(me.providerId)}`);
-  tiersReadFor = me.premiumExpiresAt;
-  renderTierDays(status.tiers);
+/**
+ * What runs now and what waits, each tier with its own days: `Pro · 30 days left, until 28 Dec 2026`,
+ * `then Premium · 30 days, until 27 Jan 2027`, from the days bought for the account alone; then, apart,
+ * the days the buyer holds for a server they bought premium for (those are the server's, listed with it).
+ */
+function renderTierDays(dashboard) {
+  const own = dashboard.userPremiumTiers;
+  const lines = own.map(({ tier, startsAt, expiresAt }, index) => {
+    const days = Math.max(
+      0,
+      Math.ceil((Date.parse(expiresAt) - Math.max(Date.parse(startsAt), Date.now())) / DAY_MS),
+    );
+    const until = `until ${formatDate(expiresAt)}`;
+    return index === 0
+      ? `${tierName(tier)} · ${dayCount(days)} left, ${until}`
+      : `then ${tierName(tier)} · ${dayCount(days)}, ${until}`;
+  });
+  const ownEnd = own.at(-1)?.expiresAt ?? null;
+  if (dashboard.isPremium && (ownEnd === null || dashboard.premiumExpiresAt > ownEnd))
+    lines.push(
+      `${ownEnd === null ? 'As' : 'then as'} the buyer of a server's premium, until ${formatDate(dashboard.premiumExpiresAt)}`,
+    );
+  byId('tier-days').replaceChildren(...lines.map((line) => element('li', '', line)));
 }
 
 /**
@@ -63,6 +65,7 @@ function renderDashboard() {
   byId('status').textContent = premiumText(me);
   byId('status').classList.toggle('active', me.isPremium);
   byId('status-source').textContent = premiumSource(me);
+  renderTierDays(me);
 
   byId('guilds').replaceChildren(
     ...me.guilds.map((guild) =>
@@ -125,4 +128,4 @@ async function loadEvents() {
   }
 }
 
-window.StoreDashboard = { render: renderDashboard, loadEvents, loadTierDays, premiumText, holderName };
+window.StoreDashboard = { render: renderDashboard, loadEvents, premiumText, holderName };

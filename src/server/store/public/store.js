@@ -56,16 +56,14 @@ function element(tag, className, ...children) {
   return node;
 }
 
-const DATE = new Intl.DateTimeFormat('en-IN', {
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'Asia/Kolkata',
-});
-
-/** `27 Nov 2026`, the day in India. */
+/** `27 Nov 2026`: the day in the seller's REPORT_TIMEZONE (settings.timeZone), India's by default. */
 function formatDate(iso) {
-  return DATE.format(new Date(iso));
+  return new Date(iso).toLocaleDateString('en-IN', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    timeZone: settings?.timeZone ?? 'Asia/Kolkata',
+  });
 }
 
 class ApiError extends Error {
@@ -161,7 +159,6 @@ async function refresh() {
   StoreDashboard.render();
   await Promise.all([
     StoreDashboard.loadEvents(),
-    StoreDashboard.loadTierDays(),
     ...[...sections.values()].map((section) => section.refresh?.(me)),
   ]);
 }
