@@ -195,8 +195,8 @@ describe('premium report', () => {
     expect(lines.slice(5)).toEqual([
       '',
       expect.stringMatching(/^By tier, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(.+\):$/),
-      '  TIER     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
-      '  premium  398.00  0.00      0.00      398.00  2',
+      '  TIER               GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  Premium (premium)  398.00  0.00      0.00      398.00  2',
       '',
       expect.stringMatching(/^By plan, /),
       '  PLAN     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
