@@ -17,6 +17,7 @@ const TABLES = [
   'held_revokes',
   'invoices',
   'job_runs',
+  'jobs',
   'offer_redemptions',
   'offers',
   'order_reservations',

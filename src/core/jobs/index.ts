@@ -1,0 +1,12 @@
+export { backoffMs, type JobBackoff } from './backoff';
+export {
+  claimJobs,
+  completeJob,
+  failJob,
+  releaseJobs,
+  type ClaimedJob,
+  type ClaimOptions,
+  type Failure,
+} from './claims';
+export { enqueue, enqueueStatement, type EnqueueOptions } from './enqueue';
+export { countJobs, JOB_STATES, listJobs, retryJob, type JobRow, type JobsQuery, type JobState } from './operators';
