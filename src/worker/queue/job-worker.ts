@@ -38,6 +38,7 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);
+      signal.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
