@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute } from '../db/database';
 import type { PlainQuery } from '../db/plain-query';
-import { ENQUEUE } from './sql';
+import { ENQUEUE, enqueueWhere } from './sql';
 
 export interface EnqueueOptions {
   /** Not before then (now by default). */
@@ -33,4 +33,20 @@ export async function enqueue(
 /** The statement that queues a job in a plain transaction (the paid-and-grant one's). */
 export function enqueueStatement(kind: string, payload: object, options: EnqueueOptions = {}): PlainQuery {
   return { name: 'enqueue-job', text: ENQUEUE, values: bindOf(kind, payload, options) };
+}
+
+/**
+ * The statement that queues a job in a plain transaction only where `condition` (SQL, its bind
+ * parameters from $5 on, given as `conditionValues`) holds when it runs.
+ */
+export function enqueueWhereStatement(
+  kind: string,
+  payload: object,
+  condition: { name: string; sql: string; values: unknown[] },
+): PlainQuery {
+  return {
+    name: `enqueue-job-where-${condition.name}`,
+    text: enqueueWhere(condition.sql),
+    values: [...bindOf(kind, payload, {}), ...condition.values],
+  };
 }

@@ -8,5 +8,5 @@ export {
   type ClaimOptions,
   type Failure,
 } from './claims';
-export { enqueue, enqueueStatement, type EnqueueOptions } from './enqueue';
+export { enqueue, enqueueStatement, enqueueWhereStatement, type EnqueueOptions } from './enqueue';
 export { countJobs, JOB_STATES, listJobs, retryJob, type JobRow, type JobsQuery, type JobState } from './operators';

@@ -30,6 +30,8 @@ export interface JobsQuery {
   limit: number;
   /** Only jobs older than this id (the next page). */
   before?: number;
+  /** Only jobs not done that failed at least once (the dead included). */
+  failing?: boolean;
 }
 
 const asRow = (row: JobRow): JobRow => ({ ...row, id: Number(row.id) });
@@ -37,17 +39,18 @@ const asRow = (row: JobRow): JobRow => ({ ...row, id: Number(row.id) });
 /** The latest jobs, newest first, of one state or kind when asked. */
 export async function listJobs(
   sequelize: Sequelize,
-  { state, kind, limit, before }: JobsQuery,
+  { state, kind, limit, before, failing = false }: JobsQuery,
 ): Promise<JobRow[]> {
-  const rows = await selectRows<JobRow>(sequelize, LIST, [state ?? null, kind ?? null, limit, before ?? null]);
+  const bind = [state ?? null, kind ?? null, limit, before ?? null, failing];
+  const rows = await selectRows<JobRow>(sequelize, LIST, bind);
   return rows.map(asRow);
 }
 
-/** Runs a dead (or waiting) job again now, its attempts forgotten. */
-export async function retryJob(sequelize: Sequelize, id: number): Promise<JobRow> {
+/** Runs a dead (or waiting) job again now, its attempts forgotten; only of `kind` when given. */
+export async function retryJob(sequelize: Sequelize, id: number, kind?: string): Promise<JobRow> {
   let rows: JobRow[];
   try {
-    rows = await selectRows<JobRow>(sequelize, RETRY, [id]);
+    rows = await selectRows<JobRow>(sequelize, RETRY, [id, kind ?? null]);
   } catch (error) {
     if (brokenConstraint(error, '23505') === null) throw error;
     throw AppError.conflict('JOB_ALREADY_QUEUED', `job ${id}: another job of its key waits already`);

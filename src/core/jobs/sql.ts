@@ -13,6 +13,15 @@ export const ENQUEUE = `
     run_at = CASE WHEN jobs.state = 'queued' AND jobs.attempts = 0
                   THEN LEAST(jobs.run_at, EXCLUDED.run_at) ELSE jobs.run_at END`;
 
+/**
+ * Job $1 ($2 its payload, due at $3, of dedupe key $4 when given) only where `condition` holds: its own
+ * bind parameters start at $5. A job of that key already waiting is left as it is.
+ */
+export const enqueueWhere = (condition: string) => `
+  INSERT INTO jobs (kind, payload, run_at, dedupe_key)
+  SELECT $1::text, $2::jsonb, COALESCE($3::timestamptz, now()), $4::text WHERE ${condition}
+  ON CONFLICT (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running') DO NOTHING`;
+
 const CLAIMED = 'j.id, j.kind, j.payload, j.attempts, j.claims, j.version';
 
 /**
@@ -32,12 +41,15 @@ export const CLAIM_DUE = `
   WHERE j.id = due.id
   RETURNING ${CLAIMED}`;
 
-/** Job $1, run under claim $2 from version $3: done, or due again now if enqueued again meanwhile. */
+/**
+ * Job $1, run under claim $2 from version $3: done (its failed attempts kept), or due again now with
+ * none if enqueued again meanwhile.
+ */
 export const COMPLETE = `
   UPDATE jobs SET last_error = NULL,
     state = CASE WHEN version = $3 THEN 'done' ELSE 'queued' END,
     finished_at = CASE WHEN version = $3 THEN now() END,
-    run_at = now(), attempts = 0
+    run_at = now(), attempts = CASE WHEN version = $3 THEN attempts ELSE 0 END
   WHERE id = $1 AND claims = $2 AND state = 'running'`;
 
 /**
@@ -63,16 +75,19 @@ const LISTED = `id, kind, state, payload, attempts, run_at AS "runAt", dedupe_ke
   last_error AS "lastError", created_at AS "createdAt", attempted_at AS "attemptedAt",
   finished_at AS "finishedAt"`;
 
-/** The latest $3 jobs (below id $4 when given), of state $1 and kind $2 when given, newest first. */
+/**
+ * The latest $3 jobs (below id $4 when given), of state $1 and kind $2 when given, newest first; with $5
+ * only those not done that failed at least once.
+ */
 export const LIST = `SELECT ${LISTED} FROM jobs
   WHERE ($1::text IS NULL OR state = $1) AND ($2::text IS NULL OR kind = $2)
-    AND ($4::bigint IS NULL OR id < $4)
+    AND ($4::bigint IS NULL OR id < $4) AND (NOT $5::boolean OR (state <> 'done' AND last_error IS NOT NULL))
   ORDER BY id DESC LIMIT $3`;
 
-/** Job $1, dead or waiting, due again now with its attempts and last error forgotten. */
+/** Job $1 (of kind $2 when given), dead or waiting, due again now, its attempts and last error forgotten. */
 export const RETRY = `UPDATE jobs
   SET state = 'queued', run_at = now(), attempts = 0, last_error = NULL, finished_at = NULL
-  WHERE id = $1 AND state IN ('queued', 'dead') RETURNING ${LISTED}`;
+  WHERE id = $1 AND ($2::text IS NULL OR kind = $2) AND state IN ('queued', 'dead') RETURNING ${LISTED}`;
 
 /** Of kind $1: how many wait (due, later or running) and how many are dead. */
 export const COUNT = `SELECT
