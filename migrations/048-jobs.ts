@@ -34,9 +34,21 @@ export const up: Migration = async ({ context: sequelize }) => {
     `ON jobs (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running')`,
     { unique: true },
   );
-  await createIndexConcurrently(sequelize, 'jobs_due', `ON jobs (kind, run_at, id) WHERE state IN ('queued', 'running')`);
-  await createIndexConcurrently(sequelize, 'jobs_attempted', 'ON jobs (kind, attempted_at) WHERE attempted_at IS NOT NULL');
-  await createIndexConcurrently(sequelize, 'jobs_finished', 'ON jobs (finished_at) WHERE finished_at IS NOT NULL');
+  await createIndexConcurrently(
+    sequelize,
+    'jobs_due',
+    `ON jobs (kind, run_at, id) WHERE state IN ('queued', 'running')`,
+  );
+  await createIndexConcurrently(
+    sequelize,
+    'jobs_attempted',
+    'ON jobs (kind, attempted_at) WHERE attempted_at IS NOT NULL',
+  );
+  await createIndexConcurrently(
+    sequelize,
+    'jobs_finished',
+    'ON jobs (finished_at) WHERE finished_at IS NOT NULL',
+  );
 };
 
 export const down: Migration = async ({ context: sequelize }) => {

@@ -141,6 +141,8 @@ describe('the job worker', () => {
     expect((await premium(['jobs', 'retry', 'x'])).code).toBe(2);
     const missing = await premium(['jobs', 'retry', '99']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toBe('error: no job 99 dead or waiting (done, running, or none) (JOB_NOT_FOUND)\n');
+    expect(missing.stderr).toBe(
+      'error: no job 99 dead or waiting (done, running, or none) (JOB_NOT_FOUND)\n',
+    );
   });
 });

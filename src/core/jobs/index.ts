@@ -9,4 +9,12 @@ export {
   type Failure,
 } from './claims';
 export { enqueue, enqueueStatement, enqueueWhereStatement, type EnqueueOptions } from './enqueue';
-export { countJobs, JOB_STATES, listJobs, retryJob, type JobRow, type JobsQuery, type JobState } from './operators';
+export {
+  countJobs,
+  JOB_STATES,
+  listJobs,
+  retryJob,
+  type JobRow,
+  type JobsQuery,
+  type JobState,
+} from './operators';

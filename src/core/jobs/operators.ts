@@ -55,12 +55,16 @@ export async function retryJob(sequelize: Sequelize, id: number, kind?: string):
     if (brokenConstraint(error, '23505') === null) throw error;
     throw AppError.conflict('JOB_ALREADY_QUEUED', `job ${id}: another job of its key waits already`);
   }
-  if (!rows[0]) throw AppError.notFound('JOB_NOT_FOUND', `no job ${id} dead or waiting (done, running, or none)`);
+  if (!rows[0])
+    throw AppError.notFound('JOB_NOT_FOUND', `no job ${id} dead or waiting (done, running, or none)`);
   return asRow(rows[0]);
 }
 
 /** How many jobs of `kind` wait (due, later or running) and how many are dead (the worker's metrics). */
-export async function countJobs(sequelize: Sequelize, kind: string): Promise<{ waiting: number; dead: number }> {
+export async function countJobs(
+  sequelize: Sequelize,
+  kind: string,
+): Promise<{ waiting: number; dead: number }> {
   const [row] = await selectRows<{ waiting: number; dead: number }>(sequelize, COUNT, [kind]);
   return row!;
 }

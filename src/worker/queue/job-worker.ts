@@ -114,7 +114,12 @@ export class JobWorker {
     const backoff = backoffMs(job.attempts + 1, lane.backoff);
     let outcome: JobOutcome | void;
     try {
-      outcome = await lane.run(job.payload, { id: job.id, attempts: job.attempts, backoffMs: backoff, signal });
+      outcome = await lane.run(job.payload, {
+        id: job.id,
+        attempts: job.attempts,
+        backoffMs: backoff,
+        signal,
+      });
     } catch (error) {
       if (signal.aborted) {
         await releaseJobs(sequelize, [job]);

@@ -70,14 +70,18 @@ describe('the work queue', () => {
     const [second] = await claimJobs(db(), 'test_ping', LEASE);
     expect(second!.id).toBe(first!.id);
     await completeJob(db(), first!);
-    expect(await failJob(db(), first!, { error: 'late', retryInMs: 0, counts: true, maxAttempts: 1 })).toBeNull();
+    expect(
+      await failJob(db(), first!, { error: 'late', retryInMs: 0, counts: true, maxAttempts: 1 }),
+    ).toBeNull();
     expect(await jobRows()).toEqual([expect.objectContaining({ state: 'running', attempts: 0 })]);
   });
 
   it('lets an operator run a dead job again, and refuses a job that is done', async () => {
     await db().transaction((transaction) => enqueue('test_ping', {}, {}, transaction));
     const [job] = await claimJobs(db(), 'test_ping', LEASE);
-    expect(await failJob(db(), job!, { error: 'boom', retryInMs: 0, counts: true, maxAttempts: 1 })).toBe('dead');
+    expect(await failJob(db(), job!, { error: 'boom', retryInMs: 0, counts: true, maxAttempts: 1 })).toBe(
+      'dead',
+    );
     expect(await listJobs(db(), { state: 'dead', limit: 10 })).toEqual([
       expect.objectContaining({ id: job!.id, attempts: 1, lastError: 'boom' }),
     ]);
