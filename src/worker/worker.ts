@@ -22,8 +22,8 @@ export interface RunningWorker {
 }
 
 /**
- * The worker process's parts: the outbox relay, the scheduled jobs, the work queue's handlers (the
- * seller's notices with SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
+ * The worker process's parts: the outbox relay, the scheduled jobs, the work queue's handlers (role
+ * syncs when roles are on, the seller's notices with SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
  */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config, { warn: (message) => logger.warn(message) });
@@ -47,7 +47,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     queueRoleSyncs: roles !== null,
   });
   const { webhookUrl, perMinute } = config.sellerNotices;
-  const handlers: JobHandler<never>[] = [];
+  const handlers: JobHandler<never>[] = roles ? [roles.handler] : [];
   if (webhookUrl !== null)
     handlers.push(noticeHandler({ webhookUrl, perMinute, timeoutMs: config.providerTimeoutMs }));
   const queue = new JobWorker({
@@ -68,14 +68,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   scheduler.start();
   relay.start();
-  roles?.loop.start();
   heldRevokes.start();
   queue.start();
   return {
     port: server.port,
     async stop() {
       heldRevokes.stop();
-      await Promise.all([relay.stop(), scheduler.stop(), queue.stop(), roles?.loop.stop()]);
+      await Promise.all([relay.stop(), scheduler.stop(), queue.stop()]);
       await server.close();
       await core.close();
     },

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute } from '../db/database';
 import type { PlainQuery } from '../db/plain-query';
-import { ENQUEUE, enqueueWhere } from './sql';
+import { ENQUEUE, ENQUEUE_EACH, enqueueWhere } from './sql';
 
 export interface EnqueueOptions {
   /** Not before then (now by default). */
@@ -49,4 +49,16 @@ export function enqueueWhereStatement(
     text: enqueueWhere(condition.sql),
     values: [...bindOf(kind, payload, {}), ...condition.values],
   };
+}
+
+/**
+ * The statement that queues one job of `kind` per key (distinct), each key its job's dedupe key and its
+ * payload's `field`: for a caller on a plain connection (the relay's settling transaction).
+ */
+export function enqueueEachStatement(
+  kind: string,
+  keys: string[],
+  field: string,
+): { text: string; values: unknown[] } {
+  return { text: ENQUEUE_EACH, values: [kind, keys, field] };
 }

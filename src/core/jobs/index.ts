@@ -8,12 +8,19 @@ export {
   type ClaimOptions,
   type Failure,
 } from './claims';
-export { enqueue, enqueueStatement, enqueueWhereStatement, type EnqueueOptions } from './enqueue';
+export {
+  enqueue,
+  enqueueEachStatement,
+  enqueueStatement,
+  enqueueWhereStatement,
+  type EnqueueOptions,
+} from './enqueue';
 export {
   countJobs,
   JOB_STATES,
   listJobs,
   retryJob,
+  settleDeadJobs,
   type JobRow,
   type JobsQuery,
   type JobState,

@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
-import { brokenConstraint, selectRows } from '../db/database';
+import { brokenConstraint, execute, selectRows, type Runner } from '../db/database';
 import { AppError } from '../errors';
-import { COUNT, LIST, RETRY } from './sql';
+import { COUNT, LIST, RETRY, SETTLE_DEAD } from './sql';
 
 export const JOB_STATES = ['queued', 'running', 'done', 'dead'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -67,4 +67,9 @@ export async function countJobs(
 ): Promise<{ waiting: number; dead: number }> {
   const [row] = await selectRows<{ waiting: number; dead: number }>(sequelize, COUNT, [kind]);
   return row!;
+}
+
+/** Marks done the dead jobs of `kind` and `dedupeKeys` whose work was done another way. */
+export async function settleDeadJobs(runner: Runner, kind: string, dedupeKeys: string[]): Promise<void> {
+  if (dedupeKeys.length > 0) await execute(runner, SETTLE_DEAD, [kind, dedupeKeys]);
 }

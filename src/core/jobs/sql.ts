@@ -1,5 +1,10 @@
 /** The work queue's raw SQL: the table `jobs` (migration 048). Statements take `$n` bind parameters. */
 
+const ON_DEDUPE_KEY = `ON CONFLICT (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running')`;
+const AGAIN = `DO UPDATE SET payload = EXCLUDED.payload, version = jobs.version + 1,
+    run_at = CASE WHEN jobs.state = 'queued' AND jobs.attempts = 0
+                  THEN LEAST(jobs.run_at, EXCLUDED.run_at) ELSE jobs.run_at END`;
+
 /**
  * Job $1 ($2 its payload), due at $3 (null: now), of dedupe key $4. A job of that kind and key that
  * still waits or runs is not doubled: it takes the new payload and its version grows (a run in hand then
@@ -8,10 +13,16 @@
 export const ENQUEUE = `
   INSERT INTO jobs (kind, payload, run_at, dedupe_key)
   VALUES ($1::text, $2::jsonb, COALESCE($3::timestamptz, now()), $4::text)
-  ON CONFLICT (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running')
-  DO UPDATE SET payload = EXCLUDED.payload, version = jobs.version + 1,
-    run_at = CASE WHEN jobs.state = 'queued' AND jobs.attempts = 0
-                  THEN LEAST(jobs.run_at, EXCLUDED.run_at) ELSE jobs.run_at END`;
+  ${ON_DEDUPE_KEY} ${AGAIN}`;
+
+/**
+ * A job of kind $1 for each of the distinct keys $2, due now, its dedupe key the key and its payload
+ * `{ <$3>: key }`; enqueued again as ENQUEUE is.
+ */
+export const ENQUEUE_EACH = `
+  INSERT INTO jobs (kind, payload, dedupe_key)
+  SELECT $1::text, jsonb_build_object($3::text, key), key FROM unnest($2::text[]) AS keys (key)
+  ${ON_DEDUPE_KEY} ${AGAIN}`;
 
 /**
  * Job $1 ($2 its payload, due at $3, of dedupe key $4 when given) only where `condition` holds: its own
@@ -20,7 +31,7 @@ export const ENQUEUE = `
 export const enqueueWhere = (condition: string) => `
   INSERT INTO jobs (kind, payload, run_at, dedupe_key)
   SELECT $1::text, $2::jsonb, COALESCE($3::timestamptz, now()), $4::text WHERE ${condition}
-  ON CONFLICT (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running') DO NOTHING`;
+  ${ON_DEDUPE_KEY} DO NOTHING`;
 
 const CLAIMED = 'j.id, j.kind, j.payload, j.attempts, j.claims, j.version';
 
@@ -94,3 +105,7 @@ export const COUNT = `SELECT
   count(*) FILTER (WHERE state IN ('queued', 'running'))::int AS waiting,
   count(*) FILTER (WHERE state = 'dead')::int AS dead
   FROM jobs WHERE kind = $1 AND state <> 'done'`;
+
+/** The dead jobs of kind $1 and dedupe keys $2, whose work was done another way: done now. */
+export const SETTLE_DEAD = `UPDATE jobs SET state = 'done', finished_at = now()
+  WHERE kind = $1 AND state = 'dead' AND dedupe_key = ANY($2::text[])`;
