@@ -7,7 +7,9 @@ import { alterBriefly, createIndexConcurrently } from '../src/core/db/online-mig
  * another worker takes it again), done or dead. `claims` counts the claims, so that only the worker
  * holding the latest claim finishes the job; `version` grows when a job of the same `dedupe_key` is
  * enqueued again while it waits or runs, so that a run that read older facts leaves it due again. At
- * most one job per kind and dedupe key waits or runs at a time. A new table: nothing live is locked.
+ * most one job per kind and dedupe key waits or runs at a time. The indexes: due jobs by kind, the last
+ * claim of a kind (the pace), jobs not done (the counts) and finished ones (housekeeping). A new table:
+ * nothing live is locked.
  */
 export const up: Migration = async ({ context: sequelize }) => {
   await alterBriefly(
@@ -44,6 +46,7 @@ export const up: Migration = async ({ context: sequelize }) => {
     'jobs_attempted',
     'ON jobs (kind, attempted_at) WHERE attempted_at IS NOT NULL',
   );
+  await createIndexConcurrently(sequelize, 'jobs_unfinished', `ON jobs (kind, state) WHERE state <> 'done'`);
   await createIndexConcurrently(
     sequelize,
     'jobs_finished',

@@ -1,6 +1,8 @@
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import { QueryTypes } from 'sequelize';
 import { enqueue } from '../../src/core/jobs';
+import { registerBusinessMetrics } from '../../src/worker/business-metrics';
 import type { JobHandler } from '../../src/worker/queue/handler';
 import { JobWorker } from '../../src/worker/queue/job-worker';
 import { json, premium } from '../support/cli';
@@ -94,6 +96,9 @@ describe('the job worker', () => {
         }),
       ]);
       expect(json(await premium(['--json', 'jobs', 'dead']))).toEqual({ jobs });
+      const registry = new Registry();
+      registerBusinessMetrics(registry, core());
+      expect(await registry.metrics()).toMatch(/^premium_jobs\{kind="test_flaky",state="dead"\} 1$/m);
 
       healed = true;
       const retried = await premium(['--json', 'jobs', 'retry', String(jobs[0]!.id)]);

@@ -17,6 +17,7 @@ export {
 } from './enqueue';
 export {
   countJobs,
+  countJobsByKind,
   JOB_STATES,
   listJobs,
   retryJob,

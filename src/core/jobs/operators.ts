@@ -1,7 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { brokenConstraint, execute, selectRows, type Runner } from '../db/database';
 import { AppError } from '../errors';
-import { COUNT, LIST, RETRY, SETTLE_DEAD } from './sql';
+import { COUNT, COUNT_BY_KIND, LIST, RETRY, SETTLE_DEAD } from './sql';
 
 export const JOB_STATES = ['queued', 'running', 'done', 'dead'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -67,6 +67,13 @@ export async function countJobs(
 ): Promise<{ waiting: number; dead: number }> {
   const [row] = await selectRows<{ waiting: number; dead: number }>(sequelize, COUNT, [kind]);
   return row!;
+}
+
+/** For each kind with jobs not done, how many wait and how many are dead (the worker's metrics). */
+export function countJobsByKind(
+  sequelize: Sequelize,
+): Promise<{ kind: string; waiting: number; dead: number }[]> {
+  return selectRows(sequelize, COUNT_BY_KIND);
 }
 
 /** Marks done the dead jobs of `kind` and `dedupeKeys` whose work was done another way. */

@@ -100,11 +100,15 @@ export const RETRY = `UPDATE jobs
   SET state = 'queued', run_at = now(), attempts = 0, last_error = NULL, finished_at = NULL
   WHERE id = $1 AND ($2::text IS NULL OR kind = $2) AND state IN ('queued', 'dead') RETURNING ${LISTED}`;
 
-/** Of kind $1: how many wait (due, later or running) and how many are dead. */
-export const COUNT = `SELECT
+const WAITING_AND_DEAD = `
   count(*) FILTER (WHERE state IN ('queued', 'running'))::int AS waiting,
-  count(*) FILTER (WHERE state = 'dead')::int AS dead
-  FROM jobs WHERE kind = $1 AND state <> 'done'`;
+  count(*) FILTER (WHERE state = 'dead')::int AS dead`;
+
+/** Of kind $1: how many wait (due, later or running) and how many are dead. */
+export const COUNT = `SELECT ${WAITING_AND_DEAD} FROM jobs WHERE kind = $1 AND state <> 'done'`;
+
+/** The same, for every kind that has jobs not done. */
+export const COUNT_BY_KIND = `SELECT kind, ${WAITING_AND_DEAD} FROM jobs WHERE state <> 'done' GROUP BY kind`;
 
 /** The dead jobs of kind $1 and dedupe keys $2, whose work was done another way: done now. */
 export const SETTLE_DEAD = `UPDATE jobs SET state = 'done', finished_at = now()
