@@ -15,13 +15,7 @@ function pictureUnder(file: string, heading: string): string {
  * The worker's parts (src/worker/worker.ts starts each), as the pictures name them. A part added to the
  * worker fails the last test until it is named here, and then the pictures until they draw it.
  */
-const WORKER_PARTS = [
-  'outbox relay',
-  'scheduled jobs',
-  'seller-notice sender',
-  'role-sync loop',
-  'held-revokes watch',
-];
+const WORKER_PARTS = ['outbox relay', 'scheduled jobs', 'job loop', 'held-revokes watch'];
 
 describe('the pictures of what runs', () => {
   const jobs = Object.keys(loadConfig({ NODE_ENV: 'test' }).schedules);
@@ -38,6 +32,6 @@ describe('the pictures of what runs', () => {
   it('names every part the worker starts', () => {
     const worker = fs.readFileSync(path.join(ROOT, 'src/worker/worker.ts'), 'utf8');
     const started = [...worker.matchAll(/^\s+(\w+)\??(?:\.loop)?\.start\(\);$/gm)].map(([, part]) => part);
-    expect(started).toEqual(['scheduler', 'relay', 'roles', 'heldRevokes', 'notices']);
+    expect(started).toEqual(['scheduler', 'relay', 'heldRevokes', 'queue']);
   });
 });

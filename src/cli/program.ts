@@ -14,6 +14,8 @@ import { registerOrdersList } from './commands/orders-list';
 import { registerOrdersReconcile } from './commands/orders-reconcile';
 import { registerOrdersRefund } from './commands/orders-refund';
 import { registerOrdersShow } from './commands/orders-show';
+import { registerJobsDead, registerJobsList } from './commands/jobs-list';
+import { registerJobsRetry } from './commands/jobs-retry';
 import { registerNoticesList } from './commands/notices-list';
 import { registerNoticesRetry } from './commands/notices-retry';
 import { registerOutboxDead } from './commands/outbox-dead';
@@ -172,6 +174,13 @@ export function buildProgram(): { program: Command; session: Session } {
     .description("the seller's Discord notices of sales, failed renewals, disputes and held revokes");
   registerNoticesList(notices, session);
   registerNoticesRetry(notices, session);
+
+  const jobs = program
+    .command('jobs')
+    .description('the work queue the worker drains: role syncs and seller notices');
+  registerJobsList(jobs, session);
+  registerJobsDead(jobs, session);
+  registerJobsRetry(jobs, session);
 
   const db = program.command('db').description('the database schema');
   registerDbMigrate(db, session);

@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { Core } from '../core';
 import { select } from '../core/reports/select';
+import { countJobsByKind } from '../core/jobs';
 import { countNotices } from '../core/seller-notices';
 import {
   ACTIVE_PREMIUM,
@@ -95,6 +96,19 @@ export function registerBusinessMetrics(registry: Registry, core: Pick<Core, 'se
     async collect() {
       const counts = await countNotices(sequelize);
       for (const state of ['waiting', 'dead'] as const) this.set({ state }, counts[state]);
+    },
+  });
+  new Gauge({
+    name: 'premium_jobs',
+    help: 'Jobs of the work queue not done, by kind: waiting (due, later or running) and dead (given up)',
+    labelNames: ['kind', 'state'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const { kind, waiting, dead } of await countJobsByKind(sequelize)) {
+        this.set({ kind, state: 'waiting' }, waiting);
+        this.set({ kind, state: 'dead' }, dead);
+      }
     },
   });
 }

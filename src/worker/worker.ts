@@ -7,10 +7,12 @@ import { startHealthServer } from '../metrics/health-server';
 import { registerBusinessMetrics } from './business-metrics';
 import { HeldRevokesWatch } from './held-revokes-watch';
 import { scheduledJobs } from './jobs';
+import { JobWorker } from './queue/job-worker';
+import type { JobHandler } from './queue/handler';
 import { OutboxRelay } from './relay/outbox-relay';
 import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
-import { NoticeSender } from './seller-notices/notice-sender';
+import { noticeHandler } from './seller-notices/notice-handler';
 
 export interface RunningWorker {
   /** The port `/healthz` and `/metrics` are served on. */
@@ -20,8 +22,8 @@ export interface RunningWorker {
 }
 
 /**
- * The worker process's parts: the outbox relay, the scheduled jobs, the seller's notices (with
- * SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
+ * The worker process's parts: the outbox relay, the scheduled jobs, the work queue's handlers (role
+ * syncs when roles are on, the seller's notices with SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
  */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config, { warn: (message) => logger.warn(message) });
@@ -45,16 +47,15 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     queueRoleSyncs: roles !== null,
   });
   const { webhookUrl, perMinute } = config.sellerNotices;
-  const notices =
-    webhookUrl === null
-      ? null
-      : new NoticeSender({
-          sequelize: core.sequelize,
-          webhookUrl,
-          perMinute,
-          timeoutMs: config.providerTimeoutMs,
-          logger: logger.child({ part: 'seller-notices' }),
-        });
+  const handlers: JobHandler<never>[] = roles ? [roles.handler] : [];
+  if (webhookUrl !== null)
+    handlers.push(noticeHandler({ webhookUrl, perMinute, timeoutMs: config.providerTimeoutMs }));
+  const queue = new JobWorker({
+    sequelize: core.sequelize,
+    handlers,
+    logger: logger.child({ part: 'jobs' }),
+    pollMs: config.outbox.pollIntervalMs,
+  });
   const heldRevokes = new HeldRevokesWatch(core, logger.child({ part: 'revocation-guard' }), registry);
   const server = await startHealthServer({
     host: config.metricsHost,
@@ -67,14 +68,13 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
   });
   scheduler.start();
   relay.start();
-  roles?.loop.start();
   heldRevokes.start();
-  notices?.start();
+  queue.start();
   return {
     port: server.port,
     async stop() {
       heldRevokes.stop();
-      await Promise.all([relay.stop(), scheduler.stop(), notices?.stop(), roles?.loop.stop()]);
+      await Promise.all([relay.stop(), scheduler.stop(), queue.stop()]);
       await server.close();
       await core.close();
     },

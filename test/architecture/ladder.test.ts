@@ -11,6 +11,7 @@ const LADDER = [
   ['models'],
   ['db'],
   ['core'],
+  ['jobs'],
   ['config', 'seller-notices'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],

@@ -1,5 +1,5 @@
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { claimDueNotice, markNoticeDead } from '../../src/core/seller-notices';
+import { claimJobs, failJob } from '../../src/core/jobs';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser } from '../support/fixtures';
 import { json, premium } from '../support/cli';
@@ -23,8 +23,9 @@ describe('premium notices', () => {
     await sale('asha');
     await sale('ravi');
     // The first notice is claimed, and Discord refuses it: given up.
-    const claimed = (await claimDueNotice(db(), { leaseMs: 60_000, spacingMs: 0 }))!;
-    await markNoticeDead(db(), claimed.id, 'Discord answered 404: {"message": "Unknown Webhook"}');
+    const [claimed] = await claimJobs(db(), 'seller_notice', { limit: 1, leaseMs: 60_000 });
+    const error = 'Discord answered 404: {"message": "Unknown Webhook"}';
+    await failJob(db(), claimed!, { error, retryInMs: 0, counts: true, maxAttempts: 0 });
 
     const all = await premium(['notices', 'list']);
     expect(all.code).toBe(0);
@@ -38,7 +39,7 @@ describe('premium notices', () => {
     );
     expect(failed.notices).toEqual([
       expect.objectContaining({
-        id: claimed.id,
+        id: claimed!.id,
         kind: 'sale',
         attempts: 1,
         lastError: 'Discord answered 404: {"message": "Unknown Webhook"}',
@@ -46,10 +47,10 @@ describe('premium notices', () => {
       }),
     ]);
 
-    const retried = await premium(['--json', 'notices', 'retry', String(claimed.id)]);
+    const retried = await premium(['--json', 'notices', 'retry', String(claimed!.id)]);
     expect(retried.code).toBe(0);
     expect(json(retried)).toEqual({
-      notice: expect.objectContaining({ id: claimed.id, attempts: 0, deadAt: null }),
+      notice: expect.objectContaining({ id: claimed!.id, attempts: 0, deadAt: null }),
     });
     expect(json(await premium(['--json', 'notices', 'list', '--failed']))).toEqual({ notices: [] });
   });

@@ -24,10 +24,11 @@ describe('premium roles status', () => {
     const failing = await createUser();
     const away = await createUser();
     await core().sequelize.query(
-      `INSERT INTO role_syncs (user_id, attempts, last_error, due_at, skipped_at) VALUES
-         ($1, 3, 'Discord answered 403 Missing Permissions (50013)', now() + interval '1 minute', NULL),
-         ($2, 0, 'not a member of the guild (10007 Unknown Member)', now(), now())`,
-      { bind: [failing.id, away.id], type: QueryTypes.INSERT },
+      `INSERT INTO jobs (kind, dedupe_key, payload, state, attempts, last_error, run_at, finished_at) VALUES
+         ('role_sync', $1, '{}', 'queued', 3, 'Discord answered 403 Missing Permissions (50013)',
+          now() + interval '1 minute', NULL),
+         ('role_sync', $2, '{}', 'dead', 1, 'not a member of the guild (10007 Unknown Member)', now(), now())`,
+      { bind: [failing.providerId, away.providerId], type: QueryTypes.INSERT },
     );
     expect((await roles(['sync'])).code).toBe(0);
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { PremiumEventPayload } from '../../src/core/premium/types';
 import { bindSlot } from '../../src/core/bundles';
+import { claimJobs, enqueue, failJob } from '../../src/core/jobs';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
@@ -410,6 +411,40 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       );
       await expect(bound.textContent()).resolves.toMatch(/bound \d{4}-\d\d-\d\d \d\d:\d\d IST · until /);
       await shot(page, 'console-user-bundles');
+    },
+    TEST_MS,
+  );
+  it(
+    'the jobs view shows a dead job with its last error, and Retry runs it again',
+    async () => {
+      const { sequelize } = getProduct().core;
+      // A kind no handler of the running worker takes: it stays as the console leaves it.
+      await sequelize.transaction((transaction) => enqueue('e2e_check', { n: 1 }, {}, transaction));
+      const [job] = await claimJobs(sequelize, 'e2e_check', { limit: 1, leaseMs: 60_000 });
+      await failJob(sequelize, job!, {
+        error: 'the far end answered 503',
+        retryInMs: 0,
+        counts: true,
+        maxAttempts: 1,
+      });
+
+      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      await page.goto(`${api()}/console#/jobs`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+      const row = page.locator(`[data-row="jobs:${job!.id}:retry"]`);
+      await expect(row.textContent()).resolves.toMatch(
+        new RegExp(
+          `^#${job!.id} · e2e_check · dead .+ · 1 failed attempt\\(s\\)the far end answered 503Retry$`,
+        ),
+      );
+      await shot(page, 'console-jobs');
+
+      await row.getByRole('button', { name: 'Retry' }).click();
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await page.getByText(`Job ${job!.id} is due now: the worker runs it next.`).waitFor();
+      await expect(row.textContent()).resolves.toMatch(/ · e2e_check · due .+ · 0 failed attempt\(s\)/);
     },
     TEST_MS,
   );

@@ -4,6 +4,7 @@ import type { Core } from '../../src/core';
 import type { User } from '../../src/core/models';
 import { grantPremium } from '../../src/core/premium/grant';
 import { SANDBOX_BOT_TOKEN, startSandbox, type Sandbox } from '../../src/sandbox';
+import { JobWorker } from '../../src/worker/queue/job-worker';
 import { workerRoles } from '../../src/worker/roles';
 import { testConfig, useTestCore } from './context';
 import { createUser, grantRequest } from './fixtures';
@@ -32,7 +33,7 @@ export function useGuild(sandbox: () => Sandbox): void {
   });
 }
 
-/** The worker's side of roles for the test: a relay that queues role syncs and the queue's drain. */
+/** The worker's side of roles for the test: a relay that queues role syncs and the queue's worker. */
 export function useRoleWorker(core: () => Core): () => void {
   const startRelay = useRelays();
   const stops: (() => Promise<void>)[] = [];
@@ -41,9 +42,16 @@ export function useRoleWorker(core: () => Core): () => void {
   });
   return () => {
     startRelay(core().config, { queueRoleSyncs: true });
-    const roles = workerRoles(core(), pino({ level: 'silent' }))!;
-    roles.loop.start();
-    stops.push(() => roles.loop.stop());
+    const logger = pino({ level: 'silent' });
+    const roles = workerRoles(core(), logger)!;
+    const worker = new JobWorker({
+      sequelize: core().sequelize,
+      handlers: [roles.handler],
+      logger,
+      pollMs: 100,
+    });
+    worker.start();
+    stops.push(() => worker.stop());
   };
 }
 
@@ -56,11 +64,12 @@ export interface QueuedSync {
   skipped_at: Date | null;
 }
 
-/** The user's row of the role-sync queue, or undefined. */
+/** The user's role sync in the work queue, not done (set aside: dead as no member), or undefined. */
 export async function queuedSync(sequelize: Sequelize, user: User): Promise<QueuedSync | undefined> {
   const [row] = await sequelize.query<QueuedSync>(
-    'SELECT attempts, last_error, skipped_at FROM role_syncs WHERE user_id = $1',
-    { bind: [user.id], type: QueryTypes.SELECT },
+    `SELECT attempts, last_error, CASE WHEN state = 'dead' THEN finished_at END AS skipped_at
+     FROM jobs WHERE kind = 'role_sync' AND dedupe_key = $1 AND state <> 'done'`,
+    { bind: [user.providerId], type: QueryTypes.SELECT },
   );
   return row;
 }

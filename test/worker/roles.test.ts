@@ -224,7 +224,7 @@ describe("Discord's refusals delay a role change and never lose it", () => {
     // The last syncs are deleted a moment after Discord answered them, as in queueEmpties.
     await pollUntil('the queue emptied', async () => {
       const [row] = await app().core.sequelize.query<{ queued: number }>(
-        'SELECT count(*)::int AS queued FROM role_syncs',
+        "SELECT count(*)::int AS queued FROM jobs WHERE kind = 'role_sync' AND state <> 'done'",
         { type: QueryTypes.SELECT },
       );
       return row?.queued === 0;

@@ -6,7 +6,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox';
 import { registerBusinessMetrics } from '../../src/worker/business-metrics';
 import { housekeepingJob } from '../../src/worker/jobs/housekeeping';
 import { runExclusively } from '../../src/worker/scheduler';
-import { NoticeSender } from '../../src/worker/seller-notices/notice-sender';
+import { JobWorker } from '../../src/worker/queue/job-worker';
+import { noticeHandler } from '../../src/worker/seller-notices/notice-handler';
 import { startWorker } from '../../src/worker/worker';
 import { testConfig } from '../support/context';
 import { createUser } from '../support/fixtures';
@@ -45,15 +46,13 @@ let webhooks = 0;
  */
 async function sentToChannel(): Promise<string[]> {
   const webhookId = String(++webhooks);
-  const sender = new NoticeSender({
-    sequelize: app().core.sequelize,
+  const handler = noticeHandler({
     webhookUrl: discord.discord.webhookUrl(webhookId),
     perMinute: 480,
     timeoutMs: 5000,
-    logger,
-    pollMs: 20,
-    retry: { baseMs: 50, maxMs: 200 },
+    backoff: { firstMs: 50, maxMs: 200 },
   });
+  const sender = new JobWorker({ sequelize: app().core.sequelize, handlers: [handler], logger, pollMs: 20 });
   sender.start();
   try {
     await pollUntil('every notice sent', async () => (await waiting()) === 0);
@@ -68,7 +67,7 @@ async function sentToChannel(): Promise<string[]> {
 
 async function waiting(): Promise<number> {
   const [row] = await app().core.sequelize.query<{ count: number }>(
-    'SELECT count(*)::int AS count FROM seller_notices WHERE sent_at IS NULL AND dead_at IS NULL',
+    "SELECT count(*)::int AS count FROM jobs WHERE kind = 'seller_notice' AND state IN ('queued', 'running')",
     { type: QueryTypes.SELECT },
   );
   return row!.count;
@@ -80,9 +79,13 @@ function notices() {
     payload: object;
     attempts: number;
     last_error: string | null;
-  }>('SELECT kind, payload, attempts, last_error FROM seller_notices ORDER BY id', {
-    type: QueryTypes.SELECT,
-  });
+  }>(
+    `SELECT payload->>'kind' AS kind, payload - 'kind' AS payload, attempts, last_error
+     FROM jobs WHERE kind = 'seller_notice' ORDER BY id`,
+    {
+      type: QueryTypes.SELECT,
+    },
+  );
 }
 
 const saleOf = (buyer: User, orderId: string) =>
@@ -221,7 +224,7 @@ describe("the seller's notices", () => {
     await paidMonthlyOrder(app(), buyer);
     await paidMonthlyOrder(app(), buyer);
     await app().core.sequelize.query(
-      `UPDATE seller_notices SET created_at = now() - interval '25 hours' WHERE id = (SELECT min(id) FROM seller_notices)`,
+      `UPDATE jobs SET created_at = now() - interval '25 hours' WHERE id = (SELECT min(id) FROM jobs)`,
     );
 
     expect(await runExclusively(app().core, housekeepingJob, logger)).toBe('ran');

@@ -1,10 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
+import { NOTICE_JOB } from '../seller-notices';
 import {
   deleteCodeAttemptFailuresBefore,
   deleteDeadOutboxRowsBefore,
-  deleteFinishedNoticesBefore,
-  deleteWaitingNoticesBefore,
+  deleteFinishedJobsBefore,
+  deleteWaitingJobsBefore,
   deleteJobRunsBefore,
   deleteWebhookIdsBefore,
 } from './sql';
@@ -17,8 +18,11 @@ const DEAD_OUTBOX_ROWS_KEPT = '30 days';
 const JOB_RUNS_KEPT = '30 days';
 /** Failed code attempts count for an hour (ATTEMPT_LIMITS); a day of them still helps support. */
 const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
-/** The seller's notices, sent or given up: a month, for an operator asking what the channel was told. */
-const FINISHED_NOTICES_KEPT = '30 days';
+/**
+ * The work queue's jobs, done or given up: a month, for an operator asking what the seller's channel was
+ * told or which role syncs failed.
+ */
+const FINISHED_JOBS_KEPT = '30 days';
 /**
  * Without SELLER_DISCORD_WEBHOOK_URL nothing sends the notices: a day of them is kept, so a URL set later
  * tells of the last day, not of months of sales at once.
@@ -32,8 +36,8 @@ async function countDeleted(transaction: Transaction, statement: string): Promis
 
 /**
  * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
- * code attempts and old seller notices (`sellerNotices`: whether the worker sends them; if not, those
- * waiting go after a day). Returns the counts.
+ * code attempts, the work queue's old finished jobs, and seller notices not sent (`sellerNotices`:
+ * whether the worker sends them; if not, those waiting go after a day). Returns the counts.
  */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
@@ -43,14 +47,14 @@ export async function removeExpiredBookkeeping(
   deadRows: number;
   jobRuns: number;
   codeAttemptFailures: number;
+  finishedJobs: number;
   sellerNotices: number;
 }> {
-  const finishedNotices = await countDeleted(transaction, deleteFinishedNoticesBefore(FINISHED_NOTICES_KEPT));
-  const unsentNotices = sellerNotices
-    ? 0
-    : await countDeleted(transaction, deleteWaitingNoticesBefore(UNSENT_NOTICES_KEPT));
   return {
-    sellerNotices: finishedNotices + unsentNotices,
+    finishedJobs: await countDeleted(transaction, deleteFinishedJobsBefore(FINISHED_JOBS_KEPT)),
+    sellerNotices: sellerNotices
+      ? 0
+      : await countDeleted(transaction, deleteWaitingJobsBefore(NOTICE_JOB, UNSENT_NOTICES_KEPT)),
     webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
     deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
     jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),

@@ -17,12 +17,12 @@ export const deleteJobRunsBefore = (kept: string) =>
 export const deleteCodeAttemptFailuresBefore = (kept: string) =>
   counted(`DELETE FROM code_attempt_failures WHERE created_at < now() - interval '${kept}'`);
 
-/** Notices sent, or given up, more than `kept` ago. */
-export const deleteFinishedNoticesBefore = (kept: string) =>
-  counted(`DELETE FROM seller_notices WHERE COALESCE(sent_at, dead_at) < now() - interval '${kept}'`);
+/** Jobs done, or given up (dead), more than `kept` ago. */
+export const deleteFinishedJobsBefore = (kept: string) =>
+  counted(`DELETE FROM jobs WHERE finished_at < now() - interval '${kept}'`);
 
-/** Notices that wait more than `kept` after they were written: none is sent without a webhook URL. */
-export const deleteWaitingNoticesBefore = (kept: string) =>
+/** Jobs of `kind` that wait more than `kept` after they were written (nothing runs that kind). */
+export const deleteWaitingJobsBefore = (kind: string, kept: string) =>
   counted(
-    `DELETE FROM seller_notices WHERE sent_at IS NULL AND dead_at IS NULL AND created_at < now() - interval '${kept}'`,
+    `DELETE FROM jobs WHERE kind = '${kind}' AND state = 'queued' AND created_at < now() - interval '${kept}'`,
   );

@@ -6,7 +6,8 @@ import { runningTiers } from '../users';
 import type { GuildMember, GuildMembers } from './guild-members';
 import { MEMBERS_PAGE } from './guild-members';
 import { applyRoleChange, isNoChange, roleChange, type RoleChange } from './member-roles';
-import { FORGET_SKIPPED, RECORD_RUN } from './sql';
+import { settleDeadJobs } from '../jobs';
+import { RECORD_RUN, ROLE_SYNC_JOB } from './sql';
 
 export type DriftOutcome = 'synced' | 'stopped-at-guard' | 'failed';
 
@@ -132,7 +133,11 @@ export async function syncGuildRoles(
     }
     const failed = new Set(report.failed.map((failure) => failure.providerId));
     const synced = members.filter((member) => !failed.has(member.userId));
-    await execute(sequelize, FORGET_SKIPPED, [synced.map((member) => member.userId)]);
+    await settleDeadJobs(
+      sequelize,
+      ROLE_SYNC_JOB,
+      synced.map((member) => member.userId),
+    );
   } catch (error) {
     report.outcome = 'failed';
     report.error = (error as Error).message;

@@ -3,6 +3,7 @@ import { listTiers } from '../catalog';
 import type { Config } from '../config';
 import { selectRows } from '../db/database';
 import type { DriftOutcome, DriftReport } from './drift-sync';
+import { NOT_A_MEMBER_REASON } from './sync';
 import { LAST_RUN, QUEUE_COUNTS, QUEUE_PROBLEMS } from './sql';
 
 /** Failing and set-aside users `premium roles status` lists. */
@@ -36,8 +37,8 @@ export interface RolesStatus {
 /** Whether roles are on, their mapping, the queue and the last drift sync. */
 export async function rolesStatus(sequelize: Sequelize, config: Pick<Config, 'roles'>): Promise<RolesStatus> {
   const [[counts], problems, [lastSync]] = await Promise.all([
-    selectRows<Omit<RolesStatus['queue'], 'problems'>>(sequelize, QUEUE_COUNTS),
-    selectRows<RoleQueueProblem>(sequelize, QUEUE_PROBLEMS, [LISTED]),
+    selectRows<Omit<RolesStatus['queue'], 'problems'>>(sequelize, QUEUE_COUNTS, [NOT_A_MEMBER_REASON]),
+    selectRows<RoleQueueProblem>(sequelize, QUEUE_PROBLEMS, [NOT_A_MEMBER_REASON, LISTED]),
     selectRows<NonNullable<RolesStatus['lastSync']>>(sequelize, LAST_RUN),
   ]);
   return {

@@ -1,8 +1,8 @@
 import type { Sequelize } from 'sequelize';
-import { selectRows } from '../db/database';
-import { AppError } from '../errors';
+import { AppError, isAppError } from '../errors';
+import { countJobs, listJobs, retryJob, type JobRow } from '../jobs';
 import { messageOf } from './message';
-import { COUNT_NOTICES, LIST_NOTICES, RETRY_NOTICE } from './sql';
+import { NOTICE_JOB } from './sql';
 import type { NoticeKind, SellerNotice } from './types';
 
 /** A notice as operators see it (`premium notices list`). */
@@ -20,11 +20,19 @@ export interface NoticeRow {
   deadAt: Date | null;
 }
 
-type StoredRow = Omit<NoticeRow, 'message'> & { id: string; payload: object };
-
-function rowOf({ payload, ...row }: StoredRow): NoticeRow {
-  const notice = { ...payload, kind: row.kind } as SellerNotice;
-  return { ...row, id: Number(row.id), message: messageOf(notice).content };
+function rowOf(job: JobRow): NoticeRow {
+  const notice = job.payload as unknown as SellerNotice;
+  return {
+    id: job.id,
+    kind: notice.kind,
+    message: messageOf(notice).content,
+    createdAt: job.createdAt,
+    dueAt: job.runAt,
+    attempts: job.attempts,
+    lastError: job.lastError,
+    sentAt: job.state === 'done' ? job.finishedAt : null,
+    deadAt: job.state === 'dead' ? job.finishedAt : null,
+  };
 }
 
 /** The latest `limit` notices, newest first; `failed`: only those not sent that failed at least once. */
@@ -32,20 +40,21 @@ export async function listNotices(
   sequelize: Sequelize,
   { failed, limit }: { failed: boolean; limit: number },
 ): Promise<NoticeRow[]> {
-  const rows = await selectRows<StoredRow>(sequelize, LIST_NOTICES, [failed, limit]);
-  return rows.map(rowOf);
+  const jobs = await listJobs(sequelize, { kind: NOTICE_JOB, failing: failed, limit });
+  return jobs.map(rowOf);
 }
 
 /** Sends a notice not sent (a dead one included) again now, its tries forgotten. */
 export async function retryNotice(sequelize: Sequelize, id: number): Promise<NoticeRow> {
-  const [row] = await selectRows<StoredRow>(sequelize, RETRY_NOTICE, [id]);
-  if (!row)
+  try {
+    return rowOf(await retryJob(sequelize, id, NOTICE_JOB));
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'JOB_NOT_FOUND') throw error;
     throw AppError.notFound('NOTICE_NOT_FOUND', `no notice ${id} waiting to be sent (sent already, or none)`);
-  return rowOf(row);
+  }
 }
 
 /** How many notices wait to be sent, and how many were given up (the worker's metrics). */
-export async function countNotices(sequelize: Sequelize): Promise<{ waiting: number; dead: number }> {
-  const [row] = await selectRows<{ waiting: number; dead: number }>(sequelize, COUNT_NOTICES);
-  return row!;
+export function countNotices(sequelize: Sequelize): Promise<{ waiting: number; dead: number }> {
+  return countJobs(sequelize, NOTICE_JOB);
 }

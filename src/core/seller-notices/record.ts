@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
-import { execute } from '../db/database';
 import type { PlainQuery } from '../db/plain-query';
-import { INSERT_NOTICE, INSERT_SALE_OF_ORDER } from './sql';
+import { enqueue, enqueueStatement, enqueueWhereStatement } from '../jobs';
+import { NOTICE_JOB, ORDER_PAID_NOW } from './sql';
 import type { NoticeBuyer, NoticePurchase, SellerNotice } from './types';
 
 /** The buyer's Discord id and name alone, out of a user row that holds more. */
@@ -20,28 +20,24 @@ export function noticePurchase({
   return { tier, planType, durationDays, category, guildId };
 }
 
-function payloadOf({ kind: _kind, ...payload }: SellerNotice): string {
-  return JSON.stringify(payload);
-}
-
 /**
  * Queues a notice for the seller's Discord channel in the caller's transaction, the one that makes the
  * change it tells of: it is sent (by the worker) if and only if the change commits.
  */
 export async function recordNotice(transaction: Transaction, notice: SellerNotice): Promise<void> {
-  await execute(transaction, INSERT_NOTICE, [notice.kind, payloadOf(notice)]);
+  await enqueue(NOTICE_JOB, notice, {}, transaction);
 }
 
 /** The statement that queues `notice` in a plain transaction (the paid-and-grant one's). */
 export function noticeStatement(notice: SellerNotice): PlainQuery {
-  return { name: 'seller-notice', text: INSERT_NOTICE, values: [notice.kind, payloadOf(notice)] };
+  return enqueueStatement(NOTICE_JOB, notice);
 }
 
 /** The statement that queues an order's sale notice, only if its transaction marked the order paid. */
 export function saleOfOrderStatement(orderId: number, notice: SellerNotice): PlainQuery {
-  return {
-    name: 'sale-notice-of-order',
-    text: INSERT_SALE_OF_ORDER,
-    values: [orderId, notice.kind, payloadOf(notice)],
-  };
+  return enqueueWhereStatement(NOTICE_JOB, notice, {
+    name: 'sale-of-order',
+    sql: ORDER_PAID_NOW,
+    values: [orderId],
+  });
 }

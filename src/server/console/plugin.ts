@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AppOptions } from '../app-options';
 import consoleActionRoutes from '../routes/console-actions';
 import consoleCatalogRoutes from '../routes/console-catalog';
+import consoleJobRoutes from '../routes/console-jobs';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
 import consoleReportRoutes from '../routes/console-reports';
@@ -73,5 +74,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleCatalogRoutes, options);
     await api.register(consoleOfferRoutes, options);
     await api.register(consoleReportRoutes, options);
+    await api.register(consoleJobRoutes, options);
   });
 }

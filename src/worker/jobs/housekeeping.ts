@@ -10,7 +10,7 @@ export const housekeepingJob: JobDefinition = {
     );
     logger.info(
       removed,
-      'removed old webhook ids, dead outbox rows, job runs, failed code attempts and seller notices',
+      'removed old webhook ids, dead outbox rows, job runs, failed code attempts, finished jobs and unsent seller notices',
     );
   },
 };

@@ -1,5 +1,7 @@
 import type { PoolClient } from 'pg';
-import { beginClaim, CLAIM_PENDING, DELETE_ROWS, QUEUE_ROLE_SYNCS, RECORD_FAILURES } from './sql';
+import { enqueueEachStatement } from '../../core/jobs';
+import { ROLE_SYNC_JOB } from '../../core/roles/sql';
+import { beginClaim, CLAIM_PENDING, DELETE_ROWS, RECORD_FAILURES } from './sql';
 
 /** A pending outbox row, locked by the claiming transaction. */
 export interface ClaimedRow {
@@ -57,7 +59,7 @@ export async function settleClaimed(
     statements.push(client.query({ text: DELETE_ROWS, values: [relayedIds] }));
   }
   if (roleSyncUsers.length > 0) {
-    statements.push(client.query({ text: QUEUE_ROLE_SYNCS, values: [roleSyncUsers] }));
+    statements.push(client.query(enqueueEachStatement(ROLE_SYNC_JOB, roleSyncUsers, 'providerId')));
   }
   if (failures.length > 0) {
     statements.push(

@@ -33,18 +33,6 @@ export const CLAIM_PENDING = `
 
 export const DELETE_ROWS = 'DELETE FROM outbox WHERE id = ANY($1::bigint[])';
 
-/**
- * When roles are on (docs/roles.md), beside DELETE_ROWS in the settling transaction: the users (Discord
- * ids $1, distinct and sorted, so that two relays lock rows in one order and never deadlock) whose
- * premium the relayed rows changed are queued for a role sync, one row per user however many changes. A
- * row being synced keeps its lease (`due_at`): its sync sees that `queued_at` moved and runs again.
- */
-export const QUEUE_ROLE_SYNCS = `
-  INSERT INTO role_syncs (user_id)
-  SELECT u.id FROM unnest($1::text[]) AS changed (provider_id) JOIN users u USING (provider_id)
-  ON CONFLICT (user_id) DO UPDATE SET queued_at = clock_timestamp(), skipped_at = NULL,
-    due_at = GREATEST(role_syncs.due_at, now())`;
-
 /** Per failed row: its attempts, when to retry it (ms from now), whether it is dead, and why. */
 export const RECORD_FAILURES = `
   UPDATE outbox

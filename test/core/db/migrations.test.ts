@@ -17,6 +17,7 @@ const TABLES = [
   'held_revokes',
   'invoices',
   'job_runs',
+  'jobs',
   'offer_redemptions',
   'offers',
   'order_reservations',
@@ -282,6 +283,82 @@ describe('migrations', () => {
     expect(rows).toEqual([
       { username: 'expired', announced: null },
       { username: 'revoked', announced: 2 },
+    ]);
+  });
+
+  it('moves the old queues into the work queue, and turns what the old code writes to them into jobs', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.down({ to: '049-queues-into-jobs' });
+    await sequelize.query('TRUNCATE users, jobs, seller_notices, role_syncs CASCADE');
+    await sequelize.query(
+      `INSERT INTO users (provider_id, username) VALUES ('8001', 'waits'), ('8002', 'away')`,
+    );
+    const notice = (n: number) => `'{"heldId": ${n}, "target": "user 1", "reason": "r"}'`;
+    await sequelize.query(`
+      INSERT INTO seller_notices (kind, payload, attempts, last_error, sent_at, dead_at) VALUES
+        ('held_revoke', ${notice(1)}, 2, '503', NULL, NULL),
+        ('held_revoke', ${notice(2)}, 0, NULL, now(), NULL),
+        ('held_revoke', ${notice(3)}, 1, '404', NULL, now());
+      INSERT INTO role_syncs (user_id, attempts, last_error, skipped_at)
+        SELECT id, 3, '502', NULL FROM users WHERE provider_id = '8001'
+        UNION ALL SELECT id, 0, 'not a member', now() FROM users WHERE provider_id = '8002'`);
+
+    await migrator.up();
+
+    const jobs = () =>
+      sequelize.query(
+        `SELECT kind, payload, state, attempts, last_error, dedupe_key FROM jobs ORDER BY kind, id`,
+        { type: QueryTypes.SELECT },
+      );
+    const held = (n: number) => ({ kind: 'held_revoke', heldId: n, target: 'user 1', reason: 'r' });
+    const sync = (id: string) => ({ kind: 'role_sync', payload: { providerId: id }, dedupe_key: id });
+    expect(await jobs()).toEqual([
+      { ...sync('8001'), state: 'queued', attempts: 3, last_error: '502' },
+      { ...sync('8002'), state: 'dead', attempts: 0, last_error: 'not a member' },
+      {
+        kind: 'seller_notice',
+        payload: held(1),
+        state: 'queued',
+        attempts: 2,
+        last_error: '503',
+        dedupe_key: null,
+      },
+      {
+        kind: 'seller_notice',
+        payload: held(2),
+        state: 'done',
+        attempts: 0,
+        last_error: null,
+        dedupe_key: null,
+      },
+      {
+        kind: 'seller_notice',
+        payload: held(3),
+        state: 'dead',
+        attempts: 1,
+        last_error: '404',
+        dedupe_key: null,
+      },
+    ]);
+
+    // The old code, still running during a deploy, writes to its tables: the rows become jobs.
+    await sequelize.query(`
+      INSERT INTO seller_notices (kind, payload) VALUES ('held_revoke', ${notice(4)});
+      INSERT INTO role_syncs (user_id) SELECT id FROM users
+      ON CONFLICT (user_id) DO UPDATE SET queued_at = clock_timestamp()`);
+    const [left] = await sequelize.query<{ notices: number; syncs: number }>(
+      `SELECT (SELECT count(*)::int FROM seller_notices) AS notices, (SELECT count(*)::int FROM role_syncs) AS syncs`,
+      { type: QueryTypes.SELECT },
+    );
+    expect(left).toEqual({ notices: 0, syncs: 0 });
+    expect(await jobs()).toEqual([
+      expect.objectContaining({ ...sync('8001'), state: 'queued' }),
+      expect.objectContaining({ ...sync('8002'), state: 'dead' }),
+      expect.objectContaining({ ...sync('8002'), state: 'queued', attempts: 0 }),
+      expect.objectContaining({ payload: held(1) }),
+      expect.objectContaining({ payload: held(2) }),
+      expect.objectContaining({ payload: held(3) }),
+      expect.objectContaining({ kind: 'seller_notice', payload: held(4), state: 'queued' }),
     ]);
   });
 });

@@ -3,6 +3,7 @@ import { removeExpiredBookkeeping } from '../../../src/core/retention';
 import {
   deleteCodeAttemptFailuresBefore,
   deleteDeadOutboxRowsBefore,
+  deleteFinishedJobsBefore,
   deleteJobRunsBefore,
   deleteWebhookIdsBefore,
 } from '../../../src/core/retention/sql';
@@ -38,6 +39,7 @@ describe('housekeeping', () => {
     ['dead outbox rows', deleteDeadOutboxRowsBefore('30 days'), 'outbox_dead'],
     ['job runs', deleteJobRunsBefore('30 days'), 'job_runs_tick'],
     ['failed code attempts', deleteCodeAttemptFailuresBefore('1 day'), 'code_attempt_failures_created_at'],
+    ['finished jobs', deleteFinishedJobsBefore('30 days'), 'jobs_finished'],
   ])('finds the %s past retention through an index of their time', async (_kind, statement, index) => {
     expect(await indexesRead(core().sequelize, statement)).toEqual([index]);
   });

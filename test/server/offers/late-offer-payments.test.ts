@@ -76,7 +76,7 @@ async function refusedBooks(orderId: string) {
 
 async function noticesOf(kind: string): Promise<Record<string, unknown>[]> {
   return getApp().core.sequelize.query<Record<string, unknown>>(
-    'SELECT payload FROM seller_notices WHERE kind = $1 ORDER BY id',
+    "SELECT payload - 'kind' AS payload FROM jobs WHERE payload->>'kind' = $1 ORDER BY id",
     { bind: [kind], type: QueryTypes.SELECT },
   );
 }

@@ -79,10 +79,10 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog`, `#/offers`, `#/sales` and `#/customers` (also reached as `#catalog`, …); `#/` the overview.
+   * `#/catalog`, `#/offers`, `#/sales`, `#/customers` and `#/jobs` (also reached as `#catalog`, …); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const PAGES = ['catalog', 'offers', 'sales', 'customers'];
+  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'jobs'];
   const viewHref = (kind, id) =>
     PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 

@@ -12,7 +12,7 @@
 
   // The view asked for survives the Discord sign-in, which returns to /console without the address's hash.
   const RETURN_TO = 'console-return-to';
-  const HEADER_LINKS = ['home', 'catalog-link', 'offers-link', 'sales-link', 'customers-link'];
+  const HEADER_LINKS = ['home', 'catalog-link', 'offers-link', 'sales-link', 'customers-link', 'jobs-link'];
 
   function signedOut(refused) {
     if (viewOf(location.hash)) sessionStorage.setItem(RETURN_TO, location.hash);
@@ -35,7 +35,7 @@
     renderOverview(await get('/api/console/overview'));
   }
 
-  /** Shows the view the address names: the overview, a page (catalog, offers, sales, customers), or one user, guild, order or subscription. */
+  /** Shows the view the address names: the overview, a page (catalog, offers, sales, customers, jobs), or one user, guild, order or subscription. */
   async function route() {
     const view = viewOf(location.hash);
     error(null);

@@ -1,0 +1,64 @@
+import type { Transaction } from 'sequelize';
+import { execute } from '../db/database';
+import type { PlainQuery } from '../db/plain-query';
+import { ENQUEUE, ENQUEUE_EACH, enqueueWhere } from './sql';
+
+export interface EnqueueOptions {
+  /** Not before then (now by default). */
+  runAt?: Date;
+  /**
+   * One job of the kind per key waits or runs at a time: enqueued again, it takes the new payload and
+   * runs (again) after the run in hand, never beside it.
+   */
+  dedupeKey?: string;
+}
+
+function bindOf(kind: string, payload: object, { runAt, dedupeKey }: EnqueueOptions): unknown[] {
+  return [kind, JSON.stringify(payload), runAt?.toISOString() ?? null, dedupeKey ?? null];
+}
+
+/**
+ * Queues a job in the caller's transaction, the one that makes the change it follows: it runs (in the
+ * worker, at least once) if and only if that transaction commits.
+ */
+export async function enqueue(
+  kind: string,
+  payload: object,
+  options: EnqueueOptions,
+  transaction: Transaction,
+): Promise<void> {
+  await execute(transaction, ENQUEUE, bindOf(kind, payload, options));
+}
+
+/** The statement that queues a job in a plain transaction (the paid-and-grant one's). */
+export function enqueueStatement(kind: string, payload: object, options: EnqueueOptions = {}): PlainQuery {
+  return { name: 'enqueue-job', text: ENQUEUE, values: bindOf(kind, payload, options) };
+}
+
+/**
+ * The statement that queues a job in a plain transaction only where `condition` (SQL, its bind
+ * parameters from $5 on, given as `conditionValues`) holds when it runs.
+ */
+export function enqueueWhereStatement(
+  kind: string,
+  payload: object,
+  condition: { name: string; sql: string; values: unknown[] },
+): PlainQuery {
+  return {
+    name: `enqueue-job-where-${condition.name}`,
+    text: enqueueWhere(condition.sql),
+    values: [...bindOf(kind, payload, {}), ...condition.values],
+  };
+}
+
+/**
+ * The statement that queues one job of `kind` per key (distinct), each key its job's dedupe key and its
+ * payload's `field`: for a caller on a plain connection (the relay's settling transaction).
+ */
+export function enqueueEachStatement(
+  kind: string,
+  keys: string[],
+  field: string,
+): { text: string; values: unknown[] } {
+  return { text: ENQUEUE_EACH, values: [kind, keys, field] };
+}

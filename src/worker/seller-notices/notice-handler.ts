@@ -1,0 +1,55 @@
+import { messageOf, NOTICE_JOB, type SellerNotice } from '../../core/seller-notices';
+import type { JobBackoff } from '../../core/jobs';
+import type { JobHandler } from '../queue/handler';
+import { postToWebhook } from './discord-webhook';
+
+export interface NoticeHandlerOptions {
+  /** SELLER_DISCORD_WEBHOOK_URL. */
+  webhookUrl: string;
+  /** SELLER_NOTICES_PER_MINUTE: the sends are spaced evenly, across worker replicas too. */
+  perMinute: number;
+  /** How long one send may take. */
+  timeoutMs: number;
+  /** Failed tries (5xx, no answer) after which a notice is given up, kept dead for an operator. */
+  maxAttempts?: number;
+  /** The wait before a failed notice's next try. */
+  backoff?: JobBackoff;
+}
+
+/**
+ * Sends the seller's notices to their Discord channel from the work queue, at least once: a notice is
+ * done only after Discord's 2xx. A 429 waits Discord's `retry_after` (the whole lane waits: the limit is
+ * the webhook's) and costs the notice no try; a 5xx or no answer is tried again after the queue's
+ * backoff, up to `maxAttempts`; any other 4xx gives the notice up at once. Given-up notices stay, dead
+ * (`premium notices list --failed`, `premium jobs dead`).
+ */
+export function noticeHandler({
+  webhookUrl,
+  perMinute,
+  timeoutMs,
+  maxAttempts = 10,
+  backoff = { firstMs: 5000, maxMs: 15 * 60_000 },
+}: NoticeHandlerOptions): JobHandler<SellerNotice> {
+  return {
+    kind: NOTICE_JOB,
+    maxAttempts,
+    backoff,
+    leaseMs: timeoutMs + 60_000,
+    spacingMs: Math.ceil(60_000 / perMinute),
+    async run(notice) {
+      const answer = await postToWebhook(webhookUrl, messageOf(notice), timeoutMs);
+      switch (answer.outcome) {
+        case 'sent':
+          return;
+        case 'limited': {
+          const error = `429: retry after ${answer.retryAfterMs} ms`;
+          return { retry: { inMs: answer.retryAfterMs, error, counts: false }, pauseMs: answer.retryAfterMs };
+        }
+        case 'failed':
+          throw new Error(answer.error);
+        case 'refused':
+          return { dead: answer.error };
+      }
+    },
+  };
+}
