@@ -12,6 +12,7 @@ const LADDER = [
   ['db'],
   ['core'],
   ['config', 'seller-notices'],
+  ['settings'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
   ['bundles'],

@@ -6,3 +6,12 @@ export { ConfigError, loadConfig, loadDatabaseConfig, loadDotEnv, type DatabaseC
 export { isLoopback } from './listeners';
 export { SECRET_NAMES } from './secrets';
 export type { Config, InvoiceSettings, RoleSettings } from './types';
+export {
+  isSettingName,
+  parseSellerSettings,
+  SETTING_NAMES,
+  settingDefault,
+  type SellerSettings,
+  type SellerSettingsParse,
+  type SettingName,
+} from './seller-settings';

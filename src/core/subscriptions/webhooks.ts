@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Transaction } from 'sequelize';
 import { z } from 'zod';
 import type { Core } from '..';
@@ -126,7 +127,7 @@ export async function applySubscriptionWebhook(
         source: 'webhook',
         graceHours: core.config.subscriptionGraceHours,
         transaction,
-        invoicing: core.config.invoicing,
+        invoicing: (await readSettings(core, transaction)).invoicing,
       },
     );
   }

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { selectRows } from '../db/database';
@@ -147,7 +148,10 @@ async function applySubscriptionEvent(
       receipt: refund.entity.receipt ?? null,
     },
     transaction,
-    { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing },
+    {
+      maxRevokesPerHour: core.config.maxRevokesPerHour,
+      invoicing: (await readSettings(core, transaction)).invoicing,
+    },
   );
   return outcome && answer(event.event, outcome);
 }
@@ -169,13 +173,16 @@ async function applyEvent(
   refused: RefusedOrder[],
 ): Promise<WebhookOutcome> {
   const { sequelize } = core;
-  const limit = { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing };
+  const limit = {
+    maxRevokesPerHour: core.config.maxRevokesPerHour,
+    invoicing: (await readSettings(core, transaction)).invoicing,
+  };
   switch (event.kind) {
     case 'payment': {
       const applied = await applyPayment(sequelize, event.payment, {
         source: 'webhook',
         transaction,
-        invoicing: core.config.invoicing,
+        invoicing: limit.invoicing,
         offerHoldMinutes: core.config.offerHoldMinutes,
       });
       if (applied.refused === undefined) return { status: 'processed', event: event.name };

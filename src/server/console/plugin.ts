@@ -7,6 +7,7 @@ import consoleCatalogRoutes from '../routes/console-catalog';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
 import consoleReportRoutes from '../routes/console-reports';
+import consoleSettingsRoutes from '../routes/console-settings';
 import { servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
@@ -73,5 +74,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleCatalogRoutes, options);
     await api.register(consoleOfferRoutes, options);
     await api.register(consoleReportRoutes, options);
+    await api.register(consoleSettingsRoutes, options);
   });
 }
