@@ -38,6 +38,7 @@ import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
 import { registerSubscriptionsShow } from './commands/subscriptions-show';
+import { registerSettings } from './commands/settings';
 import { registerTiersAdd } from './commands/tiers-add';
 import { registerTiersList } from './commands/tiers-list';
 import { registerTiersSetFeatures } from './commands/tiers-set-features';
@@ -153,6 +154,8 @@ export function buildProgram(): { program: Command; session: Session } {
   registerPlansSetPrice(plans, session);
   registerPlansArchive(plans, session);
   registerPlansSync(plans, session);
+
+  registerSettings(program, session);
 
   const outbox = program.command('outbox').description('the events on their way to the bot');
   registerOutboxStats(outbox, session);

@@ -8,6 +8,6 @@ export {
   type SettingsList,
 } from './list';
 export { MAX_MESSAGE_LENGTH } from './messages';
-export { readSettings, SETTINGS_CACHE_MS, type LiveSettings } from './read';
+export { forgetSettings, readSettings, SETTINGS_CACHE_MS, type LiveSettings } from './read';
 export { seedSettings } from './seed';
 export { settingsStatus, statusLine, type SettingsStatus } from './status';
