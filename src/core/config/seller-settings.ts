@@ -64,10 +64,14 @@ function checkSeller<E extends SellerEnv>(env: E, ctx: z.RefinementCtx<E>): void
 
 const ROLE_SETTINGS = ['DISCORD_BOT_TOKEN', 'ROLE_GUILD_ID', 'TIER_ROLES'] as const;
 
-/** Roles are on with all three settings and off with none; a partial set is a mistake, not "off". */
+/**
+ * Roles are on with all three settings and off without the guild and the tier roles; a partial set is a
+ * mistake, not "off". The bot token alone is no mistake: it waits for the guild and the tier roles, which
+ * the settings may give.
+ */
 function checkRoles<E extends SellerEnv>(env: E, ctx: z.RefinementCtx<E>): void {
+  if (env.ROLE_GUILD_ID === undefined && env.TIER_ROLES === undefined) return;
   const missing = ROLE_SETTINGS.filter((name) => env[name] === undefined);
-  if (missing.length === 0 || missing.length === ROLE_SETTINGS.length) return;
   const given = ROLE_SETTINGS.filter((name) => !missing.includes(name)).join(' and ');
   for (const name of missing)
     ctx.addIssue({
