@@ -11,6 +11,7 @@
       super(body?.error?.message ?? `HTTP ${status}`);
       this.status = status;
       this.code = body?.error?.code ?? null;
+      this.details = body?.error?.details ?? null;
     }
   }
 
@@ -55,10 +56,10 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog`, `#/offers`, `#/sales` and `#/customers` (also reached as `#catalog`, …); `#/` the overview.
+   * `#/catalog`, `#/offers`, `#/sales`, `#/customers` and `#/settings` (also reached as `#catalog`, …); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const PAGES = ['catalog', 'offers', 'sales', 'customers'];
+  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'settings'];
   const viewHref = (kind, id) =>
     PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 
