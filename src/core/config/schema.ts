@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { fields } from './fields';
 import { checkRedis } from './redis';
 import { checkSecrets } from './secrets';
