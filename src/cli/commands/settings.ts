@@ -20,6 +20,14 @@ function statusFields(status: SettingsStatus): string {
       gst.on ? `on, GSTIN ${gst.gstin}${gst.lut ? ', LUT (exports zero-rated)' : ''}` : 'off (receipts)',
     ],
     ['Roles', roles.on ? `on, guild ${roles.guildId}, ${roles.tiers} tier role(s)` : 'off'],
+    ...(roles.bot
+      ? [
+          ['Bot', roles.bot.canManage ? 'can manage the tier roles' : roles.bot.problems.join('; ')] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
     ['Notices', notices.on ? 'on' : 'off'],
     ['Messages', `${messages.count} set`],
   ]);
@@ -82,9 +90,9 @@ export function registerSettings(program: Command, session: Session): void {
     .description('every setting, its value and where it comes from, what is on, and problems')
     .action(async () => {
       const core = session.core();
-      const { listSettings, readSettings, settingsStatus } = settingsCore();
-      const [list, live] = await Promise.all([listSettings(core), readSettings(core)]);
-      session.emit({ ...list, status: settingsStatus(core.config, live) }, renderList);
+      const { settingsStatusNow } = require('../../core/roles') as typeof import('../../core/roles');
+      const [list, status] = await Promise.all([settingsCore().listSettings(core), settingsStatusNow(core)]);
+      session.emit({ ...list, status }, renderList);
     });
   settings
     .command('set')

@@ -10,4 +10,4 @@ export {
 export { MAX_MESSAGE_LENGTH } from './messages';
 export { forgetSettings, readSettings, SETTINGS_CACHE_MS, type LiveSettings } from './read';
 export { seedSettings } from './seed';
-export { settingsStatus, statusLine, type SettingsStatus } from './status';
+export { settingsStatus, statusLine, type BotStanding, type SettingsStatus } from './status';

@@ -1,12 +1,18 @@
 import type { Config } from '../config';
 import type { LiveSettings } from './read';
 
+/** Whether the bot can give and take the tier roles, and why not (src/core/roles asks Discord). */
+export interface BotStanding {
+  canManage: boolean;
+  problems: string[];
+}
+
 /** What is on, at a glance: the console's status panel, `premium settings list` and the start's log line. */
 export interface SettingsStatus {
   /** Razorpay's keys: `rzp_live_` take real money, `rzp_test_` do not; `sandbox` is the local stand-in. */
   payments: { keys: 'live' | 'test' | 'other'; sandbox: boolean };
   gst: { on: boolean; gstin: string | null; lut: boolean };
-  roles: { on: boolean; guildId: string | null; tiers: number; botToken: boolean };
+  roles: { on: boolean; guildId: string | null; tiers: number; botToken: boolean; bot?: BotStanding };
   notices: { on: boolean };
   messages: { count: number };
   problems: LiveSettings['problems'];

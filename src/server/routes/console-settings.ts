@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
-import { changeSettings, listSettings, readSettings, settingsStatus } from '../../core/settings';
+import { settingsStatusNow } from '../../core/roles';
+import { changeSettings, listSettings } from '../../core/settings';
 import type { AppOptions } from '../app-options';
 import { actorOf, operatorOf } from '../console/guard';
 
@@ -19,8 +20,8 @@ const ChangeBody = Type.Object(
 );
 
 async function settingsPage(core: Core) {
-  const [list, settings] = await Promise.all([listSettings(core), readSettings(core)]);
-  return { ...list, status: settingsStatus(core.config, settings) };
+  const [list, status] = await Promise.all([listSettings(core), settingsStatusNow(core)]);
+  return { ...list, status };
 }
 
 /**

@@ -43,13 +43,16 @@
             ? 'off: set the guild and the tier roles'
             : 'off (no DISCORD_BOT_TOKEN)',
       ],
+      roles.bot
+        ? ['Bot', roles.bot.canManage ? 'can manage the tier roles' : roles.bot.problems.join('; ')]
+        : null,
       ['Notices', notices.on ? 'on' : 'off'],
       ['Messages', `${messages.count} set`],
     ];
     return el(
       'dl',
       { id: 'settings-status', className: 'fields' },
-      rows.flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
+      rows.filter(Boolean).flatMap(([name, value]) => [el('dt', {}, name), el('dd', {}, value)]),
     );
   }
 
