@@ -7,11 +7,14 @@ export { isLoopback } from './listeners';
 export { SECRET_NAMES } from './secrets';
 export type { Config, InvoiceSettings, RoleSettings } from './types';
 export {
+  groupOf,
   isSettingName,
+  SETTING_GROUPS,
   parseSellerSettings,
   SETTING_NAMES,
   settingDefault,
   type SellerSettings,
   type SellerSettingsParse,
+  type SettingGroup,
   type SettingName,
 } from './seller-settings';

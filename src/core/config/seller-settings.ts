@@ -8,23 +8,33 @@ import type { Config } from './types';
  * database holds them, an environment variable of the same name seeds and overrides each. Secrets are
  * never among them.
  */
-export const SETTING_NAMES = [
-  'STORE_NAME',
-  'STORE_SUPPORT_URL',
-  'SELLER_GSTIN',
-  'SELLER_NAME',
-  'SELLER_ADDRESS',
-  'GST_RATE_PERCENT',
-  'GST_SAC',
-  'SELLER_LUT',
-  'INVOICE_PREFIX',
-  'CREDIT_NOTE_PREFIX',
-  'ROLE_GUILD_ID',
-  'TIER_ROLES',
-  'SELLER_DISCORD_WEBHOOK_URL',
-] as const;
+export const SETTING_GROUPS = {
+  Store: ['STORE_NAME', 'STORE_SUPPORT_URL'],
+  GST: [
+    'SELLER_NAME',
+    'SELLER_ADDRESS',
+    'SELLER_GSTIN',
+    'GST_RATE_PERCENT',
+    'GST_SAC',
+    'SELLER_LUT',
+    'INVOICE_PREFIX',
+    'CREDIT_NOTE_PREFIX',
+  ],
+  Roles: ['ROLE_GUILD_ID', 'TIER_ROLES'],
+  Notices: ['SELLER_DISCORD_WEBHOOK_URL'],
+} as const;
+
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+
+export const SETTING_NAMES = Object.values(SETTING_GROUPS).flat();
 
 export type SettingName = (typeof SETTING_NAMES)[number];
+
+export function groupOf(name: SettingName): SettingGroup {
+  return (Object.keys(SETTING_GROUPS) as SettingGroup[]).find((group) =>
+    (SETTING_GROUPS[group] as readonly string[]).includes(name),
+  )!;
+}
 
 export function isSettingName(name: string): name is SettingName {
   return (SETTING_NAMES as readonly string[]).includes(name);

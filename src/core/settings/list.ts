@@ -1,4 +1,4 @@
-import { SETTING_NAMES, settingDefault } from '../config';
+import { groupOf, SETTING_NAMES, settingDefault, type SettingGroup } from '../config';
 import { selectRows } from '../db/database';
 import type { Core } from '../index';
 import { isMessageName } from './messages';
@@ -11,6 +11,8 @@ export type SettingSource = 'environment' | 'settings' | 'default';
 
 export interface ListedSetting {
   name: string;
+  /** Where the console shows it; a buyer message's is `Messages`. */
+  group: SettingGroup | 'Messages';
   value: string | null;
   source: SettingSource;
   /** Set by the environment: changed there only. */
@@ -55,6 +57,7 @@ export async function listSettings(core: Pick<Core, 'config' | 'sequelize'>): Pr
           : [settingDefault(name), 'default'];
     return {
       name,
+      group: groupOf(name),
       value: shownValue(name, value),
       source,
       readOnly: source === 'environment',
@@ -64,6 +67,6 @@ export async function listSettings(core: Pick<Core, 'config' | 'sequelize'>): Pr
   });
   const messages = rows
     .filter((row) => isMessageName(row.name))
-    .map((row): ListedSetting => ({ ...row, source: 'settings', readOnly: false }));
+    .map((row): ListedSetting => ({ ...row, group: 'Messages', source: 'settings', readOnly: false }));
   return { settings, messages, problems: liveSettingsOf(rows, core.config).problems, changes };
 }

@@ -1,5 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import { isSettingName, parseSellerSettings, type Config, type SellerSettings } from '../config';
+import {
+  isSettingName,
+  parseSellerSettings,
+  SETTING_GROUPS,
+  type Config,
+  type SellerSettings,
+} from '../config';
 import { selectRows, type Runner } from '../db/database';
 import type { Core } from '../index';
 import { isMessageName } from './messages';
@@ -40,6 +46,12 @@ export function variablesOf(
   return { ...Object.fromEntries(stored), ...config.sellerVariables };
 }
 
+/**
+ * The settings from the stored rows and the environment. When the two break a rule together (the
+ * environment changed since the values were stored), the stored values of one group (store, GST, roles,
+ * notices) are left out, the first group whose leaving out mends it; failing that, the environment's
+ * alone apply. Either way the problems are reported.
+ */
 export function liveSettingsOf(rows: Pick<SettingRow, 'name' | 'value'>[], config: Config): LiveSettings {
   const messages = Object.fromEntries(
     rows
@@ -48,6 +60,15 @@ export function liveSettingsOf(rows: Pick<SettingRow, 'name' | 'value'>[], confi
   );
   const parsed = parseSellerSettings(variablesOf(rows, config));
   if (parsed.ok) return { ...parsed.settings, messages, problems: [] };
+  for (const names of Object.values<readonly string[]>(SETTING_GROUPS)) {
+    const mended = parseSellerSettings(
+      variablesOf(
+        rows.filter((row) => !names.includes(row.name)),
+        config,
+      ),
+    );
+    if (mended.ok) return { ...mended.settings, messages, problems: parsed.problems };
+  }
   const { store, invoicing, sellerNotices, roles } = config;
   return { store, invoicing, sellerNotices, roles, messages, problems: parsed.problems };
 }

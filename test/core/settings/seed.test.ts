@@ -52,4 +52,21 @@ describe('the environment seeds the settings', () => {
       await restarted.close();
     }
   });
+
+  it("leaves out one group's stored values when they break a rule with the environment, and says so", async () => {
+    await seedSettings(core());
+    // Roles stored while the bot token was set; this process has none.
+    await core().sequelize.query(
+      `INSERT INTO settings (name, value, updated_by) VALUES
+         ('ROLE_GUILD_ID', '700000000000000001', 'cli:asha'), ('TIER_ROLES', 'premium=700000000000000011', 'cli:asha')`,
+    );
+
+    const settings = await readSettings(core());
+
+    expect(settings.roles).toBeNull();
+    expect(settings.store.name).toBe('Melody Premium');
+    expect(settings.problems).toEqual([
+      { name: 'DISCORD_BOT_TOKEN', message: expect.stringMatching(/^is required with/) },
+    ]);
+  });
 });

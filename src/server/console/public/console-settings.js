@@ -1,32 +1,13 @@
 /* global window */
 'use strict';
 /**
- * Settings (`#/settings`): what is on at a glance, then each group of settings in a form of its own,
- * posted to /api/console/settings as one change (roles' guild and tier roles are only valid together).
+ * Settings (`#/settings`): what is on at a glance, then each group of settings (as the API groups them)
+ * in a form of its own, posted to /api/console/settings as one change (roles' guild and tier roles are only valid together).
  * A value the environment sets is shown read-only: it wins. A refused change shows its rules in the form.
  * Exposed as window.ConsoleSettings.
  */
 (function () {
   const { el, post, time, ApiError } = window.ConsoleKit;
-
-  const GROUPS = [
-    ['Store', ['STORE_NAME', 'STORE_SUPPORT_URL']],
-    [
-      'GST',
-      [
-        'SELLER_NAME',
-        'SELLER_ADDRESS',
-        'SELLER_GSTIN',
-        'GST_RATE_PERCENT',
-        'GST_SAC',
-        'SELLER_LUT',
-        'INVOICE_PREFIX',
-        'CREDIT_NOTE_PREFIX',
-      ],
-    ],
-    ['Roles', ['ROLE_GUILD_ID', 'TIER_ROLES']],
-    ['Notices', ['SELLER_DISCORD_WEBHOOK_URL']],
-  ];
 
   const SOURCE = { environment: 'set by the environment', settings: 'set here', default: 'default' };
 
@@ -165,7 +146,9 @@
   }
 
   function render(data) {
-    const byName = new Map(data.settings.map((setting) => [setting.name, setting]));
+    const groups = new Map();
+    for (const setting of data.settings)
+      groups.set(setting.group, [...(groups.get(setting.group) ?? []), setting]);
     return [
       el('h2', {}, 'Settings'),
       el(
@@ -175,12 +158,7 @@
       ),
       statusPanel(data.status),
       data.problems.length ? problemList(data.problems) : null,
-      ...GROUPS.map(([title, names]) =>
-        groupForm(
-          title,
-          names.map((name) => byName.get(name)),
-        ),
-      ),
+      ...[...groups].map(([title, settings]) => groupForm(title, settings)),
       messagesForm(data.messages),
       el('h3', {}, 'Latest changes'),
       el(
