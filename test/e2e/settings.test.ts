@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { DEMO_USER } from '../../src/sandbox';
@@ -49,6 +50,10 @@ describeNeeding(BROWSER, "the seller's settings in a browser", (browserPath) => 
       await page.locator('#store-name', { hasText: 'Melody Premium' }).waitFor();
       const config = await (await fetch(`${api()}/store/config.json`)).json();
       expect(config).toMatchObject({ name: 'Melody Premium', taxInvoices: true });
+      // What was on when the API started, in its log.
+      expect(fs.readFileSync(path.join(ARTIFACTS, 'e2e-api.log'), 'utf8')).toContain(
+        'settings: payments sandbox keys, GST off (receipts), roles off, notices off',
+      );
     },
     TEST_MS,
   );
