@@ -11,6 +11,19 @@ if (!process.env.NODE_ENV && fs.existsSync(devEnv)) process.env.NODE_ENV = 'deve
 const compiled = path.join(__dirname, '../dist/src/cli/main.js');
 const source = path.join(__dirname, '../src/cli/main.ts');
 
+/** The latest change to the CLI's sources, in ms: a build older than it no longer is what the source says. */
+function latestSourceChange() {
+  let latest = 0;
+  for (const dir of ['src', 'migrations']) {
+    const root = path.join(__dirname, '..', dir);
+    if (!fs.existsSync(root)) continue;
+    for (const name of fs.readdirSync(root, { recursive: true })) {
+      latest = Math.max(latest, fs.statSync(path.join(root, name)).mtimeMs);
+    }
+  }
+  return latest;
+}
+
 /** tsx's CommonJS hook (a dev dependency), when this checkout has it. */
 function tsxHook() {
   try {
@@ -20,10 +33,14 @@ function tsxHook() {
   }
 }
 
-if (fs.existsSync(compiled)) {
+const fromSource = process.env.NODE_ENV === 'development' && fs.existsSync(source) && tsxHook();
+
+// Under development a build older than a source file is passed over: `npm run dev` rebuilds at each
+// start (scripts/dev/build-cli.ts), and between two starts an edit is run from its source.
+if (fs.existsSync(compiled) && !(fromSource && fs.statSync(compiled).mtimeMs < latestSourceChange())) {
   require(compiled);
-} else if (process.env.NODE_ENV === 'development' && fs.existsSync(source) && tsxHook()) {
-  // Under development only, without a build: the TypeScript source. Production never runs from source.
+} else if (fromSource) {
+  // Under development only: the TypeScript source. Production never runs from source.
   require(tsxHook());
   require(source);
 } else {

@@ -16,6 +16,7 @@ import { loadConfig, loadDotEnv, type Config } from '../src/core/config';
 import { createDatabaseIfMissing } from '../src/core/db/create-database';
 import { createMigrator } from '../src/core/db/migrator';
 import { devDirectory, devEnvFile } from '../src/core/config/dev-env';
+import { buildCliInBackground } from './dev/build-cli';
 import { printer } from './dev/output';
 import { startPrivatePostgres } from './dev/private-postgres';
 import { startPrivateRedis } from './dev/private-redis';
@@ -262,8 +263,11 @@ async function main(): Promise<void> {
       say(
         `the seller's Discord notices: http://127.0.0.1:${SANDBOX_PORT}/discord/api/webhooks/${DEV_WEBHOOK_ID}/messages`,
       );
-    say('the CLI beside it: npm run --silent cli -- <command> (same database, Redis and sandbox)');
+    say('the CLI beside it: npx premium <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
+    // `npx premium` in this checkout runs its dist/: built only when the stack runs from the checkout
+    // (as `npm run dev` does), never from a launcher elsewhere, whose dist/ others may be running.
+    if (path.resolve(process.cwd()) === ROOT) void buildCliInBackground(ROOT, say);
   }
 }
 

@@ -22,6 +22,8 @@ import { registerOutboxStats } from './commands/outbox-stats';
 import { registerPlansAdd } from './commands/plans-add';
 import { registerPlansArchive } from './commands/plans-archive';
 import { registerPlansList } from './commands/plans-list';
+import { registerPlansRename } from './commands/plans-rename';
+import { registerPlansRestore } from './commands/plans-restore';
 import { registerPlansSetPrice } from './commands/plans-set-price';
 import { registerPlansSync } from './commands/plans-sync';
 import { registerReportCustomers } from './commands/report-customers';
@@ -41,6 +43,7 @@ import { registerSubscriptionsShow } from './commands/subscriptions-show';
 import { registerSettings } from './commands/settings';
 import { registerTiersAdd } from './commands/tiers-add';
 import { registerTiersList } from './commands/tiers-list';
+import { registerTiersSet } from './commands/tiers-set';
 import { registerTiersSetFeatures } from './commands/tiers-set-features';
 import { registerTransfer } from './commands/transfer';
 import { registerBundlesBind } from './commands/bundles-bind';
@@ -141,18 +144,23 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const tiers = program
     .command('tiers')
-    .description('the tiers plans sell, with the features the bot switches on: list, add, set-features');
+    .description('the tiers plans sell, with the features the bot switches on: list, add, set, set-features');
   registerTiersList(tiers, session);
   registerTiersAdd(tiers, session);
+  registerTiersSet(tiers, session);
   registerTiersSetFeatures(tiers, session);
 
   const plans = program
     .command('plans')
-    .description('the plans on sale and their prices: list, add, set-price, archive, sync with Razorpay');
+    .description(
+      'the plans on sale and their prices: list, add, set-price, rename, archive, restore, sync with Razorpay',
+    );
   registerPlansList(plans, session);
   registerPlansAdd(plans, session);
   registerPlansSetPrice(plans, session);
+  registerPlansRename(plans, session);
   registerPlansArchive(plans, session);
+  registerPlansRestore(plans, session);
   registerPlansSync(plans, session);
 
   registerSettings(program, session);

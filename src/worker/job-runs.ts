@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
+import { takeAdvisoryLock } from '../core/db/advisory-locks';
 import { execute, selectRows } from '../core/db/database';
-import { CLAIM_TICK, FINISH_TICK, JOB_LOCK } from './sql';
+import { CLAIM_TICK, FINISH_TICK } from './sql';
 
 /**
  * Claims `tick` of `job` for `worker` in one short transaction: true when this worker is to run it,
@@ -13,7 +14,7 @@ export async function claimTick(
   claim: { job: string; tick: Date; worker: string; leaseMs: number },
 ): Promise<boolean> {
   return sequelize.transaction(async (transaction) => {
-    await execute(transaction, JOB_LOCK, [`premium-worker:job:${claim.job}`]);
+    await takeAdvisoryLock(transaction, 'jobs', `premium-worker:job:${claim.job}`);
     const claimed = await selectRows(transaction, CLAIM_TICK, [
       claim.job,
       claim.tick,

@@ -1,8 +1,5 @@
 /** The worker's raw SQL: job claims and the business metrics. The relay keeps its own in relay/sql.ts. */
 
-/** Orders concurrent claims of job $1 (a one-key lock, apart from the two-key idempotency locks). */
-export const JOB_LOCK = 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))';
-
 /** Claims tick $2 of job $1 for worker $3 with a lease of $4 ms, unless the tick is taken or the job runs. */
 export const CLAIM_TICK = `
   INSERT INTO job_runs (job, tick, worker, lease_until)

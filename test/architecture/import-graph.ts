@@ -14,14 +14,18 @@ export type ImportGraph = Map<string, string[]>;
 export function importGraph(root: string, { runTimeOnly = false } = {}): ImportGraph {
   const files = fs
     .readdirSync(root, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.ts'))
+    .filter((file) => /\.[cm]?[jt]s$/.test(file) && !file.endsWith('.d.ts'))
     .map((file) => file.split(path.sep).join('/'))
     .sort();
   const known = new Set(files);
   const resolve = (from: string, specifier: string) => {
     if (!specifier.startsWith('.')) return undefined;
     const base = path.posix.join(path.posix.dirname(from), specifier);
-    return [`${base}.ts`, `${base}/index.ts`].find((candidate) => known.has(candidate));
+    // `./x.js` names the file the build makes of `./x.ts`.
+    const source = base.replace(/\.js$/, '.ts');
+    return [base, source, `${base}.ts`, `${base}.js`, `${base}/index.ts`, `${base}/index.js`].find(
+      (candidate) => known.has(candidate),
+    );
   };
   return new Map(
     files.map((file) => {
@@ -35,7 +39,10 @@ export function importGraph(root: string, { runTimeOnly = false } = {}): ImportG
   );
 }
 
-/** What a file imports when it runs: static imports and re-exports but type-only ones, `import()`, `require`. */
+/**
+ * What a file imports when it runs: static imports and re-exports but type-only ones, `import x =
+ * require()`, `import()`, `require`.
+ */
 function runTimeSpecifiers(text: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
@@ -43,6 +50,13 @@ function runTimeSpecifiers(text: string): string[] {
       found.push((node.moduleSpecifier as ts.StringLiteral).text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && !node.isTypeOnly) {
       found.push((node.moduleSpecifier as ts.StringLiteral).text);
+    } else if (
+      ts.isImportEqualsDeclaration(node) &&
+      !node.isTypeOnly &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    ) {
+      found.push(node.moduleReference.expression.text);
     } else if (ts.isCallExpression(node) && isLoader(node.expression) && node.arguments[0]) {
       const [specifier] = node.arguments;
       if (ts.isStringLiteral(specifier)) found.push(specifier.text);

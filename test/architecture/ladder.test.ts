@@ -3,9 +3,9 @@ import { importGraph, type ImportGraph } from './import-graph';
 
 /**
  * The ladder of src/core's areas, bottom first, as src/core/README.md draws it: an area imports at run
- * time only areas on rungs below its own, so no two areas import each other and a change to a rung
- * can break only the rungs above. Areas on one rung do not import each other. Type-only imports may
- * cross (the build erases them). The loose files of src/core are the area `core`.
+ * time only areas on rungs below its own, so no two areas import each other at run time and a change to
+ * a rung can break only the rungs above. Areas on one rung do not import each other. Type-only imports
+ * may cross (the build erases them). The loose files of src/core are the area `core`.
  */
 const LADDER = [
   ['models'],

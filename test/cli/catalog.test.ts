@@ -134,6 +134,29 @@ describe('premium tiers', () => {
     expect(await catalogRows()).toEqual(before);
   });
 
+  it('renames and re-ranks a tier, as text and --json, and refuses what would change nothing', async () => {
+    expect((await cli(['tiers', 'add', 'pro', '--name', 'Pro', '--rank', '2'])).code).toBe(0);
+
+    const renamed = await cli(['tiers', 'set', 'pro', '--name', 'Pro Max', '--rank', '5']);
+    expect(renamed).toMatchObject({ code: 0, stderr: '' });
+    expect(renamed.stdout).toBe(
+      'Tier pro is now Pro Max, rank 5; plans, grants and the bot keep its code.\n',
+    );
+    expect(json(await cli(['tiers', 'set', 'pro', '--rank', '6', '--json']))).toEqual({
+      code: 'pro',
+      name: 'Pro Max',
+      rank: 6,
+      features: {},
+    });
+
+    const before = await catalogRows();
+    expectFailure(await cli(['tiers', 'set', 'pro']), 'NO_TIER_CHANGE');
+    expectFailure(await cli(['tiers', 'set', 'pro', '--rank', '1']), 'RANK_TAKEN');
+    expectFailure(await cli(['tiers', 'set', 'gold', '--name', 'Gold']), 'UNKNOWN_TIER');
+    expectUsage(await cli(['tiers', 'set', 'pro', '--rank', 'high']), /whole number ≥ 0/);
+    expect(await catalogRows()).toEqual(before);
+  });
+
   it('refuses features past 100 and keeps the tier as it was', async () => {
     const many = Array.from({ length: 60 }, (_, index) => ['--feature', `f${index}=1`]).flat();
     expect((await cli(['tiers', 'add', 'pro', '--name', 'Pro', '--rank', '2', ...many])).code).toBe(0);
@@ -366,5 +389,18 @@ describe('premium plans', () => {
 
     expectFailure(await cli(['plans', 'archive', 'Yearly']), 'PLAN_ARCHIVED');
     expectFailure(await cli(['plans', 'archive', 'Nope']), 'UNKNOWN_PLAN');
+  });
+
+  it('restores an archived plan and renames a plan, keeping its code', async () => {
+    await cli(['plans', 'archive', 'Yearly']);
+
+    const restored = await cli(['plans', 'restore', 'Yearly']);
+    expect(restored).toMatchObject({ code: 0, stderr: '' });
+    expect(restored.stdout).toBe('Plan Yearly is on sale again at ₹1,999.00.\n');
+    expectFailure(await cli(['plans', 'restore', 'Yearly']), 'PLAN_ACTIVE');
+
+    const renamed = json<PlanDocument>(await cli(['plans', 'rename', 'Yearly', 'A whole year', '--json']));
+    expect(renamed).toMatchObject({ code: 'Yearly', name: 'A whole year', status: 'active' });
+    expectFailure(await cli(['plans', 'rename', 'Nope', 'Nothing']), 'UNKNOWN_PLAN');
   });
 });

@@ -2,6 +2,7 @@ import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
 import { applyRefund } from '../../src/core/refunds/order-refund';
+import { razorpayClientFor } from '../../src/core/payments/processor';
 import { handleWebhook } from '../../src/core/webhooks/inbox';
 import { webhookSignature } from '../../src/core/processor/signatures';
 import type { Sandbox } from '../../src/sandbox';
@@ -126,7 +127,7 @@ describe('an order whose payment was declined', () => {
     const [failed] = sandbox.razorpay.takeHeldWebhooks();
     const rawBody = Buffer.from(JSON.stringify(failed!.body));
     await expect(
-      handleWebhook(core, {
+      handleWebhook(core, razorpayClientFor(core.config), {
         rawBody,
         signature: webhookSignature(rawBody, core.config.razorpay.webhookSecret),
         eventId: `evt_failed_${orderId}`,

@@ -259,8 +259,12 @@ describe('premium report', () => {
     expect(report.periods.filter((period) => period.payments === 0).map((period) => period.byPlan)).toEqual(
       report.periods.filter((period) => period.payments === 0).map(() => ({})),
     );
+    expect(report.names).toEqual({
+      tiers: { premium: 'Premium', pro: 'Pro' },
+      plans: { Monthly: 'Monthly', ProWeek: 'ProWeek' },
+    });
     expect(text.stdout).toMatch(
-      /^ {2}premium +199\.00 +0\.00 +0\.00 +199\.00 +1\n^ {2}pro +99\.50 +0\.00 +0\.00 +99\.50 +1$/m,
+      /^ {2}Premium \(premium\) +199\.00 +0\.00 +0\.00 +199\.00 +1\n^ {2}Pro \(pro\) +99\.50 +0\.00 +0\.00 +99\.50 +1$/m,
     );
     expect(text.stdout).toMatch(/^ {2}Monthly +199\.00 .+\n^ {2}ProWeek +99\.50 /m);
   });

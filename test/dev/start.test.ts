@@ -70,6 +70,22 @@ describe('npx premium beside npm run dev, without a build', () => {
     expect(JSON.parse(stdout)).toMatchObject({ pending: expect.any(Number), dead: expect.any(Number) });
   });
 
+  it.each([
+    ['newer than every source file, runs it', Date.now() / 1000 + 3600, true],
+    ['older than a source file, runs the sources instead', 0, false],
+  ])('with a build %s', async (_case, builtAt, runsBuild) => {
+    const dir = uncompiledBesideDevStack();
+    const compiled = path.join(dir, 'dist/src/cli/main.js');
+    fs.mkdirSync(path.dirname(compiled), { recursive: true });
+    fs.writeFileSync(compiled, "console.log('the build ran');\n");
+    fs.utimesSync(compiled, builtAt, builtAt);
+
+    const { code, stdout } = await run(process.execPath, ['bin/premium.js', '--help'], dir);
+    expect(code).toBe(0);
+    expect(stdout.includes('the build ran')).toBe(runsBuild);
+    if (!runsBuild) expect(stdout).toContain('Usage: premium');
+  });
+
   it('never runs the sources in production: it says to build first', async () => {
     const { code, stderr } = await run(
       process.execPath,

@@ -186,7 +186,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
   );
 
   it(
-    'the catalog: adds a tier and a plan, prices and archives it, each outcome beside its button',
+    'the catalog: adds a tier and a plan, prices, archives and restores it, each outcome beside its button',
     async () => {
       const page = await getProduct().newPage({ width: 1280, height: 900 });
       const detail = page.locator('#detail');
@@ -244,6 +244,21 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       // The button went with the plan's sale: the outcome is in its row.
       await row.locator('[role="status"]', { hasText: 'Archived ProWeek' }).waitFor();
       await expect(row.getByRole('button', { name: 'Archive' }).count()).resolves.toBe(0);
+      // Nothing is sold of an archived plan, at any price.
+      await expect(row.getByRole('button', { name: 'Set price' }).count()).resolves.toBe(0);
+
+      await row.getByRole('button', { name: 'Put back on sale' }).click();
+      await confirm();
+      await row.locator('[role="status"]', { hasText: 'ProWeek is on sale again at ₹59.00.' }).waitFor();
+      await row.getByRole('button', { name: 'Archive' }).click();
+      await confirm();
+      await row.locator('[role="status"]', { hasText: 'Archived ProWeek' }).waitFor();
+
+      const tier = detail.locator('li', { hasText: /^pro Pro · rank 2/ });
+      await tier.getByRole('button', { name: 'Rename or re-rank' }).click();
+      await page.getByLabel('Name buyers read').fill('Pro Max');
+      await confirm();
+      await outcome('Tier pro is now Pro Max, rank 2.').waitFor();
 
       const [plans] = await getProduct().core.sequelize.query(
         "SELECT tier, scope, days, price_paise, status FROM plans WHERE code = 'ProWeek'",

@@ -57,22 +57,25 @@ function render(report: RevenueReport): string {
     ...(quiet > 0 ? [`Not shown: ${plural(quiet, report.by)} with nothing paid, refunded or disputed.`] : []),
     '',
     `By tier, ${range}:`,
-    split('TIER', report.totals.byTier),
+    split('TIER', report.totals.byTier, report.names.tiers),
     '',
     `By plan, ${range}:`,
-    split('PLAN', report.totals.byPlan),
+    split('PLAN', report.totals.byPlan, report.names.plans),
   ].join('\n');
 }
 
-/** The range's figures of each tier (or plan), highest net first, indented under their heading. */
-function split(heading: string, parts: Record<string, MoneyFigures>): string {
+/**
+ * The range's figures of each tier (or plan), highest net first, indented under their heading, each
+ * by the name buyers read and its code.
+ */
+function split(heading: string, parts: Record<string, MoneyFigures>, names: Record<string, string>): string {
   const rows = Object.entries(parts).sort(([a, x], [b, y]) => y.net - x.net || (a < b ? -1 : 1));
   const indent = (text: string) => text.replace(/^/gm, '  ');
   return indent(
     table(
       [heading, 'GROSS', 'REFUNDED', 'DISPUTED', 'NET', 'PAYMENTS'],
-      rows.map(([name, figures]) => [
-        name,
+      rows.map(([code, figures]) => [
+        names[code] === undefined || names[code] === code ? code : `${names[code]} (${code})`,
         inr(figures.gross),
         inr(figures.refunded),
         inr(figures.disputed),

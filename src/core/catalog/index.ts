@@ -3,6 +3,8 @@ export {
   archivePlan,
   findPlan,
   listPlans,
+  renamePlan,
+  restorePlan,
   setPlanPrice,
   setProcessorPlanId,
   unknownPlan,
@@ -11,7 +13,15 @@ export type { NewPlan } from './manage-plans';
 export { publicCatalog, type PublicCatalog } from './public-catalog';
 export { resolvePurchase, type PlanChoice, type PricedPlan } from './purchase';
 export { featureText, parseFeature } from './features';
-export { addTier, listTiers, setTierFeatures, unknownTier, type NewTier } from './tiers';
+export {
+  addTier,
+  listTiers,
+  changeTier,
+  setTierFeatures,
+  unknownTier,
+  type NewTier,
+  type TierChange,
+} from './tiers';
 export { PLAN_SCOPES, scopeAllows } from './types';
 export type { CatalogPlan, Features, FeatureValue, PlanScope, Tier } from './types';
 export { seedPriceDisagreements } from './seed-prices';

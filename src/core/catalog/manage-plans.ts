@@ -10,6 +10,8 @@ import {
   INSERT_PLAN,
   LIST_PLANS,
   LOCK_PLAN,
+  RENAME_PLAN,
+  RESTORE_PLAN,
   SET_PLAN_PRICE,
   SET_PLAN_PROCESSOR_ID,
   TIER_EXISTS,
@@ -131,6 +133,25 @@ export async function archivePlan(sequelize: Sequelize, code: string): Promise<C
   if (plan.status === 'archived')
     throw AppError.conflict('PLAN_ARCHIVED', `plan ${code} is archived already`);
   await selectRows(sequelize, ARCHIVE_PLAN, [code]);
+  return findPlan(sequelize, code);
+}
+
+/** On sale again, at its price and (renewing) with its Razorpay plan, as it was before it was archived. */
+export async function restorePlan(sequelize: Sequelize, code: string): Promise<CatalogPlan> {
+  const plan = await findPlan(sequelize, code);
+  if (plan.status === 'active') throw AppError.conflict('PLAN_ACTIVE', `plan ${code} is on sale already`);
+  await selectRows(sequelize, RESTORE_PLAN, [code]);
+  return findPlan(sequelize, code);
+}
+
+/**
+ * The name the store, invoices of new sales and reports show. A renewing plan's Razorpay plan keeps the
+ * name it was created with (Razorpay plans cannot be changed); buyers see ours.
+ */
+export async function renamePlan(sequelize: Sequelize, code: string, name: string): Promise<CatalogPlan> {
+  assertName(name);
+  await findPlan(sequelize, code);
+  await selectRows(sequelize, RENAME_PLAN, [code, name]);
   return findPlan(sequelize, code);
 }
 

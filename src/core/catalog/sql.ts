@@ -14,6 +14,20 @@ export const INSERT_TIER = `INSERT INTO tiers (code, name, rank, features) VALUE
 export const SET_TIER_FEATURES = `UPDATE tiers SET features = jsonb_strip_nulls(features || $2::jsonb), updated_at = now()
   WHERE code = $1 RETURNING ${TIER_COLUMNS}`;
 
+export const RENAME_TIER = `UPDATE tiers SET name = $2, updated_at = now() WHERE code = $1 RETURNING ${TIER_COLUMNS}`;
+
+export const LOCK_TIER = `SELECT ${TIER_COLUMNS} FROM tiers WHERE code = $1 FOR UPDATE`;
+
+export const SET_TIER_RANK = `UPDATE tiers SET rank = $2, updated_at = now() WHERE code = $1 RETURNING ${TIER_COLUMNS}`;
+
+/**
+ * Whether any user or server holds days of tier $1 still to run (their order behind or ahead of other
+ * tiers was settled by the ranks when they were granted). An operator's rare question: a scan of the
+ * days tables, no index of their own.
+ */
+export const TIER_HAS_LIVE_DAYS = `SELECT EXISTS (SELECT 1 FROM user_premium_days WHERE tier = $1 AND ends_at > now())
+  OR EXISTS (SELECT 1 FROM server_premium_days WHERE tier = $1 AND ends_at > now()) AS held`;
+
 /** Every plan, or ($1) only the active ones, in `position` order. */
 export const LIST_PLANS = `SELECT ${PLAN_COLUMNS} FROM plans p WHERE $1::boolean OR p.status = 'active'
   ORDER BY p.position, p.code`;
@@ -33,5 +47,9 @@ export const SET_PLAN_PRICE = `UPDATE plans SET price_paise = $2, razorpay_plan_
 export const SET_PLAN_PROCESSOR_ID = `UPDATE plans SET razorpay_plan_id = $2, updated_at = now() WHERE code = $1`;
 
 export const ARCHIVE_PLAN = `UPDATE plans SET status = 'archived', updated_at = now() WHERE code = $1`;
+
+export const RESTORE_PLAN = `UPDATE plans SET status = 'active', updated_at = now() WHERE code = $1`;
+
+export const RENAME_PLAN = `UPDATE plans SET name = $2, updated_at = now() WHERE code = $1`;
 
 export const TIER_EXISTS = `SELECT 1 AS found FROM tiers WHERE code = $1`;

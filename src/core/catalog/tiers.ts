@@ -2,7 +2,15 @@ import type { Sequelize } from 'sequelize';
 import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { assertFeatureKey, checkedFeatures, MAX_FEATURES } from './features';
-import { INSERT_TIER, LIST_TIERS, SET_TIER_FEATURES } from './sql';
+import {
+  INSERT_TIER,
+  LIST_TIERS,
+  LOCK_TIER,
+  RENAME_TIER,
+  SET_TIER_FEATURES,
+  SET_TIER_RANK,
+  TIER_HAS_LIVE_DAYS,
+} from './sql';
 import type { Features, FeatureValue, Tier } from './types';
 
 const TIER_CODE = /^[a-z0-9][a-z0-9-]{0,31}$/;
@@ -28,9 +36,7 @@ export async function addTier(sequelize: Sequelize, tier: NewTier): Promise<Tier
     );
   }
   assertName(tier.name);
-  if (!Number.isInteger(tier.rank) || tier.rank < 0) {
-    throw AppError.validation('INVALID_RANK', `a rank is a whole number ≥ 0, not ${tier.rank}`);
-  }
+  assertRank(tier.rank);
   const features = checkedFeatures(tier.features ?? {});
   try {
     const [created] = await selectRows<Tier>(sequelize, INSERT_TIER, [
@@ -44,9 +50,49 @@ export async function addTier(sequelize: Sequelize, tier: NewTier): Promise<Tier
     const unique = brokenConstraint(error, UNIQUE_VIOLATION);
     if (unique === 'tiers_pkey')
       throw AppError.conflict('TIER_EXISTS', `a tier "${tier.code}" exists already`);
-    if (unique === 'tiers_rank_key') {
-      throw AppError.conflict('RANK_TAKEN', `another tier has rank ${tier.rank}; ranks are unique`);
-    }
+    if (unique === 'tiers_rank_key') throw rankTaken(tier.rank);
+    throw error;
+  }
+}
+
+export interface TierChange {
+  /** The name buyers read, changed everywhere it is shown; the code, which plans and grants name, stays. */
+  name?: string;
+  rank?: number;
+}
+
+/**
+ * Renames and/or re-ranks tier `code`, both or nothing. Ranks order the days a buyer holds of several
+ * tiers (the higher runs first, the lower waits behind it, docs/catalog.md), and that order was settled
+ * when the days were granted: so a tier is re-ranked only while nobody holds days of it still to run
+ * (409 TIER_HAS_HOLDERS otherwise).
+ */
+export async function changeTier(sequelize: Sequelize, code: string, change: TierChange): Promise<Tier> {
+  const { name, rank } = change;
+  if (name === undefined && rank === undefined) {
+    throw AppError.validation('NO_TIER_CHANGE', 'give a new name, a new rank, or both');
+  }
+  if (name !== undefined) assertName(name);
+  if (rank !== undefined) assertRank(rank);
+  try {
+    return await sequelize.transaction(async (transaction) => {
+      let [tier] = await selectRows<Tier>(transaction, LOCK_TIER, [code]);
+      if (!tier) throw unknownTier(code);
+      if (rank !== undefined && rank !== tier.rank) {
+        const [live] = await selectRows<{ held: boolean }>(transaction, TIER_HAS_LIVE_DAYS, [code]);
+        if (live!.held) {
+          throw AppError.conflict(
+            'TIER_HAS_HOLDERS',
+            `buyers hold days of ${code} still to run, ordered by its rank ${tier.rank}; re-rank it once they have run out, or add a new tier`,
+          );
+        }
+        [tier] = await selectRows<Tier>(transaction, SET_TIER_RANK, [code, rank]);
+      }
+      if (name !== undefined) [tier] = await selectRows<Tier>(transaction, RENAME_TIER, [code, name]);
+      return tier!;
+    });
+  } catch (error) {
+    if (brokenConstraint(error, UNIQUE_VIOLATION) === 'tiers_rank_key') throw rankTaken(rank!);
     throw error;
   }
 }
@@ -79,6 +125,16 @@ export async function setTierFeatures(
 
 export function unknownTier(code: string): AppError {
   return AppError.validation('UNKNOWN_TIER', `no tier "${code}"; \`premium tiers list\` shows them`);
+}
+
+function assertRank(rank: number): void {
+  if (!Number.isInteger(rank) || rank < 0) {
+    throw AppError.validation('INVALID_RANK', `a rank is a whole number ≥ 0, not ${rank}`);
+  }
+}
+
+function rankTaken(rank: number): AppError {
+  return AppError.conflict('RANK_TAKEN', `another tier has rank ${rank}; ranks are unique`);
 }
 
 export function assertName(name: string): void {

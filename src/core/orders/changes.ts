@@ -1,15 +1,31 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { nextCheckAt } from '../check-schedule';
 import { execute } from '../db/database';
+import type { PlainQuery } from '../db/plain-query';
 import { Order, type DisputeStatus } from '../models';
 import { learnedPayment } from './learned-payment';
-import { MARK_REFUND_CHECKED } from './sql';
+import { MARK_REFUND_CHECKED, ORDER_PAID_AS_BUNDLE, ORDER_PAID_REFUSED } from './sql';
 
 /*
  * Every change of an order's row after it was created, so that the orders table is written from this
  * area alone. Marking it paid is ORDER_PAID_WITH_GRANT (sql.ts), which applyPayment hands to the grant
- * so that the paid-and-grant transaction sends it inside the grant's statement.
+ * so that the paid-and-grant transaction sends it inside the grant's statement; a bundle's payment and a
+ * refused one are statements built here, which applyPayment sends in that pipelined transaction.
  */
+
+/** Order `orderId` paid by `paymentId` as a bundle; answers its id when it was still unpaid. */
+export const orderPaidAsBundle = (orderId: number, paymentId: string): PlainQuery => ({
+  name: 'order-paid-as-bundle',
+  text: ORDER_PAID_AS_BUNDLE,
+  values: [orderId, paymentId],
+});
+
+/** Order `orderId` paid by `paymentId` and refused (`refusedCode`), never to be granted. */
+export const orderPaidRefused = (orderId: number, paymentId: string, refusedCode: string): PlainQuery => ({
+  name: 'order-paid-refused',
+  text: ORDER_PAID_REFUSED,
+  values: [orderId, paymentId, refusedCode],
+});
 
 /** The order keeps its newest failed attempt to pay (`payment.failed`). */
 export async function recordFailedAttempt(

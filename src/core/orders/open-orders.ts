@@ -1,10 +1,11 @@
 import { Op, type Transaction } from 'sequelize';
-import { execute, selectRows } from '../db/database';
+import { takeAdvisoryLock } from '../db/advisory-locks';
+import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { billingColumns } from '../invoices';
 import { Order } from '../models';
 import { reservationsOf } from './order-reservations';
-import { ADVISORY_XACT_LOCK, OPEN_ORDERS_SINCE } from './sql';
+import { OPEN_ORDERS_SINCE } from './sql';
 import type { OrderTarget } from './types';
 
 /** An unpaid order this young is handed out again rather than a new one created. */
@@ -12,16 +13,13 @@ export const REUSE_WITHIN_MS = 3_600_000;
 /** The window MAX_OPEN_ORDERS counts unpaid orders in. */
 export const OPEN_ORDERS_WINDOW_MS = 24 * 3_600_000;
 
-/** The two-key advisory-lock space of per-buyer order creation (idempotency keys use class 1). */
-const ORDER_CREATION_LOCK_CLASS = 2;
-
 /**
  * Makes one buyer's create-order steps (reuse, limit, reservation) run one after another until
  * `transaction` ends, so that twenty at once neither create twenty orders for the same thing nor slip
  * past the limit together. The transaction is short: Razorpay is asked after it ends.
  */
 export async function lockBuyerOrders(transaction: Transaction, buyerUserId: number): Promise<void> {
-  await execute(transaction, ADVISORY_XACT_LOCK, [ORDER_CREATION_LOCK_CLASS, buyerUserId]);
+  await takeAdvisoryLock(transaction, 'orderCreation', buyerUserId);
 }
 
 /**

@@ -3,9 +3,6 @@
  * every raw statement of an area beside it in sql.ts). Statements take `$n` bind parameters.
  */
 
-/** The two-key advisory lock `($1, $2)`, held until the transaction ends. */
-export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, $2)';
-
 /** Buyer `$1`'s unpaid orders created after `$2`: how many, and the oldest's creation. */
 export const OPEN_ORDERS_SINCE = `SELECT count(*)::int AS count, min(created_at) AS oldest FROM orders
      WHERE buyer_user_id = $1 AND status = 'created' AND created_at > $2`;

@@ -6,7 +6,8 @@ import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
 import { billingOfColumns, describePurchase, invoiceStatement, servicePeriod } from '../invoices';
 import type { Order } from '../models';
-import { ORDER_PAID_AS_BUNDLE, ORDER_PAID_WITH_GRANT } from '../orders/sql';
+import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
+import { orderPaidAsBundle } from '../orders/changes';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
 import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
@@ -258,11 +259,7 @@ async function applyBundlePayment(
   payment: CapturedPayment,
   context: { source: PaymentSource; invoicing: InvoiceSettings },
 ): Promise<AppliedPayment> {
-  const paid = await transaction.rows({
-    name: 'order-paid-as-bundle',
-    text: ORDER_PAID_AS_BUNDLE,
-    values: [order.id, payment.paymentId],
-  });
+  const paid = await transaction.rows(orderPaidAsBundle(order.id, payment.paymentId));
   if (paid.length > 0) {
     await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
     await transaction.rows(saleNotice(order));

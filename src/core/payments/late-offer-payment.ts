@@ -1,6 +1,6 @@
 import type { PlainTransaction } from '../db/plain-transaction';
 import { brokenByLatePayment, dropRedemption } from '../offers';
-import { ORDER_PAID_REFUSED } from '../orders/sql';
+import { orderPaidRefused } from '../orders/changes';
 import { noticePurchase, noticeStatement } from '../seller-notices';
 import type { AppliedPayment, CapturedPayment, PayableOrder } from './apply-payment';
 
@@ -25,11 +25,7 @@ export async function refuseLatePayment(
     holdMinutes,
   );
   if (!broken) return null;
-  await transaction.rows({
-    name: 'order-paid-refused',
-    text: ORDER_PAID_REFUSED,
-    values: [order.id, payment.paymentId, OFFER_HOLD_EXPIRED],
-  });
+  await transaction.rows(orderPaidRefused(order.id, payment.paymentId, OFFER_HOLD_EXPIRED));
   await transaction.rows(dropRedemption(order.receipt));
   await transaction.rows(
     noticeStatement({

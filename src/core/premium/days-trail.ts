@@ -1,19 +1,17 @@
 import type { Transaction } from 'sequelize';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { selectRows } from '../db/database';
-import { ADVISORY_XACT_LOCK, MOVED_TO, NEXT_TRANSFER_FROM } from './sql';
+import { MOVED_TO, NEXT_TRANSFER_FROM } from './sql';
 
 /** Transfers chained further than this are a loop or a bug; the trail stops there. */
 const MAX_HOPS = 100;
-
-/** Advisory-lock space of guilds taking part in a transfer (the ledger's idempotency keys use 1). */
-const TRANSFER_LOCK_CLASS = 2;
 
 /**
  * Holds a guild for the rest of the transaction against transfers from or to it, and against revokes
  * following days through it. Transfers lock both guilds in id order, so no two of them deadlock.
  */
 export async function lockGuildForTransfers(transaction: Transaction, guildId: string): Promise<void> {
-  await selectRows(transaction, ADVISORY_XACT_LOCK, [TRANSFER_LOCK_CLASS, guildId]);
+  await takeAdvisoryLock(transaction, 'transfers', guildId);
 }
 
 /**

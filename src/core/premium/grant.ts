@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Sequelize, Transaction } from 'sequelize';
+import { lockStatement } from '../db/advisory-locks';
 import type { PlainQuery } from '../db/plain-query';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import { AppError } from '../errors';
@@ -11,7 +12,7 @@ import { changeEvent, changeFromLedger, keyReused } from './ledger';
 import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
 import { raiseBuyerExpiry } from './holder-sql';
-import { claimRecord, GRANT_REFUSAL, idempotencyLock } from './sql';
+import { claimRecord, GRANT_REFUSAL } from './sql';
 import { DEFAULT_TIER, type Category, type GrantSource, type PremiumChange } from './types';
 
 export interface GrantRequest {
@@ -100,7 +101,7 @@ export async function grantPremium(
     eventId,
   );
   return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
-    void transaction.rows(idempotencyLock(request.idempotencyKey));
+    void transaction.rows(lockStatement('idempotency', request.idempotencyKey));
     void transaction.rows(claimRecord(owner, tier));
     const granted = transaction.rows<GrantRow>(
       grantStatement(owner.category, {

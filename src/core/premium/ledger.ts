@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'sequelize';
-import { selectRows } from '../db/database';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { AppError } from '../errors';
 import { PremiumGrant, User } from '../models';
 import { SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from './outbox';
-import { idempotencyLock } from './sql';
 import type { RecordTarget } from './records';
 import {
   eventTypeFor,
@@ -27,8 +26,7 @@ export async function findPriorChange(
   idempotencyKey: string,
   isSameChange: (prior: PremiumGrant, providerId: string) => boolean,
 ): Promise<PremiumChange | null> {
-  const lock = idempotencyLock(idempotencyKey);
-  await selectRows(transaction, lock.text, lock.values);
+  await takeAdvisoryLock(transaction, 'idempotency', idempotencyKey);
   const prior = await PremiumGrant.findOne({ where: { idempotencyKey }, transaction });
   if (!prior) return null;
   const user = await User.findByPk(prior.userId, { transaction, rejectOnEmpty: true });

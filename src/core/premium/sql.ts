@@ -77,19 +77,6 @@ export const perCategory = <T>(build: (category: Category) => T) =>
  */
 export const EXPIRY_DUE = 'r.version > 0 AND r.expiry_announced_version IS DISTINCT FROM r.version';
 
-/**
- * The two-key advisory-lock space, apart from the scheduler's one-key job locks, so that no idempotency
- * key can ever contend with a job's lock.
- */
-const IDEMPOTENCY_LOCK_CLASS = 1;
-
-/** Holds every other change with the same idempotency key off until this transaction ends. */
-export const idempotencyLock = (idempotencyKey: string) => ({
-  name: 'idempotency-lock',
-  text: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
-  values: [IDEMPOTENCY_LOCK_CLASS, idempotencyKey],
-});
-
 /** The SELECT list of a `premium_grants` row, aliased `alias`, as a LedgerRow. */
 export const ledgerRowColumns = (alias: string) =>
   `${alias}.id, ${alias}.kind, ${alias}.category, ${alias}.guild_id AS "guildId", ${alias}.plan_type AS "planType",
@@ -144,9 +131,6 @@ export const RECORD_TIER = perCategory((category) => {
        CASE WHEN r.expires_at > now() THEN t.features END AS features
      FROM ${table} r LEFT JOIN tiers t ON t.code = r.tier WHERE r.${key} = $1`;
 });
-
-/** The days trail's (days-trail.ts). $1: the advisory-lock class, $2: the key hashed into it. */
-export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
 
 /** The first standing transfer of the whole premium of guild $1 after ledger row $2. */
 export const NEXT_TRANSFER_FROM = `

@@ -2,7 +2,7 @@ import type { Core } from '..';
 import { AppError } from '../errors';
 import type { Category } from '../premium/types';
 import { calendarDay, checkRange, defaultFrom, today } from './dates';
-import { PERIODS_SQL, REVENUE_SQL } from './sql';
+import { CATALOG_NAMES_SQL, PERIODS_SQL, REVENUE_SQL } from './sql';
 import { inr, select } from './select';
 import type { MoneyFigures, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
 
@@ -106,9 +106,10 @@ export async function revenueReport(
   const from = query.from === undefined ? defaultFrom(to, by) : calendarDay(query.from, 'from');
   checkRange(from, to);
 
-  const [periods, rows] = await Promise.all([
+  const [periods, rows, catalogNames] = await Promise.all([
     select<{ period: string }>(core.sequelize, PERIODS_SQL, [from, to, by]),
     select<RevenueRow>(core.sequelize, REVENUE_SQL, [from, to, timeZone, by]),
+    select<{ kind: 'tier' | 'plan'; code: string; name: string }>(core.sequelize, CATALOG_NAMES_SQL, []),
   ]);
   const sums = new Map(periods.map(({ period }) => [period, new PeriodSums()]));
   const totals = new PeriodSums();
@@ -116,6 +117,7 @@ export async function revenueReport(
     sums.get(row.period)!.add(row);
     totals.add(row);
   }
+  const total = totals.figures();
   return {
     currency: 'INR',
     timeZone,
@@ -123,6 +125,21 @@ export async function revenueReport(
     from,
     to,
     periods: [...sums].map(([period, periodSums]) => ({ period, ...periodSums.figures() })),
-    totals: totals.figures(),
+    totals: total,
+    names: namesOf(catalogNames, total),
   };
+}
+
+/** The catalog's names of the codes the report's totals name (a plan sold and since deleted has none). */
+function namesOf(
+  catalog: { kind: 'tier' | 'plan'; code: string; name: string }[],
+  totals: Omit<RevenuePeriod, 'period'>,
+): RevenueReport['names'] {
+  const named = (kind: 'tier' | 'plan', codes: Record<string, unknown>) =>
+    Object.fromEntries(
+      catalog
+        .filter((entry) => entry.kind === kind && entry.code in codes)
+        .map(({ code, name }) => [code, name]),
+    );
+  return { tiers: named('tier', totals.byTier), plans: named('plan', totals.byPlan) };
 }

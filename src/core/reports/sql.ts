@@ -75,6 +75,10 @@ WHERE e.at >= b.from_at AND e.at < b.to_at
 GROUP BY 1, 2, 3, 4, 5
 ORDER BY 1, 2, 3, 4, 5`;
 
+/** What buyers read for each tier and plan code: a report's rows are keyed by code. */
+export const CATALOG_NAMES_SQL = `SELECT 'tier' AS kind, code, name FROM tiers
+  UNION ALL SELECT 'plan', code, name FROM plans`;
+
 /** Every period from $1 to $2 ($3 `day` or `month`), empty ones included. */
 export const PERIODS_SQL = `
 SELECT to_char(p, CASE $3 WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'YYYY-MM' END) AS period

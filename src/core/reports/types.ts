@@ -44,6 +44,8 @@ export interface RevenueReport {
   /** Every period from `from` to `to`, empty ones included, oldest first. */
   periods: RevenuePeriod[];
   totals: Omit<RevenuePeriod, 'period'>;
+  /** The name buyers read of each tier and plan code in `byTier` and `byPlan` that the catalog has. */
+  names: { tiers: Record<string, string>; plans: Record<string, string> };
 }
 
 export type { SubscriptionStatus };

@@ -1,9 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { selectRows } from '../db/database';
 import type { GrantSource, RevokeRequest, RevokeTarget } from '../premium/types';
 import { recordNotice } from '../seller-notices';
 import { defaultRevokeLimit } from './limit';
-import { GUARD_LOCK, guardState, INSERT_HELD_REVOKE } from './sql';
+import { guardState, INSERT_HELD_REVOKE } from './sql';
 
 /**
  * Revokes no person asked for: refund and dispute webhooks, the reconciler, a subscription's refunds
@@ -37,7 +38,7 @@ export async function holdIfOverLimit(
   maxRevokesPerHour: number | null,
 ): Promise<HeldRevoke | null> {
   if (!isAutomatic(request.source)) return null;
-  await selectRows(transaction, GUARD_LOCK);
+  await takeAdvisoryLock(transaction, 'revocationGuard');
   const [state] = await selectRows<{ pending: number; lastHour: number; active: number }>(
     transaction,
     GUARD_STATE,

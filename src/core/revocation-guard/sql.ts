@@ -1,9 +1,6 @@
 /** The revocation guard's raw SQL. */
 import { GRACE_CUT_KEY_PREFIX } from './grace-cuts';
 
-/** Its own advisory-lock class (the ledger's idempotency keys use 1): one guard check at a time. */
-export const GUARD_LOCK = 'SELECT pg_advisory_xact_lock(2, 0)';
-
 /**
  * Revokes held and not released, automatic revokes (by `sources`; a cancel's grace cut is none: it takes
  * at most a grace, once per subscription) of the last hour, and, when $1 (the configured limit) is null,

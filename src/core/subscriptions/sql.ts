@@ -49,9 +49,6 @@ export const TIER_HELD_UNTIL = {
       AND t.rank >= (SELECT rank FROM tiers WHERE code = $2)`,
 } as const;
 
-/** Every trial start, refusal and check runs under this one transaction lock: trials are few. */
-export const LOCK_TRIALS = `SELECT pg_advisory_xact_lock(hashtext('premium:trials'))`;
-
 /** Whether buyer `$1` (or guild `$2`, when not null) had a trial that was not refused, as `had`. */
 export const HAD_TRIAL = `SELECT EXISTS (
   SELECT 1 FROM trials WHERE status <> 'refused' AND (buyer_user_id = $1 OR ($2::text IS NOT NULL AND guild_id = $2))

@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { execute, selectRows } from '../db/database';
 import { isAppError } from '../errors';
 import { planOf, SLOTS_PER_PURCHASE } from '../plans';
@@ -13,7 +14,6 @@ import type { LockedSubscription } from './locked-subscription';
 import {
   HAD_TRIAL,
   INSERT_TRIAL,
-  LOCK_TRIALS,
   REFUSED_TRIAL_SETTLED,
   REFUSED_TRIALS_LIVE,
   TRIAL_BY_ID,
@@ -66,7 +66,7 @@ export async function startTrial(
   if (subscription.trialDays === 0 || subscription.startAt === null || reading === null) {
     return { result: 'none' };
   }
-  await execute(transaction, LOCK_TRIALS);
+  await takeAdvisoryLock(transaction, 'trials');
   const [known] = await selectRows<{ known: boolean }>(transaction, TRIAL_KNOWN, [subscription.id]);
   if (known!.known) return { result: 'none' };
   const hash = reading.instrument && instrumentHash(core.config.jwtSecret, reading.instrument);

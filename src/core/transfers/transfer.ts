@@ -1,4 +1,5 @@
 import type { Sequelize, Transaction } from 'sequelize';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { PlanType } from '../plans';
@@ -6,7 +7,6 @@ import { PremiumGrant, User } from '../models';
 import { bundleDaysAmong } from '../bundles';
 import { targetGuild } from '../identity/access';
 import { grantPremium } from '../premium/grant';
-import { idempotencyLock } from '../premium/sql';
 import { grantRemainders, type GrantRemainder } from '../premium/remaining';
 import { revokePremium } from '../premium/revoke';
 import { findUserByProviderId } from '../users';
@@ -71,8 +71,7 @@ export async function transferPremium(sequelize: Sequelize, request: TransferReq
   }
   return sequelize.transaction(async (transaction) => {
     for (const guildId of [fromGuildId, toGuildId].sort()) await lockGuildForTransfers(transaction, guildId);
-    const keyLock = idempotencyLock(request.idempotencyKey);
-    await selectRows(transaction, keyLock.text, keyLock.values);
+    await takeAdvisoryLock(transaction, 'idempotency', request.idempotencyKey);
     const prior = await loadTransfer(transaction, request.idempotencyKey);
     if (prior) {
       if (prior.fromGuildId !== fromGuildId || prior.toGuildId !== toGuildId) {

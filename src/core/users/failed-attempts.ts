@@ -1,7 +1,8 @@
 import type { Transaction } from 'sequelize';
+import { takeAdvisoryLock } from '../db/advisory-locks';
 import { execute, selectRows } from '../db/database';
 import { AppError } from '../errors';
-import { ADVISORY_XACT_LOCK, countFailedAttempts, INSERT_FAILED_ATTEMPT } from './sql';
+import { countFailedAttempts, INSERT_FAILED_ATTEMPT } from './sql';
 
 /**
  * Refused well-formed codes allowed per user and per client IP within the window, gift codes and offer
@@ -15,9 +16,6 @@ export const ATTEMPT_LIMITS = { perUser: 10, perIp: 30, windowHours: 1 } as cons
 
 const COUNT_FAILED_ATTEMPTS = countFailedAttempts(ATTEMPT_LIMITS.windowHours);
 
-/** Advisory-lock space of the attempt counters (the ledger's idempotency keys use 1, transfers 2). */
-const ATTEMPT_LOCK_CLASS = 3;
-
 /**
  * Serialises code attempts by the same user or from the same IP (user first, then IP, in every
  * transaction, so no two wait on each other), then refuses when either has used up its failures.
@@ -28,7 +26,7 @@ export async function assertAttemptsLeft(
   ip: string,
 ): Promise<void> {
   for (const key of [`user:${userId}`, `ip:${ip}`]) {
-    await selectRows(transaction, ADVISORY_XACT_LOCK, [ATTEMPT_LOCK_CLASS, key]);
+    await takeAdvisoryLock(transaction, 'codeAttempts', key);
   }
   const [counts] = await selectRows<{ byUser: number; byIp: number; userFreeAt: Date; ipFreeAt: Date }>(
     transaction,

@@ -29,9 +29,6 @@ export const PREMIUM_STATUSES = statusRows('u.provider_id = ANY($1::text[])');
 
 /* Refused gift and offer codes (failed-attempts.ts): `code_attempt_failures`. */
 
-/** $1: the advisory-lock class, $2: the key hashed into it. */
-export const ADVISORY_XACT_LOCK = 'SELECT pg_advisory_xact_lock($1, hashtext($2))';
-
 /** Failures of user $1 and of IP $2 within the last `windowHours`, and when the oldest leaves it. */
 export function countFailedAttempts(windowHours: number): string {
   const window = `make_interval(hours => ${windowHours})`;

@@ -1,15 +1,29 @@
-import { z } from 'zod';
-import { AppError } from '../errors';
-import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
-import type { CapturedPayment } from '../payments/apply-payment';
+import type { z } from 'zod';
 import type { DisputeStage, PaymentDispute } from '../disputes/types';
+import { AppError } from '../errors';
+import type { CapturedPayment } from '../payments/apply-payment';
 import type { FailedPayment } from '../payments/failed-payment';
-import type { ProcessedRefund } from '../refunds/order-refund';
+import type { ChargeRefund } from '../refunds/charge-refund';
+import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
+import type { SubscriptionEvent } from '../subscriptions/webhooks';
+import {
+  disputePayload,
+  envelope,
+  invoicePayload,
+  parseJson,
+  paymentPayload,
+  readAs,
+  refundPayload,
+  subscriptionPayload,
+} from './payloads';
 
 /** What the service does with a Razorpay webhook event, read from its signed body. */
 export type RazorpayEvent =
   | { name: string; kind: 'payment'; payment: CapturedPayment }
-  | { name: string; kind: 'refund'; refund: ProcessedRefund }
+  /** A refund of an order's payment or of a subscription charge's (the payment's order, when it has one). */
+  | { name: string; kind: 'refund'; refund: ChargeRefund & { processorOrderId: string | null } }
+  /** A `subscription.*` event. */
+  | { name: string; kind: 'subscription'; event: SubscriptionEvent }
   | { name: string; kind: 'dispute'; dispute: PaymentDispute }
   /** A subscription's charge as a payment of its invoice's order (`payment.captured`, `order.paid`). */
   | { name: string; kind: 'invoice-payment'; payment: InvoicePayment }
@@ -20,6 +34,18 @@ export type RazorpayEvent =
   | { name: string; kind: 'noted'; reason: string }
   | { name: string; kind: 'other'; reason: string };
 
+const SUBSCRIPTION_EVENTS = new Set([
+  'subscription.authenticated',
+  'subscription.activated',
+  'subscription.charged',
+  'subscription.pending',
+  'subscription.halted',
+  'subscription.cancelled',
+  'subscription.completed',
+  'subscription.paused',
+  'subscription.resumed',
+  'subscription.updated',
+]);
 const PAYMENT_EVENTS = ['payment.captured', 'order.paid'];
 const REFUND_EVENT = 'refund.processed';
 /** `payment.dispute.<stage>`. */
@@ -40,62 +66,18 @@ const NOTED_EVENTS: Record<string, string> = {
   'refund.created': 'refund.processed takes the premium back',
 };
 
-const envelope = z.object({ event: z.string().min(1), payload: z.record(z.string(), z.unknown()) });
-const paymentPayload = z.object({
-  payment: z.object({
-    entity: z.object({
-      id: z.string().min(1),
-      order_id: z.string().min(1).nullable(),
-      invoice_id: z.string().min(1).nullable().optional(),
-      amount: z.number().int(),
-      currency: z.string(),
-      /** Everything refunded on the payment so far; in a refund event, that refund included. */
-      amount_refunded: z.number().int(),
-      error_description: z.string().nullable().optional(),
-      created_at: z.number().int().optional(),
-    }),
-  }),
-});
-const invoicePayload = z.object({
-  invoice: z.object({
-    entity: z.object({
-      id: z.string().min(1),
-      subscription_id: z.string().min(1).nullable(),
-      billing_start: z.number().int().nullable(),
-      billing_end: z.number().int().nullable(),
-    }),
-  }),
-});
-const disputePayload = z.object({
-  dispute: z.object({
-    entity: z.object({
-      id: z.string().min(1),
-      payment_id: z.string().min(1),
-      /** Paise disputed: the whole payment, or part of it. */
-      amount: z.number().int().positive().optional(),
-      amount_deducted: z.number().int().nonnegative().optional(),
-      reason_code: z.string().optional(),
-      phase: z.string().optional(),
-      /** Unix seconds: the last moment to answer the dispute. */
-      respond_by: z.number().int().nullable().optional(),
-    }),
-  }),
-  payment: z.object({ entity: z.object({ order_id: z.string().min(1).nullable() }) }).optional(),
-});
-const refundPayload = z.object({
-  refund: z.object({
-    entity: z.object({
-      id: z.string().min(1),
-      payment_id: z.string().min(1),
-      amount: z.number().int().positive(),
-      receipt: z.string().nullable().optional(),
-    }),
-  }),
-});
-
 /** A body whose signature matched is Razorpay's, so one it cannot read is our bug: 400, and Razorpay retries. */
 export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
-  const { event: name, payload } = readAs(envelope, parseJson(rawBody), 'event');
+  const { event: name, created_at: createdAt, payload } = readAs(envelope, parseJson(rawBody), 'event');
+  if (SUBSCRIPTION_EVENTS.has(name)) {
+    const { subscription, payment } = readAs(subscriptionPayload, payload, name);
+    if (name === 'subscription.charged' && payment === undefined) {
+      throw AppError.validation('INVALID_WEBHOOK', `unreadable ${name} webhook: no payment entity`);
+    }
+    const event = { name, subscription: subscription.entity, payment: payment?.entity ?? null, createdAt };
+    return { name, kind: 'subscription', event };
+  }
+  if (name === REFUND_EVENT) return refundEvent(name, readAs(refundPayload, payload, name));
   const stage = DISPUTE_STAGES[name];
   if (stage !== undefined) {
     const { dispute, payment } = readAs(disputePayload, payload, name);
@@ -120,14 +102,14 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
   const noted = NOTED_EVENTS[name];
   if (noted !== undefined) return { name, kind: 'noted', reason: noted };
   const isPayment = PAYMENT_EVENTS.includes(name);
-  if (!isPayment && ![REFUND_EVENT, FAILED_EVENT, INVOICE_EVENT].includes(name))
+  if (!isPayment && ![FAILED_EVENT, INVOICE_EVENT].includes(name))
     return { name, kind: 'other', reason: `event ${name} is not handled` };
 
   const payment = readAs(paymentPayload, payload, name).payment.entity;
   // Payments made outside an order (payment links, another integration) are not ours.
   if (payment.order_id === null) return { name, kind: 'other', reason: `payment ${payment.id} has no order` };
   const invoiceId = payment.invoice_id ?? null;
-  if (invoiceId !== null && name !== REFUND_EVENT) {
+  if (invoiceId !== null) {
     const charged = { paymentId: payment.id, invoiceId, amount: payment.amount, currency: payment.currency };
     if (name === FAILED_EVENT) {
       return { name, kind: 'noted', reason: 'subscription.pending or .halted tells of a failed charge' };
@@ -151,47 +133,28 @@ export function parseRazorpayEvent(rawBody: Buffer): RazorpayEvent {
       },
     };
   }
-  if (isPayment) {
-    return {
-      name,
-      kind: 'payment',
-      payment: {
-        processorOrderId: payment.order_id,
-        paymentId: payment.id,
-        paid: { amount: payment.amount, currency: payment.currency },
-      },
-    };
-  }
-  const refund = readAs(refundPayload, payload, name).refund.entity;
   return {
     name,
-    kind: 'refund',
-    refund: {
-      refundId: refund.id,
+    kind: 'payment',
+    payment: {
       processorOrderId: payment.order_id,
-      paymentId: refund.payment_id,
-      refundedTotal: payment.amount_refunded,
-      amountPaise: refund.amount,
-      receipt: refund.receipt ?? null,
+      paymentId: payment.id,
+      paid: { amount: payment.amount, currency: payment.currency },
     },
   };
 }
 
-function parseJson(rawBody: Buffer): unknown {
-  try {
-    return JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw AppError.validation('INVALID_WEBHOOK', 'the webhook body is not JSON');
-  }
-}
-
-function readAs<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw AppError.validation(
-      'INVALID_WEBHOOK',
-      `unreadable ${what} webhook: ${z.prettifyError(parsed.error)}`,
-    );
-  }
-  return parsed.data;
+function refundEvent(name: string, { refund, payment }: z.infer<typeof refundPayload>): RazorpayEvent {
+  return {
+    name,
+    kind: 'refund',
+    refund: {
+      refundId: refund.entity.id,
+      processorOrderId: payment.entity.order_id ?? null,
+      paymentId: refund.entity.payment_id,
+      refundedTotal: payment.entity.amount_refunded,
+      amountPaise: refund.entity.amount,
+      receipt: refund.entity.receipt ?? null,
+    },
+  };
 }

@@ -3,10 +3,13 @@ import { Type } from '@sinclair/typebox';
 import {
   addPlan,
   addTier,
+  changeTier,
   archivePlan,
   listPlans,
   listTiers,
   parseFeature,
+  renamePlan,
+  restorePlan,
   PLAN_SCOPES,
   setPlanPrice,
   setTierFeatures,
@@ -62,6 +65,14 @@ const AddPlanBody = Type.Object(
 
 const SetPriceBody = Type.Object({ price: Price }, { additionalProperties: false });
 
+const Name = Type.String({ minLength: 1, maxLength: 64 });
+/** A tier's name, its rank, or both. */
+const ChangeTierBody = Type.Object(
+  { name: Type.Optional(Name), rank: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { additionalProperties: false, minProperties: 1 },
+);
+const RenamePlanBody = Type.Object({ name: Name }, { additionalProperties: false });
+
 /** `key=value` lines as features, a malformed one refused with the catalog's INVALID_FEATURE. */
 function featuresOf(lines: string[] = []): Record<string, FeatureValue> {
   return Object.fromEntries(lines.map((line) => parseFeature(line.trim())));
@@ -115,6 +126,16 @@ const consoleCatalogRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, 
     },
   );
 
+  app.post(
+    '/api/console/catalog/tiers/:code',
+    { schema: { hide, params: CodeParams, body: ChangeTierBody } },
+    async (request) => {
+      const tier = await changeTier(sequelize, request.params.code, request.body);
+      request.log.info({ tier: tier.code, change: request.body }, 'console changes a tier');
+      return tier;
+    },
+  );
+
   app.post('/api/console/catalog/plans', { schema: { hide, body: AddPlanBody } }, async (request) => {
     const plan = await addPlan(sequelize, processor, {
       ...request.body,
@@ -148,6 +169,26 @@ const consoleCatalogRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, 
     async (request) => {
       const plan = await archivePlan(sequelize, request.params.code);
       request.log.info({ plan: plan.code }, 'console archives a plan');
+      return shown(plan);
+    },
+  );
+
+  app.post(
+    '/api/console/catalog/plans/:code/restore',
+    { schema: { hide, params: CodeParams } },
+    async (request) => {
+      const plan = await restorePlan(sequelize, request.params.code);
+      request.log.info({ plan: plan.code }, 'console puts an archived plan back on sale');
+      return shown(plan);
+    },
+  );
+
+  app.post(
+    '/api/console/catalog/plans/:code/name',
+    { schema: { hide, params: CodeParams, body: RenamePlanBody } },
+    async (request) => {
+      const plan = await renamePlan(sequelize, request.params.code, request.body.name);
+      request.log.info({ plan: plan.code, name: plan.name }, 'console renames a plan');
       return shown(plan);
     },
   );

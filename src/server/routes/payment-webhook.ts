@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from '../../core';
 import type { WebhookOutcome } from '../../core/webhooks/outcome';
+import { razorpayClientFor } from '../../core/payments/processor';
 import { handleWebhook } from '../../core/webhooks/inbox';
 import { perIpRateLimit } from '../plugins/rate-limit';
 import { errorReplies } from '../schemas';
@@ -53,7 +54,7 @@ const paymentWebhookRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (a
     },
     async (request) => {
       const eventId = request.headers['x-razorpay-event-id'];
-      const outcome = await handleWebhook(core, {
+      const outcome = await handleWebhook(core, razorpayClientFor(core.config), {
         // No body at all leaves nothing signed, and the signature check refuses it.
         rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
         signature: request.headers['x-razorpay-signature'],

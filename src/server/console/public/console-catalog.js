@@ -3,7 +3,7 @@
 /**
  * The catalog (`#/catalog`): the tiers with their features and every plan with its price, days, scope,
  * tier and status, and the changes `premium tiers …` and `premium plans …` make: add a tier, set its
- * features, add a plan, set its price, archive it. Each is a dialog of console-actions.js posting to
+ * features, rename or re-rank it, add a plan, set its price, rename, archive and restore it. Each is a dialog of console-actions.js posting to
  * /api/console/catalog/...; a catalog change writes no ledger row, so it asks for no reason. Once done,
  * the view reloads and what was done shows beside the button. Exposed as window.ConsoleCatalog.
  */
@@ -99,6 +99,38 @@
             { name: 'remove', label: 'Remove these keys (separated by spaces)', parse: words },
           ],
           describe: (after) => `Features of ${after.code} now: ${featureText(after.features)}.`,
+        }),
+      'secondary',
+      action,
+    );
+  }
+
+  function changeTierButton(tier) {
+    const action = `catalog:tier:${tier.code}:change`;
+    return button(
+      'Rename or re-rank',
+      () =>
+        act({
+          action,
+          title: `Name and rank of ${tier.code}`,
+          what: 'The name is what buyers read; the code stays. The rank orders the days a buyer holds of several tiers, so it changes only while nobody holds days of this tier.',
+          path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: tier.name },
+            {
+              name: 'rank',
+              label: 'Rank (unique; higher is more, and runs first)',
+              type: 'number',
+              min: '0',
+              step: '1',
+              required: true,
+              value: String(tier.rank),
+            },
+          ],
+          describe: (after) => `Tier ${after.code} is now ${after.name}, rank ${after.rank}.`,
         }),
       'secondary',
       action,
@@ -206,6 +238,49 @@
     );
   }
 
+  function renamePlanButton(plan) {
+    const action = `catalog:plan:${plan.code}:name`;
+    return button(
+      'Rename',
+      () =>
+        act({
+          action,
+          title: `Name of ${plan.code}`,
+          what: `What the store, new invoices and reports show; the code stays.${plan.renews ? ' Its Razorpay plan keeps the name it was made with.' : ''}`,
+          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/name`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          fields: [
+            { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: plan.name },
+          ],
+          describe: (after) => `${after.code} is now called ${after.name}.`,
+        }),
+      'secondary',
+      action,
+    );
+  }
+
+  function restoreButton(plan) {
+    const action = `catalog:plan:${plan.code}:restore`;
+    return button(
+      'Put back on sale',
+      () =>
+        act({
+          action,
+          title: `Restore ${plan.code}`,
+          what: `On sale again at ${inr(plan.price)}, as it was before it was archived.`,
+          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/restore`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          describe: (restored) => `${restored.code} is on sale again at ${inr(restored.price)}.`,
+        }),
+      '',
+      action,
+    );
+  }
+
   function archiveButton(plan) {
     const action = `catalog:plan:${plan.code}:archive`;
     return button(
@@ -233,7 +308,7 @@
       el('strong', {}, tier.code),
       ` ${tier.name} · rank ${tier.rank} · `,
       el('span', { className: 'muted' }, featureText(tier.features)),
-      el('div', { className: 'actions' }, featuresButton(tier)),
+      el('div', { className: 'actions' }, featuresButton(tier), changeTierButton(tier)),
     );
   }
 
@@ -250,12 +325,22 @@
     const archived = plan.status === 'archived';
     return el(
       'li',
-      { 'data-row': `catalog:plan:${plan.code}:archive`, className: archived ? 'archived' : undefined },
+      {
+        // Where archiving's outcome shows once the row is archived, and restoring's once it is on sale.
+        'data-row': `catalog:plan:${plan.code}:${archived ? 'archive' : 'restore'}`,
+        className: archived ? 'archived' : undefined,
+      },
       el('strong', {}, plan.code),
       plan.name === plan.code ? '' : ` ${plan.name}`,
       ` · ${details.join(' · ')} · `,
       el('span', { className: archived ? 'muted' : undefined }, plan.status),
-      el('div', { className: 'actions' }, priceButton(plan), archived ? null : archiveButton(plan)),
+      el(
+        'div',
+        { className: 'actions' },
+        ...(archived
+          ? [renamePlanButton(plan), restoreButton(plan)]
+          : [priceButton(plan), renamePlanButton(plan), archiveButton(plan)]),
+      ),
     );
   }
 

@@ -160,7 +160,9 @@
    * The 90 days' figures of each tier (or plan) sold, highest net first, and their total: the same
    * `byTier` and `byPlan` as `premium report revenue`, whose rows add up to the totals above.
    */
-  function splitTable(id, heading, parts, totals) {
+  function splitTable(id, heading, parts, totals, names) {
+    const label = (code) =>
+      names[code] === undefined || names[code] === code ? code : `${names[code]} (${code})`;
     const rows = Object.entries(parts).sort(([a, x], [b, y]) => y.net - x.net || (a < b ? -1 : 1));
     const cells = (tag, name, figures) =>
       el(
@@ -190,7 +192,7 @@
           'tbody',
           {},
           rows.length
-            ? rows.map(([name, figures]) => cells('th', name, figures))
+            ? rows.map(([code, figures]) => cells('th', label(code), figures))
             : el('tr', {}, el('td', { className: 'muted', colspan: 6 }, 'Nothing sold in these 90 days.')),
         ),
         el('tfoot', {}, cells('th', 'Total', totals)),
@@ -233,8 +235,8 @@
       ],
       { label: dayLabel, summary: { label: '90 days:', values: [totals.gross, totals.net] } },
     );
-    splitTable('revenue-by-tier', 'Tier', totals.byTier, totals);
-    splitTable('revenue-by-plan', 'Plan', totals.byPlan, totals);
+    splitTable('revenue-by-tier', 'Tier', totals.byTier, totals, revenue.names.tiers);
+    splitTable('revenue-by-plan', 'Plan', totals.byPlan, totals, revenue.names.plans);
     const mrr = mrrByMonth.map((month) => month.mrr);
     chart(
       document.getElementById('mrr-chart'),
