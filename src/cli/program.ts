@@ -42,6 +42,7 @@ import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
 import { registerSubscriptionsShow } from './commands/subscriptions-show';
+import { registerSettings } from './commands/settings';
 import { registerTiersAdd } from './commands/tiers-add';
 import { registerTiersList } from './commands/tiers-list';
 import { registerTiersSet } from './commands/tiers-set';
@@ -163,6 +164,8 @@ export function buildProgram(): { program: Command; session: Session } {
   registerPlansArchive(plans, session);
   registerPlansRestore(plans, session);
   registerPlansSync(plans, session);
+
+  registerSettings(program, session);
 
   const outbox = program.command('outbox').description('the events on their way to the bot');
   registerOutboxStats(outbox, session);

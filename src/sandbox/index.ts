@@ -14,7 +14,7 @@ import {
   type WebhookRateLimit,
 } from './discord/webhooks';
 import { guildMemberRoutes } from './discord/guild-members';
-import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit } from './discord/guilds';
+import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit, type SandboxBotRole } from './discord/guilds';
 import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
@@ -129,6 +129,8 @@ export interface Sandbox {
       leave(guildId: string, userId: string): void;
       /** The member's role ids, sorted; null when not a member. */
       memberRoles(guildId: string, userId: string): string[] | null;
+      /** Moves the bot's own role (position 0: below every role) or takes its Manage Roles. */
+      setBotRole(guildId: string, change: Partial<Omit<SandboxBotRole, 'id'>>): void;
       /** Every role given or taken through the API, with its audit-log reason. */
       audit(): RoleAudit[];
       /** Replaces the limits the guild endpoints enforce (per route and guild, and global); violations from 0. */
@@ -235,7 +237,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
   acceptFormBodies(app);
-  await app.register(discordRoutes(oauth, faults), { prefix: '/discord' });
+  await app.register(discordRoutes(oauth, faults, options.discord.botToken ?? SANDBOX_BOT_TOKEN), {
+    prefix: '/discord',
+  });
   await app.register(
     guildMemberRoutes(guilds, limiter, options.discord.botToken ?? SANDBOX_BOT_TOKEN, faults),
     { prefix: '/discord' },
@@ -269,6 +273,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
         join: (guildId, userId, roles) => guilds.join(guildId, userId, roles),
         leave: (guildId, userId) => guilds.leave(guildId, userId),
         memberRoles: (guildId, userId) => guilds.memberRoles(guildId, userId),
+        setBotRole: (guildId, change) => guilds.setBotRole(guildId, change),
         audit: () => structuredClone(guilds.audit),
         setRateLimits: (limits) => limiter.configure(limits),
         rateLimitNext: (retryAfterS, opts) => limiter.penalize(retryAfterS, opts?.global ?? false),

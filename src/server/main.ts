@@ -4,6 +4,7 @@ import { createCore, type Core } from '../core';
 import { seedPriceDisagreements } from '../core/catalog';
 import { ConfigError, loadConfig } from '../core/config';
 import { loadLocalEnv } from '../core/config/dev-env';
+import { readSettings, seedSettings, settingsStatus, statusLine } from '../core/settings';
 import { startHealthServer } from '../metrics/health-server';
 import { connectRedis } from '../redis/connection';
 import { logRedisOutages } from '../redis/outages';
@@ -41,6 +42,21 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   await warnOfSeedPrices(core, app.log);
+  await announceSettings(core, app.log);
+}
+
+/** Seeds the settings from the environment and says what is on (GST included); best effort, as above. */
+async function announceSettings(core: Core, log: FastifyBaseLogger): Promise<void> {
+  try {
+    const seeded = await seedSettings(core);
+    if (seeded.length > 0) log.info({ seeded }, 'settings seeded from the environment');
+    const status = settingsStatus(core.config, await readSettings(core));
+    log.info({ settings: status }, `settings: ${statusLine(status)}`);
+    for (const problem of status.problems)
+      log.warn(`setting ${problem.name}: ${problem.message} (the environment's values apply meanwhile)`);
+  } catch (err) {
+    log.warn({ err }, 'could not read the settings');
+  }
 }
 
 /** Best effort: a catalog not migrated yet, or a database down at start, is reported elsewhere. */

@@ -13,6 +13,7 @@ const LADDER = [
   ['core'],
   ['jobs'],
   ['config', 'seller-notices'],
+  ['settings'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
   ['bundles'],

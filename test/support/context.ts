@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/core/config';
 import { createCore, type Core } from '../../src/core';
+import { forgetSettings } from '../../src/core/settings';
 import { databaseUrl } from './databases';
 
 /** This jest worker's own database, migrated by the global setup. */
@@ -61,6 +62,7 @@ export async function resetDatabase(core: Core): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await core.sequelize.query(EMPTY_EVERY_TABLE);
+      forgetSettings(core.sequelize);
       return;
     } catch (error) {
       const code = (error as { parent?: { code?: string } }).parent?.code;

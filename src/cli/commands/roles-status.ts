@@ -60,7 +60,8 @@ export function registerRolesStatus(roles: Command, session: Session): void {
     .description('whether roles are on, TIER_ROLES, the queue of role changes and the last drift sync')
     .action(async () => {
       const { rolesStatus } = require('../../core/roles') as typeof import('../../core/roles');
+      const { readSettings } = require('../../core/settings') as typeof import('../../core/settings');
       const core = session.core();
-      session.emit(await rolesStatus(core.sequelize, core.config), render);
+      session.emit(await rolesStatus(core.sequelize, await readSettings(core)), render);
     });
 }

@@ -44,20 +44,23 @@ export function registerRolesSync(roles: Command, session: Session): void {
     .action(async (options: SyncOptions) => {
       const { GuildMembers, syncGuildRoles, syncUserNow } =
         require('../../core/roles') as typeof import('../../core/roles');
-      const { sequelize, config } = session.core();
-      if (config.roles === null)
+      const { readSettings } = require('../../core/settings') as typeof import('../../core/settings');
+      const core = session.core();
+      const { sequelize, config } = core;
+      const { roles } = await readSettings(core);
+      if (roles === null)
         throw AppError.validation(
           'ROLES_OFF',
           'roles are off: set DISCORD_BOT_TOKEN, ROLE_GUILD_ID and TIER_ROLES (docs/roles.md)',
         );
-      const guild = GuildMembers.of(config.roles, config.discord.apiUrl, config.providerTimeoutMs);
+      const guild = GuildMembers.of(roles, config.discord.apiUrl, config.providerTimeoutMs);
       if (options.user !== undefined) {
-        const user = await syncUserNow(sequelize, config.roles, guild, options.user);
+        const user = await syncUserNow(sequelize, roles, guild, options.user);
         session.emit({ user }, renderUser);
         return;
       }
       const progress = progressReporter(options.progress);
-      const sync = await syncGuildRoles(sequelize, config.roles, guild, {
+      const sync = await syncGuildRoles(sequelize, roles, guild, {
         maxRevokesPerHour: config.maxRevokesPerHour,
         onProgress:
           progress &&

@@ -6,3 +6,15 @@ export { ConfigError, loadConfig, loadDatabaseConfig, loadDotEnv, type DatabaseC
 export { isLoopback } from './listeners';
 export { SECRET_NAMES } from './secrets';
 export type { Config, InvoiceSettings, RoleSettings } from './types';
+export {
+  groupOf,
+  isSettingName,
+  SETTING_GROUPS,
+  parseSellerSettings,
+  SETTING_NAMES,
+  settingDefault,
+  type SellerSettings,
+  type SellerSettingsParse,
+  type SettingGroup,
+  type SettingName,
+} from './seller-settings';

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { fields } from './fields';
 import { redisTopology } from './redis';
 import { schema } from './schema';
+import { SELLER_VARIABLES, sellerSettingsOf } from './seller-settings';
 import { isProductionProblem, secretOf, type SecretName } from './secrets';
 import type { Config } from './types';
 
@@ -92,7 +93,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
     docsPublic: e.DOCS_PUBLIC,
-    store: { public: e.STORE_PUBLIC, name: e.STORE_NAME, supportUrl: e.STORE_SUPPORT_URL ?? null },
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     corsOrigins: e.CORS_ORIGINS ?? [new URL(frontendUrl).origin],
     maxOpenOrders: e.MAX_OPEN_ORDERS,
@@ -117,23 +117,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     subscriptionGraceHours: e.SUBSCRIPTION_GRACE_HOURS,
     operatorProviderIds: e.OPERATOR_PROVIDER_IDS ?? [],
     reportTimeZone: e.REPORT_TIMEZONE,
-    invoicing: {
-      sellerGstin: e.SELLER_GSTIN ?? null,
-      sellerName: e.SELLER_NAME ?? null,
-      sellerAddress: e.SELLER_ADDRESS ?? null,
-      ratePercent: e.GST_RATE_PERCENT,
-      sac: e.GST_SAC,
-      lut: e.SELLER_LUT ?? null,
-      invoicePrefix: e.INVOICE_PREFIX,
-      creditNotePrefix: e.CREDIT_NOTE_PREFIX,
-    },
-    sellerNotices: {
-      webhookUrl: e.SELLER_DISCORD_WEBHOOK_URL ?? null,
-      perMinute: e.SELLER_NOTICES_PER_MINUTE,
-    },
-    roles:
-      e.DISCORD_BOT_TOKEN && e.ROLE_GUILD_ID && e.TIER_ROLES
-        ? { botToken: e.DISCORD_BOT_TOKEN, guildId: e.ROLE_GUILD_ID, tierRoles: e.TIER_ROLES }
-        : null,
+    ...sellerSettingsOf(e),
+    sellerVariables: Object.fromEntries(
+      SELLER_VARIABLES.flatMap((name) =>
+        emptyAsUnset[name] === undefined ? [] : [[name, emptyAsUnset[name]]],
+      ),
+    ),
   };
 }

@@ -12,7 +12,9 @@ export const DISCORD_WEBHOOK_PER_MINUTE = 30;
  * In production SELLER_DISCORD_WEBHOOK_URL must be a Discord channel webhook and the pace within
  * Discord's; in development and test any http(s) URL, so that the sandbox receives the messages.
  */
-export function checkSellerNotices(env: Env, ctx: z.RefinementCtx<Env>): void {
+type NoticeEnv = Pick<Env, 'NODE_ENV' | 'SELLER_DISCORD_WEBHOOK_URL' | 'SELLER_NOTICES_PER_MINUTE'>;
+
+export function checkSellerNotices<E extends NoticeEnv>(env: E, ctx: z.RefinementCtx<E>): void {
   const url = env.SELLER_DISCORD_WEBHOOK_URL;
   if (url !== undefined && !/^https?:\/\//.test(url))
     ctx.addIssue({ code: 'custom', path: ['SELLER_DISCORD_WEBHOOK_URL'], message: 'must be an http(s) URL' });

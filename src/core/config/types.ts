@@ -135,4 +135,9 @@ export interface Config {
   sellerNotices: { webhookUrl: string | null; perMinute: number };
   /** null: roles are off. */
   roles: RoleSettings | null;
+  /**
+   * The seller's variables as the environment set them (src/core/settings reads the settings on top of
+   * the database's values with these): the settings' and the companions their rules read.
+   */
+  sellerVariables: Record<string, string>;
 }

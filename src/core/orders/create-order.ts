@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import { isBundle } from '../plans';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -65,7 +66,7 @@ export async function createOrder(
 ): Promise<RazorpayOrder> {
   assertActingForSelf(request.callerProviderId, request.providerId);
   assertBuyerText('offerCode', request.offerCode);
-  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
+  const billing = parseBilling(request.billing, (await readSettings(core)).invoicing.sellerGstin);
   const category = request.category ?? DEFAULT_CATEGORY;
   const plan = await resolvePurchase(core.sequelize, request, { category });
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Core } from '..';
 import { assertSignature, paymentSignature } from '../processor/signatures';
 import { assertActingForSelf } from '../identity/access';
@@ -31,7 +32,7 @@ export async function verifyPayment(core: Core, request: VerifyPaymentRequest): 
     {
       source: 'checkout',
       buyerProviderId: request.providerId,
-      invoicing: core.config.invoicing,
+      invoicing: (await readSettings(core)).invoicing,
       offerHoldMinutes: core.config.offerHoldMinutes,
     },
   );

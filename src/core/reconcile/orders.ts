@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import { Op, Sequelize, type WhereOptions } from 'sequelize';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
@@ -157,7 +158,7 @@ async function reconcileOrder(
       { processorOrderId: order.processorOrderId, paymentId: captured.id, paid: captured },
       {
         source: 'reconcile',
-        invoicing: core.config.invoicing,
+        invoicing: (await readSettings(core)).invoicing,
         offerHoldMinutes: core.config.offerHoldMinutes,
       },
     );

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import { selectRows } from '../db/database';
 import type { Core } from '..';
 import type { Bounds } from '../bounded-each';
@@ -63,7 +64,7 @@ export async function recheckPaidOrders(
               {
                 source: 'reconcile',
                 maxRevokesPerHour: core.config.maxRevokesPerHour,
-                invoicing: core.config.invoicing,
+                invoicing: (await readSettings(core)).invoicing,
               },
             )
           : null;

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import { execute, selectRows } from '../db/database';
 import type { Core } from '..';
 import { boundedPages } from '../bounded-each';
@@ -114,7 +115,7 @@ async function reconcileOne(
       const applied = await applyProcessorView(core.sequelize, locked, view, {
         source: 'reconcile',
         graceHours: core.config.subscriptionGraceHours,
-        invoicing: core.config.invoicing,
+        invoicing: (await readSettings(core, transaction)).invoicing,
         transaction,
       });
       return [applied, await startTrial(core, locked, reading, transaction)] as const;

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Sequelize, Transaction } from 'sequelize';
 import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
@@ -161,16 +162,17 @@ async function applyProcessed(
     amountPaise: refund.amount,
     receipt: refund.receipt,
   };
+  const { invoicing } = await readSettings(core, transaction);
   if (payment.orderId !== null) {
     await applyRefund(
       core.sequelize,
       { ...entity, processorOrderId: payment.orderId },
-      { transaction, invoicing: core.config.invoicing },
+      { transaction, invoicing },
     );
   } else {
     await applyChargeRefund(core.sequelize, entity, transaction, {
       maxRevokesPerHour: core.config.maxRevokesPerHour,
-      invoicing: core.config.invoicing,
+      invoicing,
     });
   }
 }

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { SubscriptionCharge } from '../models';
@@ -71,7 +72,7 @@ export async function applyInvoiceCharge(
   await applyCharge(core.sequelize, await lockSubscription(transaction, subscriptionId), charge, {
     source: 'webhook',
     graceHours: core.config.subscriptionGraceHours,
-    invoicing: core.config.invoicing,
+    invoicing: (await readSettings(core, transaction)).invoicing,
     transaction,
   });
 }

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import { Op, UniqueConstraintError } from 'sequelize';
 import type { Core } from '..';
 import { AppError } from '../errors';
@@ -85,7 +86,7 @@ export async function createSubscription(
       'offer codes apply to one-time purchases only; subscribe without the code, or buy the plan once with it',
     );
   }
-  const billing = parseBilling(request.billing, core.config.invoicing.sellerGstin);
+  const billing = parseBilling(request.billing, (await readSettings(core)).invoicing.sellerGstin);
   if (!request.plan && !request.planType) {
     throw AppError.validation(
       'PLAN_REQUIRED',

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Core } from '..';
 import { isAppError } from '../errors';
 import { assertActingForSelf } from '../identity/access';
@@ -62,7 +63,7 @@ export async function verifySubscription(
       await applyProcessorView(sequelize, locked, view, {
         source: 'checkout',
         graceHours: core.config.subscriptionGraceHours,
-        invoicing: core.config.invoicing,
+        invoicing: (await readSettings(core, transaction)).invoicing,
         transaction,
       });
     }

@@ -1,3 +1,4 @@
+import { readSettings } from '../settings';
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import type { RazorpayClient } from '../processor/razorpay-client';
@@ -54,7 +55,7 @@ export async function applySubscriptionWebhook(
         source: 'webhook',
         graceHours: core.config.subscriptionGraceHours,
         transaction,
-        invoicing: core.config.invoicing,
+        invoicing: (await readSettings(core, transaction)).invoicing,
       },
     );
   }

@@ -7,6 +7,7 @@ import { applyFailedPayment } from '../payments/failed-payment';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { applyChargeRefund } from '../refunds/charge-refund';
 import { applyRefund } from '../refunds/order-refund';
+import { readSettings } from '../settings';
 import { applyInvoiceCharge } from '../subscriptions/charge-events';
 import { applySubscriptionWebhook } from '../subscriptions/webhooks';
 import type { RazorpayEvent } from './events';
@@ -46,7 +47,7 @@ const EVENT_HANDLERS: Handlers = {
     const applied = await applyPayment(core.sequelize, payment, {
       source: 'webhook',
       transaction,
-      invoicing: core.config.invoicing,
+      invoicing: (await readSettings(core, transaction)).invoicing,
       offerHoldMinutes: core.config.offerHoldMinutes,
     });
     if (applied.refused === undefined) return { status: 'processed', event: name };
@@ -58,7 +59,7 @@ const EVENT_HANDLERS: Handlers = {
   // Until a payment names its source, a refund or dispute is a subscription charge's when a charge holds
   // its payment id, else an order's.
   refund: async ({ core, transaction }, { name, refund }) => {
-    const limit = revokeLimitOf(core);
+    const limit = await revokeLimitOf(core, transaction);
     const ofCharge = await applyChargeRefund(core.sequelize, refund, transaction, limit);
     if (ofCharge !== null) return answer(name, ofCharge);
     const { processorOrderId } = refund;
@@ -70,7 +71,7 @@ const EVENT_HANDLERS: Handlers = {
   },
 
   dispute: async ({ core, transaction }, { name, dispute }) => {
-    const limit = revokeLimitOf(core);
+    const limit = await revokeLimitOf(core, transaction);
     return answer(
       name,
       (await applyChargeDispute(core.sequelize, dispute, transaction, limit)) ??
@@ -95,8 +96,10 @@ const EVENT_HANDLERS: Handlers = {
   other: async (_delivering, { name, reason }) => ignored(name, reason),
 };
 
-function revokeLimitOf(core: Core) {
-  return { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing: core.config.invoicing };
+/** The settings are read in the delivery's transaction: no second connection from the pool. */
+async function revokeLimitOf(core: Core, transaction: Transaction) {
+  const { invoicing } = await readSettings(core, transaction);
+  return { maxRevokesPerHour: core.config.maxRevokesPerHour, invoicing };
 }
 
 function ignored(event: string, reason: string): WebhookOutcome {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { FaultBody, Faults, FaultRoute } from '../faults';
-import type { SandboxGuilds } from './guilds';
+import { SANDBOX_BOT_USER, type SandboxGuilds } from './guilds';
 import type { RateLimiter } from './rate-limits';
 
 const MAX_PAGE = 1000;
@@ -33,7 +33,7 @@ function memberResource(userId: string, roles: Set<string>) {
 
 /**
  * The bot's side of Discord's guilds under `/api/v10` (mounted at `/discord`): a member, the member list,
- * giving and taking a member's role, each with `Authorization: Bot <token>`, rate-limited per route and
+ * the guild's roles (with the bot's own), giving and taking a member's role, each with `Authorization: Bot <token>`, rate-limited per route and
  * guild and globally (`RateLimiter`), and `/sandbox/guilds/:guild`, the guild's roles and who holds them.
  */
 export function guildMemberRoutes(
@@ -93,7 +93,10 @@ export function guildMemberRoutes(
       faulty('discord.guildMembers'),
       async (request, reply) => {
         if (!admitted(request, reply, 'member')) return reply;
-        const roles = guilds.get(request.params.guild)!.members.get(request.params.user);
+        const guild = guilds.get(request.params.guild)!;
+        if (request.params.user === SANDBOX_BOT_USER.id)
+          return memberResource(SANDBOX_BOT_USER.id, new Set([guild.bot.id]));
+        const roles = guild.members.get(request.params.user);
         return roles ? memberResource(request.params.user, roles) : reply.code(404).send(UNKNOWN_MEMBER);
       },
     );
@@ -114,6 +117,11 @@ export function guildMemberRoutes(
         return members.map(([userId, roles]) => memberResource(userId, roles));
       },
     );
+
+    app.get<{ Params: GuildParams }>('/api/v10/guilds/:guild/roles', async (request, reply) => {
+      if (!admitted(request, reply, 'roles')) return reply;
+      return guilds.roleResources(request.params.guild);
+    });
 
     app.put<{ Params: RoleParams }>(
       '/api/v10/guilds/:guild/members/:user/roles/:role',

@@ -14,12 +14,29 @@ export const DEMO_ROLE_GUILD = {
   tierRoles: 'premium=613425648685547601,pro=613425648685547602',
 } as const;
 
-/** A guild of the sandbox's Discord: its roles (id → name) and its members with their role ids. */
+/** The sandbox's bot user: what `GET /users/@me` answers with the bot token. */
+export const SANDBOX_BOT_USER = { id: '613425648685540001', username: 'sandbox-bot', bot: true } as const;
+
+/** Discord's permission bit for giving and taking roles. */
+const MANAGE_ROLES = 1n << 28n;
+
+/**
+ * The bot's own role in a guild: its position among the guild's roles (the tier roles are 1, 2, … in
+ * the order given) and whether it has Manage Roles. By default above them all, with the permission.
+ */
+export interface SandboxBotRole {
+  id: string;
+  position: number;
+  manageRoles: boolean;
+}
+
+/** A guild of the sandbox's Discord: its roles (id → name), its members with their role ids, the bot's role. */
 export interface SandboxGuild {
   id: string;
   name: string;
   roles: Map<string, string>;
   members: Map<string, Set<string>>;
+  bot: SandboxBotRole;
 }
 
 /** A role given or taken through the API, with the audit-log reason the bot sent. */
@@ -38,7 +55,8 @@ export class SandboxGuilds {
 
   /** A new guild, or one made anew: no member, and none of its old audit entries. */
   create(id: string, name: string, roles: Record<string, string>): void {
-    this.guilds.set(id, { id, name, roles: new Map(Object.entries(roles)), members: new Map() });
+    const bot = { id: `${id.slice(0, -2)}99`, position: Object.keys(roles).length + 1, manageRoles: true };
+    this.guilds.set(id, { id, name, roles: new Map(Object.entries(roles)), members: new Map(), bot });
     this.audit = this.audit.filter((entry) => entry.guildId !== id);
   }
 
@@ -52,6 +70,34 @@ export class SandboxGuilds {
 
   leave(guildId: string, userId: string): void {
     this.required(guildId).members.delete(userId);
+  }
+
+  /** Moves the bot's role (position 0: below every tier role) or takes its Manage Roles. */
+  setBotRole(guildId: string, change: Partial<Omit<SandboxBotRole, 'id'>>): void {
+    const guild = this.required(guildId);
+    guild.bot = { ...guild.bot, ...change };
+  }
+
+  /** `GET /guilds/:guild/roles` as Discord answers it: @everyone, the roles in order, the bot's role. */
+  roleResources(guildId: string) {
+    const { roles, bot } = this.required(guildId);
+    return [
+      { id: guildId, name: '@everyone', position: 0, permissions: '0', managed: false },
+      ...[...roles].map(([id, name], index) => ({
+        id,
+        name,
+        position: index + 1,
+        permissions: '0',
+        managed: false,
+      })),
+      {
+        id: bot.id,
+        name: 'Sandbox Bot',
+        position: bot.position,
+        permissions: String(bot.manageRoles ? MANAGE_ROLES : 0n),
+        managed: true,
+      },
+    ];
   }
 
   /** The member's role ids, sorted; null when they are not a member. */

@@ -4,6 +4,7 @@ import type { FaultBody, Faults, FaultRoute } from '../faults';
 import { basicCredentials, sendHtml, mediaType, stringField, withQuery } from '../http';
 import { authorizeErrorPage, authorizePage } from './authorize-page';
 import type { AuthorizeRequest, DiscordOAuth } from './oauth';
+import { SANDBOX_BOT_USER } from './guilds';
 import { guildResources, userResource, type SandboxDiscordUser } from './users';
 
 function discordError(status: number) {
@@ -19,8 +20,11 @@ export const discordFaultBody: FaultBody = (status, retryAfter) => ({
       : discordError(status),
 });
 
-/** Discord's OAuth2 pages under `/oauth2` and its API under `/api/v10`, mounted at `/discord`. */
-export function discordRoutes(oauth: DiscordOAuth, faults: Faults): FastifyPluginAsync {
+/**
+ * Discord's OAuth2 pages under `/oauth2` and its API under `/api/v10`, mounted at `/discord`; `/users/@me`
+ * answers the bot (SANDBOX_BOT_USER) to `Authorization: Bot <botToken>`.
+ */
+export function discordRoutes(oauth: DiscordOAuth, faults: Faults, botToken: string): FastifyPluginAsync {
   const faulty = (route: FaultRoute) => ({ onRequest: faults.hook(route, discordFaultBody) });
 
   return async (app) => {
@@ -77,7 +81,9 @@ export function discordRoutes(oauth: DiscordOAuth, faults: Faults): FastifyPlugi
     });
 
     app.get('/api/v10/users/@me', faulty('discord.me'), async (request, reply) =>
-      withBearerUser(request, reply, (user) => userResource(user)),
+      request.headers.authorization === `Bot ${botToken}`
+        ? SANDBOX_BOT_USER
+        : withBearerUser(request, reply, (user) => userResource(user)),
     );
 
     app.get('/api/v10/users/@me/guilds', faulty('discord.guilds'), async (request, reply) =>

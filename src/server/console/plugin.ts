@@ -8,6 +8,7 @@ import consoleJobRoutes from '../routes/console-jobs';
 import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
 import consoleReportRoutes from '../routes/console-reports';
+import consoleSettingsRoutes from '../routes/console-settings';
 import { servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
@@ -75,5 +76,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleOfferRoutes, options);
     await api.register(consoleReportRoutes, options);
     await api.register(consoleJobRoutes, options);
+    await api.register(consoleSettingsRoutes, options);
   });
 }

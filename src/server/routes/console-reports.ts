@@ -6,6 +6,7 @@ import { gstr1Files, returnPeriod, turnoverOfLastYear } from '../../core/invoice
 import { inr } from '../../core/invoices/tax';
 import { zipFiles } from '../../core/zip';
 import { customers, exportTable, EXPORTS, recentSales } from '../../core/reports';
+import { readSettings } from '../../core/settings';
 import type { AppOptions } from '../app-options';
 
 const hide = true;
@@ -81,9 +82,10 @@ const consoleReportRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, {
 
   // Without a GSTIN: the last 12 months' turnover against the registration threshold.
   app.get('/api/console/gst-threshold', { schema: { hide } }, async () => {
-    const turnover = await turnoverOfLastYear(core.sequelize, core.config.invoicing);
+    const { invoicing } = await readSettings(core);
+    const turnover = await turnoverOfLastYear(core.sequelize, invoicing);
     return {
-      registered: core.config.invoicing.sellerGstin !== null,
+      registered: invoicing.sellerGstin !== null,
       turnover: inr(turnover.turnoverPaise),
       threshold: inr(turnover.thresholdPaise),
       warn: turnover.warn,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Core } from '../../core';
+import { readSettings } from '../../core/settings';
 import { pageFileCount, servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { storeContentSecurityPolicy } from './content-security-policy';
@@ -52,6 +53,7 @@ export default async function storePage(app: FastifyInstance, { core }: { core: 
     rateLimitPerMinute: core.config.rateLimitPerMinute,
     send: sendFile,
   });
-  const settings = storeSettings(core.config);
-  app.get(`${STORE_PATH}/config.json`, hidden, async () => settings);
+  app.get(`${STORE_PATH}/config.json`, hidden, async () =>
+    storeSettings(core.config, await readSettings(core)),
+  );
 }

@@ -1,4 +1,5 @@
 import type { Config } from '../../core/config';
+import type { LiveSettings } from '../../core/settings';
 import { gstStatesInOrder } from '../../core/gst';
 import { CUSTOM_MONTH_PLAN, CUSTOM_MONTHS } from '../../core/plans';
 
@@ -20,16 +21,16 @@ export type StoreCheckout =
 /**
  * What the page needs besides the API (GET /store/config.json): its brand, how it pays, the sandbox's bot
  * stand-in, the Custom rule (N months, in range, of the catalog's `customMonthPlan`) and the billing
- * states. The plans and their prices are the catalog's: the page reads GET /api/plans, as any frontend.
+ * states, from the settings as they are now (docs/settings.md). The plans and their prices are the catalog's: the page reads GET /api/plans, as any frontend.
  */
-export function storeSettings(config: Config) {
+export function storeSettings(config: Config, settings: Pick<LiveSettings, 'store' | 'invoicing'>) {
   const sandbox = sandboxUrl(config);
   const checkout: StoreCheckout = sandbox
     ? { kind: 'sandbox', url: `${config.razorpay.apiUrl}/checkout` }
     : { kind: 'razorpay', scriptUrl: RAZORPAY_CHECKOUT_JS, keyId: config.razorpay.keyId };
   return {
-    name: config.store.name,
-    supportUrl: config.store.supportUrl,
+    name: settings.store.name,
+    supportUrl: settings.store.supportUrl,
     checkout,
     botEventsUrl: sandbox === null ? null : `${sandbox}/bot/events`,
     customMonths: CUSTOM_MONTHS,
@@ -37,7 +38,7 @@ export function storeSettings(config: Config) {
     /** The billing state's choices: GST's states and union territories, in code order. */
     gstStates: gstStatesInOrder(),
     /** Whether the seller issues tax invoices: the buyer's state (or country) is then required. */
-    taxInvoices: config.invoicing.sellerGstin !== null,
+    taxInvoices: settings.invoicing.sellerGstin !== null,
     /** REPORT_TIMEZONE: the zone whose days the page writes (the API's times are UTC). */
     timeZone: config.reportTimeZone,
   };

@@ -11,6 +11,7 @@
       super(body?.error?.message ?? `HTTP ${status}`);
       this.status = status;
       this.code = body?.error?.code ?? null;
+      this.details = body?.error?.details ?? null;
     }
   }
 
@@ -79,10 +80,10 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog`, `#/offers`, `#/sales`, `#/customers` and `#/jobs` (also reached as `#catalog`, …); `#/` the overview.
+   * `#/catalog`, `#/offers`, `#/sales`, `#/customers`, `#/jobs` and `#/settings` (also reached as `#catalog`, …); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'jobs'];
+  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'jobs', 'settings'];
   const viewHref = (kind, id) =>
     PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 

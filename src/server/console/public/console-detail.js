@@ -297,6 +297,7 @@
   const VIEWS = {
     catalog: { path: () => '/api/console/catalog', render: (data) => window.ConsoleCatalog.render(data) },
     offers: { path: () => '/api/console/offers', render: (data) => window.ConsoleOffers.render(data) },
+    settings: { path: () => '/api/console/settings', render: (data) => window.ConsoleSettings.render(data) },
     sales: { path: () => '/api/console/sales', render: (data) => window.ConsoleSales.renderSales(data) },
     customers: {
       path: () => '/api/console/customers',

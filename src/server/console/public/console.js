@@ -12,7 +12,15 @@
 
   // The view asked for survives the Discord sign-in, which returns to /console without the address's hash.
   const RETURN_TO = 'console-return-to';
-  const HEADER_LINKS = ['home', 'catalog-link', 'offers-link', 'sales-link', 'customers-link', 'jobs-link'];
+  const HEADER_LINKS = [
+    'home',
+    'catalog-link',
+    'offers-link',
+    'sales-link',
+    'customers-link',
+    'jobs-link',
+    'settings-link',
+  ];
 
   function signedOut(refused) {
     if (viewOf(location.hash)) sessionStorage.setItem(RETURN_TO, location.hash);
