@@ -30,9 +30,11 @@ describe('premium notices', () => {
     const all = await premium(['notices', 'list']);
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(
-      /^ID +KIND +STATE +TRIES +LAST ERROR +MESSAGE\n2 +sale +due \S+ +0 +Sale: \*\*ravi\*\*/,
+      /^ID +KIND +STATE +TRIES +LAST ERROR +MESSAGE\n2 +sale +due \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+ +0 +Sale: \*\*ravi\*\*/,
     );
-    expect(all.stdout).toMatch(/\n1 +sale +given up \S+ +1 +Discord answered 404: .+ +Sale: \*\*asha\*\*/);
+    expect(all.stdout).toMatch(
+      /\n1 +sale +given up \d{4}-\d{2}-\d{2} \d{2}:\d{2} \S+ +1 +Discord answered 404: .+ +Sale: \*\*asha\*\*/,
+    );
 
     const failed = json<{ notices: { id: number; kind: string; message: string; lastError: string }[] }>(
       await premium(['--json', 'notices', 'list', '--failed']),
