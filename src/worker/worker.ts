@@ -3,6 +3,7 @@ import { Registry } from 'prom-client';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
+import { readSettings } from '../core/settings';
 import { startHealthServer } from '../metrics/health-server';
 import { registerBusinessMetrics } from './business-metrics';
 import { HeldRevokesWatch } from './held-revokes-watch';
@@ -23,7 +24,8 @@ export interface RunningWorker {
 
 /**
  * The worker process's parts: the outbox relay, the scheduled jobs, the work queue's handlers (role
- * syncs when roles are on, the seller's notices with SELLER_DISCORD_WEBHOOK_URL) and the health/metrics server.
+ * syncs when roles are on; the seller's notices while the settings give SELLER_DISCORD_WEBHOOK_URL, read
+ * live) and the health/metrics server.
  */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config, { warn: (message) => logger.warn(message) });
@@ -46,10 +48,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     registry,
     queueRoleSyncs: roles !== null,
   });
-  const { webhookUrl, perMinute } = config.sellerNotices;
   const handlers: JobHandler<never>[] = roles ? [roles.handler] : [];
-  if (webhookUrl !== null)
-    handlers.push(noticeHandler({ webhookUrl, perMinute, timeoutMs: config.providerTimeoutMs }));
+  handlers.push(
+    noticeHandler({
+      webhookUrl: async () => (await readSettings(core)).sellerNotices.webhookUrl,
+      perMinute: config.sellerNotices.perMinute,
+      timeoutMs: config.providerTimeoutMs,
+    }),
+  );
   const queue = new JobWorker({
     sequelize: core.sequelize,
     handlers,

@@ -9,6 +9,7 @@ import { runExclusively } from '../../src/worker/scheduler';
 import { JobWorker } from '../../src/worker/queue/job-worker';
 import { noticeHandler } from '../../src/worker/seller-notices/notice-handler';
 import { startWorker } from '../../src/worker/worker';
+import { changeSettings } from '../../src/core/settings';
 import { testConfig } from '../support/context';
 import { createUser } from '../support/fixtures';
 import {
@@ -46,8 +47,9 @@ let webhooks = 0;
  */
 async function sentToChannel(): Promise<string[]> {
   const webhookId = String(++webhooks);
+  const url = discord.discord.webhookUrl(webhookId);
   const handler = noticeHandler({
-    webhookUrl: discord.discord.webhookUrl(webhookId),
+    webhookUrl: async () => url,
     perMinute: 480,
     timeoutMs: 5000,
     backoff: { firstMs: 50, maxMs: 200 },
@@ -233,7 +235,7 @@ describe("the seller's notices", () => {
   });
 
   // Last: the worker's own database connection takes the models over, and closes with it.
-  it('are sent by the worker once SELLER_DISCORD_WEBHOOK_URL is set', async () => {
+  it('are sent by the running worker once SELLER_DISCORD_WEBHOOK_URL is set in the settings, no restart', async () => {
     const never = '0 0 1 1 *';
     const worker = await startWorker(
       {
@@ -246,13 +248,21 @@ describe("the seller's notices", () => {
           expiryReminders: never,
           roleSync: never,
         },
-        sellerNotices: { webhookUrl: discord.discord.webhookUrl('worker'), perMinute: 480 },
+        sellerNotices: { webhookUrl: null, perMinute: 480 },
       },
       logger,
     );
     try {
       const buyer = await createUser();
       const { orderId } = await paidMonthlyOrder(app(), buyer);
+      // Unset: the notice waits, untried.
+      await pollUntil('the notice queued', async () => (await waiting()) === 1);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await notices()).toMatchObject([{ kind: 'sale', attempts: 0, last_error: null }]);
+
+      // Set in the console (another process): the worker reads it within its settings' cache.
+      const url = discord.discord.webhookUrl('worker');
+      await changeSettings(app().core, { SELLER_DISCORD_WEBHOOK_URL: url }, 'test');
       const messages = await pollUntil('the sale told to the channel', () => {
         const sent = discord.discord.webhookMessages().filter((message) => message.webhookId === 'worker');
         return sent.length > 0 && sent;

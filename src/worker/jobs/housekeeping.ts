@@ -1,10 +1,11 @@
 import { removeExpiredBookkeeping } from '../../core/retention';
+import { readSettings } from '../../core/settings';
 import type { JobDefinition } from './job';
 
 export const housekeepingJob: JobDefinition = {
   name: 'housekeeping',
   async run({ core, logger }) {
-    const sellerNotices = core.config.sellerNotices.webhookUrl !== null;
+    const sellerNotices = (await readSettings(core)).sellerNotices.webhookUrl !== null;
     const removed = await core.sequelize.transaction((transaction) =>
       removeExpiredBookkeeping(transaction, { sellerNotices }),
     );

@@ -33,4 +33,9 @@ export interface JobHandler<Payload = Record<string, unknown>> {
   leaseMs?: number;
   /** At most one job of the kind started per this many ms, across workers. */
   spacingMs?: number;
+  /**
+   * Whether the kind can run now (say, its setting is set): while it answers false the lane claims
+   * nothing, and its jobs wait. Asked before each claim, so it must be cheap (a cached read).
+   */
+  ready?(): Promise<boolean>;
 }

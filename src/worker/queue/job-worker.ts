@@ -16,6 +16,7 @@ const DEFAULTS = {
   backoff: { firstMs: 5000, maxMs: 15 * 60_000 } as JobBackoff,
   leaseMs: 120_000,
   spacingMs: 0,
+  ready: async () => true,
 };
 /** Jobs claimed at once by a lane whose kind is not spaced. */
 const BATCH = 20;
@@ -90,6 +91,7 @@ export class JobWorker {
   private async drainOnce(lane: Lane): Promise<number> {
     const { sequelize } = this.options;
     const { signal } = this.stopping;
+    if (!(await lane.ready())) return this.options.pollMs;
     const claimed = await claimJobs(sequelize, lane.kind, {
       limit: lane.spacingMs > 0 ? 1 : BATCH,
       leaseMs: lane.leaseMs,

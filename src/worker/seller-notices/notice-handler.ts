@@ -3,9 +3,14 @@ import type { JobBackoff } from '../../core/jobs';
 import type { JobHandler } from '../queue/handler';
 import { postToWebhook } from './discord-webhook';
 
+const UNSET = 'SELLER_DISCORD_WEBHOOK_URL is not set';
+
 export interface NoticeHandlerOptions {
-  /** SELLER_DISCORD_WEBHOOK_URL. */
-  webhookUrl: string;
+  /**
+   * SELLER_DISCORD_WEBHOOK_URL as the settings say now (docs/settings.md): set or changed in the console,
+   * it is used without a restart; unset, the notices wait.
+   */
+  webhookUrl: () => Promise<string | null>;
   /** SELLER_NOTICES_PER_MINUTE: the sends are spaced evenly, across worker replicas too. */
   perMinute: number;
   /** How long one send may take. */
@@ -36,8 +41,12 @@ export function noticeHandler({
     backoff,
     leaseMs: timeoutMs + 60_000,
     spacingMs: Math.ceil(60_000 / perMinute),
+    ready: async () => (await webhookUrl()) !== null,
     async run(notice) {
-      const answer = await postToWebhook(webhookUrl, messageOf(notice), timeoutMs);
+      const url = await webhookUrl();
+      // Unset between the claim and now: the notice waits for the next one, at no cost of a try.
+      if (url === null) return { retry: { inMs: 60_000, error: UNSET, counts: false } };
+      const answer = await postToWebhook(url, messageOf(notice), timeoutMs);
       switch (answer.outcome) {
         case 'sent':
           return;
