@@ -79,7 +79,8 @@ class ApiError extends Error {
 
 /** Calls the API (as the signed-in user, if any); a failure becomes an ApiError from `{"error": {code, message}}`. */
 async function api(path, body, method = body === undefined ? 'GET' : 'POST') {
-  const headers = {};
+  // JSON, also from a route that answers a PDF by default (an order's invoice).
+  const headers = { accept: 'application/json' };
   const token = StoreSession.token();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
