@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { listPlans } from '../../core/catalog';
 import { AppError } from '../../core/errors';
-import { addOffer, disableOffer, listOffers, type OfferWithFigures } from '../../core/offers';
+import { addOffer, disableOffer, listOffers, offerLink, type OfferWithFigures } from '../../core/offers';
 import type { AppOptions } from '../app-options';
 import { actorOf, operatorOf } from '../console/guard';
 
@@ -56,7 +56,7 @@ const shown = (offer: OfferWithFigures) => ({
  */
 const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   const { sequelize } = core;
-  const { offerHoldMinutes } = core.config;
+  const { offerHoldMinutes, frontendUrl } = core.config;
 
   app.get('/api/console/offers', { schema: { hide } }, async () => {
     const [offers, plans] = await Promise.all([
@@ -64,7 +64,7 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
       listPlans(sequelize, { includeArchived: true }),
     ]);
     return {
-      offers: offers.map(shown),
+      offers: offers.map((offer) => ({ ...shown(offer), link: offerLink(frontendUrl, offer.code) })),
       plans: plans.map((plan) => ({ code: plan.code, status: plan.status })),
     };
   });

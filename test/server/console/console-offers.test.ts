@@ -167,6 +167,7 @@ describe('the console offers routes', () => {
         discountGiven: 39.8,
         paidPaise: 15_920,
         paid: 159.2,
+        link: `${app().core.config.frontendUrl}/?offer=DIWALI20`,
       }),
     ]);
 

@@ -1,4 +1,4 @@
-/* global window */
+/* global window, navigator */
 'use strict';
 /**
  * Offers (`#/offers`): every offer code with its redemptions (of its cap), what its paid orders were
@@ -119,6 +119,30 @@
     );
   }
 
+  /**
+   * An active offer's link for the seller to share: the store opens with the code in its offer field
+   * (kept through the buyer's sign-in). Copy puts it on the clipboard, or selects it where the page may not.
+   */
+  function shareLink(offer) {
+    const field = el('input', {
+      readonly: true,
+      value: offer.link,
+      'aria-label': `Link to share ${offer.code}`,
+      onfocus: (event) => event.target.select(),
+    });
+    const copy = el('button', { type: 'button' }, 'Copy link');
+    copy.addEventListener('click', () =>
+      // No clipboard over plain HTTP but on localhost: then the link is selected, to copy by hand.
+      Promise.resolve()
+        .then(() => navigator.clipboard.writeText(offer.link))
+        .then(
+          () => (copy.textContent = 'Copied'),
+          () => field.select(),
+        ),
+    );
+    return el('div', { className: 'share' }, 'Share: ', field, copy);
+  }
+
   function offerRow(offer) {
     const disabled = offer.status !== 'active';
     return el(
@@ -130,6 +154,7 @@
       `${windowText(offer)}${offer.firstPurchaseOnly ? ' · first purchase only' : ''} · `,
       el('span', { className: disabled ? 'muted' : undefined }, offer.status),
       el('div', { className: 'muted' }, `added by ${offer.actor}, ${time(offer.createdAt)}`),
+      disabled ? null : shareLink(offer),
       disabled ? null : el('div', { className: 'actions' }, disableButton(offer)),
     );
   }
