@@ -20,3 +20,6 @@ export const UPSERT_GUILDS = `
   ON CONFLICT (user_id, guild_id) DO UPDATE
     SET name = EXCLUDED.name, icon = EXCLUDED.icon, owner = EXCLUDED.owner,
         permissions = EXCLUDED.permissions, refreshed_at = EXCLUDED.refreshed_at`;
+
+/** The name of guild $2 from user $1's (users.id) last sign-in. */
+export const GUILD_NAME_SEEN_BY_USER = 'SELECT name FROM user_guilds WHERE user_id = $1 AND guild_id = $2';
