@@ -18,6 +18,8 @@ const AddOfferBody = Type.Object(
     percent: Type.Optional(Type.Integer()),
     /** INR, whole paise of at least ₹1: the offers refuse anything else, never rounding. */
     amount: Type.Optional(Type.Union([Type.Number(), Type.String({ minLength: 1, maxLength: 16 })])),
+    /** INR, a percent offer's most off; the offers refuse it beside an amount. */
+    maxDiscount: Type.Optional(Type.Union([Type.Number(), Type.String({ minLength: 1, maxLength: 16 })])),
     plans: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 50 })),
     maxRedemptions: Type.Optional(Type.Integer()),
     starts: Type.Optional(Instant),
@@ -43,6 +45,7 @@ function instantOf(text: string | undefined, name: string): Date | null {
 const shown = (offer: OfferWithFigures) => ({
   ...offer,
   amountOff: offer.amountOffPaise === null ? null : offer.amountOffPaise / 100,
+  maxDiscount: offer.maxDiscountPaise === null ? null : offer.maxDiscountPaise / 100,
   discountGiven: offer.discountGivenPaise / 100,
   paid: offer.paidPaise / 100,
 });
@@ -75,6 +78,7 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
       code: body.code,
       percentOff: body.percent ?? null,
       amountOff: body.amount ?? null,
+      maxDiscount: body.maxDiscount ?? null,
       planCodes: body.plans ?? null,
       startsAt: instantOf(body.starts, 'starts'),
       endsAt: instantOf(body.ends, 'ends'),

@@ -13,9 +13,11 @@
 
   const words = (text) => text.split(/[\s,]+/).filter(Boolean);
 
-  /** `20% off`, or `₹50.00 off`. */
-  const discountText = (offer) =>
-    offer.percentOff !== null ? `${offer.percentOff}% off` : `${inr(offer.amountOff)} off`;
+  /** `20% off`, `20% off, up to ₹100.00`, or `₹50.00 off`. */
+  const discountText = (offer) => {
+    if (offer.percentOff === null) return `${inr(offer.amountOff)} off`;
+    return `${offer.percentOff}% off${offer.maxDiscount === null ? '' : `, up to ${inr(offer.maxDiscount)}`}`;
+  };
 
   /** `3 of 500 redeemed`, or `3 redeemed` without a cap. */
   const redeemedText = (offer) =>
@@ -57,6 +59,11 @@
               min: '1',
               max: '100',
               step: '1',
+            },
+            {
+              name: 'maxDiscount',
+              label: 'With a percentage: at most this much off, in INR (empty: no cap)',
+              inputmode: 'decimal',
             },
             { name: 'amount', label: 'or an amount off, in INR (50, 49.50)', inputmode: 'decimal' },
             {
