@@ -56,6 +56,9 @@ describe('premium offers', () => {
     [['offers', 'add', 'TENOFF', '--percent', '10', '--amount', '50'], /cannot be used with/],
     [['offers', 'add', 'TENOFF', '--percent', '120'], /1 to 100/],
     [['offers', 'add', 'TENOFF', '--amount', '0.5'], /at least 1/],
+    [['offers', 'add', 'TENOFF', '--amount', '50', '--max-discount', '30'], /cannot be used with/],
+    [['offers', 'add', 'TENOFF', '--max-discount', '30'], /either a percentage or an amount/],
+    [['offers', 'add', 'TENOFF', '--percent', '10', '--max-discount', '0.5'], /at least 1/],
     [['offers', 'add', 'TEN', '--percent', '10'], /not valid/],
     [['offers', 'add', 'TENOFF', '--percent', '10', '--plans', 'Platinum'], /no plan Platinum/],
     [['offers', 'show', 'NOSUCH'], /no offer NOSUCH/],
@@ -66,6 +69,16 @@ describe('premium offers', () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(message);
     expect(await offerRows()).toEqual([]);
+  });
+
+  it('adds a percentage off up to an amount, shown beside the percentage', async () => {
+    const added = await premium(['offers', 'add', 'upto100', '--percent', '20', '--max-discount', '100']);
+    expect(added.code).toBe(0);
+    expect(added.stdout).toMatch(/Discount +20% off, up to 100\.00 INR/);
+    expect(json(await premium(['offers', 'show', 'UPTO100', '--json']))).toMatchObject({
+      percentOff: 20,
+      maxDiscountPaise: 10_000,
+    });
   });
 
   it('refuses a code that exists, keeping the first offer', async () => {

@@ -121,6 +121,16 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       expect(consoleRequests).toContainEqual(
         expect.objectContaining({ operatorId: DEMO_USER.id, method: 'POST', url: '/api/console/refund' }),
       );
+
+      // The buyer downloads the refund's credit note from the store, beside the order's invoice.
+      await page.goto(`${api()}/store/dashboard`);
+      const refunded = page.locator('#orders li', { hasText: 'refunded' });
+      await refunded.getByRole('button', { name: 'Credit notes' }).click();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        refunded.getByRole('button', { name: /^Credit note CN\// }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^CN-\d{4}-000001\.pdf$/);
     },
     TEST_MS,
   );

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { addPlan, addTier } from '../../src/core/catalog';
+import { addOffer } from '../../src/core/offers';
 import { grantPremium } from '../../src/core/premium/grant';
 import { DEMO_USER } from '../../src/sandbox';
 import { grantRequest, seedPlan } from '../support/fixtures';
@@ -107,6 +108,28 @@ describeNeeding(BROWSER, 'the store in a browser', (browserPath) => {
     },
     TEST_MS,
   );
+
+  it('a shared /store/?offer=CODE link keeps the code through the sign-in and fills the offer field', async () => {
+    await addOffer(getProduct().core.sequelize, { code: 'LINKED20', percentOff: 20, actor: 'e2e' });
+    const page = await newPage({ width: 390, height: 844 });
+    const { api } = getProduct();
+
+    await page.goto(`${api}/store/?offer=linked20`);
+    await expect(textOf(page, '#sign-in-message', /offer/)).resolves.toBe(
+      'Sign in to buy with the offer linked20: it is kept for you.',
+    );
+    await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+    await page.getByRole('button', { name: 'Authorize' }).click();
+
+    await expect(textOf(page, '#offer-result', /LINKED20/)).resolves.toBe(
+      'LINKED20: ₹199 − ₹39.80 = ₹159.20',
+    );
+    await expect(page.getByLabel('Offer code').inputValue()).resolves.toBe('linked20');
+    // Once: a reload of the dashboard starts with an empty field.
+    await page.reload();
+    await textOf(page, '#status', /premium/i);
+    await expect(page.getByLabel('Offer code').inputValue()).resolves.toBe('');
+  });
 
   it(
     'verify-payment failing after the checkout paid: the page says what to do, and the webhook applies the payment',

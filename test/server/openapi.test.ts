@@ -124,6 +124,10 @@ describe('the OpenAPI document (/docs/json)', () => {
         url: '/api/payment/orders/order_Unknown0000001/invoice',
         headers: auth,
       }),
+      await inject('GET /api/payment/orders/{orderId}/credit-notes/{number}', {
+        url: `/api/payment/orders/${order.id}/credit-notes/CN%2F2627%2F000001`,
+        headers: auth,
+      }),
       await inject('POST /api/payment/orders/{orderId}/recheck', {
         url: `/api/payment/orders/${order.id}/recheck`,
         headers: auth,

@@ -65,12 +65,12 @@ export function post(
   });
 }
 
-/** Records that `user` may manage a guild, as sign-in does; returns the guild id. */
-export async function manageGuild(user: User, guildId = snowflake()): Promise<string> {
+/** Records that `user` may manage a guild named `name`, as sign-in does; returns the guild id. */
+export async function manageGuild(user: User, guildId = snowflake(), name = 'Guild'): Promise<string> {
   await UserGuild.create({
     userId: user.id,
     guildId,
-    name: 'Guild',
+    name,
     icon: null,
     owner: true,
     permissions: '0',

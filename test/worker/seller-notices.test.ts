@@ -14,6 +14,7 @@ import { testConfig } from '../support/context';
 import { createUser } from '../support/fixtures';
 import {
   deliverDispute,
+  manageGuild,
   MONTHLY_USER,
   orderAs,
   paidMonthlyOrder,
@@ -119,6 +120,7 @@ describe("the seller's notices", () => {
             durationDays: 30,
             category: 'USER',
             guildId: null,
+            guildName: null,
           },
           amountPaise: 19900,
           orderId: order.id,
@@ -127,6 +129,33 @@ describe("the seller's notices", () => {
         attempts: 0,
         last_error: null,
       },
+    ]);
+  });
+
+  it("name a server as the buyer's sign-in saw it, beside its id, in the notice and on the invoice", async () => {
+    const buyer = await createUser({ username: 'meera' });
+    const guildId = await manageGuild(buyer, undefined, 'Chill *Zone*');
+    const renewed = await manageGuild(buyer, undefined, 'Study Hall');
+    const order = await orderAs(app(), buyer, { ...MONTHLY_USER, category: 'SERVER', guildId });
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    expect((await verifyAs(app(), buyer, verifyBody(buyer, checkout))).statusCode).toBe(200);
+    const { subscriptionId } = await chargedMonthlySubscription(app(), buyer, {
+      category: 'SERVER',
+      guildId: renewed,
+    });
+
+    const sale = `Sale: **meera** (${buyer.providerId}) paid ₹199.00 for premium Monthly (30 days) for server`;
+    expect(await sentToChannel()).toEqual([
+      `${sale} **Chill \\*Zone\\*** (${guildId}), order ${order.id}`,
+      `${sale} **Study Hall** (${renewed}), subscription ${subscriptionId}`,
+    ]);
+    const invoices = await app().core.sequelize.query<{ description: string }>(
+      'SELECT description FROM invoices ORDER BY id',
+      { type: QueryTypes.SELECT },
+    );
+    expect(invoices).toEqual([
+      { description: `Premium, plan Monthly: 30 days for server Chill *Zone* (${guildId})` },
+      { description: `Premium, plan Monthly, subscription: 30 days for server Study Hall (${renewed})` },
     ]);
   });
 

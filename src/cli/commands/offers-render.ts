@@ -2,9 +2,9 @@ import type { OfferWithFigures } from '../../core/offers';
 import { fields, shownTime, money, table } from '../format';
 
 export function discountOf(offer: OfferWithFigures): string {
-  return offer.percentOff !== null
-    ? `${offer.percentOff}% off`
-    : `${money(offer.amountOffPaise!, 'INR')} off`;
+  if (offer.percentOff === null) return `${money(offer.amountOffPaise!, 'INR')} off`;
+  const cap = offer.maxDiscountPaise === null ? '' : `, up to ${money(offer.maxDiscountPaise, 'INR')}`;
+  return `${offer.percentOff}% off${cap}`;
 }
 
 function redemptionsOf(offer: OfferWithFigures): string {

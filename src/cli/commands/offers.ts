@@ -8,6 +8,7 @@ import { offerFields, offersTable } from './offers-render';
 interface AddOptions {
   percent?: number;
   amount?: number;
+  maxDiscount?: number;
   plans?: string[];
   maxRedemptions?: number;
   starts?: string;
@@ -33,6 +34,11 @@ export function registerOffers(program: Command, session: Session): void {
     .addOption(
       new Option('--amount <INR>', 'this much off (the buyer still pays at least ₹1)').argParser(rupees),
     )
+    .addOption(
+      new Option('--max-discount <INR>', 'with --percent: at most this much off ("20% off, up to ₹100")')
+        .argParser(rupees)
+        .conflicts('amount'),
+    )
     .option('--plans <codes>', 'only these plans, comma-separated (default: every plan)', list)
     .option('--max-redemptions <n>', 'at most this many orders use it (default: no cap)', positiveInteger)
     .option(
@@ -56,6 +62,7 @@ export function registerOffers(program: Command, session: Session): void {
         percentOff: options.percent ?? null,
         // `rupees` parsed to paise; the core takes INR.
         amountOff: options.amount === undefined ? null : options.amount / 100,
+        maxDiscount: options.maxDiscount === undefined ? null : options.maxDiscount / 100,
         planCodes: options.plans ?? null,
         startsAt: read(options.starts, 'start'),
         endsAt: read(options.ends, 'end'),

@@ -13,7 +13,11 @@ function render({ sales, nextCursor }: { sales: Sale[]; nextCursor: string | nul
         shownTime(new Date(sale.at)),
         `${sale.buyerName} (${sale.buyerProviderId})`,
         sale.orderId ?? sale.subscriptionId ?? '-',
-        sale.guildId ? `guild ${sale.guildId}` : 'USER',
+        sale.guildId === null
+          ? 'USER'
+          : sale.guildName
+            ? `${sale.guildName} (${sale.guildId})`
+            : `guild ${sale.guildId}`,
         sale.planType,
         rupees(sale.amount),
         sale.refunded > 0 ? rupees(sale.refunded) : '-',

@@ -26,3 +26,6 @@ export const OWN_TIER_ENDS = `
   SELECT d.tier, t.rank, extract(epoch FROM d.ends_at)::float8 * 1000 AS "endsMs"
   FROM user_premium_days d LEFT JOIN tiers t ON t.code = d.tier
   WHERE d.record_id = $1 AND d.ends_at > now()`;
+
+/** The name of guild $2 from user $1's (users.id) last sign-in. */
+export const GUILD_NAME_SEEN_BY_USER = 'SELECT name FROM user_guilds WHERE user_id = $1 AND guild_id = $2';

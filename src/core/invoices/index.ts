@@ -15,7 +15,14 @@ export { saveBilling, savedBilling } from './saved-billing';
 export { chargePeriod, servicePeriod, type ServicePeriod } from './period';
 export { describePurchase } from './description';
 export { invoiceStatement, issueCreditNote, issueInvoice, type InvoiceSubject } from './issue';
-export { documentsOfMonth, invoiceByNumber, invoiceOfPayment, listInvoices, ownInvoice } from './read';
+export {
+  documentsOfMonth,
+  invoiceByNumber,
+  invoiceOfPayment,
+  listInvoices,
+  ownCreditNote,
+  ownInvoice,
+} from './read';
 export { exportCsv, exportRow, invoiceJson, type InvoiceJson } from './views';
 export type { InvoiceOffer, IssuedCreditNote, IssuedInvoice } from './types';
 export { gstr1Files, returnPeriod, type ReturnPeriod } from './gstr1-export';

@@ -125,6 +125,28 @@ export async function ownInvoice(
   return invoice;
 }
 
+/**
+ * A credit note numbered `number` against the invoice of the caller's order or subscription charge, with
+ * that invoice: 404 CREDIT_NOTE_NOT_FOUND for another user's, as `ownInvoice` answers.
+ */
+export async function ownCreditNote(
+  sequelize: Sequelize,
+  providerId: string,
+  orderOrPaymentId: string,
+  number: string,
+): Promise<{ invoice: IssuedInvoice; note: IssuedCreditNote }> {
+  const rows = await selectRows<InvoiceRow>(sequelize, OWN_INVOICE, [orderOrPaymentId, providerId]);
+  const [invoice] = await withCreditNotes(sequelize, rows);
+  const note = invoice?.creditNotes.find((candidate) => candidate.number === number);
+  if (!invoice || !note) {
+    throw AppError.notFound(
+      'CREDIT_NOTE_NOT_FOUND',
+      `no credit note ${number} for ${orderOrPaymentId} of yours`,
+    );
+  }
+  return { invoice, note };
+}
+
 /** The invoice of a payment (an order's or a subscription charge's), for the seller's console. */
 export async function invoiceOfPayment(sequelize: Sequelize, paymentId: string): Promise<IssuedInvoice> {
   const rows = await selectRows<InvoiceRow>(sequelize, INVOICE_OF_PAYMENT, [paymentId]);

@@ -12,6 +12,8 @@ export interface NewOffer {
   percentOff?: number | null;
   /** INR. */
   amountOff?: number | string | null;
+  /** INR: a percent offer's most off ("up to ₹100"); null or absent: no cap. */
+  maxDiscount?: number | string | null;
   planCodes?: string[] | null;
   startsAt?: Date | null;
   endsAt?: Date | null;
@@ -38,6 +40,11 @@ export async function addOffer(sequelize: Sequelize, offer: NewOffer): Promise<O
     );
   }
   const amountOffPaise = amount === null ? null : paiseOfRupees(amount);
+  const maxDiscount = offer.maxDiscount ?? null;
+  if (maxDiscount !== null && percent === null) {
+    throw AppError.validation('INVALID_DISCOUNT', 'only a percentage off takes an "up to" amount');
+  }
+  const maxDiscountPaise = maxDiscount === null ? null : paiseOfRupees(maxDiscount);
   const { maxRedemptions = null, startsAt = null, endsAt = null } = offer;
   if (maxRedemptions !== null && (!Number.isInteger(maxRedemptions) || maxRedemptions < 1)) {
     throw AppError.validation('INVALID_CAP', 'at most N redemptions: a whole number of at least 1');
@@ -65,6 +72,7 @@ export async function addOffer(sequelize: Sequelize, offer: NewOffer): Promise<O
       maxRedemptions,
       offer.firstPurchaseOnly ?? false,
       offer.actor,
+      maxDiscountPaise,
     ]);
   } catch (error) {
     if (brokenConstraint(error, '23505') === 'offers_code_key') {

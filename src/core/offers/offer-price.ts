@@ -67,7 +67,10 @@ async function judge(
   }
   const off =
     offer.percentOff !== null
-      ? Math.round((request.listPricePaise * offer.percentOff) / 100)
+      ? Math.min(
+          Math.round((request.listPricePaise * offer.percentOff) / 100),
+          offer.maxDiscountPaise ?? Number.POSITIVE_INFINITY,
+        )
       : offer.amountOffPaise!;
   const discountPaise = Math.max(0, Math.min(off, request.listPricePaise - MIN_PAID_PAISE));
   return {

@@ -3,7 +3,7 @@
 const OFFER_COLUMNS = `o.id, o.code, o.percent_off AS "percentOff", o.amount_off_paise AS "amountOffPaise",
   o.plan_codes AS "planCodes", o.starts_at AS "startsAt", o.ends_at AS "endsAt",
   o.max_redemptions AS "maxRedemptions", o.first_purchase_only AS "firstPurchaseOnly", o.status,
-  o.actor, o.created_at AS "createdAt"`;
+  o.actor, o.created_at AS "createdAt", o.max_discount_paise AS "maxDiscountPaise"`;
 
 /**
  * A redemption that counts against its offer's caps: its order is paid (whatever happened after: a
@@ -31,8 +31,8 @@ const FIGURES = (hold: string) => `CROSS JOIN LATERAL (
     FROM (${REDEMPTIONS(hold)}) x WHERE x.offer_id = o.id) f`;
 
 export const INSERT_OFFER = `INSERT INTO offers (code, percent_off, amount_off_paise, plan_codes, starts_at, ends_at,
-    max_redemptions, first_purchase_only, actor)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`;
+    max_redemptions, first_purchase_only, actor, max_discount_paise)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`;
 
 /** Offer $1 by code, with what its redemptions count (hold $2) and what its paid orders got and paid. */
 export const OFFER_BY_CODE = `SELECT ${OFFER_COLUMNS}, f.*

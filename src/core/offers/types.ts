@@ -3,6 +3,8 @@ export interface Offer {
   code: string;
   percentOff: number | null;
   amountOffPaise: number | null;
+  /** A percent offer's most off, in paise ("up to ₹100"); null: no cap. */
+  maxDiscountPaise: number | null;
   /** The plans it applies to; null: every plan. */
   planCodes: string[] | null;
   startsAt: Date | null;

@@ -62,6 +62,8 @@ export type PayableOrder = Pick<
 > & {
   buyerProviderId: string;
   buyerUsername: string;
+  /** The guild's name as the buyer's sign-in saw it, or null (docs/seller-notices.md). */
+  guildName: string | null;
   /** It carries an offer whose hold (OFFER_HOLD_MINUTES) passed: a payment of it is judged again. */
   holdLapsed: boolean;
 };

@@ -23,6 +23,8 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
            o.billing_name AS "billingName", o.billing_address AS "billingAddress",
            o.billing_pincode AS "billingPincode", o.billing_country AS "billingCountry", o.buyer_user_id AS "buyerUserId",
            u.provider_id AS "buyerProviderId", u.username AS "buyerUsername",
+           (SELECT g.name FROM user_guilds g WHERE g.user_id = o.buyer_user_id AND g.guild_id = o.guild_id)
+             AS "guildName",
            o.receipt, o.offer_id AS "offerId", o.refused_code AS "refusedCode",
            (o.offer_id IS NOT NULL AND o.created_at <= now() - $2::interval) AS "holdLapsed"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id

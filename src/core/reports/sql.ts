@@ -258,7 +258,8 @@ SELECT $1::date::timestamp AT TIME ZONE $3 AS "fromAt", ($2::date + 1)::timestam
  * captured charge), newest first, at most $4, after the keyset ($1 time, $2 `order` or `charge`, $3 id:
  * at the same instant orders come before charges). Each arm reads its own index backwards
  * (`orders_paid`, `subscription_charges_created`) and stops at $4 rows, so a page costs what it shows;
- * the buyer and what Razorpay refunded are read for those rows only.
+ * the buyer, the guild's name as the buyer's sign-in saw it and what Razorpay refunded are read for those
+ * rows only.
  */
 export const SALES_SQL = `
 WITH sales AS (
@@ -279,8 +280,10 @@ WITH sales AS (
   ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT $4
 )
 SELECT x.at, x.at::text AS "keyTime", x.kind, x.id, x."orderId", x."subscriptionId", x."paymentId",
-       u.provider_id AS "buyerProviderId", ${BUYER_NAME} AS "buyerName", x.category, x."guildId", x.tier,
-       x."planType", x."amountPaise", x.status,
+       u.provider_id AS "buyerProviderId", ${BUYER_NAME} AS "buyerName", x.category, x."guildId",
+       (SELECT g.name FROM user_guilds g WHERE g.user_id = x.buyer_user_id AND g.guild_id = x."guildId")
+         AS "guildName",
+       x.tier, x."planType", x."amountPaise", x.status,
        (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
         WHERE r.payment_id = x."paymentId" AND r.status = 'processed'
           AND (CASE x.kind WHEN 'order' THEN r.order_id ELSE r.charge_id END) = x.id) AS "refundedPaise"

@@ -155,6 +155,8 @@ export interface Sale {
   buyerName: string;
   category: Category;
   guildId: string | null;
+  /** The guild's name as the buyer's sign-in saw it; null for none, or one they no longer manage. */
+  guildName: string | null;
   tier: string;
   planType: string;
   amount: number;

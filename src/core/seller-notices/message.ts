@@ -8,8 +8,9 @@ const escaped = (text: string) => text.replace(MARKDOWN, (character) => `\\${cha
 
 const buyerOf = ({ username, providerId }: NoticeBuyer) => `**${escaped(username)}** (${providerId})`;
 
-function purchaseOf({ tier, planType, durationDays, category, guildId }: NoticePurchase): string {
-  const target = category === 'SERVER' ? `server ${guildId}` : 'their account';
+function purchaseOf({ tier, planType, durationDays, category, guildId, guildName }: NoticePurchase): string {
+  const server = guildName ? `server **${escaped(guildName)}** (${guildId})` : `server ${guildId}`;
+  const target = category === 'SERVER' ? server : 'their account';
   return `${escaped(tier)} ${escaped(planType)} (${durationDays} days) for ${target}`;
 }
 

@@ -16,8 +16,9 @@ export function noticePurchase({
   durationDays,
   category,
   guildId,
+  guildName = null,
 }: NoticePurchase): NoticePurchase {
-  return { tier, planType, durationDays, category, guildId };
+  return { tier, planType, durationDays, category, guildId, guildName };
 }
 
 /**

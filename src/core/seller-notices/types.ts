@@ -13,6 +13,8 @@ export interface NoticePurchase {
   durationDays: number;
   category: Category;
   guildId: string | null;
+  /** The guild's name as the buyer's sign-in saw it; null or absent (notices queued before) when unknown. */
+  guildName?: string | null;
 }
 
 /** The offer rules a late payment may break (docs/offers.md). */

@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { InvoiceSettings } from '../config';
 import { AppError } from '../errors';
+import { guildNameSeenBy } from '../identity/guild-name';
 import { billingOfColumns, chargePeriod, describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
 import { chargeBundle } from '../bundles';
@@ -133,10 +134,11 @@ async function recordCharge(
     where: { subscriptionId: subscription.id },
     transaction,
   });
+  const guildName = await guildNameSeenBy(transaction, buyer.id, subscription.guildId);
   await recordNotice(transaction, {
     kind: charged === 0 ? 'sale' : 'renewal',
     buyer: noticeBuyer(buyer),
-    purchase: noticePurchase(subscription),
+    purchase: noticePurchase({ ...subscription.get(), guildName }),
     amountPaise: charge.amount,
     orderId: null,
     subscriptionId: subscription.processorSubscriptionId,
@@ -164,7 +166,7 @@ async function recordCharge(
       currency: charge.currency,
       buyer: { userId: buyer.id, username: buyer.username },
       billing: billingOfColumns(subscription),
-      description: describePurchase({ ...subscription.get(), subscription: true }),
+      description: describePurchase({ ...subscription.get(), guildName, subscription: true }),
       period: chargePeriod(charge, subscription.durationDays),
       orderId: null,
       subscriptionId: subscription.id,

@@ -1,4 +1,5 @@
 import type { Transaction } from 'sequelize';
+import { guildNameSeenBy } from '../identity/guild-name';
 import { isBundle, SLOTS_PER_PURCHASE } from '../plans';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
 import { announcedTier } from '../premium/records';
@@ -108,7 +109,10 @@ export async function applyProcessorState(
   await recordNotice(transaction, {
     kind: 'renewal_failed',
     buyer: noticeBuyer(buyer),
-    purchase: noticePurchase(subscription),
+    purchase: noticePurchase({
+      ...subscription.get(),
+      guildName: await guildNameSeenBy(transaction, buyer.id, subscription.guildId),
+    }),
     amountPaise: subscription.amountPaise,
     subscriptionId: subscription.processorSubscriptionId,
     status,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { listPlans } from '../../core/catalog';
 import { AppError } from '../../core/errors';
 import { typedInstant } from '../../core/local-time';
-import { addOffer, disableOffer, listOffers, type OfferWithFigures } from '../../core/offers';
+import { addOffer, disableOffer, listOffers, offerLink, type OfferWithFigures } from '../../core/offers';
 import type { AppOptions } from '../app-options';
 import { actorOf, operatorOf } from '../console/guard';
 
@@ -19,6 +19,8 @@ const AddOfferBody = Type.Object(
     percent: Type.Optional(Type.Integer()),
     /** INR, whole paise of at least ₹1: the offers refuse anything else, never rounding. */
     amount: Type.Optional(Type.Union([Type.Number(), Type.String({ minLength: 1, maxLength: 16 })])),
+    /** INR, a percent offer's most off; the offers refuse it beside an amount. */
+    maxDiscount: Type.Optional(Type.Union([Type.Number(), Type.String({ minLength: 1, maxLength: 16 })])),
     plans: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 32 }), { maxItems: 50 })),
     maxRedemptions: Type.Optional(Type.Integer()),
     starts: Type.Optional(Instant),
@@ -48,6 +50,7 @@ function instantOf(text: string | undefined, edge: 'start' | 'end', timeZone: st
 const shown = (offer: OfferWithFigures) => ({
   ...offer,
   amountOff: offer.amountOffPaise === null ? null : offer.amountOffPaise / 100,
+  maxDiscount: offer.maxDiscountPaise === null ? null : offer.maxDiscountPaise / 100,
   discountGiven: offer.discountGivenPaise / 100,
   paid: offer.paidPaise / 100,
 });
@@ -61,7 +64,7 @@ const shown = (offer: OfferWithFigures) => ({
  */
 const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   const { sequelize } = core;
-  const { offerHoldMinutes } = core.config;
+  const { offerHoldMinutes, frontendUrl } = core.config;
 
   app.get('/api/console/offers', { schema: { hide } }, async () => {
     const [offers, plans] = await Promise.all([
@@ -69,7 +72,7 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
       listPlans(sequelize, { includeArchived: true }),
     ]);
     return {
-      offers: offers.map(shown),
+      offers: offers.map((offer) => ({ ...shown(offer), link: offerLink(frontendUrl, offer.code) })),
       plans: plans.map((plan) => ({ code: plan.code, status: plan.status })),
     };
   });
@@ -80,6 +83,7 @@ const consoleOfferRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { 
       code: body.code,
       percentOff: body.percent ?? null,
       amountOff: body.amount ?? null,
+      maxDiscount: body.maxDiscount ?? null,
       planCodes: body.plans ?? null,
       startsAt: instantOf(body.starts, 'start', core.config.reportTimeZone),
       endsAt: instantOf(body.ends, 'end', core.config.reportTimeZone),

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { ORDER_STATES } from '../../core/admin/order-states';
-import { invoiceJson, ownInvoice } from '../../core/invoices';
-import { invoicePdf } from '../../core/invoices/pdf';
+import { invoiceJson, ownCreditNote, ownInvoice } from '../../core/invoices';
+import { creditNotePdf, invoicePdf } from '../../core/invoices/pdf';
 import { listOwnOrders, OWN_ORDERS_LIMIT, type OwnOrder } from '../../core/orders/own-orders';
 import { recheckOrder } from '../../core/reconcile/recheck';
 import { listOwnCharges, type OwnCharge } from '../../core/subscriptions/own-charges';
@@ -148,6 +149,14 @@ function wantsJson(accept: string | undefined): boolean {
   return (accept ?? '').split(',').some((type) => type.split(';')[0]!.trim() === 'application/json');
 }
 
+/** A document's PDF, named by its number (`INV/2627/000001` is `INV-2627-000001.pdf`), shown inline. */
+function sendPdf(reply: FastifyReply, number: string, pdf: Buffer) {
+  return reply
+    .type('application/pdf')
+    .header('content-disposition', `inline; filename="${number.replace(/\//g, '-')}.pdf"`)
+    .send(pdf);
+}
+
 /** GET /api/payment/orders and POST /api/payment/orders/:orderId/recheck: "I paid, where is my premium?" */
 const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const processor = razorpayClientFor(core.config);
@@ -246,11 +255,46 @@ const paymentOrdersRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (ap
       const invoice = await ownInvoice(core.sequelize, request.caller!.providerId, request.params.orderId);
       void reply.header('vary', 'Accept').header('cache-control', 'private, no-store');
       if (wantsJson(request.headers.accept)) return invoiceJson(invoice);
-      const file = `${invoice.number.replace(/\//g, '-')}.pdf`;
-      return reply
-        .type('application/pdf')
-        .header('content-disposition', `inline; filename="${file}"`)
-        .send(await invoicePdf(invoice));
+      return sendPdf(reply, invoice.number, await invoicePdf(invoice));
+    },
+  );
+
+  app.get(
+    '/api/payment/orders/:orderId/credit-notes/:number',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['payments'],
+        summary: "A credit note issued against your order's invoice (a refund), as PDF",
+        description:
+          "`orderId` as for the invoice; `number` the credit note's, URL-encoded (`CN%2F2627%2F000001`), " +
+          "as the invoice's `creditNotes` list them. 404 CREDIT_NOTE_NOT_FOUND for another user's order " +
+          'and for a number not issued against it.',
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({
+          orderId: Type.String({ minLength: 1, maxLength: 64 }),
+          number: Type.String({ minLength: 1, maxLength: 64 }),
+        }),
+        response: {
+          200: {
+            description: 'The credit note',
+            content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+          },
+          ...errorReplies(401, 404, 429),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { orderId, number } = request.params;
+      const { invoice, note } = await ownCreditNote(
+        core.sequelize,
+        request.caller!.providerId,
+        orderId,
+        number,
+      );
+      void reply.header('cache-control', 'private, no-store');
+      return sendPdf(reply, note.number, await creditNotePdf(invoice, note));
     },
   );
 };

@@ -73,6 +73,12 @@ describe('the console offers routes', () => {
       redemptions: 0,
       discountGiven: 0,
     });
+    const capped = await request('POST', '/api/console/offers', {
+      code: 'UPTO100',
+      percent: 20,
+      maxDiscount: '100',
+    });
+    expect(capped.json()).toMatchObject({ percentOff: 20, maxDiscountPaise: 10_000, maxDiscount: 100 });
     const amount = await request('POST', '/api/console/offers', {
       code: 'FIFTY',
       amount: '49.50',
@@ -174,6 +180,7 @@ describe('the console offers routes', () => {
         discountGiven: 39.8,
         paidPaise: 15_920,
         paid: 159.2,
+        link: `${app().core.config.frontendUrl}/?offer=DIWALI20`,
       }),
     ]);
 

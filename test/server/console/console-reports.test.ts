@@ -1,6 +1,7 @@
 import { answer, consoleRequests } from '../../support/console-requests';
 import { useTestApp } from '../../support/app';
 import { createOrderRow, createUser, snowflake } from '../../support/fixtures';
+import { manageGuild } from '../../support/payments-app';
 
 const OPERATOR = snowflake();
 const app = useTestApp({ OPERATOR_PROVIDER_IDS: OPERATOR, REPORT_TIMEZONE: 'Asia/Kolkata' });
@@ -54,6 +55,35 @@ describe('the console reports routes', () => {
       expect.objectContaining({ providerId: buyer.providerId, buyerName: '@SUM(1+1)', lifetimeValue: 199 }),
     ]);
     expect(answer(await request('GET', '/api/console/sales?limit=0'))).toEqual([400, 'VALIDATION_FAILED']);
+  });
+
+  it("name a server's sale as its buyer's sign-in saw the server, beside its id", async () => {
+    const buyer = await createUser();
+    const [named, unseen] = [snowflake(), snowflake()];
+    await manageGuild(buyer, named, 'Chill Zone');
+    for (const [guildId, minute] of [
+      [named, 1],
+      [unseen, 2],
+    ] as const) {
+      const order = await createOrderRow(buyer.id, { category: 'SERVER', guildId });
+      await order.update({
+        status: 'paid',
+        paymentId: `pay_${snowflake()}`,
+        paidAt: new Date(`2026-11-21T06:0${minute}:00Z`),
+      });
+    }
+
+    const { sales } = (await request('GET', '/api/console/sales?limit=2')).json();
+
+    expect(
+      sales.map(({ guildId, guildName }: { guildId: string; guildName: string | null }) => [
+        guildId,
+        guildName,
+      ]),
+    ).toEqual([
+      [unseen, null],
+      [named, 'Chill Zone'],
+    ]);
   });
 
   it('download orders as CSV for a range, as an attachment, a formula-like name as text', async () => {

@@ -30,6 +30,40 @@ function orderWithCode(user: User, body: object) {
 const DISCOUNTED = 159.2;
 
 describe('an offer code at checkout', () => {
+  it('takes a percentage off up to its cap: 20% up to ₹30 on ₹199 is ₹169 at the quote and the order', async () => {
+    await offer({ code: 'UPTO30', maxDiscount: 30 });
+    const user = await createUser();
+    const quote = await post(
+      getApp(),
+      '/api/payment/quote',
+      { providerId: user.providerId, planType: 'Monthly', category: 'USER', offerCode: 'UPTO30' },
+      bearer(getApp(), user),
+    );
+    expect(quote.json()).toMatchObject({ listPrice: 199, discount: 30, amount: 169 });
+
+    const uncapped = await orderWithCode(user, { amount: DISCOUNTED, offerCode: 'UPTO30' });
+    expect([uncapped.statusCode, uncapped.json().error.code]).toEqual([400, 'AMOUNT_MISMATCH']);
+    const reply = await orderWithCode(user, { amount: 169, offerCode: 'UPTO30' });
+    expect(reply.statusCode).toBe(200);
+    expect(await Order.findOne({ where: { processorOrderId: reply.json().id } })).toMatchObject({
+      listPricePaise: 19_900,
+      discountPaise: 3_000,
+      amountPaise: 16_900,
+    });
+  });
+
+  it('refuses an "up to" cap on an amount off, or one below ₹1, writing nothing', async () => {
+    for (const [overrides, code] of [
+      [{ code: 'FLAT50', percentOff: null, amountOff: 50, maxDiscount: 30 }, 'INVALID_DISCOUNT'],
+      [{ code: 'TINY20', maxDiscount: 0.5 }, 'INVALID_AMOUNT'],
+    ] as const) {
+      await expect(offer(overrides)).rejects.toMatchObject({ code });
+    }
+    await expect(
+      getApp().core.sequelize.query('SELECT code FROM offers', { type: QueryTypes.SELECT }),
+    ).resolves.toEqual([]);
+  });
+
   it('charges the discounted price and records list price, discount and amount on the order', async () => {
     await offer();
     const user = await createUser();

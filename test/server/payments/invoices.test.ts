@@ -352,6 +352,35 @@ describe('GET /api/payment/orders/:orderId/invoice', () => {
     expect((await invoiceOf(owner, orderId)).statusCode).toBe(200);
   });
 
+  it("downloads the buyer's own credit note as a PDF; another user's and an unknown number are 404", async () => {
+    const owner = await createUser();
+    const other = await createUser();
+    const { orderId } = await paidOrder(owner);
+    expect((await deliverRefund(app(), orderId, 10_000)).status).toBe(200);
+    const [note] = (await invoiceOf(owner, orderId)).json().creditNotes;
+    const creditNoteOf = (user: User, id: string, number: string) =>
+      app().app.inject({
+        method: 'GET',
+        url: `/api/payment/orders/${id}/credit-notes/${encodeURIComponent(number)}`,
+        headers: { authorization: bearer(app(), user) },
+      });
+
+    const reply = await creditNoteOf(owner, orderId, note.number);
+
+    expect(reply.statusCode).toBe(200);
+    expect(reply.headers['content-type']).toBe('application/pdf');
+    expect(reply.headers['content-disposition']).toBe(`inline; filename="CN-${year()}-000001.pdf"`);
+    expect(reply.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    for (const [user, number] of [
+      [other, note.number],
+      [owner, `CN/${year()}/000002`],
+      [owner, note.invoiceNumber],
+    ] as const) {
+      const refused = await creditNoteOf(user, orderId, number);
+      expect([refused.statusCode, refused.json().error.code]).toEqual([404, 'CREDIT_NOTE_NOT_FOUND']);
+    }
+  });
+
   it('issues one invoice when verify-payment and the webhook apply the payment at once', async () => {
     const user = await createUser();
     const order = await orderAs(app(), user, { ...MONTHLY_USER, billing: { stateCode: '29' } });

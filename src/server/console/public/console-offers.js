@@ -1,4 +1,4 @@
-/* global window */
+/* global window, navigator */
 'use strict';
 /**
  * Offers (`#/offers`): every offer code with its redemptions (of its cap), what its paid orders were
@@ -13,9 +13,11 @@
 
   const words = (text) => text.split(/[\s,]+/).filter(Boolean);
 
-  /** `20% off`, or `₹50.00 off`. */
-  const discountText = (offer) =>
-    offer.percentOff !== null ? `${offer.percentOff}% off` : `${inr(offer.amountOff)} off`;
+  /** `20% off`, `20% off, up to ₹100.00`, or `₹50.00 off`. */
+  const discountText = (offer) => {
+    if (offer.percentOff === null) return `${inr(offer.amountOff)} off`;
+    return `${offer.percentOff}% off${offer.maxDiscount === null ? '' : `, up to ${inr(offer.maxDiscount)}`}`;
+  };
 
   /** `3 of 500 redeemed`, or `3 redeemed` without a cap. */
   const redeemedText = (offer) =>
@@ -57,6 +59,11 @@
               min: '1',
               max: '100',
               step: '1',
+            },
+            {
+              name: 'maxDiscount',
+              label: 'With a percentage: at most this much off, in INR (empty: no cap)',
+              inputmode: 'decimal',
             },
             { name: 'amount', label: 'or an amount off, in INR (50, 49.50)', inputmode: 'decimal' },
             {
@@ -120,6 +127,30 @@
     );
   }
 
+  /**
+   * An active offer's link for the seller to share: the store opens with the code in its offer field
+   * (kept through the buyer's sign-in). Copy puts it on the clipboard, or selects it where the page may not.
+   */
+  function shareLink(offer) {
+    const field = el('input', {
+      readonly: true,
+      value: offer.link,
+      'aria-label': `Link to share ${offer.code}`,
+      onfocus: (event) => event.target.select(),
+    });
+    const copy = el('button', { type: 'button' }, 'Copy link');
+    copy.addEventListener('click', () =>
+      // No clipboard over plain HTTP but on localhost: then the link is selected, to copy by hand.
+      Promise.resolve()
+        .then(() => navigator.clipboard.writeText(offer.link))
+        .then(
+          () => (copy.textContent = 'Copied'),
+          () => field.select(),
+        ),
+    );
+    return el('div', { className: 'share' }, 'Share: ', field, copy);
+  }
+
   function offerRow(offer) {
     const disabled = offer.status !== 'active';
     return el(
@@ -131,6 +162,7 @@
       `${windowText(offer)}${offer.firstPurchaseOnly ? ' · first purchase only' : ''} · `,
       el('span', { className: disabled ? 'muted' : undefined }, offer.status),
       el('div', { className: 'muted' }, `added by ${offer.actor}, ${time(offer.createdAt)}`),
+      disabled ? null : shareLink(offer),
       disabled ? null : el('div', { className: 'actions' }, disableButton(offer)),
     );
   }

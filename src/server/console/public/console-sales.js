@@ -21,6 +21,12 @@
       ? new Date(`${day}T00:00:00Z`).toLocaleDateString('en-IN', { dateStyle: 'medium', timeZone: 'UTC' })
       : 'a day not yet given';
 
+  /** ` for Chill Zone (1234…)`: the server's name as its buyer's sign-in saw it, beside its id. */
+  const serverOf = (sale) => {
+    if (!sale.guildId) return '';
+    return sale.guildName ? ` for ${sale.guildName} (${sale.guildId})` : ` for guild ${sale.guildId}`;
+  };
+
   /** `YYYY-MM-DD` of an instant in `timeZone` (en-CA writes dates so). */
   const dayIn = (date, timeZone) => date.toLocaleDateString('en-CA', { timeZone });
 
@@ -176,7 +182,7 @@
           viewLink('user', sale.buyerProviderId, `${sale.buyerName} (${sale.buyerProviderId})`),
           ' · ',
           sale.orderId ? viewLink('order', sale.orderId) : viewLink('subscription', sale.subscriptionId),
-          ` · ${sale.planType}${sale.guildId ? ` for guild ${sale.guildId}` : ''} · ${inr(sale.amount)}`,
+          ` · ${sale.planType}${serverOf(sale)} · ${inr(sale.amount)}`,
           sale.refunded > 0 ? ` (${inr(sale.refunded)} refunded)` : '',
           ' · ',
           el('span', { 'data-state': sale.state }, sale.state),

@@ -1,4 +1,4 @@
-/* global window, api, byId, buyRefusal, chosenCode, CUSTOM, me, planOf, planPrice, rupees, updatePrice */
+/* global window, sessionStorage, api, byId, buyRefusal, chosenCode, CUSTOM, me, planOf, planPrice, rupees, updatePrice */
 'use strict';
 
 // The offer code on the buy form: priced by POST /api/payment/quote for the plan, months and target
@@ -117,7 +117,30 @@ function wireOffer(form) {
   });
 }
 
+const LINKED_OFFER_KEY = 'premium-store-offer';
+
+/**
+ * A shared link's code (`/store/?offer=DIWALI20`), kept in this tab through the sign-in's round trip to
+ * Discord, which lands on the dashboard without it. Answers the code kept, or null.
+ */
+function keepLinkedOffer(params) {
+  const code = params.get('offer')?.trim().slice(0, 32);
+  if (code) sessionStorage.setItem(LINKED_OFFER_KEY, code);
+  return sessionStorage.getItem(LINKED_OFFER_KEY);
+}
+
+/** Signed in: the shared link's code fills the offer field, priced for the plan chosen, once. */
+function fillLinkedOffer() {
+  const code = sessionStorage.getItem(LINKED_OFFER_KEY);
+  if (!code) return;
+  sessionStorage.removeItem(LINKED_OFFER_KEY);
+  offerInput().value = code;
+  priceAgain();
+}
+
 window.StoreOffers = {
+  fillLinked: fillLinkedOffer,
+  keepLinked: keepLinkedOffer,
   apply: applyOffer,
   currentQuote,
   input: offerInput,

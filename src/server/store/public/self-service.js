@@ -80,15 +80,14 @@ function button(text, className, onClick) {
 }
 
 /**
- * Downloads the invoice (a receipt when the seller has no GSTIN) of an order (`order_…`) or of a
- * subscription charge (`pay_…`): the API answers the PDF with the session's Bearer token, which a plain
- * link could not send.
+ * Downloads a PDF of the API's (an invoice, a receipt or a credit note) as the file it names: the API
+ * answers it with the session's Bearer token, which a plain link could not send.
  */
-async function downloadInvoice(id, node, line) {
+async function downloadPdf(path, what, node, line) {
   say(line, null);
   node.disabled = true;
   try {
-    const response = await fetch(`/api/payment/orders/${encodeURIComponent(id)}/invoice`, {
+    const response = await fetch(path, {
       headers: { authorization: `Bearer ${StoreSession.token()}`, accept: 'application/pdf' },
     });
     if (!response.ok) {
@@ -98,25 +97,63 @@ async function downloadInvoice(id, node, line) {
     const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1];
     const link = element('a');
     link.href = URL.createObjectURL(await response.blob());
-    link.download = name ?? 'invoice.pdf';
+    link.download = name ?? `${what}.pdf`;
     link.click();
     setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
   } catch (error) {
-    say(line, errorText(error, 'The invoice could not be downloaded'), 'error');
+    say(line, errorText(error, `The ${what} could not be downloaded`), 'error');
   } finally {
     node.disabled = false;
   }
 }
 
-/** A paid order's or a charge's invoice button, and its message line; credit notes are in the same PDF. */
-function invoiceButton(id) {
+const documentsPath = (id) => `/api/payment/orders/${encodeURIComponent(id)}`;
+
+/**
+ * "Credit notes" on a refunded order or charge: asks the invoice which credit notes were issued against
+ * it, then offers each one's PDF (one per refund), named by its number.
+ */
+async function listCreditNotes(id, node, line) {
+  say(line, null);
+  node.disabled = true;
+  try {
+    const { creditNotes } = await api(`${documentsPath(id)}/invoice`);
+    if (creditNotes.length === 0) return say(line, 'No credit note was issued for this order yet.');
+    node.replaceWith(
+      ...creditNotes.map((note) =>
+        button(`Credit note ${note.number}`, '', (noteButton) =>
+          downloadPdf(
+            `${documentsPath(id)}/credit-notes/${encodeURIComponent(note.number)}`,
+            'credit note',
+            noteButton,
+            line,
+          ),
+        ),
+      ),
+    );
+  } catch (error) {
+    say(line, errorText(error, 'The credit notes could not be listed'), 'error');
+  } finally {
+    node.disabled = false;
+  }
+}
+
+/**
+ * A paid order's or a charge's (`order_…` or `pay_…`) invoice button, once refunded its credit notes'
+ * button, and their message line.
+ */
+function documentButtons(id, refunded) {
   const line = messageLine();
-  return element(
+  const actions = element(
     'span',
     'actions',
-    button('Invoice', '', (node) => downloadInvoice(id, node, line)),
-    line,
+    button('Invoice', '', (node) => downloadPdf(`${documentsPath(id)}/invoice`, 'invoice', node, line)),
   );
+  if (refunded) {
+    actions.append(button('Credit notes', '', (node) => listCreditNotes(id, node, line)));
+  }
+  actions.append(line);
+  return actions;
 }
 
 function orderRow(order) {
@@ -157,7 +194,7 @@ function orderRow(order) {
     );
     row.append(actions);
   } else if (order.paidAt) {
-    row.append(invoiceButton(order.orderId));
+    row.append(documentButtons(order.orderId, /refunded/.test(order.state)));
   }
   const failed = order.failedAttempt
     ? `, payment failed ${formatDate(order.failedAttempt.at)}: ${order.failedAttempt.reason}`
@@ -179,7 +216,7 @@ function chargeRow(charge) {
       element('small', '', charge.paymentId),
     ),
     element('span', '', `${rupees.format(charge.amount)} · `, charge.status),
-    invoiceButton(charge.paymentId),
+    documentButtons(charge.paymentId, charge.status === 'refunded'),
   );
   const cycle = charge.cycleEnd ? `, for the cycle to ${formatDate(charge.cycleEnd)}` : '';
   row.title = `charged ${formatDate(charge.chargedAt)} by subscription ${charge.subscriptionId}${cycle}`;

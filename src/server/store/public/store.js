@@ -77,7 +77,8 @@ class ApiError extends Error {
 
 /** Calls the API (as the signed-in user, if any); a failure becomes an ApiError from `{"error": {code, message}}`. */
 async function api(path, body, method = body === undefined ? 'GET' : 'POST') {
-  const headers = {};
+  // JSON, also from a route that answers a PDF by default (an order's invoice).
+  const headers = { accept: 'application/json' };
   const token = StoreSession.token();
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
@@ -280,11 +281,13 @@ async function buy(event) {
   }
 }
 
-function showSignIn(params) {
+function showSignIn(params, linkedOffer) {
   document.querySelector('#signed-out a').addEventListener('click', () => say('sign-in-message', null));
   const failure = params.get('error');
   if (failure)
     say('sign-in-message', `${SIGN_IN_FAILURES[failure] ?? 'The sign-in failed.'} (${failure})`, 'error');
+  else if (linkedOffer)
+    say('sign-in-message', `Sign in to buy with the offer ${linkedOffer}: it is kept for you.`);
   byId('signed-out').hidden = false;
 }
 
@@ -315,6 +318,7 @@ async function start() {
   const params = new URLSearchParams(location.search);
   // The token arrives in the URL: keep it (session.js), and out of history and bookmarks.
   if (params.get('token')) StoreSession.keep(params.get('token'));
+  const linkedOffer = StoreOffers.keepLinked(params);
   history.replaceState(null, '', location.pathname);
 
   const reply = await fetch(`${STORE}/config.json`).catch(() => null);
@@ -332,7 +336,7 @@ async function start() {
   StoreBilling.render();
   const catalogLoaded = loadCatalog();
   if (location.pathname === `${STORE}/login` || !StoreSession.token()) {
-    showSignIn(params);
+    showSignIn(params, linkedOffer);
     return;
   }
   await catalogLoaded;
@@ -365,7 +369,10 @@ async function start() {
   } catch (error) {
     say('dashboard-message', errorText(error, 'Your dashboard could not be loaded'), 'error');
   }
-  if (me) await StoreCheckout.finish(params);
+  if (me) {
+    StoreOffers.fillLinked();
+    await StoreCheckout.finish(params);
+  }
   setTimeout(poll, POLL_MS);
 }
 
