@@ -113,7 +113,7 @@ describeNeeding(BROWSER, "the seller's console in a browser", (browserPath) => {
       await shot(page, 'console-phone');
 
       // The API's log names the operator on each console request, the refund among them.
-      const log = fs.readFileSync(path.join(ARTIFACTS, 'e2e-api.log'), 'utf8');
+      const log = fs.readFileSync(getProduct().apiLog, 'utf8');
       const consoleRequests = log
         .split('\n')
         .filter((line) => line.includes('"msg":"console request"'))

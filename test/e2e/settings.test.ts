@@ -51,7 +51,7 @@ describeNeeding(BROWSER, "the seller's settings in a browser", (browserPath) => 
       const config = await (await fetch(`${api()}/store/config.json`)).json();
       expect(config).toMatchObject({ name: 'Melody Premium', taxInvoices: true });
       // What was on when the API started, in its log.
-      expect(fs.readFileSync(path.join(ARTIFACTS, 'e2e-api.log'), 'utf8')).toContain(
+      expect(fs.readFileSync(getProduct().apiLog, 'utf8')).toContain(
         'settings: payments sandbox keys, GST off (receipts), roles off, notices off',
       );
     },

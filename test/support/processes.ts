@@ -26,6 +26,8 @@ export interface RunningProcess {
   ready: Promise<void>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
+  /** Where its output goes: test-artifacts/<name>.log. */
+  logFile: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export function runProcess(
       await sleep(100);
     }
   }
-  return { ready: untilReady(), stop };
+  return { ready: untilReady(), stop, logFile };
 }
 
 async function answers(url: string): Promise<boolean> {

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -30,6 +31,8 @@ export interface Product {
    * machine (in development everything, avatars included, is local), fails the test.
    */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /** The API's output (test-artifacts/e2e-<test file>-api.log: each file's own, as they run at once). */
+  apiLog: string;
   /** Polls this worker's database until `done` holds of the rows (bounded by the test's timeout). */
   untilRows(sql: string, done: (rows: unknown[]) => boolean): Promise<void>;
 }
@@ -80,10 +83,11 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
       ...extraEnv,
     };
     redis = new Redis(env.REDIS_URL);
+    const file = path.basename(expect.getState().testPath ?? 'e2e', '.test.ts');
     processes = [
-      runProcess('e2e-sandbox', 'src/sandbox/main.js', env, `${sandbox}/bot/events`),
-      runProcess('e2e-api', 'src/server/main.js', env, `${api}/readyz`),
-      runProcess('e2e-worker', 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
+      runProcess(`e2e-${file}-sandbox`, 'src/sandbox/main.js', env, `${sandbox}/bot/events`),
+      runProcess(`e2e-${file}-api`, 'src/server/main.js', env, `${api}/readyz`),
+      runProcess(`e2e-${file}-worker`, 'src/worker/main.js', env, `http://127.0.0.1:${workerPort}/healthz`),
     ];
     const launching = chromium.launch({ executablePath: browserPath, args: CHROMIUM_ARGS });
     void launching.then((launched) => (browser = launched));
@@ -105,6 +109,7 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
 
   return () => ({
     api,
+    apiLog: processes[1]!.logFile,
     stream,
     redis: redis!,
     core: getCore(),
