@@ -54,6 +54,7 @@ import { registerBundlesReclaim } from './commands/bundles-reclaim';
 import { registerBundlesUnbind } from './commands/bundles-unbind';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
+import { registerWebhooks } from './commands/webhooks';
 import { Session, type GlobalOptions } from './session';
 
 /** After a usage error, one line saying where the help is, not the whole help (which buries the error). */
@@ -184,6 +185,8 @@ export function buildProgram(): { program: Command; session: Session } {
   registerJobsList(jobs, session);
   registerJobsDead(jobs, session);
   registerJobsRetry(jobs, session);
+
+  registerWebhooks(program, session);
 
   const db = program.command('db').description('the database schema');
   registerDbMigrate(db, session);

@@ -29,9 +29,11 @@ export async function deliveryTarget(
   sequelize: Sequelize,
   id: number,
 ): Promise<{ url: string; secrets: string[]; disabled: boolean } | null> {
-  const [row] = await selectRows<{ url: string; secrets: string[]; disabled: boolean }>(sequelize, DELIVERY_TARGET, [
-    id,
-  ]);
+  const [row] = await selectRows<{ url: string; secrets: string[]; disabled: boolean }>(
+    sequelize,
+    DELIVERY_TARGET,
+    [id],
+  );
   return row ?? null;
 }
 
@@ -51,7 +53,10 @@ export async function recordAttempt(sequelize: Sequelize, attempt: Attempt): Pro
   const response =
     attempt.response === null
       ? null
-      : Buffer.from(attempt.response).subarray(0, RESPONSE_LIMIT).toString('utf8').replace(/\uFFFD$/, '');
+      : Buffer.from(attempt.response)
+          .subarray(0, RESPONSE_LIMIT)
+          .toString('utf8')
+          .replace(/\uFFFD$/, '');
   await execute(sequelize, INSERT_ATTEMPT, [
     attempt.endpointId,
     attempt.eventId,

@@ -53,7 +53,12 @@ export async function addEndpoint(
   const problem = urlProblem(url, rules);
   if (problem) throw AppError.validation('WEBHOOK_URL_INVALID', `url: ${problem}`);
   const secret = newSecret();
-  const [row] = await selectRows<WebhookEndpoint>(sequelize, INSERT_ENDPOINT, [url, eventsOf(events), secret, actor]);
+  const [row] = await selectRows<WebhookEndpoint>(sequelize, INSERT_ENDPOINT, [
+    url,
+    eventsOf(events),
+    secret,
+    actor,
+  ]);
   return { ...asEndpoint(row!), secret };
 }
 
@@ -72,7 +77,11 @@ export async function rotateSecret(
   id: number,
 ): Promise<WebhookEndpoint & { secret: string }> {
   const secret = newSecret();
-  const [row] = await selectRows<WebhookEndpoint>(sequelize, ROTATE_SECRET, [id, secret, ROTATION_OVERLAP_MS]);
+  const [row] = await selectRows<WebhookEndpoint>(sequelize, ROTATE_SECRET, [
+    id,
+    secret,
+    ROTATION_OVERLAP_MS,
+  ]);
   if (!row) throw notFound(id);
   return { ...asEndpoint(row), secret };
 }

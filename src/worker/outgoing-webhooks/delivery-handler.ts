@@ -41,8 +41,8 @@ export function deliveryHandler({
 }: DeliveryHandlerOptions): JobHandler<DeliveryPayload> {
   return {
     kind: DELIVERY_JOB,
-    // The age of the event decides when to give up, not a count.
-    maxAttempts: Number.MAX_SAFE_INTEGER,
+    // The event's age decides when to give up: 3 days of waits of half an hour to an hour stay well under this.
+    maxAttempts: 1000,
     backoff,
     leaseMs: timeoutMs + 60_000,
     async run(payload, run) {

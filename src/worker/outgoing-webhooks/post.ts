@@ -38,7 +38,10 @@ export function postTo(
       let size = 0;
       const done = () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, response: Buffer.concat(chunks).subarray(0, RESPONSE_LIMIT).toString() });
+        resolve({
+          status: res.statusCode ?? 0,
+          response: Buffer.concat(chunks).subarray(0, RESPONSE_LIMIT).toString(),
+        });
       };
       res.on('data', (chunk: Buffer) => {
         chunks.push(chunk);
