@@ -181,7 +181,7 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const jobs = program
     .command('jobs')
-    .description('the work queue the worker drains: role syncs and seller notices');
+    .description('the work queue the worker drains: role syncs, seller notices, webhook deliveries');
   registerJobsList(jobs, session);
   registerJobsDead(jobs, session);
   registerJobsRetry(jobs, session);
