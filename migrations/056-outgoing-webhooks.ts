@@ -49,6 +49,13 @@ export const up: Migration = async ({ context: sequelize }) => {
   await sequelize.query(
     'CREATE INDEX IF NOT EXISTS webhook_attempts_by_endpoint ON webhook_attempts (endpoint_id, id DESC)',
   );
+  // Housekeeping removes both after 30 days, through an index led by their time.
+  await sequelize.query(
+    'CREATE INDEX IF NOT EXISTS webhook_attempts_by_time ON webhook_attempts (attempted_at)',
+  );
+  await sequelize.query(
+    'CREATE INDEX IF NOT EXISTS webhook_deliveries_by_time ON webhook_deliveries (created_at)',
+  );
   await sequelize.query(`
     CREATE OR REPLACE FUNCTION outbox_to_webhooks() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
