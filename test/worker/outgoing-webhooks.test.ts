@@ -242,6 +242,25 @@ describe('webhooks to the seller systems', () => {
     expect(received.map((delivery) => delivery.url)).toEqual(['/']);
   });
 
+  it('gives a silent endpoint up at the timeout, while the grants it follows went through at once', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const endpoint = await addEndpoint(db(), { url, actor: 'test' }, LOCAL);
+      const started = Date.now();
+      await grantToNewUser();
+      expect(Date.now() - started).toBeLessThan(1000);
+      await deliver({ timeoutMs: 300, giveUpAfterMs: 0 });
+      const [attempt] = await listAttempts(db(), endpoint.id);
+      expect(attempt).toMatchObject({ status: null, error: 'no answer within 300 ms' });
+      expect(attempt!.durationMs).toBeGreaterThanOrEqual(300);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('refuses loopback and private addresses at delivery unless WEBHOOK_ALLOW_PRIVATE', async () => {
     const endpoint = await addEndpoint(
       db(),
