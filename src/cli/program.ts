@@ -54,6 +54,7 @@ import { registerBundlesReclaim } from './commands/bundles-reclaim';
 import { registerBundlesUnbind } from './commands/bundles-unbind';
 import { registerUsersFind } from './commands/users-find';
 import { registerUsersShow } from './commands/users-show';
+import { registerWebhooks } from './commands/webhooks';
 import { Session, type GlobalOptions } from './session';
 
 /** After a usage error, one line saying where the help is, not the whole help (which buries the error). */
@@ -180,10 +181,12 @@ export function buildProgram(): { program: Command; session: Session } {
 
   const jobs = program
     .command('jobs')
-    .description('the work queue the worker drains: role syncs and seller notices');
+    .description('the work queue the worker drains: role syncs, seller notices, webhook deliveries');
   registerJobsList(jobs, session);
   registerJobsDead(jobs, session);
   registerJobsRetry(jobs, session);
+
+  registerWebhooks(program, session);
 
   const db = program.command('db').description('the database schema');
   registerDbMigrate(db, session);

@@ -14,6 +14,7 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
 import { noticeHandler } from './seller-notices/notice-handler';
+import { deliveryHandler } from './outgoing-webhooks/delivery-handler';
 
 export interface RunningWorker {
   /** The port `/healthz` and `/metrics` are served on. */
@@ -55,6 +56,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       perMinute: config.sellerNotices.perMinute,
       timeoutMs: config.providerTimeoutMs,
     }),
+    deliveryHandler({ sequelize: core.sequelize, rules: config.outgoingWebhooks }),
   );
   const queue = new JobWorker({
     sequelize: core.sequelize,

@@ -12,7 +12,7 @@ const LADDER = [
   ['db'],
   ['core'],
   ['jobs'],
-  ['config', 'seller-notices'],
+  ['config', 'seller-notices', 'outgoing-webhooks'],
   ['settings'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],

@@ -194,6 +194,8 @@ export const fields = z.object({
   // The seller's Discord messages (docs/seller-notices.md); seller-notices.ts checks the URL's form.
   SELLER_DISCORD_WEBHOOK_URL: url.optional(),
   SELLER_NOTICES_PER_MINUTE: z.coerce.number().int().positive().default(25),
+  // Webhooks to the seller's systems (docs/webhooks.md): true lets them reach loopback and private addresses.
+  WEBHOOK_ALLOW_PRIVATE: flag('false'),
   // Roles (docs/roles.md): on when all three are set.
   DISCORD_BOT_TOKEN: z.string().min(1).optional(),
   ROLE_GUILD_ID: parsedWith(parseSnowflake('a Discord server (guild) id')),

@@ -100,6 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookRateLimitPerMinute: e.WEBHOOK_RATE_LIMIT_PER_MINUTE,
     oauthStateTtlSeconds: e.OAUTH_STATE_TTL_SECONDS,
     providerTimeoutMs: e.PROVIDER_TIMEOUT_MS,
+    outgoingWebhooks: { httpsOnly: e.NODE_ENV === 'production', allowPrivate: e.WEBHOOK_ALLOW_PRIVATE },
     eventsStreamMaxLen: e.EVENTS_STREAM_MAXLEN,
     schedules: {
       reconcile: e.RECONCILE_CRON,

@@ -133,6 +133,11 @@ export interface Config {
    * null: nothing is sent, and housekeeping prunes what waits (docs/seller-notices.md).
    */
   sellerNotices: { webhookUrl: string | null; perMinute: number };
+  /**
+   * Webhooks to the seller's systems (docs/webhooks.md): https only under production; loopback, private
+   * and link-local addresses refused unless `allowPrivate` (WEBHOOK_ALLOW_PRIVATE).
+   */
+  outgoingWebhooks: { httpsOnly: boolean; allowPrivate: boolean };
   /** null: roles are off. */
   roles: RoleSettings | null;
   /**

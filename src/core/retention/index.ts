@@ -7,6 +7,8 @@ import {
   deleteFinishedJobsBefore,
   deleteWaitingJobsBefore,
   deleteJobRunsBefore,
+  deleteWebhookAttemptsBefore,
+  deleteWebhookDeliveriesBefore,
   deleteWebhookIdsBefore,
 } from './sql';
 
@@ -28,6 +30,11 @@ const FINISHED_JOBS_KEPT = '30 days';
  * tells of the last day, not of months of sales at once.
  */
 const UNSENT_NOTICES_KEPT = '1 day';
+/**
+ * Every try of a webhook to the seller's systems, and the mark that an event was queued for an endpoint:
+ * a month, as the jobs they go with (a delivery is given up after 3 days, so none is still trying).
+ */
+const WEBHOOK_DELIVERIES_KEPT = '30 days';
 
 async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(transaction, statement);
@@ -36,7 +43,7 @@ async function countDeleted(transaction: Transaction, statement: string): Promis
 
 /**
  * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
- * code attempts, the work queue's old finished jobs, and seller notices not sent (`sellerNotices`:
+ * code attempts, the work queue's old finished jobs, old webhook deliveries' tries and marks, and seller notices not sent (`sellerNotices`:
  * whether the worker sends them; if not, those waiting go after a day). Returns the counts.
  */
 export async function removeExpiredBookkeeping(
@@ -48,6 +55,8 @@ export async function removeExpiredBookkeeping(
   jobRuns: number;
   codeAttemptFailures: number;
   finishedJobs: number;
+  webhookAttempts: number;
+  webhookDeliveries: number;
   sellerNotices: number;
 }> {
   return {
@@ -61,6 +70,11 @@ export async function removeExpiredBookkeeping(
     codeAttemptFailures: await countDeleted(
       transaction,
       deleteCodeAttemptFailuresBefore(CODE_ATTEMPT_FAILURES_KEPT),
+    ),
+    webhookAttempts: await countDeleted(transaction, deleteWebhookAttemptsBefore(WEBHOOK_DELIVERIES_KEPT)),
+    webhookDeliveries: await countDeleted(
+      transaction,
+      deleteWebhookDeliveriesBefore(WEBHOOK_DELIVERIES_KEPT),
     ),
   };
 }

@@ -26,3 +26,10 @@ export const deleteWaitingJobsBefore = (kind: string, kept: string) =>
   counted(
     `DELETE FROM jobs WHERE kind = '${kind}' AND state = 'queued' AND created_at < now() - interval '${kept}'`,
   );
+
+/** Tries of webhooks to the seller's systems, and the once-per-endpoint marks of their events. */
+export const deleteWebhookAttemptsBefore = (kept: string) =>
+  counted(`DELETE FROM webhook_attempts WHERE attempted_at < now() - interval '${kept}'`);
+
+export const deleteWebhookDeliveriesBefore = (kept: string) =>
+  counted(`DELETE FROM webhook_deliveries WHERE created_at < now() - interval '${kept}'`);

@@ -11,7 +11,7 @@ export const housekeepingJob: JobDefinition = {
     );
     logger.info(
       removed,
-      'removed old webhook ids, dead outbox rows, job runs, failed code attempts, finished jobs and unsent seller notices',
+      'removed old webhook ids, dead outbox rows, job runs, failed code attempts, finished jobs, webhook deliveries and unsent seller notices',
     );
   },
 };

@@ -49,6 +49,9 @@ const TABLES = [
   'user_premiums',
   'user_tier_expiries',
   'users',
+  'webhook_attempts',
+  'webhook_deliveries',
+  'webhook_endpoints',
   'webhook_events',
 ];
 

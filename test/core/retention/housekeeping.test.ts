@@ -5,6 +5,8 @@ import {
   deleteDeadOutboxRowsBefore,
   deleteFinishedJobsBefore,
   deleteJobRunsBefore,
+  deleteWebhookAttemptsBefore,
+  deleteWebhookDeliveriesBefore,
   deleteWebhookIdsBefore,
 } from '../../../src/core/retention/sql';
 import { useTestCore } from '../../support/context';
@@ -40,6 +42,8 @@ describe('housekeeping', () => {
     ['job runs', deleteJobRunsBefore('30 days'), 'job_runs_tick'],
     ['failed code attempts', deleteCodeAttemptFailuresBefore('1 day'), 'code_attempt_failures_created_at'],
     ['finished jobs', deleteFinishedJobsBefore('30 days'), 'jobs_finished'],
+    ['webhook attempts', deleteWebhookAttemptsBefore('30 days'), 'webhook_attempts_by_time'],
+    ['webhook deliveries', deleteWebhookDeliveriesBefore('30 days'), 'webhook_deliveries_by_time'],
   ])('finds the %s past retention through an index of their time', async (_kind, statement, index) => {
     expect(await indexesRead(core().sequelize, statement)).toEqual([index]);
   });

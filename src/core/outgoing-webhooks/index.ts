@@ -1,0 +1,23 @@
+export { isPrivateAddress, safeAddress, urlProblem, type UrlRules } from './addresses';
+export {
+  DELIVERY_JOB,
+  deliveryTarget,
+  listAttempts,
+  messageOf,
+  recordAttempt,
+  RESPONSE_LIMIT,
+  type Attempt,
+  type AttemptRow,
+  type DeliveryPayload,
+} from './deliveries';
+export {
+  addEndpoint,
+  listEndpoints,
+  removeEndpoint,
+  rotateSecret,
+  ROTATION_OVERLAP_MS,
+  WEBHOOK_EVENTS,
+  type WebhookEndpoint,
+  type WebhookEvent,
+} from './endpoints';
+export { newSecret, signatureHeader } from './signature';
