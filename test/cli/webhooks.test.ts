@@ -24,17 +24,17 @@ describe('premium webhooks', () => {
         'add',
         'https://hooks.example.com/premium',
         '--events',
-        'sale,refund',
+        'premium_changed',
       ]),
     );
-    expect(added).toMatchObject({ url: 'https://hooks.example.com/premium', events: ['sale', 'refund'] });
+    expect(added).toMatchObject({ url: 'https://hooks.example.com/premium', events: ['premium_changed'] });
     expect(added.secret).toMatch(/^whsec_/);
 
     const listed = await premium(['webhooks', 'list']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).toMatch(
       new RegExp(
-        `^ID +URL +EVENTS +STATE\\n${added.id} +https://hooks\\.example\\.com/premium +sale,refund +on`,
+        `^ID +URL +EVENTS +STATE\\n${added.id} +https://hooks\\.example\\.com/premium +premium_changed +on`,
       ),
     );
     expect(listed.stdout).not.toContain('whsec_');

@@ -179,7 +179,6 @@ describe('webhooks to the seller systems', () => {
       { url: `${receiverUrl}/b`, events: ['premium_changed'], actor: 'test' },
       LOCAL,
     );
-    await addEndpoint(db(), { url: `${receiverUrl}/sales`, events: ['sale'], actor: 'test' }, LOCAL);
     const removed = await addEndpoint(db(), { url: `${receiverUrl}/gone`, actor: 'test' }, LOCAL);
     await removeEndpoint(db(), removed.id);
 
