@@ -14,6 +14,7 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
 import { noticeHandler } from './seller-notices/notice-handler';
+import { messageHandler } from './buyer-messages/message-handler';
 
 export interface RunningWorker {
   /** The port `/healthz` and `/metrics` are served on. */
@@ -53,6 +54,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     noticeHandler({
       webhookUrl: async () => (await readSettings(core)).sellerNotices.webhookUrl,
       perMinute: config.sellerNotices.perMinute,
+      timeoutMs: config.providerTimeoutMs,
+    }),
+    messageHandler({
+      sequelize: core.sequelize,
+      apiUrl: config.discord.apiUrl,
+      botToken: config.sellerVariables.DISCORD_BOT_TOKEN ?? null,
+      storeUrl: config.frontendUrl,
+      texts: async () => (await readSettings(core)).messages,
       timeoutMs: config.providerTimeoutMs,
     }),
   );
