@@ -57,7 +57,12 @@ async function waiting(): Promise<number> {
 }
 
 function messagesTo(user: User) {
-  return app().core.sequelize.query<{ kind: string; state: string; attempts: number; last_error: string | null }>(
+  return app().core.sequelize.query<{
+    kind: string;
+    state: string;
+    attempts: number;
+    last_error: string | null;
+  }>(
     `SELECT payload->>'kind' AS kind, state, attempts, last_error FROM jobs
      WHERE kind = 'buyer_message' AND payload->>'to' = $1 ORDER BY id`,
     { bind: [user.providerId], type: QueryTypes.SELECT },
@@ -91,7 +96,9 @@ describe("the buyer's messages", () => {
       'someone_else',
     ];
     for (const secret of secrets) expect(dms[0]).not.toContain(secret);
-    expect(await messagesTo(buyer)).toEqual([{ kind: 'receipt', state: 'done', attempts: 0, last_error: null }]);
+    expect(await messagesTo(buyer)).toEqual([
+      { kind: 'receipt', state: 'done', attempts: 0, last_error: null },
+    ]);
   });
 
   it("record a buyer's closed DMs (50007) and go on sending the others'", async () => {

@@ -10,7 +10,9 @@ const isKind = (kind: string): kind is MessageKind => (MESSAGE_KINDS as readonly
 
 /** Which kinds user `userId` (users.id) gets: all but those they turned off. */
 export async function messageChoices(runner: Runner, userId: number): Promise<MessageChoices> {
-  const off = new Set((await selectRows<{ kind: string }>(runner, OPTED_OUT_KINDS, [userId])).map((r) => r.kind));
+  const off = new Set(
+    (await selectRows<{ kind: string }>(runner, OPTED_OUT_KINDS, [userId])).map((r) => r.kind),
+  );
   return Object.fromEntries(MESSAGE_KINDS.map((kind) => [kind, !off.has(kind)])) as MessageChoices;
 }
 

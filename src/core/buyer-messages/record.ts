@@ -6,11 +6,7 @@ import { MESSAGE_JOB } from './sql';
 import type { BuyerMessage } from './types';
 
 /** The purchase's facts a message names, out of an order or a subscription that holds more. */
-export function messagePlan({
-  tier,
-  planType,
-  durationDays,
-}: BuyerMessage['plan']): BuyerMessage['plan'] {
+export function messagePlan({ tier, planType, durationDays }: BuyerMessage['plan']): BuyerMessage['plan'] {
   return { tier, planType, durationDays };
 }
 

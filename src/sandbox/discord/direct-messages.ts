@@ -68,22 +68,18 @@ export function directMessageRoutes(
       return { id: dms.channelOf(recipient), type: 1, recipients: [{ id: recipient }] };
     });
 
-    app.post<{ Params: { id: string } }>(
-      '/api/v10/channels/:id/messages',
-      faulty,
-      async (request, reply) => {
-        if (!isBot(request, reply)) return reply;
-        const userId = dms.userOf(request.params.id);
-        if (userId === undefined) return reply.code(404).send(UNKNOWN_CHANNEL);
-        if (dms.closed.has(userId)) return reply.code(403).send(CANNOT_DM);
-        const body = request.body as Record<string, unknown> | null;
-        const content = body?.content;
-        if (typeof content !== 'string' || content.trim() === '' || content.length > 2000)
-          return reply.code(400).send({ message: 'Invalid Form Body', code: 50035 });
-        dms.messages.push({ userId, content, body: body!, receivedAt: dms.now() });
-        return { id: String(dms.messages.length), channel_id: request.params.id, content };
-      },
-    );
+    app.post<{ Params: { id: string } }>('/api/v10/channels/:id/messages', faulty, async (request, reply) => {
+      if (!isBot(request, reply)) return reply;
+      const userId = dms.userOf(request.params.id);
+      if (userId === undefined) return reply.code(404).send(UNKNOWN_CHANNEL);
+      if (dms.closed.has(userId)) return reply.code(403).send(CANNOT_DM);
+      const body = request.body as Record<string, unknown> | null;
+      const content = body?.content;
+      if (typeof content !== 'string' || content.trim() === '' || content.length > 2000)
+        return reply.code(400).send({ message: 'Invalid Form Body', code: 50035 });
+      dms.messages.push({ userId, content, body: body!, receivedAt: dms.now() });
+      return { id: String(dms.messages.length), channel_id: request.params.id, content };
+    });
 
     app.get('/sandbox/dms', async () => ({ messages: dms.messages, closed: [...dms.closed] }));
   };

@@ -23,7 +23,10 @@ async function call(url: string, botToken: string, body: object, timeoutMs: numb
     });
   } catch (error) {
     const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return { ok: false, answer: { outcome: 'failed', error: `no answer: ${cause ?? (error as Error).name}` } };
+    return {
+      ok: false,
+      answer: { outcome: 'failed', error: `no answer: ${cause ?? (error as Error).name}` },
+    };
   }
   const answered: unknown = await response.json().catch(() => null);
   if (response.ok) return { ok: true, body: answered };
