@@ -12,15 +12,15 @@ import {
   MONTHLY_USER,
   orderAs,
   paidMonthlyOrder,
-  usePaymentsApp,
   verifyAs,
   verifyBody,
 } from '../support/payments-app';
+import { chargedMonthlySubscription, useSubscriptionsApp } from '../support/subscriptions-app';
 import { pollUntil } from '../support/wait';
 
-const app = usePaymentsApp();
+// The payments app with renewing plans, its sandbox's webhooks delivered to the listening API.
+const app = useSubscriptionsApp();
 const logger = pino({ level: 'silent' });
-beforeAll(() => app().sandbox.razorpay.setWebhookUrl(app().webhookUrl));
 
 /** Runs the worker's sender until no buyer message waits, and answers the DMs the buyer got, in order. */
 async function sendAll(): Promise<void> {
@@ -99,6 +99,23 @@ describe("the buyer's messages", () => {
     expect(await messagesTo(buyer)).toEqual([
       { kind: 'receipt', state: 'done', attempts: 0, last_error: null },
     ]);
+  });
+
+  it('send a receipt for each subscription charge, once though its webhooks come again', async () => {
+    const buyer = await createUser({ username: 'arjun' });
+    const { subscriptionId } = await chargedMonthlySubscription(app(), buyer);
+    await app().sandbox.razorpay.subscriptions.runCycle(subscriptionId, 'charged', { webhooks: 'hold' });
+    // Razorpay delivers the renewal's webhooks twice, as it may.
+    const held = app().sandbox.razorpay.takeHeldWebhooks();
+    for (const { event, body } of [...held, ...held]) {
+      const answer = await app().sandbox.razorpay.deliverWebhook(event, body, { url: app().webhookUrl });
+      expect(answer.status).toBe(200);
+    }
+
+    await sendAll();
+
+    const receipt = `Thank you, arjun! We received ₹199.00 for premium Monthly (30 days) (${subscriptionId}). Your invoice is in the store: https://shop.example/store/dashboard`;
+    expect(dmsTo(buyer)).toEqual([receipt, receipt]);
   });
 
   it("record a buyer's closed DMs (50007) and go on sending the others'", async () => {
