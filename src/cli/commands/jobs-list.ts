@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { JOB_STATES, type JobRow, type JobsQuery } from '../../core/jobs';
+import type { JobRow, JobsQuery } from '../../core/jobs';
+import { JOB_STATES } from '../../core/jobs/states';
 import { positiveInteger } from '../arguments';
 import { printable, shownTime, table } from '../format';
 import type { Session } from '../session';

@@ -18,11 +18,10 @@ export {
 export {
   countJobs,
   countJobsByKind,
-  JOB_STATES,
   listJobs,
   retryJob,
   settleDeadJobs,
   type JobRow,
   type JobsQuery,
-  type JobState,
 } from './operators';
+export { JOB_STATES, type JobState } from './states';

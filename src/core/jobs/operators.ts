@@ -2,9 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { brokenConstraint, execute, selectRows, type Runner } from '../db/database';
 import { AppError } from '../errors';
 import { COUNT, COUNT_BY_KIND, LIST, RETRY, SETTLE_DEAD } from './sql';
-
-export const JOB_STATES = ['queued', 'running', 'done', 'dead'] as const;
-export type JobState = (typeof JOB_STATES)[number];
+import type { JobState } from './states';
 
 /** A job as operators see it (`premium jobs list`). */
 export interface JobRow {

@@ -10,6 +10,7 @@ import {
   type JobBackoff,
 } from '../../core/jobs';
 import type { JobHandler, JobOutcome } from './handler';
+import { sleep } from '../sleep';
 
 const DEFAULTS = {
   maxAttempts: 10,
@@ -32,20 +33,6 @@ export interface JobWorkerOptions {
 }
 
 type Lane = Required<Omit<JobHandler, 'run'>> & Pick<JobHandler, 'run'>;
-
-/** Resolves after `ms`, or as soon as `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /**
  * Drains the work queue (docs/jobs.md): one lane per handler, each claiming due jobs of its kind under a
@@ -83,7 +70,7 @@ export class JobWorker {
         this.options.logger.error({ err: error, kind: lane.kind }, 'jobs: the database failed; trying again');
         waitMs = backoffMs(++databaseFailures, DATABASE_BACKOFF);
       }
-      await pause(waitMs, signal);
+      await sleep(waitMs, signal);
     }
   }
 

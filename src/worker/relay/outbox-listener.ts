@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { Backoff } from './backoff';
-import { sleep } from './sleep';
+import { sleep } from '../sleep';
 import { LISTEN_OUTBOX } from './sql';
 
 const RECONNECT = { baseMs: 200, maxMs: 10_000 };

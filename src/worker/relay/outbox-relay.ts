@@ -13,7 +13,7 @@ import {
   type RowFailure,
 } from './outbox-claims';
 import { OutboxListener } from './outbox-listener';
-import { sleep } from './sleep';
+import { sleep } from '../sleep';
 import { StreamPublisher } from './stream-publisher';
 import { Wakeup } from './wakeup';
 

@@ -37,6 +37,8 @@ const TABLES = [
   'seller_notices',
   'server_premium_days',
   'server_premiums',
+  'setting_changes',
+  'settings',
   'subscription_charges',
   'subscription_status_changes',
   'subscriptions',

@@ -22,6 +22,10 @@
       )
       .join(' ') || 'no features';
 
+  /** A button opening a catalog change's dialog: a catalog change writes no ledger row, so no key, no reason. */
+  const catalogButton = (label, action, variant, dialog) =>
+    button(label, () => act({ action, body: {}, noKey: true, noReason: true, ...dialog }), variant, action);
+
   /** Lines (or a line of words split by spaces or commas), blanks dropped. */
   const lines = (text) =>
     text
@@ -33,272 +37,192 @@
   function addTierButton(tiers) {
     const action = 'catalog:add-tier';
     const highest = Math.max(0, ...tiers.map((tier) => tier.rank));
-    return button(
-      'Add tier',
-      () =>
-        act({
-          action,
-          title: 'Add a tier',
-          what: 'A tier is what a plan sells: its features are what the bot switches on. No plan sells it until one is added.',
-          path: '/api/console/catalog/tiers',
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            {
-              name: 'code',
-              label: 'Code (lowercase letters, digits, dashes: pro)',
-              required: true,
-              maxlength: '32',
-            },
-            { name: 'name', label: 'Name buyers read (Pro)', required: true, maxlength: '64' },
-            {
-              name: 'rank',
-              label: 'Rank (unique; higher is more, and runs first)',
-              type: 'number',
-              min: '0',
-              step: '1',
-              required: true,
-              value: String(highest + 1),
-            },
-            {
-              name: 'features',
-              label: 'Features, one key=value a line (music=true, queue=500, quality=high)',
-              multiline: true,
-              parse: lines,
-            },
-          ],
-          describe: (tier) =>
-            `Added tier ${tier.code} (${tier.name}), rank ${tier.rank}: ${featureText(tier.features)}.`,
-        }),
-      '',
-      action,
-    );
+    return catalogButton('Add tier', action, '', {
+      title: 'Add a tier',
+      what: 'A tier is what a plan sells: its features are what the bot switches on. No plan sells it until one is added.',
+      path: '/api/console/catalog/tiers',
+      fields: [
+        {
+          name: 'code',
+          label: 'Code (lowercase letters, digits, dashes: pro)',
+          required: true,
+          maxlength: '32',
+        },
+        { name: 'name', label: 'Name buyers read (Pro)', required: true, maxlength: '64' },
+        {
+          name: 'rank',
+          label: 'Rank (unique; higher is more, and runs first)',
+          type: 'number',
+          min: '0',
+          step: '1',
+          required: true,
+          value: String(highest + 1),
+        },
+        {
+          name: 'features',
+          label: 'Features, one key=value a line (music=true, queue=500, quality=high)',
+          multiline: true,
+          parse: lines,
+        },
+      ],
+      describe: (tier) =>
+        `Added tier ${tier.code} (${tier.name}), rank ${tier.rank}: ${featureText(tier.features)}.`,
+    });
   }
 
   function featuresButton(tier) {
     const action = `catalog:tier:${tier.code}:features`;
-    return button(
-      'Set features',
-      () =>
-        act({
-          action,
-          title: `Features of ${tier.code}`,
-          what: `Now: ${featureText(tier.features)}. The features named here change; the others stay. GET /api/plans shows them at once.`,
-          path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}/features`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            {
-              name: 'set',
-              label: 'Set, one key=value a line (a number, true/false, else text)',
-              multiline: true,
-              parse: lines,
-            },
-            { name: 'remove', label: 'Remove these keys (separated by spaces)', parse: words },
-          ],
-          describe: (after) => `Features of ${after.code} now: ${featureText(after.features)}.`,
-        }),
-      'secondary',
-      action,
-    );
+    return catalogButton('Set features', action, 'secondary', {
+      title: `Features of ${tier.code}`,
+      what: `Now: ${featureText(tier.features)}. The features named here change; the others stay. GET /api/plans shows them at once.`,
+      path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}/features`,
+      fields: [
+        {
+          name: 'set',
+          label: 'Set, one key=value a line (a number, true/false, else text)',
+          multiline: true,
+          parse: lines,
+        },
+        { name: 'remove', label: 'Remove these keys (separated by spaces)', parse: words },
+      ],
+      describe: (after) => `Features of ${after.code} now: ${featureText(after.features)}.`,
+    });
   }
 
   function changeTierButton(tier) {
     const action = `catalog:tier:${tier.code}:change`;
-    return button(
-      'Rename or re-rank',
-      () =>
-        act({
-          action,
-          title: `Name and rank of ${tier.code}`,
-          what: 'The name is what buyers read; the code stays. The rank orders the days a buyer holds of several tiers, so it changes only while nobody holds days of this tier.',
-          path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: tier.name },
-            {
-              name: 'rank',
-              label: 'Rank (unique; higher is more, and runs first)',
-              type: 'number',
-              min: '0',
-              step: '1',
-              required: true,
-              value: String(tier.rank),
-            },
-          ],
-          describe: (after) => `Tier ${after.code} is now ${after.name}, rank ${after.rank}.`,
-        }),
-      'secondary',
-      action,
-    );
+    return catalogButton('Rename or re-rank', action, 'secondary', {
+      title: `Name and rank of ${tier.code}`,
+      what: 'The name is what buyers read; the code stays. The rank orders the days a buyer holds of several tiers, so it changes only while nobody holds days of this tier.',
+      path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}`,
+      fields: [
+        { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: tier.name },
+        {
+          name: 'rank',
+          label: 'Rank (unique; higher is more, and runs first)',
+          type: 'number',
+          min: '0',
+          step: '1',
+          required: true,
+          value: String(tier.rank),
+        },
+      ],
+      describe: (after) => `Tier ${after.code} is now ${after.name}, rank ${after.rank}.`,
+    });
   }
 
   function addPlanButton(data) {
     const action = 'catalog:add-plan';
     const tiers = data.tiers.map((tier) => tier.code);
-    return button(
-      'Add plan',
-      () =>
-        act({
-          action,
-          title: 'Add a plan',
-          what: 'On sale as soon as it is added, at the end of the list. A renewing plan gets its Razorpay plan now.',
-          path: '/api/console/catalog/plans',
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            {
-              name: 'code',
-              label: 'Code (letters, digits, - or _: ProMonthly)',
-              required: true,
-              maxlength: '32',
-            },
-            { name: 'name', label: 'Name buyers read (empty: the code)', maxlength: '64' },
-            { name: 'tier', label: 'Tier', options: tiers, value: data.defaultTier },
-            { name: 'scope', label: 'Sold for (ANY: the buyer picks)', options: SCOPES },
-            {
-              name: 'days',
-              label: 'Days a purchase gives',
-              type: 'number',
-              min: '1',
-              step: '1',
-              required: true,
-            },
-            {
-              name: 'price',
-              label: 'Price in INR (at least 1, paise allowed: 249.50)',
-              inputmode: 'decimal',
-              required: true,
-            },
-            {
-              name: 'slots',
-              label: 'Servers a purchase covers (a SERVER bundle: 2 or more)',
-              type: 'number',
-              min: '1',
-              step: '1',
-              value: '1',
-            },
-            {
-              name: 'renews',
-              label: 'Renews as a subscription',
-              options: ['no', 'yes'],
-              parse: (value) => value === 'yes',
-            },
-            {
-              name: 'trialDays',
-              label: 'Trial days before the first charge (renewing plans only)',
-              type: 'number',
-              min: '0',
-              step: '1',
-              value: '0',
-            },
-          ],
-          describe: (plan) =>
-            `Added plan ${plan.code}: ${inr(plan.price)} for ${plan.days} days of ${plan.tier}, on sale now.`,
-        }),
-      '',
-      action,
-    );
+    return catalogButton('Add plan', action, '', {
+      title: 'Add a plan',
+      what: 'On sale as soon as it is added, at the end of the list. A renewing plan gets its Razorpay plan now.',
+      path: '/api/console/catalog/plans',
+      fields: [
+        {
+          name: 'code',
+          label: 'Code (letters, digits, - or _: ProMonthly)',
+          required: true,
+          maxlength: '32',
+        },
+        { name: 'name', label: 'Name buyers read (empty: the code)', maxlength: '64' },
+        { name: 'tier', label: 'Tier', options: tiers, value: data.defaultTier },
+        { name: 'scope', label: 'Sold for (ANY: the buyer picks)', options: SCOPES },
+        {
+          name: 'days',
+          label: 'Days a purchase gives',
+          type: 'number',
+          min: '1',
+          step: '1',
+          required: true,
+        },
+        {
+          name: 'price',
+          label: 'Price in INR (at least 1, paise allowed: 249.50)',
+          inputmode: 'decimal',
+          required: true,
+        },
+        {
+          name: 'slots',
+          label: 'Servers a purchase covers (a SERVER bundle: 2 or more)',
+          type: 'number',
+          min: '1',
+          step: '1',
+          value: '1',
+        },
+        {
+          name: 'renews',
+          label: 'Renews as a subscription',
+          options: ['no', 'yes'],
+          parse: (value) => value === 'yes',
+        },
+        {
+          name: 'trialDays',
+          label: 'Trial days before the first charge (renewing plans only)',
+          type: 'number',
+          min: '0',
+          step: '1',
+          value: '0',
+        },
+      ],
+      describe: (plan) =>
+        `Added plan ${plan.code}: ${inr(plan.price)} for ${plan.days} days of ${plan.tier}, on sale now.`,
+    });
   }
 
   function priceButton(plan) {
     const action = `catalog:plan:${plan.code}:price`;
-    return button(
-      'Set price',
-      () =>
-        act({
-          action,
-          title: `Price of ${plan.code}`,
-          what: `Now ${inr(plan.price)}. The new price is for orders and subscriptions created from now on: orders already created and running subscriptions keep theirs.${plan.renews ? ' A new Razorpay plan is made for new subscriptions.' : ''}`,
-          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/price`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            {
-              name: 'price',
-              label: 'New price in INR (at least 1, paise allowed)',
-              inputmode: 'decimal',
-              required: true,
-              value: String(plan.price),
-            },
-          ],
-          describe: ({ before, after }) =>
-            before.pricePaise === after.pricePaise
-              ? `${after.code} costs ${inr(after.price)} already: nothing changed.`
-              : `${after.code}: ${inr(before.price)} → ${inr(after.price)}. Orders already created and running subscriptions keep their price.`,
-        }),
-      'secondary',
-      action,
-    );
+    return catalogButton('Set price', action, 'secondary', {
+      title: `Price of ${plan.code}`,
+      what: `Now ${inr(plan.price)}. The new price is for orders and subscriptions created from now on: orders already created and running subscriptions keep theirs.${plan.renews ? ' A new Razorpay plan is made for new subscriptions.' : ''}`,
+      path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/price`,
+      fields: [
+        {
+          name: 'price',
+          label: 'New price in INR (at least 1, paise allowed)',
+          inputmode: 'decimal',
+          required: true,
+          value: String(plan.price),
+        },
+      ],
+      describe: ({ before, after }) =>
+        before.pricePaise === after.pricePaise
+          ? `${after.code} costs ${inr(after.price)} already: nothing changed.`
+          : `${after.code}: ${inr(before.price)} → ${inr(after.price)}. Orders already created and running subscriptions keep their price.`,
+    });
   }
 
   function renamePlanButton(plan) {
     const action = `catalog:plan:${plan.code}:name`;
-    return button(
-      'Rename',
-      () =>
-        act({
-          action,
-          title: `Name of ${plan.code}`,
-          what: `What the store, new invoices and reports show; the code stays.${plan.renews ? ' Its Razorpay plan keeps the name it was made with.' : ''}`,
-          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/name`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          fields: [
-            { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: plan.name },
-          ],
-          describe: (after) => `${after.code} is now called ${after.name}.`,
-        }),
-      'secondary',
-      action,
-    );
+    return catalogButton('Rename', action, 'secondary', {
+      title: `Name of ${plan.code}`,
+      what: `What the store, new invoices and reports show; the code stays.${plan.renews ? ' Its Razorpay plan keeps the name it was made with.' : ''}`,
+      path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/name`,
+      fields: [
+        { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: plan.name },
+      ],
+      describe: (after) => `${after.code} is now called ${after.name}.`,
+    });
   }
 
   function restoreButton(plan) {
     const action = `catalog:plan:${plan.code}:restore`;
-    return button(
-      'Put back on sale',
-      () =>
-        act({
-          action,
-          title: `Restore ${plan.code}`,
-          what: `On sale again at ${inr(plan.price)}, as it was before it was archived.`,
-          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/restore`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          describe: (restored) => `${restored.code} is on sale again at ${inr(restored.price)}.`,
-        }),
-      '',
-      action,
-    );
+    return catalogButton('Put back on sale', action, '', {
+      title: `Restore ${plan.code}`,
+      what: `On sale again at ${inr(plan.price)}, as it was before it was archived.`,
+      path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/restore`,
+      describe: (restored) => `${restored.code} is on sale again at ${inr(restored.price)}.`,
+    });
   }
 
   function archiveButton(plan) {
     const action = `catalog:plan:${plan.code}:archive`;
-    return button(
-      'Archive',
-      () =>
-        act({
-          action,
-          title: `Archive ${plan.code}`,
-          what: `It is no longer sold (new orders and subscriptions of it are refused). What was sold stays: paid orders, gift codes and running subscriptions keep their days and price.${plan.code === 'Monthly' ? ' Custom is N months of Monthly: it stops too.' : ''}`,
-          path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/archive`,
-          body: {},
-          noKey: true,
-          noReason: true,
-          describe: (archived) => `Archived ${archived.code}: no longer sold; what was sold of it stays.`,
-        }),
-      'danger',
-      action,
-    );
+    return catalogButton('Archive', action, 'danger', {
+      title: `Archive ${plan.code}`,
+      what: `It is no longer sold (new orders and subscriptions of it are refused). What was sold stays: paid orders, gift codes and running subscriptions keep their days and price.${plan.code === 'Monthly' ? ' Custom is N months of Monthly: it stops too.' : ''}`,
+      path: `/api/console/catalog/plans/${encodeURIComponent(plan.code)}/archive`,
+      describe: (archived) => `Archived ${archived.code}: no longer sold; what was sold of it stays.`,
+    });
   }
 
   function tierRow(tier) {
