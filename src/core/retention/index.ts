@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
+import { MESSAGE_JOB } from '../buyer-messages';
 import { NOTICE_JOB } from '../seller-notices';
 import {
   deleteCodeAttemptFailuresBefore,
@@ -28,6 +29,8 @@ const FINISHED_JOBS_KEPT = '30 days';
  * tells of the last day, not of months of sales at once.
  */
 const UNSENT_NOTICES_KEPT = '1 day';
+/** Without DISCORD_BOT_TOKEN nothing sends the buyers' DMs: likewise, a day of them is kept. */
+const UNSENT_MESSAGES_KEPT = '1 day';
 
 async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(transaction, statement);
@@ -36,12 +39,13 @@ async function countDeleted(transaction: Transaction, statement: string): Promis
 
 /**
  * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
- * code attempts, the work queue's old finished jobs, and seller notices not sent (`sellerNotices`:
- * whether the worker sends them; if not, those waiting go after a day). Returns the counts.
+ * code attempts, the work queue's old finished jobs, and seller notices and buyer messages not sent
+ * (`sellerNotices`, `buyerMessages`: whether the worker sends them; if not, those waiting go after a
+ * day). Returns the counts.
  */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-  { sellerNotices }: { sellerNotices: boolean },
+  { sellerNotices, buyerMessages }: { sellerNotices: boolean; buyerMessages: boolean },
 ): Promise<{
   webhookIds: number;
   deadRows: number;
@@ -49,12 +53,16 @@ export async function removeExpiredBookkeeping(
   codeAttemptFailures: number;
   finishedJobs: number;
   sellerNotices: number;
+  buyerMessages: number;
 }> {
   return {
     finishedJobs: await countDeleted(transaction, deleteFinishedJobsBefore(FINISHED_JOBS_KEPT)),
     sellerNotices: sellerNotices
       ? 0
       : await countDeleted(transaction, deleteWaitingJobsBefore(NOTICE_JOB, UNSENT_NOTICES_KEPT)),
+    buyerMessages: buyerMessages
+      ? 0
+      : await countDeleted(transaction, deleteWaitingJobsBefore(MESSAGE_JOB, UNSENT_MESSAGES_KEPT)),
     webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
     deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
     jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),
