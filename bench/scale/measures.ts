@@ -159,7 +159,7 @@ export async function measureDatabase(
   await seedBookkeeping(sequelize, users);
   const [housekeepingMs, removed] = await timed(async () => {
     const counts = await sequelize.transaction((transaction) =>
-      removeExpiredBookkeeping(transaction, { sellerNotices: false }),
+      removeExpiredBookkeeping(transaction, { sellerNotices: false, buyerMessages: false }),
     );
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   });
@@ -171,7 +171,9 @@ export async function measureDatabase(
   });
   const nothingDue = () =>
     median(() =>
-      sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction, { sellerNotices: false })),
+      sequelize.transaction((transaction) =>
+        removeExpiredBookkeeping(transaction, { sellerNotices: false, buyerMessages: false }),
+      ),
     );
   add({
     name: 'housekeeping, nothing due, right after a run',

@@ -18,6 +18,7 @@ import { registerJobsDead, registerJobsList } from './commands/jobs-list';
 import { registerJobsRetry } from './commands/jobs-retry';
 import { registerNoticesList } from './commands/notices-list';
 import { registerNoticesRetry } from './commands/notices-retry';
+import { registerMessagesList } from './commands/messages-list';
 import { registerOutboxDead } from './commands/outbox-dead';
 import { registerOutboxRetry } from './commands/outbox-retry';
 import { registerOutboxStats } from './commands/outbox-stats';
@@ -178,6 +179,11 @@ export function buildProgram(): { program: Command; session: Session } {
     .description("the seller's Discord notices of sales, failed renewals, disputes and held revokes");
   registerNoticesList(notices, session);
   registerNoticesRetry(notices, session);
+
+  const messages = program
+    .command('messages')
+    .description("the buyers' Discord DMs: receipts and refunds (docs/buyer-messages.md)");
+  registerMessagesList(messages, session);
 
   const jobs = program
     .command('jobs')

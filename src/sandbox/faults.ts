@@ -11,6 +11,7 @@ export const FAULT_ROUTES = [
   'discord.webhooks', // POST /discord/api/webhooks/:id/:token
   'discord.guildMembers', // GET /discord/api/v10/guilds/:guild/members and …/members/:user
   'discord.memberRoles', // PUT and DELETE /discord/api/v10/guilds/:guild/members/:user/roles/:role
+  'discord.dms', // POST /discord/api/v10/users/@me/channels and /discord/api/v10/channels/:id/messages
   'razorpay.orders.create', // POST /razorpay/v1/orders
   'razorpay.orders.fetch', // GET /razorpay/v1/orders/:id
   'razorpay.orders.fetchPayments', // GET /razorpay/v1/orders/:id/payments

@@ -14,6 +14,7 @@ import {
   type WebhookRateLimit,
 } from './discord/webhooks';
 import { guildMemberRoutes } from './discord/guild-members';
+import { DirectMessages, directMessageRoutes, type DirectMessage } from './discord/direct-messages';
 import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit, type SandboxBotRole } from './discord/guilds';
 import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
@@ -49,6 +50,7 @@ export { DEMO_USER, type SandboxDiscordGuild, type SandboxDiscordUser } from './
 export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { WebhookMessage, WebhookRateLimit } from './discord/webhooks';
+export type { DirectMessage } from './discord/direct-messages';
 export { SANDBOX_BOT_TOKEN, type RoleAudit } from './discord/guilds';
 export type { SandboxRateLimits } from './discord/rate-limits';
 
@@ -121,6 +123,10 @@ export interface Sandbox {
     webhookMessages(): WebhookMessage[];
     /** Posts to a webhook refused for its rate limit. */
     webhookViolations(): number;
+    /** The bot's direct messages, oldest first (`GET /discord/sandbox/dms`). */
+    directMessages(): DirectMessage[];
+    /** Closes (or opens again) a user's DMs: the bot's messages to them get 50007. */
+    closeDms(userId: string, closed?: boolean): void;
     /** The guilds the bot is in: their roles and members, for the role endpoints (docs/roles.md). */
     guilds: {
       /** A guild with its roles (role id → name); made again, it starts empty. */
@@ -229,6 +235,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const razorpay = new RazorpaySandbox(options.razorpay, options.webhookUrl, now, log);
   const guilds = new SandboxGuilds();
   const limiter = new RateLimiter(now);
+  const dms = new DirectMessages(now);
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
@@ -242,6 +249,10 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   });
   await app.register(
     guildMemberRoutes(guilds, limiter, options.discord.botToken ?? SANDBOX_BOT_TOKEN, faults),
+    { prefix: '/discord' },
+  );
+  await app.register(
+    directMessageRoutes(dms, options.discord.botToken ?? SANDBOX_BOT_TOKEN, faults, discordFaultBody),
     { prefix: '/discord' },
   );
   await app.register(discordCdnRoutes, { prefix: '/discord/cdn' });
@@ -268,6 +279,8 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
       webhookUrl: (id, token = 'sandbox-webhook-token') => `${url}/discord/api/webhooks/${id}/${token}`,
       webhookMessages: () => structuredClone(webhooks.messages),
       webhookViolations: () => webhooks.violations,
+      directMessages: () => structuredClone(dms.messages),
+      closeDms: (userId, closed = true) => void (closed ? dms.closed.add(userId) : dms.closed.delete(userId)),
       guilds: {
         create: (guildId, name, roles) => guilds.create(guildId, name, roles),
         join: (guildId, userId, roles) => guilds.join(guildId, userId, roles),

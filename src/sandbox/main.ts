@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   RAZORPAY_API_URL=${sandbox.razorpayApiUrl}
   checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…
   roles: DISCORD_BOT_TOKEN=${SANDBOX_BOT_TOKEN} ROLE_GUILD_ID=${DEMO_ROLE_GUILD.id} TIER_ROLES=${DEMO_ROLE_GUILD.tierRoles}
-  the guild's roles: ${sandbox.url}/discord/sandbox/guilds/${DEMO_ROLE_GUILD.id}`);
+  the guild's roles: ${sandbox.url}/discord/sandbox/guilds/${DEMO_ROLE_GUILD.id}
+  the bot's DMs to buyers: ${sandbox.url}/discord/sandbox/dms`);
   if (withBot)
     console.log(`  bot stand-in reading ${config.eventsStream}: ${sandbox.url}/bot/events?providerId=…`);
   closeWithGrace({ delay: 5_000 }, async ({ err }) => {

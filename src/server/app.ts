@@ -18,6 +18,7 @@ import authSignInRoutes from './routes/auth-sign-in';
 import botPremiumRoutes from './routes/bot-premium';
 import healthRoutes from './routes/health';
 import meBillingRoutes from './routes/me-billing';
+import meMessagesRoutes from './routes/me-messages';
 import paymentCreateOrderRoutes from './routes/payment-create-order';
 import paymentOrdersRoutes from './routes/payment-orders';
 import paymentQuoteRoutes from './routes/payment-quote';
@@ -63,6 +64,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(authMeRoutes, options);
   await fastify.register(authLogoutRoutes, options);
   await fastify.register(meBillingRoutes, options);
+  await fastify.register(meMessagesRoutes, options);
   await fastify.register(paymentCreateOrderRoutes, options);
   await fastify.register(paymentQuoteRoutes, options);
   await fastify.register(paymentVerifyRoutes, options);

@@ -14,6 +14,7 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
 import { noticeHandler } from './seller-notices/notice-handler';
+import { messageHandler } from './buyer-messages/message-handler';
 import { deliveryHandler } from './outgoing-webhooks/delivery-handler';
 
 export interface RunningWorker {
@@ -57,6 +58,14 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       timeoutMs: config.providerTimeoutMs,
     }),
     deliveryHandler({ sequelize: core.sequelize, rules: config.outgoingWebhooks }),
+    messageHandler({
+      sequelize: core.sequelize,
+      apiUrl: config.discord.apiUrl,
+      botToken: config.sellerVariables.DISCORD_BOT_TOKEN ?? null,
+      storeUrl: config.frontendUrl,
+      texts: async () => (await readSettings(core)).messages,
+      timeoutMs: config.providerTimeoutMs,
+    }),
   );
   const queue = new JobWorker({
     sequelize: core.sequelize,

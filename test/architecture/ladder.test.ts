@@ -13,7 +13,7 @@ const LADDER = [
   ['core'],
   ['jobs'],
   ['config', 'seller-notices', 'outgoing-webhooks'],
-  ['settings'],
+  ['settings', 'buyer-messages'],
   ['users', 'console', 'processor', 'revocation-guard', 'invoices'],
   ['identity', 'premium', 'catalog', 'offers'],
   ['bundles'],

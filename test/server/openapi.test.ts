@@ -85,6 +85,17 @@ describe('the OpenAPI document (/docs/json)', () => {
       await inject('GET /api/auth/me', { url: '/api/auth/me' }),
       await inject('GET /api/me/billing', { url: '/api/me/billing', headers: auth }),
       await inject('GET /api/me/billing', { url: '/api/me/billing' }),
+      await inject('GET /api/me/messages', { url: '/api/me/messages', headers: auth }),
+      await inject('PUT /api/me/messages', {
+        url: '/api/me/messages',
+        headers: auth,
+        payload: { refund: false },
+      }),
+      await inject('PUT /api/me/messages', {
+        url: '/api/me/messages',
+        headers: auth,
+        payload: { receipt: false },
+      }),
       await inject('POST /api/payment/create-order', {
         url: '/api/payment/create-order',
         headers: auth,

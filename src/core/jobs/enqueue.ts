@@ -43,11 +43,12 @@ export function enqueueWhereStatement(
   kind: string,
   payload: object,
   condition: { name: string; sql: string; values: unknown[] },
+  options: EnqueueOptions = {},
 ): PlainQuery {
   return {
     name: `enqueue-job-where-${condition.name}`,
     text: enqueueWhere(condition.sql),
-    values: [...bindOf(kind, payload, {}), ...condition.values],
+    values: [...bindOf(kind, payload, options), ...condition.values],
   };
 }
 

@@ -11,6 +11,7 @@ import { orderPaidAsBundle } from '../orders/changes';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
 import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
+import { messagePlan, receiptOfOrderStatement } from '../buyer-messages';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
@@ -149,13 +150,25 @@ function saleNotice(order: PayableOrder) {
   });
 }
 
+/** The buyer's receipt of the order's payment: queued only if this transaction marks the order paid. */
+function receipt(order: PayableOrder, paymentId: string) {
+  return receiptOfOrderStatement(order.id, paymentId, {
+    kind: 'receipt',
+    to: order.buyerProviderId,
+    buyer: order.buyerUsername,
+    plan: messagePlan(order),
+    amountPaise: order.amountPaise,
+    reference: order.processorOrderId,
+  });
+}
+
 /**
  * The one way an order becomes paid and its premium granted, so that verify-payment, webhooks and the
  * reconciler cannot disagree: keyed `order:<processor order id>`, the same payment again returns the
  * first grant, `replayed`. Refusals (docs/api.md, verify-payment) are thrown before anything is written,
  * but PAYMENT_ALREADY_USED, which the unique orders.payment_id finds. The payment's invoice is issued in
- * the same transaction, behind the grant, once (docs/invoices.md), and so is the seller's notice of the
- * sale (docs/seller-notices.md). Plain SQL in two round trips
+ * the same transaction, behind the grant, once (docs/invoices.md), and so are the seller's notice of the
+ * sale (docs/seller-notices.md) and the buyer's receipt (docs/buyer-messages.md). Plain SQL in two round trips
  * (docs/performance.md): the order's lock goes with BEGIN, the grant, the paid order and the invoice
  * with COMMIT.
  */
@@ -235,7 +248,11 @@ export async function applyPayment(
       {
         transaction,
         endsTransaction: true,
-        followedBy: [orderInvoice(context.invoicing, order, payment.paymentId), saleNotice(order)],
+        followedBy: [
+          orderInvoice(context.invoicing, order, payment.paymentId),
+          saleNotice(order),
+          receipt(order, payment.paymentId),
+        ],
       },
     );
     return { order, change };
@@ -265,6 +282,7 @@ async function applyBundlePayment(
   if (paid.length > 0) {
     await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
     await transaction.rows(saleNotice(order));
+    await transaction.rows(receipt(order, payment.paymentId));
   }
   const bundle = await createBundle(transaction, {
     id: order.id,

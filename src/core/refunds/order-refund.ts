@@ -13,6 +13,8 @@ import { markOrderRefunded } from '../orders/changes';
 import { bundleOfOrder, takeFromBundle } from '../bundles';
 import { takeRefundedBundleShare } from './bundle-share';
 import type { GrantSource } from '../premium/types';
+import { messagePlan, recordMessage } from '../buyer-messages';
+import type { LockedOrder } from '../orders/locked-order';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -61,7 +63,8 @@ async function applyLocked(
 ): Promise<RefundOutcome> {
   const source = options.source ?? 'webhook';
   const described = refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
-  const { order, buyer } = await lockOrder(transaction, refund.processorOrderId);
+  const locked = await lockOrder(transaction, refund.processorOrderId);
+  const { order, buyer } = locked;
   if (order.paymentId !== null && order.paymentId !== refund.paymentId) {
     return ignored(`${described} is for payment ${refund.paymentId}, which did not pay the order`);
   }
@@ -93,7 +96,7 @@ async function applyLocked(
     if (bundle) {
       const payment = { paymentId: refund.paymentId, amountPaise: order.amountPaise };
       await takeRefundedBundleShare(sequelize, transaction, bundle, payment, share, limit);
-      return { result: 'refunded' };
+      return refunded(transaction, locked, refund, refundedTotal);
     }
     await takeRefundedShare(
       sequelize,
@@ -102,7 +105,7 @@ async function applyLocked(
       share,
       limit,
     );
-    return { result: 'refunded' };
+    return refunded(transaction, locked, refund, refundedTotal);
   }
   const grant = await grantPaidFor(grantsOfOrder(order), transaction);
   await markOrderRefunded(order, refund.paymentId, transaction);
@@ -114,7 +117,7 @@ async function applyLocked(
   };
   if (bundle) {
     await takeFromBundle(sequelize, transaction, bundle, { days: 'all', endNow: true }, revoke, limit);
-    return { result: 'refunded' };
+    return refunded(transaction, locked, refund, refundedTotal);
   }
   if (grant) {
     await revokePremium(
@@ -129,6 +132,25 @@ async function applyLocked(
       { transaction, ...limit },
     );
   }
+  return refunded(transaction, locked, refund, refundedTotal);
+}
+
+/** A refund applied: the buyer is told, once per refund (or per payment, when the reconciler found it). */
+async function refunded(
+  transaction: Transaction,
+  { order, buyer }: LockedOrder,
+  refund: ProcessedRefund,
+  refundedTotal: number,
+): Promise<RefundOutcome> {
+  const message = {
+    kind: 'refund' as const,
+    to: buyer.providerId,
+    buyer: buyer.username,
+    plan: messagePlan(order),
+    amountPaise: refund.amountPaise ?? refundedTotal,
+    reference: order.processorOrderId,
+  };
+  await recordMessage(transaction, message, refund.refundId ?? refund.paymentId);
   return { result: 'refunded' };
 }
 

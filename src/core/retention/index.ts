@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
+import { MESSAGE_JOB } from '../buyer-messages';
 import { NOTICE_JOB } from '../seller-notices';
 import {
   deleteCodeAttemptFailuresBefore,
@@ -35,6 +36,8 @@ const UNSENT_NOTICES_KEPT = '1 day';
  * a month, as the jobs they go with (a delivery is given up after 3 days, so none is still trying).
  */
 const WEBHOOK_DELIVERIES_KEPT = '30 days';
+/** Without DISCORD_BOT_TOKEN nothing sends the buyers' DMs: likewise, a day of them is kept. */
+const UNSENT_MESSAGES_KEPT = '1 day';
 
 async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
   const [row] = await selectRows<{ count: number }>(transaction, statement);
@@ -43,12 +46,13 @@ async function countDeleted(transaction: Transaction, statement: string): Promis
 
 /**
  * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
- * code attempts, the work queue's old finished jobs, old webhook deliveries' tries and marks, and seller notices not sent (`sellerNotices`:
- * whether the worker sends them; if not, those waiting go after a day). Returns the counts.
+ * code attempts, the work queue's old finished jobs, old webhook deliveries' tries and marks, and seller
+ * notices and buyer messages not sent (`sellerNotices`, `buyerMessages`: whether the worker sends them;
+ * if not, those waiting go after a day). Returns the counts.
  */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-  { sellerNotices }: { sellerNotices: boolean },
+  { sellerNotices, buyerMessages }: { sellerNotices: boolean; buyerMessages: boolean },
 ): Promise<{
   webhookIds: number;
   deadRows: number;
@@ -58,12 +62,16 @@ export async function removeExpiredBookkeeping(
   webhookAttempts: number;
   webhookDeliveries: number;
   sellerNotices: number;
+  buyerMessages: number;
 }> {
   return {
     finishedJobs: await countDeleted(transaction, deleteFinishedJobsBefore(FINISHED_JOBS_KEPT)),
     sellerNotices: sellerNotices
       ? 0
       : await countDeleted(transaction, deleteWaitingJobsBefore(NOTICE_JOB, UNSENT_NOTICES_KEPT)),
+    buyerMessages: buyerMessages
+      ? 0
+      : await countDeleted(transaction, deleteWaitingJobsBefore(MESSAGE_JOB, UNSENT_MESSAGES_KEPT)),
     webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
     deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
     jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),

@@ -10,6 +10,7 @@ import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { execute } from '../db/database';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
+import { messagePlan, recordMessage } from '../buyer-messages';
 import type { LockedSubscription } from './locked-subscription';
 import { TRIAL_CONVERTED } from './sql';
 import { DAY_MS } from './trials';
@@ -120,7 +121,7 @@ export async function applyCharge(
   return change;
 }
 
-/** A charge first seen: the trial converted, the seller's notice, its row and its invoice. */
+/** A charge first seen: the trial converted, the seller's notice, the buyer's receipt, its row and its invoice. */
 async function recordCharge(
   sequelize: Sequelize,
   { subscription, buyer }: LockedSubscription,
@@ -143,6 +144,15 @@ async function recordCharge(
     orderId: null,
     subscriptionId: subscription.processorSubscriptionId,
   });
+  const receipt = {
+    kind: 'receipt' as const,
+    to: buyer.providerId,
+    buyer: buyer.username,
+    plan: messagePlan(subscription),
+    amountPaise: charge.amount,
+    reference: subscription.processorSubscriptionId,
+  };
+  await recordMessage(transaction, receipt, charge.paymentId);
   await SubscriptionCharge.create(
     {
       subscriptionId: subscription.id,

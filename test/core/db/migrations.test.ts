@@ -18,6 +18,7 @@ const TABLES = [
   'invoices',
   'job_runs',
   'jobs',
+  'message_opt_outs',
   'offer_redemptions',
   'offers',
   'order_reservations',

@@ -24,11 +24,30 @@ describe('housekeeping', () => {
       { bind: [user.id] },
     );
     const removed = await core().sequelize.transaction((transaction) =>
-      removeExpiredBookkeeping(transaction, { sellerNotices: true }),
+      removeExpiredBookkeeping(transaction, { sellerNotices: true, buyerMessages: true }),
     );
     expect(removed.codeAttemptFailures).toBe(1);
     const [left] = await core().sequelize.query<{ count: number }>(
       'SELECT count(*)::int AS count FROM code_attempt_failures',
+      { type: QueryTypes.SELECT },
+    );
+    expect(left!.count).toBe(1);
+  });
+
+  it('removes the buyer messages waiting past a day only while nothing sends them (no DISCORD_BOT_TOKEN)', async () => {
+    await core().sequelize.query(
+      `INSERT INTO jobs (kind, payload, created_at) VALUES
+         ('buyer_message', '{}', now() - interval '25 hours'), ('buyer_message', '{}', now() - interval '23 hours')`,
+    );
+    const remove = (buyerMessages: boolean) =>
+      core().sequelize.transaction((transaction) =>
+        removeExpiredBookkeeping(transaction, { sellerNotices: true, buyerMessages }),
+      );
+
+    expect((await remove(true)).buyerMessages).toBe(0);
+    expect((await remove(false)).buyerMessages).toBe(1);
+    const [left] = await core().sequelize.query<{ count: number }>(
+      "SELECT count(*)::int AS count FROM jobs WHERE kind = 'buyer_message'",
       { type: QueryTypes.SELECT },
     );
     expect(left!.count).toBe(1);

@@ -1,0 +1,41 @@
+import type { Transaction } from 'sequelize';
+import type { PlainQuery } from '../db/plain-query';
+import { enqueue, enqueueWhereStatement } from '../jobs';
+import { ORDER_PAID_NOW } from '../seller-notices';
+import { MESSAGE_JOB } from './sql';
+import type { BuyerMessage } from './types';
+
+/** The purchase's facts a message names, out of an order or a subscription that holds more. */
+export function messagePlan({ tier, planType, durationDays }: BuyerMessage['plan']): BuyerMessage['plan'] {
+  return { tier, planType, durationDays };
+}
+
+/**
+ * Queues a message to the buyer in the caller's transaction, the one that makes the change it tells
+ * of, once per `key` (a payment's or a refund's id): sent by the worker if and only if it commits.
+ */
+export async function recordMessage(
+  transaction: Transaction,
+  message: BuyerMessage,
+  key: string,
+): Promise<void> {
+  await enqueue(MESSAGE_JOB, message, { dedupeKey: `${message.kind}:${key}` }, transaction);
+}
+
+/**
+ * The statement that queues an order's receipt in the paid-and-grant transaction, only if that very
+ * transaction marked the order paid: verify-payment, the webhook and the reconciler may all apply one
+ * payment, and the buyer gets one receipt.
+ */
+export function receiptOfOrderStatement(
+  orderId: number,
+  paymentId: string,
+  message: BuyerMessage,
+): PlainQuery {
+  return enqueueWhereStatement(
+    MESSAGE_JOB,
+    message,
+    { name: 'receipt-of-order', sql: ORDER_PAID_NOW, values: [orderId] },
+    { dedupeKey: `receipt:${paymentId}` },
+  );
+}

@@ -1,0 +1,66 @@
+import type { Sequelize } from 'sequelize';
+import { MESSAGE_JOB, messageText, optedOut, type BuyerMessage } from '../../core/buyer-messages';
+import type { JobBackoff } from '../../core/jobs';
+import type { JobHandler } from '../queue/handler';
+import { sendDirectMessage } from './discord-dm';
+
+const NO_TOKEN = 'DISCORD_BOT_TOKEN is not set';
+
+export interface MessageHandlerOptions {
+  sequelize: Sequelize;
+  /** DISCORD_API_URL. */
+  apiUrl: string;
+  /** DISCORD_BOT_TOKEN: the seller's bot sends the DMs; unset, the messages wait. */
+  botToken: string | null;
+  /** FRONTEND_URL: the store, where the buyer finds the invoice. */
+  storeUrl: string;
+  /** The seller's texts by key (MESSAGE_RECEIPT is `RECEIPT`), as the settings say now. */
+  texts: () => Promise<Record<string, string>>;
+  /** How long one request to Discord may take. */
+  timeoutMs: number;
+  maxAttempts?: number;
+  backoff?: JobBackoff;
+}
+
+/**
+ * Sends the buyer's messages by Discord DM from the work queue, at least once: done after Discord took
+ * it, or at once when the buyer turned the kind off. A 429 waits Discord's `retry_after` at no cost of a
+ * try; a 5xx or no answer is tried again after the queue's backoff; 50007 (DMs closed) or any other 4xx
+ * gives the message up at once, kept dead with Discord's answer (`premium messages list`).
+ */
+export function messageHandler({
+  sequelize,
+  apiUrl,
+  botToken,
+  storeUrl,
+  texts,
+  timeoutMs,
+  maxAttempts = 10,
+  backoff = { firstMs: 5000, maxMs: 15 * 60_000 },
+}: MessageHandlerOptions): JobHandler<BuyerMessage> {
+  return {
+    kind: MESSAGE_JOB,
+    maxAttempts,
+    backoff,
+    leaseMs: 2 * timeoutMs + 60_000,
+    ready: async () => botToken !== null,
+    async run(message) {
+      if (botToken === null) return { retry: { inMs: 60_000, error: NO_TOKEN, counts: false } };
+      if (await optedOut(sequelize, message.to, message.kind)) return;
+      const content = messageText(message, await texts(), storeUrl);
+      const answer = await sendDirectMessage(apiUrl, botToken, message.to, content, timeoutMs);
+      switch (answer.outcome) {
+        case 'sent':
+          return;
+        case 'limited': {
+          const error = `429: retry after ${answer.retryAfterMs} ms`;
+          return { retry: { inMs: answer.retryAfterMs, error, counts: false }, pauseMs: answer.retryAfterMs };
+        }
+        case 'failed':
+          throw new Error(answer.error);
+        case 'refused':
+          return { dead: answer.error };
+      }
+    },
+  };
+}

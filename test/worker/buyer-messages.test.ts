@@ -1,0 +1,203 @@
+import pino from 'pino';
+import { QueryTypes } from 'sequelize';
+import type { User } from '../../src/core/models';
+import { changeSettings, readSettings } from '../../src/core/settings';
+import { SANDBOX_BOT_TOKEN } from '../../src/sandbox';
+import { JobWorker } from '../../src/worker/queue/job-worker';
+import { messageHandler } from '../../src/worker/buyer-messages/message-handler';
+import { createUser } from '../support/fixtures';
+import {
+  bearer,
+  deliverRefund,
+  MONTHLY_USER,
+  orderAs,
+  paidMonthlyOrder,
+  verifyAs,
+  verifyBody,
+} from '../support/payments-app';
+import { chargedMonthlySubscription, useSubscriptionsApp } from '../support/subscriptions-app';
+import { pollUntil } from '../support/wait';
+
+// The payments app with renewing plans, its sandbox's webhooks delivered to the listening API.
+const app = useSubscriptionsApp();
+const logger = pino({ level: 'silent' });
+
+/** Runs the worker's sender until no buyer message waits, and answers the DMs the buyer got, in order. */
+async function sendAll(): Promise<void> {
+  const handler = messageHandler({
+    sequelize: app().core.sequelize,
+    apiUrl: app().sandbox.discordApiUrl,
+    botToken: SANDBOX_BOT_TOKEN,
+    storeUrl: 'https://shop.example/store',
+    texts: async () => (await readSettings(app().core)).messages,
+    timeoutMs: 5000,
+    backoff: { firstMs: 50, maxMs: 200 },
+  });
+  const sender = new JobWorker({ sequelize: app().core.sequelize, handlers: [handler], logger, pollMs: 20 });
+  sender.start();
+  try {
+    await pollUntil('every message handled', async () => (await waiting()) === 0);
+  } finally {
+    await sender.stop();
+  }
+}
+
+const dmsTo = (user: User) =>
+  app()
+    .sandbox.discord.directMessages()
+    .filter((dm) => dm.userId === user.providerId)
+    .map((dm) => dm.content);
+
+async function waiting(): Promise<number> {
+  const [row] = await app().core.sequelize.query<{ count: number }>(
+    "SELECT count(*)::int AS count FROM jobs WHERE kind = 'buyer_message' AND state IN ('queued', 'running')",
+    { type: QueryTypes.SELECT },
+  );
+  return row!.count;
+}
+
+function messagesTo(user: User) {
+  return app().core.sequelize.query<{
+    kind: string;
+    state: string;
+    attempts: number;
+    last_error: string | null;
+  }>(
+    `SELECT payload->>'kind' AS kind, state, attempts, last_error FROM jobs
+     WHERE kind = 'buyer_message' AND payload->>'to' = $1 ORDER BY id`,
+    { bind: [user.providerId], type: QueryTypes.SELECT },
+  );
+}
+
+const receiptOf = (user: User, orderId: string) =>
+  `Thank you, ${user.username}! We received ₹199.00 for premium Monthly (30 days) (${orderId}). Your invoice is in the store: https://shop.example/store/dashboard`;
+
+describe("the buyer's messages", () => {
+  it('send one receipt per payment when the webhook and verify-payment both apply it, carrying no secret', async () => {
+    const buyer = await createUser({ username: 'priya' });
+    const other = await createUser({ username: 'someone_else' });
+    const order = await orderAs(app(), buyer, MONTHLY_USER);
+    // Razorpay's webhooks apply the payment first; the browser's verify-payment then finds it applied.
+    const checkout = await app().sandbox.razorpay.pay(order.id, { webhooks: true });
+    expect((await verifyAs(app(), buyer, verifyBody(buyer, checkout))).statusCode).toBe(200);
+    expect((await verifyAs(app(), buyer, verifyBody(buyer, checkout))).statusCode).toBe(200);
+    await paidMonthlyOrder(app(), other);
+
+    await sendAll();
+
+    const dms = dmsTo(buyer);
+    expect(dms).toEqual([receiptOf(buyer, order.id)]);
+    const secrets = [
+      checkout.razorpay_payment_id,
+      checkout.razorpay_signature,
+      SANDBOX_BOT_TOKEN,
+      app().core.config.razorpay.keySecret,
+      app().core.config.jwtSecret,
+      'someone_else',
+    ];
+    for (const secret of secrets) expect(dms[0]).not.toContain(secret);
+    expect(await messagesTo(buyer)).toEqual([
+      { kind: 'receipt', state: 'done', attempts: 0, last_error: null },
+    ]);
+  });
+
+  it('send a receipt for each subscription charge, once though its webhooks come again', async () => {
+    const buyer = await createUser({ username: 'arjun' });
+    const { subscriptionId } = await chargedMonthlySubscription(app(), buyer);
+    await app().sandbox.razorpay.subscriptions.runCycle(subscriptionId, 'charged', { webhooks: 'hold' });
+    // Razorpay delivers the renewal's webhooks twice, as it may.
+    const held = app().sandbox.razorpay.takeHeldWebhooks();
+    for (const { event, body } of [...held, ...held]) {
+      const answer = await app().sandbox.razorpay.deliverWebhook(event, body, { url: app().webhookUrl });
+      expect(answer.status).toBe(200);
+    }
+
+    await sendAll();
+
+    const receipt = `Thank you, arjun! We received ₹199.00 for premium Monthly (30 days) (${subscriptionId}). Your invoice is in the store: https://shop.example/store/dashboard`;
+    expect(dmsTo(buyer)).toEqual([receipt, receipt]);
+  });
+
+  it("record a buyer's closed DMs (50007) and go on sending the others'", async () => {
+    const closed = await createUser({ username: 'closed_dms' });
+    const open = await createUser({ username: 'open_dms' });
+    app().sandbox.discord.closeDms(closed.providerId);
+    await paidMonthlyOrder(app(), closed);
+    const { orderId } = await paidMonthlyOrder(app(), open);
+
+    await sendAll();
+
+    expect(dmsTo(closed)).toEqual([]);
+    expect(await messagesTo(closed)).toEqual([
+      {
+        kind: 'receipt',
+        state: 'dead',
+        attempts: 1,
+        last_error: 'Discord answered 403: 50007 Cannot send messages to this user',
+      },
+    ]);
+    expect(dmsTo(open)).toEqual([receiptOf(open, orderId)]);
+    expect((await app().app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  it('wait out a 429 and retry a 5xx, sending each message once', async () => {
+    const buyer = await createUser();
+    const first = await paidMonthlyOrder(app(), buyer);
+    app().sandbox.faults.set('discord.dms', { status: 429, retryAfter: 1, times: 1 });
+    await sendAll();
+    const second = await paidMonthlyOrder(app(), buyer);
+    app().sandbox.faults.set('discord.dms', { status: 503, times: 2 });
+    await sendAll();
+
+    expect(dmsTo(buyer)).toEqual([receiptOf(buyer, first.orderId), receiptOf(buyer, second.orderId)]);
+    expect(await messagesTo(buyer)).toMatchObject([
+      { state: 'done', attempts: 0 },
+      { state: 'done', attempts: 2 },
+    ]);
+  });
+
+  it("tell of a refund once, in the seller's words when set", async () => {
+    await changeSettings(
+      app().core,
+      { MESSAGE_REFUND: 'Refunded {amount} on {reference}, {buyer}. {link}' },
+      'test',
+    );
+    const buyer = await createUser({ username: 'meera' });
+    const { orderId } = await paidMonthlyOrder(app(), buyer);
+    expect((await deliverRefund(app(), orderId)).status).toBe(200);
+
+    await sendAll();
+
+    expect(dmsTo(buyer)).toEqual([
+      receiptOf(buyer, orderId),
+      `Refunded ₹199.00 on ${orderId}, meera. https://shop.example/store/dashboard`,
+    ]);
+  });
+
+  it('respect a kind the buyer turned off in the store, and keep receipts on', async () => {
+    const buyer = await createUser({ username: 'dev' });
+    const authorization = bearer(app(), buyer);
+    const choices = (method: 'GET' | 'PUT', payload?: object) =>
+      app().app.inject({ method, url: '/api/me/messages', headers: { authorization }, payload });
+
+    expect((await choices('GET')).json()).toEqual({ messages: { receipt: true, refund: true } });
+    const refused = await choices('PUT', { receipt: false });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: { code: 'REQUIRED_MESSAGE' } });
+    expect((await choices('PUT', { winback: false })).json()).toMatchObject({
+      error: { code: 'UNKNOWN_MESSAGE' },
+    });
+    const off = await choices('PUT', { refund: false });
+    expect(off.statusCode).toBe(200);
+    expect(off.json()).toEqual({ messages: { receipt: true, refund: false } });
+
+    const { orderId } = await paidMonthlyOrder(app(), buyer);
+    expect((await deliverRefund(app(), orderId)).status).toBe(200);
+    await sendAll();
+
+    expect(dmsTo(buyer)).toEqual([receiptOf(buyer, orderId)]);
+    expect((await choices('PUT', { refund: true })).json()).toEqual({
+      messages: { receipt: true, refund: true },
+    });
+  });
+});
