@@ -9,7 +9,9 @@ import { RECONCILE_LOOKBACK_MS, reconcileOrders } from '../../src/core/reconcile
 import { announceExpiries, EXPIRY_BATCHES } from '../../src/core/premium/expiry';
 import { announceExpiringSoon } from '../../src/core/premium/expiry-reminders';
 import type { RazorpayClient } from '../../src/core/processor/razorpay-client';
+import { MESSAGE_JOB } from '../../src/core/buyer-messages';
 import { removeExpiredBookkeeping } from '../../src/core/retention';
+import { NOTICE_JOB } from '../../src/core/seller-notices';
 
 export interface Measure {
   name: string;
@@ -159,7 +161,7 @@ export async function measureDatabase(
   await seedBookkeeping(sequelize, users);
   const [housekeepingMs, removed] = await timed(async () => {
     const counts = await sequelize.transaction((transaction) =>
-      removeExpiredBookkeeping(transaction, { sellerNotices: false, buyerMessages: false }),
+      removeExpiredBookkeeping(transaction, { idleKinds: [NOTICE_JOB, MESSAGE_JOB] }),
     );
     return Object.values(counts).reduce((sum, n) => sum + n, 0);
   });
@@ -172,7 +174,7 @@ export async function measureDatabase(
   const nothingDue = () =>
     median(() =>
       sequelize.transaction((transaction) =>
-        removeExpiredBookkeeping(transaction, { sellerNotices: false, buyerMessages: false }),
+        removeExpiredBookkeeping(transaction, { idleKinds: [NOTICE_JOB, MESSAGE_JOB] }),
       ),
     );
   add({

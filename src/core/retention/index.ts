@@ -1,7 +1,5 @@
 import type { Transaction } from 'sequelize';
 import { selectRows } from '../db/database';
-import { MESSAGE_JOB } from '../buyer-messages';
-import { NOTICE_JOB } from '../seller-notices';
 import {
   deleteCodeAttemptFailuresBefore,
   deleteDeadOutboxRowsBefore,
@@ -27,32 +25,33 @@ const CODE_ATTEMPT_FAILURES_KEPT = '1 day';
  */
 const FINISHED_JOBS_KEPT = '30 days';
 /**
- * Without SELLER_DISCORD_WEBHOOK_URL nothing sends the notices: a day of them is kept, so a URL set later
- * tells of the last day, not of months of sales at once.
+ * A job of a kind nothing runs now (its setting unset) is kept a day, so that a setting made later tells
+ * of the last day, not of months of sales at once; role syncs of that day are redone by the drift sync.
  */
-const UNSENT_NOTICES_KEPT = '1 day';
+const UNSENT_JOBS_KEPT = '1 day';
 /**
  * Every try of a webhook to the seller's systems, and the mark that an event was queued for an endpoint:
  * a month, as the jobs they go with (a delivery is given up after 3 days, so none is still trying).
  */
 const WEBHOOK_DELIVERIES_KEPT = '30 days';
-/** Without DISCORD_BOT_TOKEN nothing sends the buyers' DMs: likewise, a day of them is kept. */
-const UNSENT_MESSAGES_KEPT = '1 day';
 
-async function countDeleted(transaction: Transaction, statement: string): Promise<number> {
-  const [row] = await selectRows<{ count: number }>(transaction, statement);
+async function countDeleted(
+  transaction: Transaction,
+  statement: string,
+  bind: unknown[] = [],
+): Promise<number> {
+  const [row] = await selectRows<{ count: number }>(transaction, statement, bind);
   return row?.count ?? 0;
 }
 
 /**
  * Deletes what is no longer needed: old webhook ids, long-dead outbox rows, old job runs, old failed
- * code attempts, the work queue's old finished jobs, old webhook deliveries' tries and marks, and seller
- * notices and buyer messages not sent (`sellerNotices`, `buyerMessages`: whether the worker sends them;
- * if not, those waiting go after a day). Returns the counts.
+ * code attempts, the work queue's old finished jobs, old webhook deliveries' tries and marks, and the
+ * jobs of `idleKinds` (kinds nothing runs now) waiting past a day. Returns the counts.
  */
 export async function removeExpiredBookkeeping(
   transaction: Transaction,
-  { sellerNotices, buyerMessages }: { sellerNotices: boolean; buyerMessages: boolean },
+  { idleKinds }: { idleKinds: string[] },
 ): Promise<{
   webhookIds: number;
   deadRows: number;
@@ -61,17 +60,14 @@ export async function removeExpiredBookkeeping(
   finishedJobs: number;
   webhookAttempts: number;
   webhookDeliveries: number;
-  sellerNotices: number;
-  buyerMessages: number;
+  unsentJobs: number;
 }> {
   return {
     finishedJobs: await countDeleted(transaction, deleteFinishedJobsBefore(FINISHED_JOBS_KEPT)),
-    sellerNotices: sellerNotices
-      ? 0
-      : await countDeleted(transaction, deleteWaitingJobsBefore(NOTICE_JOB, UNSENT_NOTICES_KEPT)),
-    buyerMessages: buyerMessages
-      ? 0
-      : await countDeleted(transaction, deleteWaitingJobsBefore(MESSAGE_JOB, UNSENT_MESSAGES_KEPT)),
+    unsentJobs:
+      idleKinds.length === 0
+        ? 0
+        : await countDeleted(transaction, deleteWaitingJobsBefore(UNSENT_JOBS_KEPT), [idleKinds]),
     webhookIds: await countDeleted(transaction, deleteWebhookIdsBefore(WEBHOOK_IDS_KEPT)),
     deadRows: await countDeleted(transaction, deleteDeadOutboxRowsBefore(DEAD_OUTBOX_ROWS_KEPT)),
     jobRuns: await countDeleted(transaction, deleteJobRunsBefore(JOB_RUNS_KEPT)),

@@ -21,10 +21,10 @@ export const deleteCodeAttemptFailuresBefore = (kept: string) =>
 export const deleteFinishedJobsBefore = (kept: string) =>
   counted(`DELETE FROM jobs WHERE finished_at < now() - interval '${kept}'`);
 
-/** Jobs of `kind` that wait more than `kept` after they were written (nothing runs that kind). */
-export const deleteWaitingJobsBefore = (kind: string, kept: string) =>
+/** Jobs of the kinds $1 (text[]: nothing runs them now) that wait more than `kept` after they were written. */
+export const deleteWaitingJobsBefore = (kept: string) =>
   counted(
-    `DELETE FROM jobs WHERE kind = '${kind}' AND state = 'queued' AND created_at < now() - interval '${kept}'`,
+    `DELETE FROM jobs WHERE kind = ANY ($1::text[]) AND state = 'queued' AND created_at < now() - interval '${kept}'`,
   );
 
 /** Tries of webhooks to the seller's systems, and the once-per-endpoint marks of their events. */

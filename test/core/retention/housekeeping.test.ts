@@ -24,7 +24,7 @@ describe('housekeeping', () => {
       { bind: [user.id] },
     );
     const removed = await core().sequelize.transaction((transaction) =>
-      removeExpiredBookkeeping(transaction, { sellerNotices: true, buyerMessages: true }),
+      removeExpiredBookkeeping(transaction, { idleKinds: [] }),
     );
     expect(removed.codeAttemptFailures).toBe(1);
     const [left] = await core().sequelize.query<{ count: number }>(
@@ -39,13 +39,11 @@ describe('housekeeping', () => {
       `INSERT INTO jobs (kind, payload, created_at) VALUES
          ('buyer_message', '{}', now() - interval '25 hours'), ('buyer_message', '{}', now() - interval '23 hours')`,
     );
-    const remove = (buyerMessages: boolean) =>
-      core().sequelize.transaction((transaction) =>
-        removeExpiredBookkeeping(transaction, { sellerNotices: true, buyerMessages }),
-      );
+    const remove = (idleKinds: string[]) =>
+      core().sequelize.transaction((transaction) => removeExpiredBookkeeping(transaction, { idleKinds }));
 
-    expect((await remove(true)).buyerMessages).toBe(0);
-    expect((await remove(false)).buyerMessages).toBe(1);
+    expect((await remove(['seller_notice'])).unsentJobs).toBe(0);
+    expect((await remove(['buyer_message'])).unsentJobs).toBe(1);
     const [left] = await core().sequelize.query<{ count: number }>(
       "SELECT count(*)::int AS count FROM jobs WHERE kind = 'buyer_message'",
       { type: QueryTypes.SELECT },
