@@ -228,7 +228,7 @@ describe("the seller's notices", () => {
     expect(await sentToChannel()).toEqual([]);
 
     expect(await notices()).toMatchObject([
-      { attempts: 1, last_error: 'Discord answered 404: {"message":"Unknown Webhook","code":10015}' },
+      { attempts: 1, last_error: 'Discord answered 404: 10015 Unknown Webhook' },
     ]);
     const registry = new Registry();
     registerBusinessMetrics(registry, app().core);

@@ -2,6 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { MESSAGE_JOB, messageText, optedOut, type BuyerMessage } from '../../core/buyer-messages';
 import type { JobBackoff } from '../../core/jobs';
 import type { JobHandler } from '../queue/handler';
+import { jobOutcomeOf } from '../discord-post';
 import { sendDirectMessage } from './discord-dm';
 
 const NO_TOKEN = 'DISCORD_BOT_TOKEN is not set';
@@ -48,19 +49,7 @@ export function messageHandler({
       if (botToken === null) return { retry: { inMs: 60_000, error: NO_TOKEN, counts: false } };
       if (await optedOut(sequelize, message.to, message.kind)) return;
       const content = messageText(message, await texts(), storeUrl);
-      const answer = await sendDirectMessage(apiUrl, botToken, message.to, content, timeoutMs);
-      switch (answer.outcome) {
-        case 'sent':
-          return;
-        case 'limited': {
-          const error = `429: retry after ${answer.retryAfterMs} ms`;
-          return { retry: { inMs: answer.retryAfterMs, error, counts: false }, pauseMs: answer.retryAfterMs };
-        }
-        case 'failed':
-          throw new Error(answer.error);
-        case 'refused':
-          return { dead: answer.error };
-      }
+      return jobOutcomeOf(await sendDirectMessage(apiUrl, botToken, message.to, content, timeoutMs));
     },
   };
 }

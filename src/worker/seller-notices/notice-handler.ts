@@ -1,7 +1,7 @@
 import { messageOf, NOTICE_JOB, type SellerNotice } from '../../core/seller-notices';
 import type { JobBackoff } from '../../core/jobs';
 import type { JobHandler } from '../queue/handler';
-import { postToWebhook } from './discord-webhook';
+import { jobOutcomeOf, postToDiscord } from '../discord-post';
 
 const UNSET = 'SELLER_DISCORD_WEBHOOK_URL is not set';
 
@@ -46,19 +46,7 @@ export function noticeHandler({
       const url = await webhookUrl();
       // Unset between the claim and now: the notice waits for the next one, at no cost of a try.
       if (url === null) return { retry: { inMs: 60_000, error: UNSET, counts: false } };
-      const answer = await postToWebhook(url, messageOf(notice), timeoutMs);
-      switch (answer.outcome) {
-        case 'sent':
-          return;
-        case 'limited': {
-          const error = `429: retry after ${answer.retryAfterMs} ms`;
-          return { retry: { inMs: answer.retryAfterMs, error, counts: false }, pauseMs: answer.retryAfterMs };
-        }
-        case 'failed':
-          throw new Error(answer.error);
-        case 'refused':
-          return { dead: answer.error };
-      }
+      return jobOutcomeOf(await postToDiscord(url, messageOf(notice), { timeoutMs }));
     },
   };
 }
