@@ -70,6 +70,35 @@ describe("the buyer's messages", () => {
     expect(dmsTo(buyer)).toEqual([receipt, receipt]);
   });
 
+  it('tell of a failed renewal once, pending then halted, with the link to authorise again', async () => {
+    const buyer = await createUser({ username: 'nisha' });
+    const quiet = await createUser({ username: 'tara' });
+    const { subscriptionId } = await chargedMonthlySubscription(app(), buyer);
+    const ofQuiet = await chargedMonthlySubscription(app(), quiet);
+    const off = await app().app.inject({
+      method: 'PUT',
+      url: '/api/me/messages',
+      headers: { authorization: bearer(app(), quiet) },
+      payload: { charge_failed: false },
+    });
+    expect(off.statusCode).toBe(200);
+    for (const id of [subscriptionId, subscriptionId, ofQuiet.subscriptionId]) {
+      await app().sandbox.razorpay.subscriptions.runCycle(id, 'failed', { webhooks: true });
+    }
+
+    await sendAll();
+
+    expect(dmsTo(buyer)).toEqual([
+      expect.stringContaining('Thank you, nisha!'),
+      `Hi nisha, we could not charge ₹199.00 for your premium Monthly (30 days) subscription (${subscriptionId}). To keep your premium, authorise the payment again in the store: https://shop.example/store/dashboard`,
+    ]);
+    expect(dmsTo(quiet)).toEqual([expect.stringContaining('Thank you, tara!')]);
+    expect((await messagesTo(quiet)).map((m) => [m.kind, m.state])).toEqual([
+      ['receipt', 'done'],
+      ['charge_failed', 'done'],
+    ]);
+  });
+
   it("record a buyer's closed DMs (50007) and go on sending the others'", async () => {
     const closed = await createUser({ username: 'closed_dms' });
     const open = await createUser({ username: 'open_dms' });
@@ -133,7 +162,7 @@ describe("the buyer's messages", () => {
       app().app.inject({ method, url: '/api/me/messages', headers: { authorization }, payload });
 
     expect((await choices('GET')).json()).toEqual({
-      messages: { receipt: true, refund: true, renewal_upcoming: true },
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
     });
     const refused = await choices('PUT', { receipt: false });
     expect(refused.statusCode).toBe(400);
@@ -143,7 +172,9 @@ describe("the buyer's messages", () => {
     });
     const off = await choices('PUT', { refund: false });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ messages: { receipt: true, refund: false, renewal_upcoming: true } });
+    expect(off.json()).toEqual({
+      messages: { receipt: true, refund: false, renewal_upcoming: true, charge_failed: true },
+    });
 
     const { orderId } = await paidMonthlyOrder(app(), buyer);
     expect((await deliverRefund(app(), orderId)).status).toBe(200);
@@ -151,7 +182,7 @@ describe("the buyer's messages", () => {
 
     expect(dmsTo(buyer)).toEqual([receiptOf(buyer, orderId)]);
     expect((await choices('PUT', { refund: true })).json()).toEqual({
-      messages: { receipt: true, refund: true, renewal_upcoming: true },
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
     });
   });
 });

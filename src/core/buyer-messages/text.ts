@@ -11,6 +11,8 @@ export const DEFAULT_TEXTS: Record<MessageKind, string> = {
   refund: 'Hi {buyer}, {amount} paid for {plan} ({reference}) was refunded to you. The credit note: {link}',
   renewal_upcoming:
     'Hi {buyer}, your {plan} subscription ({reference}) renews on {date}: {amount} will be debited by your mandate. To change or cancel it, visit the store: {link}',
+  charge_failed:
+    'Hi {buyer}, we could not charge {amount} for your {plan} subscription ({reference}). To keep your premium, authorise the payment again in the store: {link}',
 };
 
 /** The setting that overrides a kind's text: `MESSAGE_RECEIPT` is read as messages key `RECEIPT`. */

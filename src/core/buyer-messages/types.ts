@@ -1,5 +1,5 @@
 /** The kinds of message the buyer gets in this slice; those of REQUIRED_KINDS cannot be turned off. */
-export const MESSAGE_KINDS = ['receipt', 'refund', 'renewal_upcoming'] as const;
+export const MESSAGE_KINDS = ['receipt', 'refund', 'renewal_upcoming', 'charge_failed'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** Kinds a buyer cannot turn off (the issue: receipts and pre-debit notices stay on). */

@@ -41,6 +41,7 @@ describe("the buyer's choices", () => {
       receipt: true,
       refund: true,
       renewal_upcoming: true,
+      charge_failed: true,
     });
 
     const refusal = await changeMessageChoices(core().sequelize, user.id, {
@@ -57,22 +58,26 @@ describe("the buyer's choices", () => {
       receipt: true,
       refund: true,
       renewal_upcoming: true,
+      charge_failed: true,
     });
 
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: false })).toEqual({
       receipt: true,
       refund: false,
       renewal_upcoming: true,
+      charge_failed: true,
     });
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: false, receipt: true })).toEqual({
       receipt: true,
       refund: false,
       renewal_upcoming: true,
+      charge_failed: true,
     });
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: true })).toEqual({
       receipt: true,
       refund: true,
       renewal_upcoming: true,
+      charge_failed: true,
     });
   });
 });
