@@ -1,10 +1,7 @@
-import pino from 'pino';
-import { QueryTypes } from 'sequelize';
 import type { User } from '../../src/core/models';
-import { changeSettings, readSettings } from '../../src/core/settings';
+import { changeSettings } from '../../src/core/settings';
 import { SANDBOX_BOT_TOKEN } from '../../src/sandbox';
-import { JobWorker } from '../../src/worker/queue/job-worker';
-import { messageHandler } from '../../src/worker/buyer-messages/message-handler';
+import { dmsTo as dmsToUser, messagesTo as messagesToUser, sendAllMessages } from '../support/buyer-messages';
 import { createUser } from '../support/fixtures';
 import {
   bearer,
@@ -16,58 +13,13 @@ import {
   verifyBody,
 } from '../support/payments-app';
 import { chargedMonthlySubscription, useSubscriptionsApp } from '../support/subscriptions-app';
-import { pollUntil } from '../support/wait';
 
 // The payments app with renewing plans, its sandbox's webhooks delivered to the listening API.
 const app = useSubscriptionsApp();
-const logger = pino({ level: 'silent' });
 
-/** Runs the worker's sender until no buyer message waits, and answers the DMs the buyer got, in order. */
-async function sendAll(): Promise<void> {
-  const handler = messageHandler({
-    sequelize: app().core.sequelize,
-    apiUrl: app().sandbox.discordApiUrl,
-    botToken: SANDBOX_BOT_TOKEN,
-    storeUrl: 'https://shop.example/store',
-    texts: async () => (await readSettings(app().core)).messages,
-    timeoutMs: 5000,
-    backoff: { firstMs: 50, maxMs: 200 },
-  });
-  const sender = new JobWorker({ sequelize: app().core.sequelize, handlers: [handler], logger, pollMs: 20 });
-  sender.start();
-  try {
-    await pollUntil('every message handled', async () => (await waiting()) === 0);
-  } finally {
-    await sender.stop();
-  }
-}
-
-const dmsTo = (user: User) =>
-  app()
-    .sandbox.discord.directMessages()
-    .filter((dm) => dm.userId === user.providerId)
-    .map((dm) => dm.content);
-
-async function waiting(): Promise<number> {
-  const [row] = await app().core.sequelize.query<{ count: number }>(
-    "SELECT count(*)::int AS count FROM jobs WHERE kind = 'buyer_message' AND state IN ('queued', 'running')",
-    { type: QueryTypes.SELECT },
-  );
-  return row!.count;
-}
-
-function messagesTo(user: User) {
-  return app().core.sequelize.query<{
-    kind: string;
-    state: string;
-    attempts: number;
-    last_error: string | null;
-  }>(
-    `SELECT payload->>'kind' AS kind, state, attempts, last_error FROM jobs
-     WHERE kind = 'buyer_message' AND payload->>'to' = $1 ORDER BY id`,
-    { bind: [user.providerId], type: QueryTypes.SELECT },
-  );
-}
+const sendAll = () => sendAllMessages(app());
+const dmsTo = (user: User) => dmsToUser(app(), user);
+const messagesTo = (user: User) => messagesToUser(app(), user);
 
 const receiptOf = (user: User, orderId: string) =>
   `Thank you, ${user.username}! We received ₹199.00 for premium Monthly (30 days) (${orderId}). Your invoice is in the store: https://shop.example/store/dashboard`;
@@ -116,6 +68,35 @@ describe("the buyer's messages", () => {
 
     const receipt = `Thank you, arjun! We received ₹199.00 for premium Monthly (30 days) (${subscriptionId}). Your invoice is in the store: https://shop.example/store/dashboard`;
     expect(dmsTo(buyer)).toEqual([receipt, receipt]);
+  });
+
+  it('tell of a failed renewal once, pending then halted, with the link to authorise again', async () => {
+    const buyer = await createUser({ username: 'nisha' });
+    const quiet = await createUser({ username: 'tara' });
+    const { subscriptionId } = await chargedMonthlySubscription(app(), buyer);
+    const ofQuiet = await chargedMonthlySubscription(app(), quiet);
+    const off = await app().app.inject({
+      method: 'PUT',
+      url: '/api/me/messages',
+      headers: { authorization: bearer(app(), quiet) },
+      payload: { charge_failed: false },
+    });
+    expect(off.statusCode).toBe(200);
+    for (const id of [subscriptionId, subscriptionId, ofQuiet.subscriptionId]) {
+      await app().sandbox.razorpay.subscriptions.runCycle(id, 'failed', { webhooks: true });
+    }
+
+    await sendAll();
+
+    expect(dmsTo(buyer)).toEqual([
+      expect.stringContaining('Thank you, nisha!'),
+      `Hi nisha, we could not charge ₹199.00 for your premium Monthly (30 days) subscription (${subscriptionId}). To keep your premium, authorise the payment again in the store: https://shop.example/store/dashboard`,
+    ]);
+    expect(dmsTo(quiet)).toEqual([expect.stringContaining('Thank you, tara!')]);
+    expect((await messagesTo(quiet)).map((m) => [m.kind, m.state])).toEqual([
+      ['receipt', 'done'],
+      ['charge_failed', 'done'],
+    ]);
   });
 
   it("record a buyer's closed DMs (50007) and go on sending the others'", async () => {
@@ -180,7 +161,9 @@ describe("the buyer's messages", () => {
     const choices = (method: 'GET' | 'PUT', payload?: object) =>
       app().app.inject({ method, url: '/api/me/messages', headers: { authorization }, payload });
 
-    expect((await choices('GET')).json()).toEqual({ messages: { receipt: true, refund: true } });
+    expect((await choices('GET')).json()).toEqual({
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
+    });
     const refused = await choices('PUT', { receipt: false });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({ error: { code: 'REQUIRED_MESSAGE' } });
@@ -189,7 +172,9 @@ describe("the buyer's messages", () => {
     });
     const off = await choices('PUT', { refund: false });
     expect(off.statusCode).toBe(200);
-    expect(off.json()).toEqual({ messages: { receipt: true, refund: false } });
+    expect(off.json()).toEqual({
+      messages: { receipt: true, refund: false, renewal_upcoming: true, charge_failed: true },
+    });
 
     const { orderId } = await paidMonthlyOrder(app(), buyer);
     expect((await deliverRefund(app(), orderId)).status).toBe(200);
@@ -197,7 +182,7 @@ describe("the buyer's messages", () => {
 
     expect(dmsTo(buyer)).toEqual([receiptOf(buyer, orderId)]);
     expect((await choices('PUT', { refund: true })).json()).toEqual({
-      messages: { receipt: true, refund: true },
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
     });
   });
 });

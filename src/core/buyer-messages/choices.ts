@@ -18,7 +18,7 @@ export async function messageChoices(runner: Runner, userId: number): Promise<Me
 
 /**
  * Turns kinds on or off for a user. An unknown kind is 400 UNKNOWN_MESSAGE, a kind that stays on
- * (receipts) turned off 400 REQUIRED_MESSAGE; either way nothing is changed.
+ * (receipts, pre-debit notices) turned off 400 REQUIRED_MESSAGE; either way nothing is changed.
  */
 export async function changeMessageChoices(
   sequelize: Sequelize,
@@ -37,7 +37,7 @@ export async function changeMessageChoices(
   if (required.length > 0) {
     throw AppError.validation(
       'REQUIRED_MESSAGE',
-      `${required.join(', ')} cannot be turned off: every payment is confirmed to the buyer`,
+      `${required.join(', ')} cannot be turned off: every payment is confirmed, and every debit announced, to the buyer`,
       required.map((field) => ({ field, message: 'stays on' })),
     );
   }

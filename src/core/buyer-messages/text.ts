@@ -2,19 +2,23 @@ import { rupeesOfPaise } from '../money';
 import type { BuyerMessage, MessageKind } from './types';
 
 /**
- * The texts a buyer reads when the seller set none (MESSAGE_RECEIPT, MESSAGE_REFUND override them).
- * Placeholders: {buyer}, {plan}, {amount}, {reference}, {link} (also {invoiceUrl}).
+ * The texts a buyer reads when the seller set none (MESSAGE_<KIND>, e.g. MESSAGE_RECEIPT, overrides one).
+ * Placeholders: {buyer}, {plan}, {amount}, {reference}, {date}, {link} (also {invoiceUrl}).
  */
 export const DEFAULT_TEXTS: Record<MessageKind, string> = {
   receipt:
     'Thank you, {buyer}! We received {amount} for {plan} ({reference}). Your invoice is in the store: {link}',
   refund: 'Hi {buyer}, {amount} paid for {plan} ({reference}) was refunded to you. The credit note: {link}',
+  renewal_upcoming:
+    'Hi {buyer}, your {plan} subscription ({reference}) renews on {date}: {amount} will be debited by your mandate. To change or cancel it, visit the store: {link}',
+  charge_failed:
+    'Hi {buyer}, we could not charge {amount} for your {plan} subscription ({reference}). To keep your premium, authorise the payment again in the store: {link}',
 };
 
 /** The setting that overrides a kind's text: `MESSAGE_RECEIPT` is read as messages key `RECEIPT`. */
 export const textKey = (kind: MessageKind): string => kind.toUpperCase();
 
-const PLACEHOLDER = /\{(buyer|plan|amount|reference|link|invoiceUrl)\}/g;
+const PLACEHOLDER = /\{(buyer|plan|amount|reference|date|link|invoiceUrl)\}/g;
 
 /**
  * The message's text: the seller's for its kind (`messages`, from the settings) or the default, its
@@ -31,6 +35,7 @@ export function messageText(
     plan: `${tier} ${planType} (${durationDays} days)`,
     amount: rupeesOfPaise(message.amountPaise),
     reference: message.reference,
+    date: message.date ?? '',
     link: `${storeUrl}/dashboard`,
   };
   values.invoiceUrl = values.link!;

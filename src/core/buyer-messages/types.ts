@@ -1,9 +1,9 @@
-/** The kinds of message the buyer gets in this slice; `receipt` cannot be turned off. */
-export const MESSAGE_KINDS = ['receipt', 'refund'] as const;
+/** The kinds of message the buyer gets in this slice; those of REQUIRED_KINDS cannot be turned off. */
+export const MESSAGE_KINDS = ['receipt', 'refund', 'renewal_upcoming', 'charge_failed'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** Kinds a buyer cannot turn off (the issue: receipts and pre-debit notices stay on). */
-export const REQUIRED_KINDS: readonly MessageKind[] = ['receipt'];
+export const REQUIRED_KINDS: readonly MessageKind[] = ['receipt', 'renewal_upcoming'];
 
 /**
  * One message to a buyer, as its job's payload keeps it: facts of their own purchase only, never a
@@ -16,8 +16,10 @@ export interface BuyerMessage {
   /** Their Discord name, for `{buyer}`. */
   buyer: string;
   plan: { tier: string; planType: string; durationDays: number };
-  /** In paise: what was paid, or refunded. */
+  /** In paise: what was paid, refunded, or will be charged. */
   amountPaise: number;
   /** Our order's (`order_…`) or subscription's (`sub_…`) id: the store lists its invoice by it. */
   reference: string;
+  /** When the charge a pre-debit notice tells of comes, as the seller reads time (`2026-12-01 10:30 IST`). */
+  date?: string;
 }

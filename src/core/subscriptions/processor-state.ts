@@ -9,6 +9,7 @@ import type { SubscriptionStatus } from '../models';
 import type { LockedSubscription } from './locked-subscription';
 import { endGraceOfCancelled } from './cancelled-grace';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
+import { messagePlan, recordMessage } from '../buyer-messages';
 import { targetRecord } from './target-record';
 import { boundGuildsOf } from '../bundles';
 
@@ -72,7 +73,8 @@ function isOlder(view: number[], stored: number[]): boolean {
  * `created_at`, or a fresh fetch as of `seenAt`) into the stored row unless it is older than the row
  * (`newness`; docs/money-rules.md, late webhooks): a stale `subscription.pending` must not roll a renewed
  * subscription back nor announce a failure. Entering `pending` or `halted` announces the failed renewal,
- * to the bot and to the seller (docs/seller-notices.md).
+ * to the bot and to the seller (docs/seller-notices.md), and tells the buyer once per failed cycle
+ * (docs/buyer-messages.md).
  */
 export async function applyProcessorState(
   transaction: Transaction,
@@ -117,6 +119,22 @@ export async function applyProcessorState(
     subscriptionId: subscription.processorSubscriptionId,
     status,
   });
+  // Pending then halted is one failure to the buyer: the link to authorise again does not change.
+  if (!isFailing(before)) {
+    const message = {
+      kind: 'charge_failed' as const,
+      to: buyer.providerId,
+      buyer: buyer.username,
+      plan: messagePlan(subscription),
+      amountPaise: subscription.amountPaise,
+      reference: subscription.processorSubscriptionId,
+    };
+    await recordMessage(
+      transaction,
+      message,
+      `${subscription.processorSubscriptionId}:${subscription.paidCount}`,
+    );
+  }
   // A bundle's failed renewal is told to each guild bound to it: they run on to the bundle's end.
   const guildIds = isBundle(subscription)
     ? await boundGuildsOf(transaction, subscription.id)

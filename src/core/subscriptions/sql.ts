@@ -135,3 +135,21 @@ export const REFUSED_TRIAL_SETTLED = 'UPDATE trials SET processor_cancelled_at =
 /** The trial of subscription `$1` (our id), for its view. */
 export const TRIAL_OF_SUBSCRIPTION = `SELECT status, days, first_charge_at AS "firstChargeAt",
   refused_reason AS "refusedReason", instrument_unread AS "instrumentUnread" FROM trials WHERE subscription_id = $1`;
+
+/**
+ * Up to `$1` subscriptions that will charge after `$2` and by `$3` (the pre-debit notice's window):
+ * authorised or active, not cancelled at cycle end, whose notice for this charge was not queued yet;
+ * locked, another run skips them. With the message's facts.
+ */
+export const UPCOMING_CHARGES = `SELECT s.id, s.charge_at AS "chargeAt",
+    s.processor_subscription_id AS "reference", s.tier, s.plan_type AS "planType",
+    s.duration_days AS "durationDays", s.amount_paise AS "amountPaise",
+    u.provider_id AS "to", u.username AS "buyer"
+  FROM subscriptions s JOIN users u ON u.id = s.buyer_user_id
+  WHERE s.status IN ('authenticated', 'active') AND NOT s.cancel_at_cycle_end
+    AND s.charge_at > $2 AND s.charge_at <= $3
+    AND s.renewal_noticed_charge_at IS DISTINCT FROM s.charge_at
+  ORDER BY s.charge_at LIMIT $1 FOR UPDATE OF s SKIP LOCKED`;
+
+/** Subscription `$1`'s pre-debit notice queued for its charge at `$2`. */
+export const RENEWAL_NOTICED = 'UPDATE subscriptions SET renewal_noticed_charge_at = $2 WHERE id = $1';

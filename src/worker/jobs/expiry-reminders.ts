@@ -1,17 +1,20 @@
 import { BatchSize, untilDoneSized } from '../../core/db/until-done';
 import { EXPIRY_BATCHES } from '../../core/premium/expiry';
 import { announceExpiringSoon } from '../../core/premium/expiry-reminders';
+import { queueRenewalNotices } from '../../core/subscriptions/renewal-notices';
 import { announceTrialsEnding } from '../../core/subscriptions/trials';
 import type { JobDefinition } from './job';
 
 /** The batch size this process has learnt: a run starts where the last one ended. */
 const batches = new BatchSize(EXPIRY_BATCHES);
 const trialBatches = new BatchSize(EXPIRY_BATCHES);
+const noticeBatches = new BatchSize(EXPIRY_BATCHES);
 
 /**
  * `*_PREMIUM_EXPIRING`, EXPIRY_REMINDER_DAYS before an expiry, so the bot can remind, and
  * `*_PREMIUM_TRIAL_ENDING` before a trial's first charge: batch after batch, each sized by the last one's
- * duration, until none is left or the run's deadline.
+ * duration, until none is left or the run's deadline. And the buyer's pre-debit notice (`renewal_upcoming`
+ * DM) between 24 and 48 hours before each charge of a live subscription.
  */
 export const expiryRemindersJob: JobDefinition = {
   name: 'expiryReminders',
@@ -25,5 +28,9 @@ export const expiryRemindersJob: JobDefinition = {
       announceTrialsEnding(transaction, limit),
     );
     if (trialsEnding > 0) logger.info({ trialsEnding }, 'announced trials ending soon');
+    const renewalNotices = await untilDoneSized(core.sequelize, signal, noticeBatches, (transaction, limit) =>
+      queueRenewalNotices(transaction, core.config.reportTimeZone, limit),
+    );
+    if (renewalNotices > 0) logger.info({ renewalNotices }, 'queued pre-debit notices to buyers');
   },
 };

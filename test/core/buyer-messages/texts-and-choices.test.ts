@@ -37,26 +37,47 @@ describe("a buyer message's text", () => {
 describe("the buyer's choices", () => {
   it('turn refunds off and on, keep receipts on, and change nothing on a refusal', async () => {
     const user = await createUser();
-    expect(await messageChoices(core().sequelize, user.id)).toEqual({ receipt: true, refund: true });
+    expect(await messageChoices(core().sequelize, user.id)).toEqual({
+      receipt: true,
+      refund: true,
+      renewal_upcoming: true,
+      charge_failed: true,
+    });
 
     const refusal = await changeMessageChoices(core().sequelize, user.id, {
       refund: false,
       receipt: false,
     }).catch((error: unknown) => error);
     expect(isAppError(refusal) && refusal.code).toBe('REQUIRED_MESSAGE');
-    expect(await messageChoices(core().sequelize, user.id)).toEqual({ receipt: true, refund: true });
+    // Pre-debit notices stay on too (the RBI's e-mandate rules).
+    const notice = await changeMessageChoices(core().sequelize, user.id, { renewal_upcoming: false }).catch(
+      (error: unknown) => error,
+    );
+    expect(isAppError(notice) && notice.code).toBe('REQUIRED_MESSAGE');
+    expect(await messageChoices(core().sequelize, user.id)).toEqual({
+      receipt: true,
+      refund: true,
+      renewal_upcoming: true,
+      charge_failed: true,
+    });
 
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: false })).toEqual({
       receipt: true,
       refund: false,
+      renewal_upcoming: true,
+      charge_failed: true,
     });
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: false, receipt: true })).toEqual({
       receipt: true,
       refund: false,
+      renewal_upcoming: true,
+      charge_failed: true,
     });
     expect(await changeMessageChoices(core().sequelize, user.id, { refund: true })).toEqual({
       receipt: true,
       refund: true,
+      renewal_upcoming: true,
+      charge_failed: true,
     });
   });
 });
