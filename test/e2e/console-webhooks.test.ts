@@ -17,7 +17,7 @@ describeNeeding(BROWSER, "the seller's webhooks in the console", (browserPath) =
     'an operator adds an endpoint and sees its secret once; a reload shows the endpoint without it',
     async () => {
       const { api } = getProduct();
-      const page = await getProduct().newPage({ width: 1280, height: 900 });
+      const page = await getProduct().newPage({ width: 390, height: 844 });
       await page.goto(`${api}/console#/webhooks`);
       await page.getByRole('link', { name: 'Sign in with Discord' }).click();
       await page.getByRole('button', { name: 'Authorize' }).click();
@@ -47,6 +47,8 @@ describeNeeding(BROWSER, "the seller's webhooks in the console", (browserPath) =
       await expect(row.textContent()).resolves.toMatch(
         new RegExp(`^#${stored!.id} · https://hooks.example.com/premium · premium_changed · on`),
       );
+      // The secret, one long word, wraps on a phone rather than widening the page.
+      await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);
       await page.screenshot({ path: path.join(ARTIFACTS, 'console-webhooks.png'), fullPage: true });
 
       await page.reload();
