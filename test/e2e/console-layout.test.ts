@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { addPlan } from '../../src/core/catalog';
+import { addEndpoint } from '../../src/core/outgoing-webhooks';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
@@ -13,8 +14,8 @@ jest.setTimeout(60_000);
 
 const TEST_MS = 90_000;
 
-/** The console's overview on a phone and a laptop: nothing overlaps, nothing is out of a keyboard's reach. */
-describeNeeding(BROWSER, "the seller's console overview at 390 and 1280 px", (browserPath) => {
+/** The console on a phone and a laptop: nothing overlaps, nothing is out of a keyboard's reach, no page is wider. */
+describeNeeding(BROWSER, "the seller's console at 390 and 1280 px", (browserPath) => {
   const getProduct = useProduct(browserPath, { OPERATOR_PROVIDER_IDS: DEMO_USER.id });
 
   async function signInToConsole(page: Page): Promise<void> {
@@ -75,6 +76,59 @@ describeNeeding(BROWSER, "the seller's console overview at 390 and 1280 px", (br
       await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(width);
       expect(await seriousViolations(page)).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, `console-overview-${width}.png`), fullPage: true });
+    },
+    TEST_MS,
+  );
+
+  /** Every view of the console but the overview (checked above), as an operator reaches it, its heading and
+   * the button of a dialog it opens (axe sees a dialog's fields only while it is open). */
+  const VIEWS = [
+    ['#/catalog', 'Catalog'],
+    ['#/offers', 'Offers'],
+    ['#/sales', 'Sales'],
+    ['#/customers', 'Customers'],
+    ['#/jobs', 'Jobs'],
+    ['#/webhooks', 'Webhooks', 'Add an endpoint'],
+    ['#/settings', 'Settings'],
+    [`#/users/${DEMO_USER.id}`, `${DEMO_USER.username} (${DEMO_USER.id})`, 'Grant USER premium'],
+  ];
+
+  /** What sticks out past the right edge of the screen, named as a selector. */
+  const STICKING_OUT = `[...document.querySelectorAll('#detail *')]
+    .filter((node) => node.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5)
+    .map((node) => node.tagName.toLowerCase() + (node.id ? '#' + node.id : '') + (node.className ? '.' + node.className : ''))`;
+
+  it.each([390, 1280])(
+    'at %i px: no serious axe violation on any page of the console, and nothing wider than the screen',
+    async (width) => {
+      const { core } = getProduct();
+      await addEndpoint(
+        core.sequelize,
+        { url: `https://hooks.example.com/${width}`, actor: 'e2e' },
+        core.config.outgoingWebhooks,
+      );
+      const page = await getProduct().newPage({ width, height: 844 });
+      // The demo user signs in to the store first, so that the user view has someone to show.
+      await page.goto(`${getProduct().api}/store/`);
+      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
+      await page.getByRole('button', { name: 'Authorize' }).click();
+      await page.locator('#status', { hasText: 'premium' }).waitFor();
+      await signInToConsole(page);
+
+      const found: Record<string, unknown> = {};
+      for (const [view, heading, opens] of VIEWS) {
+        await page.evaluate(`location.hash = '${view}'`);
+        await page.locator('#detail').getByRole('heading', { name: heading, exact: true }).waitFor();
+        const violations = await seriousViolations(page);
+        const outside = (await page.evaluate(STICKING_OUT)) as string[];
+        if (opens) {
+          await page.getByRole('button', { name: opens }).click();
+          violations.push(...(await seriousViolations(page)));
+          await page.getByRole('button', { name: 'Back' }).click();
+        }
+        if (violations.length > 0 || outside.length > 0) found[view!] = { violations, outside };
+      }
+      expect(found).toEqual({});
     },
     TEST_MS,
   );

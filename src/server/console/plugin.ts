@@ -9,6 +9,7 @@ import consoleLookupRoutes from '../routes/console-lookups';
 import consoleOfferRoutes from '../routes/console-offers';
 import consoleReportRoutes from '../routes/console-reports';
 import consoleSettingsRoutes from '../routes/console-settings';
+import consoleWebhookRoutes from '../routes/console-webhooks';
 import { servePageFiles } from '../page-files';
 import { sourceDirectory } from '../source-directory';
 import { CONSOLE_PATH } from './cookie';
@@ -77,5 +78,6 @@ export default async function consolePlugin(app: FastifyInstance, options: AppOp
     await api.register(consoleReportRoutes, options);
     await api.register(consoleJobRoutes, options);
     await api.register(consoleSettingsRoutes, options);
+    await api.register(consoleWebhookRoutes, options);
   });
 }

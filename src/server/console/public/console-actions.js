@@ -12,8 +12,8 @@
   // The plans a grant offers: the catalog's on sale, then Custom; the seed's until the catalog is read.
   let plans = ['Monthly', 'Yearly', 'Custom'];
   let onDone = async () => {};
-  // The routes of actions that take something away: premium, money, a renewal, a plan or offer on sale.
-  const TAKES_AWAY = /\/(revoke|refund|cancel|archive|disable)$/;
+  // The routes of actions that take something away: premium, money, a renewal, a plan or offer on sale, an endpoint.
+  const TAKES_AWAY = /\/(revoke|refund|cancel|archive|disable|remove)$/;
 
   function randomKey() {
     const bytes = crypto.getRandomValues(new Uint8Array(16));

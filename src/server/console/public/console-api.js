@@ -80,10 +80,10 @@
 
   /**
    * Each view's address: `#/users/<id>`, `#/guilds/<id>`, `#/orders/<id>`, `#/subscriptions/<id>`,
-   * `#/catalog`, `#/offers`, `#/sales`, `#/customers`, `#/jobs` and `#/settings` (also reached as `#catalog`, …); `#/` the overview.
+   * `#/catalog`, `#/offers`, `#/sales`, `#/customers`, `#/jobs`, `#/webhooks` and `#/settings` (also reached as `#catalog`, …); `#/` the overview.
    */
   const PLURALS = { user: 'users', guild: 'guilds', order: 'orders', subscription: 'subscriptions' };
-  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'jobs', 'settings'];
+  const PAGES = ['catalog', 'offers', 'sales', 'customers', 'jobs', 'webhooks', 'settings'];
   const viewHref = (kind, id) =>
     PAGES.includes(kind) ? `#/${kind}` : `#/${PLURALS[kind]}/${encodeURIComponent(id)}`;
 

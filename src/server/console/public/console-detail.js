@@ -304,6 +304,7 @@
       render: (data) => window.ConsoleSales.renderCustomers(data),
     },
     jobs: { path: () => '/api/console/jobs?limit=100', render: (data) => window.ConsoleJobs.render(data) },
+    webhooks: { path: () => '/api/console/webhooks', render: (data) => window.ConsoleWebhooks.render(data) },
     user: { path: (id) => `/api/console/users/${id}`, render: renderUser },
     guild: { path: (id) => `/api/console/guilds/${id}`, render: renderGuild },
     order: { path: (id) => `/api/console/orders/${encodeURIComponent(id)}`, render: renderOrder },

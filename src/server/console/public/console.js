@@ -19,6 +19,7 @@
     'sales-link',
     'customers-link',
     'jobs-link',
+    'webhooks-link',
     'settings-link',
   ];
 
@@ -43,7 +44,7 @@
     renderOverview(await get('/api/console/overview'));
   }
 
-  /** Shows the view the address names: the overview, a page (catalog, offers, sales, customers, jobs), or one user, guild, order or subscription. */
+  /** Shows the view the address names: the overview, a page (catalog, offers, sales, customers, jobs, webhooks, settings), or one user, guild, order or subscription. */
   async function route() {
     const view = viewOf(location.hash);
     error(null);
