@@ -53,8 +53,6 @@ describeNeeding(
       const env = {
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
-        // Three replicas on one host: each metrics server on a port of its own.
-        METRICS_PORT: '0',
         DATABASE_URL: bouncer.url(directUrl),
         // PgBouncer 1.18 in transaction mode keeps no prepared statement from one transaction to the next.
         DATABASE_PREPARED_STATEMENTS: 'false',
@@ -71,16 +69,18 @@ describeNeeding(
         EXPIRY_CRON: '* * * * * *',
         HOUSEKEEPING_CRON: '* * * * * *',
       };
-      const ports = await freePorts(2 * REPLICAS);
+      // Three replicas on one host: each metrics server on a port of its own, chosen with the others (a
+      // METRICS_PORT of 0 could be handed another replica's PORT before that replica takes it).
+      const ports = await freePorts(3 * REPLICAS);
       for (let i = 0; i < REPLICAS; i++) {
-        const [apiPort, workerPort] = [ports[2 * i]!, ports[2 * i + 1]!];
+        const [apiPort, workerPort, metricsPort] = ports.slice(3 * i, 3 * i + 3) as [number, number, number];
         const api = `http://127.0.0.1:${apiPort}`;
         const worker = `http://127.0.0.1:${workerPort}`;
         processes.push(
           runProcess(
             `scaling-api-${i + 1}`,
             'src/server/main.js',
-            { ...env, PORT: String(apiPort), HOST: '127.0.0.1' },
+            { ...env, PORT: String(apiPort), METRICS_PORT: String(metricsPort), HOST: '127.0.0.1' },
             `${api}/readyz`,
             READY_WITHIN_MS,
           ),

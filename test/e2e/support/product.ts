@@ -56,7 +56,9 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
     // The worker relays at once: outbox rows an earlier test file of this jest worker left must not reach
     // this test's stream.
     await resetDatabase(getCore());
-    const [apiPort, sandboxPort, workerPort] = await freePorts(3);
+    // The API's metrics port is chosen with the others: a METRICS_PORT of 0 could be handed the port just
+    // freed for PORT before the API takes it (EADDRINUSE at start).
+    const [apiPort, sandboxPort, workerPort, metricsPort] = await freePorts(4);
     api = `http://127.0.0.1:${apiPort}`;
     const sandbox = `http://127.0.0.1:${sandboxPort}`;
     const env = {
@@ -69,7 +71,7 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
       REDIS_KEY_PREFIX: testConfig().redisKeyPrefix,
       PORT: String(apiPort),
       WORKER_PORT: String(workerPort),
-      METRICS_PORT: '0',
+      METRICS_PORT: String(metricsPort),
       SANDBOX_PORT: String(sandboxPort),
       SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
       // As a seller sets it: sign-in lands on the store's /store/dashboard.
