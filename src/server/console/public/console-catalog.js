@@ -26,6 +26,17 @@
   const catalogButton = (label, action, variant, dialog) =>
     button(label, () => act({ action, body: {}, noKey: true, noReason: true, ...dialog }), variant, action);
 
+  /** A tier's rank, as the add and change dialogs ask for it. */
+  const rankField = (value) => ({
+    name: 'rank',
+    label: 'Rank (unique; higher is more, and runs first)',
+    type: 'number',
+    min: '0',
+    step: '1',
+    required: true,
+    value: String(value),
+  });
+
   /** Lines (or a line of words split by spaces or commas), blanks dropped. */
   const lines = (text) =>
     text
@@ -49,15 +60,7 @@
           maxlength: '32',
         },
         { name: 'name', label: 'Name buyers read (Pro)', required: true, maxlength: '64' },
-        {
-          name: 'rank',
-          label: 'Rank (unique; higher is more, and runs first)',
-          type: 'number',
-          min: '0',
-          step: '1',
-          required: true,
-          value: String(highest + 1),
-        },
+        rankField(highest + 1),
         {
           name: 'features',
           label: 'Features, one key=value a line (music=true, queue=500, quality=high)',
@@ -97,15 +100,7 @@
       path: `/api/console/catalog/tiers/${encodeURIComponent(tier.code)}`,
       fields: [
         { name: 'name', label: 'Name buyers read', required: true, maxlength: '64', value: tier.name },
-        {
-          name: 'rank',
-          label: 'Rank (unique; higher is more, and runs first)',
-          type: 'number',
-          min: '0',
-          step: '1',
-          required: true,
-          value: String(tier.rank),
-        },
+        rankField(tier.rank),
       ],
       describe: (after) => `Tier ${after.code} is now ${after.name}, rank ${after.rank}.`,
     });
