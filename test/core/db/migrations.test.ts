@@ -27,6 +27,7 @@ const TABLES = [
   'payment_disputes',
   'payment_refund_keys',
   'payment_refunds',
+  'payments',
   'plans',
   'premium_code_batches',
   'premium_codes',
