@@ -1,7 +1,7 @@
 import { bindSlot } from '../../src/core/bundles';
 import { ServerPremium } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { applyRefund } from '../../src/core/refunds/order-refund';
+import { applyRefund } from '../../src/core/refunds/payment-refund';
 import { json, premium } from '../support/cli';
 import { useTestCore } from '../support/context';
 import { createOrderRow, createUser, snowflake } from '../support/fixtures';

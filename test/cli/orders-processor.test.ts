@@ -1,7 +1,7 @@
 import type { Core } from '../../src/core';
 import { Order, OutboxEvent, PremiumGrant } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { applyRefund } from '../../src/core/refunds/order-refund';
+import { applyRefund } from '../../src/core/refunds/payment-refund';
 import { razorpayClientFor } from '../../src/core/payments/processor';
 import { handleWebhook } from '../../src/core/webhooks/inbox';
 import { webhookSignature } from '../../src/core/processor/signatures';

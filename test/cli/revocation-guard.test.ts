@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { PremiumGrant, type User } from '../../src/core/models';
 import { applyPayment } from '../../src/core/payments/apply-payment';
-import { applyRefund } from '../../src/core/refunds/order-refund';
+import { applyRefund } from '../../src/core/refunds/payment-refund';
 import { grantPremium } from '../../src/core/premium/grant';
 import { revokePremium } from '../../src/core/premium/revoke';
 import { startWorker } from '../../src/worker/worker';

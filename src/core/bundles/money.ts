@@ -15,7 +15,7 @@ import {
   END_BUNDLE,
   HELD_DISPUTE_TAKES,
   HOLD_BINDING,
-  LOCK_BUNDLE_OF_ORDER,
+  LOCK_BUNDLE_OF_PAYMENT,
   LOCK_HELD_BINDING,
   MOVE_BINDING,
   REBIND,
@@ -41,9 +41,12 @@ export interface BundleRevoke {
  */
 export type BundleTake = { days: 'all'; endNow: boolean } | { days: number };
 
-/** The bundle a paid order bought, locked; null when the order bought none. */
-export async function bundleOfOrder(transaction: Transaction, orderId: number): Promise<LockedBundle | null> {
-  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_ORDER, [orderId]);
+/** The bundle a payment paid for, locked; null when it paid for none. */
+export async function bundleOfPayment(
+  transaction: Transaction,
+  paymentId: string,
+): Promise<LockedBundle | null> {
+  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_PAYMENT, [paymentId]);
   return found ? normalised(found) : null;
 }
 

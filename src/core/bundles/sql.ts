@@ -30,9 +30,6 @@ export const BOUND_GUILDS_OF_SUBSCRIPTION = `SELECT bb.guild_id AS "guildId" FRO
   WHERE b.subscription_id = $1 AND bb.unbound_at IS NULL ORDER BY bb.id`;
 
 /** The bundle whose subscription made charge $1 (subscription_charges.id), locked. */
-export const LOCK_BUNDLE_OF_CHARGE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
-  JOIN subscription_charges c ON c.subscription_id = b.subscription_id
-  WHERE c.id = $1 FOR UPDATE OF b`;
 
 /**
  * The renewals' grants a binding still carries besides its own grant (keyed by renewalGrantKey), for a take
@@ -54,8 +51,15 @@ export const CUT_BUNDLE_END = `UPDATE bundles SET ends_at = LEAST(ends_at, $2::t
 export const LOCK_BUNDLE = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
   WHERE b.id = $1 FOR UPDATE OF b`;
 
-export const LOCK_BUNDLE_OF_ORDER = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
-  WHERE b.order_id = $1 FOR UPDATE OF b`;
+/** The bundle payment $1 paid for (docs/payments.md): an order's, or a bundle subscription's charge's. */
+export const LOCK_BUNDLE_OF_PAYMENT = `SELECT ${BUNDLE_COLUMNS} FROM bundles b JOIN users u ON u.id = b.buyer_user_id
+  WHERE b.id = (
+    SELECT o.id FROM payments p JOIN bundles o ON o.order_id = p.order_id WHERE p.payment_id = $1
+    UNION ALL
+    SELECT s.id FROM payments p JOIN subscription_charges c ON c.id = p.charge_id
+      JOIN bundles s ON s.subscription_id = c.subscription_id WHERE p.payment_id = $1
+    LIMIT 1)
+  FOR UPDATE OF b`;
 
 /** The live bindings of a bundle, oldest first. */
 export const LIVE_BINDINGS = `SELECT id, guild_id AS "guildId", grant_id AS "grantId", bound_at AS "boundAt",

@@ -4,13 +4,8 @@ import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { recordBundleGrant } from './bundle-grants';
 import { bindSlot } from './bundles';
-import { liveBindings, lockBundle, normalised, rows, type LockedBundle } from './locked';
-import {
-  BOUND_GUILDS_OF_SUBSCRIPTION,
-  EXTEND_BUNDLE,
-  INSERT_SUBSCRIPTION_BUNDLE,
-  LOCK_BUNDLE_OF_CHARGE,
-} from './sql';
+import { liveBindings, lockBundle, rows } from './locked';
+import { BOUND_GUILDS_OF_SUBSCRIPTION, EXTEND_BUNDLE, INSERT_SUBSCRIPTION_BUNDLE } from './sql';
 
 /** One captured charge of a bundle plan's subscription, as subscriptions/charges.ts applies it. */
 export interface BundleCharge {
@@ -104,15 +99,6 @@ export async function chargeBundle(
     first ??= change;
   }
   return first;
-}
-
-/** The bundle whose subscription made the charge (subscription_charges.id), locked; null for none. */
-export async function bundleOfCharge(
-  transaction: Transaction,
-  chargeId: number,
-): Promise<LockedBundle | null> {
-  const [found] = await selectRows<LockedBundle>(transaction, LOCK_BUNDLE_OF_CHARGE, [chargeId]);
-  return found ? normalised(found) : null;
 }
 
 /** The guilds bound to the bundle a subscription's charges made (none before its first charge). */

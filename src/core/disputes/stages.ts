@@ -7,8 +7,6 @@ import { daysLeftAfterRefunds } from '../refunds/refunded-share';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { recordNotice } from '../seller-notices';
 import {
-  bundleOfCharge,
-  bundleOfOrder,
   restoreBundleOf,
   takeFromBundle,
   type BundleRevoke,
@@ -25,7 +23,8 @@ import {
   unrestoredDisputeRevoke,
   type DisputeProgress,
 } from './history';
-import type { DisputedPayment, DisputeOutcome, PaymentDispute } from './types';
+import type { LockedPayment } from '../payments/locked-payment';
+import type { DisputeOutcome, PaymentDispute } from './types';
 
 /** Who revokes and restores premium for a chargeback. */
 const DISPUTE_ACTOR = 'razorpay-webhook';
@@ -40,7 +39,7 @@ const DISPUTE_ACTOR = 'razorpay-webhook';
 export async function applyDisputeStage(
   sequelize: Sequelize,
   transaction: Transaction,
-  payment: DisputedPayment,
+  payment: LockedPayment,
   dispute: Pick<PaymentDispute, 'disputeId' | 'stage' | 'amountPaise' | 'details'>,
   limit: RevokeLimit = {},
 ): Promise<DisputeOutcome> {
@@ -85,7 +84,7 @@ export async function applyDisputeStage(
 /** The seller's notice of a dispute opened, won or lost (docs/seller-notices.md). */
 function tellSeller(
   transaction: Transaction,
-  payment: DisputedPayment,
+  payment: LockedPayment,
   dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise'>,
   stage: 'created' | 'won' | 'lost',
 ): Promise<void> {
@@ -108,7 +107,7 @@ class DisputeChange {
   constructor(
     private readonly sequelize: Sequelize,
     private readonly transaction: Transaction,
-    private readonly payment: DisputedPayment,
+    private readonly payment: LockedPayment,
     private readonly dispute: Pick<PaymentDispute, 'disputeId' | 'amountPaise' | 'details'>,
     private readonly progress: DisputeProgress | null,
     private readonly limit: RevokeLimit,
@@ -124,12 +123,8 @@ class DisputeChange {
     return Math.min(1, disputed / this.payment.amountPaise);
   }
 
-  /** The bundle an order or a bundle subscription's charge paid for (docs/bundles.md), locked; else null. */
-  private async bundle(): Promise<LockedBundle | null> {
-    const { owner } = this.payment;
-    return 'orderId' in owner
-      ? bundleOfOrder(this.transaction, owner.orderId)
-      : bundleOfCharge(this.transaction, owner.chargeId);
+  private bundle(): Promise<LockedBundle | null> {
+    return this.payment.bundle();
   }
 
   private bundleRevoke(): BundleRevoke {

@@ -58,3 +58,6 @@ export const ORDER_CHECK_KEY_TIME = '"Order"."next_check_at"::text';
 export const ORDER_CHECK_KEY = '("Order"."next_check_at", "Order"."id")';
 export const orderCheckKeyOf = (escapedKeyTime: string, id: number) =>
   `(${escapedKeyTime}::timestamptz, ${id})`;
+
+/** What recorded payment $1 (docs/payments.md) came from: its order's or its charge's id. */
+export const PAYMENT_SOURCE = `SELECT source, COALESCE(order_id, charge_id) AS "sourceId" FROM payments WHERE payment_id = $1`;

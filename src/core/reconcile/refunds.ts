@@ -7,7 +7,7 @@ import { Order } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { reasonOf } from './orders';
 import type { ReconcileEntry } from './report';
-import { applyRefund } from '../refunds/order-refund';
+import { applyRefund } from '../refunds/payment-refund';
 import { refundRefusedPayment } from '../refunds/refused-payment';
 import { markRefundChecked } from '../orders/changes';
 import { DUE_PAID_ORDERS } from '../payments/sql';

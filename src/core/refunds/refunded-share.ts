@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
 import { grantPaidFor } from '../premium/grant-paid-for';
-import type { DisputedPayment } from '../disputes/types';
+import type { LockedPayment } from '../payments/locked-payment';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
 import type { GrantSource, PremiumChange } from '../premium/types';
@@ -43,7 +43,7 @@ export function refundShareRowOf(idempotencyKey: string): number | null {
  */
 async function refundDaysOwed(
   transaction: Transaction,
-  payment: DisputedPayment,
+  payment: LockedPayment,
   refundedTotal: number,
 ): Promise<number> {
   const purchase = await PremiumGrant.findOne({
@@ -67,7 +67,7 @@ async function refundDaysOwed(
 export async function takeRefundedShare(
   sequelize: Sequelize,
   transaction: Transaction,
-  payment: DisputedPayment,
+  payment: LockedPayment,
   share: RefundedShare,
   options: Pick<RevokeOptions, 'released' | 'maxRevokesPerHour'> = {},
 ): Promise<TakenShare> {
@@ -122,7 +122,7 @@ export async function takeRefundedShare(
  */
 export async function daysLeftAfterRefunds(
   transaction: Transaction,
-  payment: DisputedPayment,
+  payment: LockedPayment,
   days: number,
 ): Promise<number> {
   const refundedTotal = await processedTotalOf(transaction, payment.paymentId);

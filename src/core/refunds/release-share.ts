@@ -1,12 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { disputedCharge } from '../subscriptions/disputed-charge';
-import { disputedOrder } from '../payments/disputed-order';
-import type { DisputedPayment } from '../disputes/types';
 import { AppError } from '../errors';
-import { Order } from '../models';
-import { lockOrder } from '../orders/locked-order';
+import { lockPayment } from '../payments/locked-payment';
 import type { PremiumChange, RevokeRequest } from '../premium/types';
-import { lockChargeOfPayment } from '../subscriptions/locked-charge';
 import { processedTotalOf, refundedPaymentOf } from './refund-records';
 import { takeRefundedShare } from './refunded-share';
 
@@ -25,7 +20,8 @@ export async function releaseRefundedShare(
   held: RevokeRequest,
 ): Promise<{ change: PremiumChange; detail: string }> {
   const refunded = await refundedPaymentOf(transaction, rowId);
-  const payment = await lockPayment(sequelize, transaction, refunded);
+  const payment = await lockPayment(sequelize, transaction, refunded, null);
+  if (!payment) throw AppError.notFound('PAYMENT_NOT_FOUND', `no payment ${refunded.paymentId} of ours`);
   if (payment.standing !== 'paid') {
     throw AppError.conflict(
       'PAYMENT_NOT_PAID',
@@ -60,24 +56,4 @@ export async function releaseRefundedShare(
     change: taken.revoke,
     detail: `ledger row ${taken.revoke.grantId}: ${taken.days} days taken${restored}`,
   };
-}
-
-async function lockPayment(
-  sequelize: Sequelize,
-  transaction: Transaction,
-  { paymentId, orderId }: { paymentId: string; orderId: number | null },
-): Promise<DisputedPayment> {
-  if (orderId !== null) {
-    const { processorOrderId } = await Order.findByPk(orderId, { transaction, rejectOnEmpty: true });
-    return disputedOrder(
-      sequelize,
-      await lockOrder(transaction, processorOrderId),
-      paymentId,
-      transaction,
-      null,
-    );
-  }
-  const charge = await lockChargeOfPayment(transaction, paymentId);
-  if (!charge) throw AppError.notFound('CHARGE_NOT_FOUND', `no subscription charge paid by ${paymentId}`);
-  return disputedCharge(charge, transaction);
 }

@@ -4,8 +4,7 @@ import type { Core } from '..';
 import { execute, selectRows } from '../db/database';
 import { AppError, isAppError } from '../errors';
 import type { RazorpayClient, RazorpayRefund } from '../processor/razorpay-client';
-import { applyChargeRefund } from './charge-refund';
-import { applyRefund } from './order-refund';
+import { applyRefund } from './payment-refund';
 import { lockRefundablePayment, type RefundablePayment } from './refundable-payment';
 import { reserveRefund, type RefundRow } from './refund-reservation';
 import {
@@ -27,7 +26,7 @@ import type { RefundRequest, RefundResult, RefundStatus } from './types';
  * 2. Razorpay's refund API is called with that receipt, which is also its `X-Refund-Idempotency` key;
  *    a retry of a row whose answer was lost sends the same request again, so it refunds once;
  * 3. the answer is recorded; when it says `processed`, premium is taken back at once through the refund
- *    rules (`applyRefund`, `applyChargeRefund`), otherwise when the `refund.processed` webhook comes.
+ *    rules (`applyRefund`), otherwise when the `refund.processed` webhook comes.
  */
 export async function requestRefund(
   core: Pick<Core, 'sequelize' | 'config'>,
@@ -163,18 +162,11 @@ async function applyProcessed(
     receipt: refund.receipt,
   };
   const { invoicing } = await readSettings(core, transaction);
-  if (payment.orderId !== null) {
-    await applyRefund(
-      core.sequelize,
-      { ...entity, processorOrderId: payment.orderId },
-      { transaction, invoicing },
-    );
-  } else {
-    await applyChargeRefund(core.sequelize, entity, transaction, {
-      maxRevokesPerHour: core.config.maxRevokesPerHour,
-      invoicing,
-    });
-  }
+  await applyRefund(core.sequelize, entity, {
+    transaction,
+    invoicing,
+    maxRevokesPerHour: core.config.maxRevokesPerHour,
+  });
 }
 
 /**

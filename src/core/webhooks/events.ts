@@ -3,7 +3,7 @@ import type { DisputeStage, PaymentDispute } from '../disputes/types';
 import { AppError } from '../errors';
 import type { CapturedPayment } from '../payments/apply-payment';
 import type { FailedPayment } from '../payments/failed-payment';
-import type { ChargeRefund } from '../refunds/charge-refund';
+import type { ProcessedRefund } from '../refunds/payment-refund';
 import { invoiceCharge, type InvoiceCharge, type InvoicePayment } from '../subscriptions/charge-events';
 import type { SubscriptionEvent } from '../subscriptions/webhooks';
 import {
@@ -21,7 +21,7 @@ import {
 export type RazorpayEvent =
   | { name: string; kind: 'payment'; payment: CapturedPayment }
   /** A refund of an order's payment or of a subscription charge's (the payment's order, when it has one). */
-  | { name: string; kind: 'refund'; refund: ChargeRefund & { processorOrderId: string | null } }
+  | { name: string; kind: 'refund'; refund: Required<ProcessedRefund> }
   /** A `subscription.*` event. */
   | { name: string; kind: 'subscription'; event: SubscriptionEvent }
   | { name: string; kind: 'dispute'; dispute: PaymentDispute }

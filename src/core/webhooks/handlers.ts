@@ -1,12 +1,10 @@
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
-import { applyChargeDispute } from '../disputes/charge-dispute';
-import { applyDispute } from '../disputes/order-dispute';
+import { applyDispute } from '../disputes/payment-dispute';
 import { applyPayment } from '../payments/apply-payment';
 import { applyFailedPayment } from '../payments/failed-payment';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { applyChargeRefund } from '../refunds/charge-refund';
-import { applyRefund } from '../refunds/order-refund';
+import { applyRefund } from '../refunds/payment-refund';
 import { readSettings } from '../settings';
 import { applyInvoiceCharge } from '../subscriptions/charge-events';
 import { applySubscriptionWebhook } from '../subscriptions/webhooks';
@@ -56,28 +54,20 @@ const EVENT_HANDLERS: Handlers = {
     return ignored(name, reason);
   },
 
-  // Until a payment names its source, a refund or dispute is a subscription charge's when a charge holds
-  // its payment id, else an order's.
-  refund: async ({ core, transaction }, { name, refund }) => {
-    const limit = await revokeLimitOf(core, transaction);
-    const ofCharge = await applyChargeRefund(core.sequelize, refund, transaction, limit);
-    if (ofCharge !== null) return answer(name, ofCharge);
-    const { processorOrderId } = refund;
-    if (processorOrderId === null) return ignored(name, `payment ${refund.paymentId} has no order`);
-    return answer(
+  refund: async ({ core, transaction }, { name, refund }) =>
+    answer(
       name,
-      await applyRefund(core.sequelize, { ...refund, processorOrderId }, { transaction, ...limit }),
-    );
-  },
+      await applyRefund(core.sequelize, refund, { transaction, ...(await revokeLimitOf(core, transaction)) }),
+    ),
 
-  dispute: async ({ core, transaction }, { name, dispute }) => {
-    const limit = await revokeLimitOf(core, transaction);
-    return answer(
+  dispute: async ({ core, transaction }, { name, dispute }) =>
+    answer(
       name,
-      (await applyChargeDispute(core.sequelize, dispute, transaction, limit)) ??
-        (await applyDispute(core.sequelize, dispute, { transaction, ...limit })),
-    );
-  },
+      await applyDispute(core.sequelize, dispute, {
+        transaction,
+        ...(await revokeLimitOf(core, transaction)),
+      }),
+    ),
 
   subscription: async ({ core, processor, transaction }, { name, event }) =>
     answer(name, await applySubscriptionWebhook(core, processor, event, transaction)),

@@ -1,9 +1,9 @@
 import { QueryTypes } from 'sequelize';
-import { applyDispute } from '../../../src/core/disputes/order-dispute';
+import { applyDispute } from '../../../src/core/disputes/payment-dispute';
 import type { DisputeStage } from '../../../src/core/disputes/types';
 import { Order, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { applyRefund } from '../../../src/core/refunds/payment-refund';
 import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';

@@ -12,7 +12,7 @@ import { documentNumber, financialYearOf, indiaMonth } from '../../../src/core/i
 import { splitTax } from '../../../src/core/invoices/tax';
 import type { Order, User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { applyRefund } from '../../../src/core/refunds/payment-refund';
 import { useTestCore } from '../../support/context';
 import { createOrderRow, createUser } from '../../support/fixtures';
 import { SELLER } from '../../support/seller';

@@ -1,8 +1,8 @@
 import { Order, OutboxEvent, PremiumGrant, type User } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
-import { applyDispute } from '../../../src/core/disputes/order-dispute';
+import { applyDispute } from '../../../src/core/disputes/payment-dispute';
 import type { DisputeStage } from '../../../src/core/disputes/types';
-import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { applyRefund } from '../../../src/core/refunds/payment-refund';
 import { useTestCore } from '../../support/context';
 import { grantPremium } from '../../../src/core/premium/grant';
 import { createOrderRow, createUser, grantRequest } from '../../support/fixtures';

@@ -5,7 +5,7 @@ import { UserGuild } from '../../../src/core/models';
 import { applyPayment } from '../../../src/core/payments/apply-payment';
 import { applyFailedPayment } from '../../../src/core/payments/failed-payment';
 import { grantPremium } from '../../../src/core/premium/grant';
-import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { applyRefund } from '../../../src/core/refunds/payment-refund';
 import { useTestApp } from '../../support/app';
 import { createOrderRow, createUser, grantRequest, snowflake } from '../../support/fixtures';
 

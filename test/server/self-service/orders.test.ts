@@ -1,5 +1,5 @@
 import { OutboxEvent, PremiumGrant } from '../../../src/core/models';
-import { applyRefund } from '../../../src/core/refunds/order-refund';
+import { applyRefund } from '../../../src/core/refunds/payment-refund';
 import { RECHECKS_PER_MINUTE } from '../../../src/server/routes/payment-orders';
 import { createUser } from '../../support/fixtures';
 import {

@@ -1,0 +1,186 @@
+import type { Sequelize, Transaction } from 'sequelize';
+import { takeFromBundle, type LockedBundle } from '../bundles';
+import { recordMessage } from '../buyer-messages';
+import type { InvoiceSettings } from '../config';
+import { withTransaction } from '../db/database';
+import { lockPayment, type LockedPayment } from '../payments/locked-payment';
+import { grantPaidFor } from '../premium/grant-paid-for';
+import { revokePremium, type RevokeLimit } from '../premium/revoke';
+import { takeRefundedBundleShare } from './bundle-share';
+import { creditRefund } from './credit-note';
+import { recordProcessedRefund, type RecordedRefund } from './refund-records';
+import { takeRefundedShare, type RefundedShare } from './refunded-share';
+
+export interface ProcessedRefund {
+  /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
+  refundId: string | null;
+  paymentId: string;
+  /** Razorpay's order of the payment, when the event names one (a payment not recorded yet is its). */
+  processorOrderId?: string | null;
+  /** In paise: everything refunded on the payment so far, this refund included. */
+  refundedTotal: number;
+  /** In paise: this refund (with `refundId`). */
+  amountPaise?: number;
+  /** Our receipt, when we asked for the refund (src/core/refunds). */
+  receipt?: string | null;
+}
+
+export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
+
+/** Who a refund's revoke is by, and why, keyed once per payment. */
+type RefundRevoke = Omit<RefundedShare, 'recorded'> & { idempotencyKey: string };
+
+type RefundOptions = {
+  transaction?: Transaction;
+  source?: 'webhook' | 'reconcile';
+  invoicing: InvoiceSettings;
+} & RevokeLimit;
+
+/**
+ * Takes a processed refund into a payment (an order's or a subscription charge's) and its premium, by
+ * the rules of docs/refunds.md (what a refund takes) and docs/delivery-order.md (a refund before the
+ * payment grants nothing ever). Our request's answer and the webhook may both bring it, so each refund
+ * is recorded in `payment_refunds` and applied once, whichever comes first. Its credit note is issued
+ * last (docs/invoices.md).
+ */
+export async function applyRefund(
+  sequelize: Sequelize,
+  refund: ProcessedRefund,
+  options: RefundOptions,
+): Promise<RefundOutcome> {
+  return withTransaction(sequelize, options.transaction, async (transaction) => {
+    const payment = await lockPayment(sequelize, transaction, refund, null);
+    if (!payment && refund.processorOrderId) {
+      return ignored(`${describe(refund)} is for payment ${refund.paymentId}, which did not pay the order`);
+    }
+    if (!payment) return ignored(`payment ${refund.paymentId} has no order`);
+    const outcome = await applyLocked(sequelize, payment, refund, options, transaction);
+    await creditRefund(transaction, options.invoicing, refund);
+    return outcome;
+  });
+}
+
+const describe = (refund: ProcessedRefund) =>
+  refund.refundId ? `refund ${refund.refundId}` : `a refund of ${refund.paymentId}`;
+
+async function applyLocked(
+  sequelize: Sequelize,
+  payment: LockedPayment,
+  refund: ProcessedRefund,
+  options: RefundOptions,
+  transaction: Transaction,
+): Promise<RefundOutcome> {
+  const seenBy = options.source ?? 'webhook';
+  const described = describe(refund);
+  // Recorded even so: money went out, and the refund's row tells the reports (a reconciler may have
+  // settled the payment first).
+  const recorded = await recordRefundOf(transaction, payment, refund);
+  if (payment.standing === 'refunded') return ignored(`${payment.name} is already refunded`);
+  if (recorded?.alreadyApplied) return ignored(`${described} is already applied`);
+  const refundedTotal = Math.max(refund.refundedTotal, recorded?.refundedTotal ?? 0);
+  const by = recorded?.requestedBy ?? null;
+  const share: Omit<RefundedShare, 'recorded'> = {
+    source: payment.refundSource(by !== null, seenBy),
+    actor: by?.actor ?? (seenBy === 'webhook' ? 'razorpay-webhook' : 'reconciler'),
+    reason: by
+      ? `${described}: ${by.reason}`
+      : seenBy === 'webhook'
+        ? described
+        : `${described}, found by the reconciler`,
+  };
+  const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
+  const bundle = await payment.bundle();
+  if (refundedTotal < payment.amountPaise) {
+    if (!recorded || payment.standing !== 'paid') {
+      const status = recorded ? `${payment.name} is ${payment.standing}` : 'no refund id';
+      return ignored(
+        `partial refund (${refundedTotal} of ${payment.amountPaise} paise): ${status}, nothing taken now`,
+      );
+    }
+    if (bundle) {
+      await takeRefundedBundleShare(sequelize, transaction, bundle, payment, { ...share, recorded }, limit);
+    } else {
+      await takeRefundedShare(sequelize, transaction, payment, { ...share, recorded }, limit);
+    }
+    return refunded(transaction, payment, refund, refundedTotal);
+  }
+  const grant = await grantPaidFor(payment, transaction);
+  const wasPaid = payment.standing === 'paid';
+  await payment.setStanding('refunded');
+  const revoke = { ...share, idempotencyKey: payment.refundRevokeKey };
+  if (bundle) {
+    await takeFullRefundOfBundle(
+      sequelize,
+      transaction,
+      bundle,
+      payment,
+      { revoke, wasPaid, recorded },
+      limit,
+    );
+  } else if (grant) {
+    await revokePremium(
+      sequelize,
+      { ...revoke, target: { grantId: grant.id }, subscriptionId: payment.premium.subscriptionId },
+      { transaction, ...limit },
+    );
+  }
+  return refunded(transaction, payment, refund, refundedTotal);
+}
+
+/**
+ * A bundle bought by the payment ends now with all it has left; a bundle subscription's charge paid
+ * for one cycle's days on every bound guild, so its refund takes that share, while the charge's premium
+ * runs (a dispute took it already otherwise).
+ */
+async function takeFullRefundOfBundle(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  bundle: LockedBundle,
+  payment: LockedPayment,
+  { revoke, wasPaid, recorded }: { revoke: RefundRevoke; wasPaid: boolean; recorded: RecordedRefund | null },
+  limit: RevokeLimit,
+): Promise<void> {
+  if (bundle.orderId !== null) {
+    await takeFromBundle(sequelize, transaction, bundle, { days: 'all', endNow: true }, revoke, limit);
+  } else if (wasPaid && recorded) {
+    await takeRefundedBundleShare(sequelize, transaction, bundle, payment, { ...revoke, recorded }, limit);
+  }
+}
+
+/** A refund applied: the buyer is told, once per refund (or per payment, when the reconciler found it). */
+async function refunded(
+  transaction: Transaction,
+  payment: LockedPayment,
+  refund: ProcessedRefund,
+  refundedTotal: number,
+): Promise<RefundOutcome> {
+  const message = {
+    kind: 'refund' as const,
+    to: payment.to.providerId,
+    buyer: payment.to.username,
+    plan: payment.messagePlan,
+    amountPaise: refund.amountPaise ?? refundedTotal,
+    reference: payment.reference,
+  };
+  await recordMessage(transaction, message, refund.refundId ?? refund.paymentId);
+  return { result: 'refunded' };
+}
+
+/** Records a refund Razorpay named (not one the reconciler inferred from the payment's total). */
+function recordRefundOf(
+  transaction: Transaction,
+  payment: LockedPayment,
+  refund: ProcessedRefund,
+): Promise<RecordedRefund> | null {
+  if (refund.refundId === null || refund.amountPaise === undefined) return null;
+  return recordProcessedRefund(transaction, payment.owner, {
+    refundId: refund.refundId,
+    paymentId: refund.paymentId,
+    amountPaise: refund.amountPaise,
+    receipt: refund.receipt ?? null,
+  });
+}
+
+function ignored(reason: string): RefundOutcome {
+  return { result: 'ignored', reason };
+}
