@@ -20,6 +20,8 @@ import { PAYMENT_SOURCE } from './sql';
  * Where the two sources differ is said here once, by each (sources/order.ts, sources/charge.ts).
  */
 export interface LockedPayment extends PaymentGrants {
+  /** Where the money was recorded (`payments.source`). */
+  source: 'order' | 'charge';
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
   /** Who paid, as the seller's notice names them. */

@@ -92,7 +92,7 @@ async function applyLocked(
   const bundle = await payment.bundle();
   if (refundedTotal < payment.amountPaise) {
     if (!recorded || payment.standing !== 'paid') {
-      const status = recorded ? `${payment.name} is ${payment.standing}` : 'no refund id';
+      const status = recorded ? `the ${payment.source} is ${payment.standing}` : 'no refund id';
       return ignored(
         `partial refund (${refundedTotal} of ${payment.amountPaise} paise): ${status}, nothing taken now`,
       );

@@ -83,7 +83,7 @@ export async function applyCharge(
   const actor = ACTORS[context.source](locked);
   if (isBundle(subscription)) {
     // A bundle's charge changes every bound guild: applied once, when it is first recorded. Its row names
-    // no grant: its refunds take from the bundle (refunds/charge-refund.ts).
+    // no grant: its refunds take from the bundle (refunds/payment-refund.ts).
     if (known) return null;
     const change = await chargeBundle(sequelize, transaction, {
       subscriptionId: subscription.id,

@@ -37,6 +37,12 @@ describe('a subscription charge from our side', () => {
       net: 0,
       payments: 1,
     });
+    // The buyer is told, as for an order's refund, naming the subscription.
+    const [messages] = await getApp().core.sequelize.query(
+      `SELECT payload->>'reference' AS reference, (payload->>'amountPaise')::int AS paise FROM jobs
+       WHERE kind = 'buyer_message' AND payload->>'kind' = 'refund'`,
+    );
+    expect(messages).toEqual([{ reference: subscriptionId, paise: 19_900 }]);
   });
 
   it("keeps a dispute's respond_by and amount from its webhook for the open disputes", async () => {

@@ -20,6 +20,7 @@ export async function lockChargePayment(
   const charge = await found.reload({ transaction });
   const subscriptionId = subscription.processorSubscriptionId;
   return {
+    source: 'charge',
     name: `subscription ${subscriptionId} payment ${charge.paymentId}`,
     buyer: noticeBuyer(buyer),
     to: { providerId: buyer.providerId, username: buyer.username },

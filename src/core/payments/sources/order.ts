@@ -27,6 +27,7 @@ export async function lockOrderPayment(
   const buyer = await User.findByPk(order.buyerUserId, { transaction, rejectOnEmpty: true });
   const name = `order ${order.processorOrderId}`;
   return {
+    source: 'order',
     name,
     buyer: noticeBuyer(buyer),
     to: { providerId: buyer.providerId, username: buyer.username },
