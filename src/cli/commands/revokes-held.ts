@@ -13,7 +13,7 @@ export function targetText(target: RevokeTarget): string {
 /** A partial refund's revoke takes that refund's share of the grant's days, not all of them. */
 function takesText(request: RevokeRequest): string {
   const { refundShareRowOf } =
-    require('../../core/refunds/refunded-share') as typeof import('../../core/refunds/refunded-share');
+    require('../../core/purchase-kinds/single-refund-share') as typeof import('../../core/purchase-kinds/single-refund-share');
   const text = targetText(request.target);
   return refundShareRowOf(request.idempotencyKey) === null ? text : `a refund's share of ${text}`;
 }

@@ -1,18 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { DisputeStatus } from '../models';
-import { grantPremium } from '../premium/grant';
-import { revokePremium, type RevokeLimit } from '../premium/revoke';
+import type { RevokeLimit } from '../premium/revoke';
+import { kindOf, type DisputeTrail, type KindContext, type KindRevoke } from '../purchase-kinds';
 import { withdrawHeldRevokes } from '../revocation-guard/held-revokes';
-import { daysLeftAfterRefunds } from '../refunds/refunded-share';
-import { grantPaidFor } from '../premium/grant-paid-for';
 import { recordNotice } from '../seller-notices';
-import {
-  restoreBundleOf,
-  takeFromBundle,
-  type BundleRevoke,
-  type BundleTake,
-  type LockedBundle,
-} from '../bundles';
 import {
   anotherDisputeKeepsPremiumRevoked,
   disputeProgressOf,
@@ -123,19 +114,6 @@ class DisputeChange {
     return Math.min(1, disputed / this.payment.amountPaise);
   }
 
-  private bundle(): Promise<LockedBundle | null> {
-    return this.payment.bundle();
-  }
-
-  private bundleRevoke(): BundleRevoke {
-    return {
-      source: this.payment.premium.source,
-      actor: DISPUTE_ACTOR,
-      reason: `dispute ${this.disputeId}`,
-      idempotencyKey: disputeRevokeKey(this.disputeId),
-    };
-  }
-
   async record(status: DisputeStatus, { opened = this.progress?.opened ?? false } = {}): Promise<void> {
     const { amountPaise = null, details = {} } = this.dispute;
     await recordDisputeProgress(
@@ -156,97 +134,61 @@ class DisputeChange {
   }
 
   /**
-   * Revokes the grant the payment pays for, if any (an operator or a refund may have revoked it already):
-   * all that is left of it, or for a dispute of part of the payment that share of what the grant added,
-   * rounded up to whole days (revokePremium).
+   * Takes back what the payment bought, by its kind (src/core/purchase-kinds), if anything is left (an
+   * operator or a refund may have taken it already): all of it, or for a dispute of part of the payment
+   * that share, rounded up to whole days.
    */
   async revoke(standing: 'disputed' | 'refunded'): Promise<void> {
-    const { transaction, payment } = this;
-    const grant = await grantPaidFor(payment, transaction);
-    const share = this.share();
-    const bundle = await this.bundle();
-    if (bundle) {
-      const take = bundleTake(bundle, share, { endNow: standing === 'refunded' });
-      await takeFromBundle(this.sequelize, transaction, bundle, take, this.bundleRevoke(), {
-        maxRevokesPerHour: this.limit.maxRevokesPerHour,
-      });
-    }
-    if (grant && !bundle) {
-      const revoked = await revokePremium(
-        this.sequelize,
-        {
-          ...payment.premium,
-          target: { grantId: grant.id, share },
-          actor: DISPUTE_ACTOR,
-          reason: `dispute ${this.disputeId}`,
-          idempotencyKey: disputeRevokeKey(this.disputeId),
-        },
-        { transaction, maxRevokesPerHour: this.limit.maxRevokesPerHour },
-      );
-      // A revoke the revocation guard holds has no ledger row until it is released.
-      if ('grantId' in revoked) this.revokeLedgerId = revoked.grantId;
-    }
+    const { payment } = this;
+    const take = { share: this.share(), endNow: standing === 'refunded', revoke: this.disputeRevoke() };
+    this.revokeLedgerId = await kindOf(payment).takeDisputed(this.context(), payment, take);
     await payment.setStanding(standing);
   }
 
   /**
-   * Restores, once, what a dispute of the payment revoked: the days it took, less those the payment's
-   * refunds owe and could not take while it was disputed (daysLeftAfterRefunds), to the guild or user it
-   * took them from (a transfer may have moved them since the purchase). While another dispute of the payment
-   * keeps the premium revoked, the payment stays `disputed`, as that dispute alone would leave it. Nothing
-   * is granted when nothing was taken (the premium had run out, or an operator had revoked or ended it
-   * before).
+   * Gives back, once, what a dispute of the payment took, by its kind. While another dispute of the
+   * payment keeps the premium revoked, the payment stays `disputed`, as that dispute alone would leave
+   * it. A payment its dispute came before is applied now, as it would have been.
    */
   async restore(): Promise<void> {
     const { payment, transaction } = this;
     if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
-    const bundle = await this.bundle();
-    if (bundle) {
-      const take = bundleTake(bundle, this.share(), { endNow: false });
-      const won = { ...this.bundleRevoke(), reason: `dispute ${this.disputeId} won (${payment.name})` };
-      await restoreBundleOf(this.sequelize, transaction, bundle, take, won);
-      await payment.setStanding('paid');
-      return;
-    }
-    // Revokes of the payment's disputes that the revocation guard still holds are never to be applied now.
-    const keys = await disputeRevokeKeysOf(transaction, payment.owner);
-    await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${this.disputeId} won`);
-    const taken = await unrestoredDisputeRevoke(transaction, payment.owner);
-    const days = taken && (await daysLeftAfterRefunds(transaction, payment, -taken.days));
-    if (taken && days) {
-      const restoring = await grantPremium(
-        this.sequelize,
-        {
-          ...payment.plan,
-          guildId: taken.guildId,
-          // Given back as days of the tier the dispute took them from.
-          plan: { ...payment.plan.plan, durationDays: days, tier: taken.tier },
-          ...payment.premium,
-          actor: DISPUTE_ACTOR,
-          reason: `dispute ${this.disputeId} won (${payment.name})`,
-          idempotencyKey: `${taken.idempotencyKey}:won`,
-        },
-        { transaction },
-      );
-      await recordRestore(transaction, taken.disputeId, restoring.grantId);
-      await payment.recordRestoreGrant(restoring.grantId);
-    } else if (taken) {
-      // The payment's refunds owe every day the dispute took: restored with nothing, by its own revoke row.
-      await recordRestore(transaction, taken.disputeId, taken.ledgerId);
-    }
+    const won = {
+      share: this.share(),
+      revoke: { ...this.disputeRevoke(), reason: `dispute ${this.disputeId} won (${payment.name})` },
+      trail: this.trail(),
+    };
+    const restored = await kindOf(payment).restoreDisputed(this.context(), payment, won);
     await payment.setStanding('paid');
-    // Once paid, the payment is no longer refused as charged back.
-    if (!taken) await payment.applyIfNeverGranted?.();
+    if (!restored) await payment.applyIfNeverGranted?.();
   }
-}
 
-/**
- * A dispute of all of an order's payment takes all that is left of its bundle; of part of it, or of a
- * bundle subscription's charge (which paid for one cycle's days), that share of the bundle's days.
- */
-function bundleTake(bundle: LockedBundle, share: number, { endNow }: { endNow: boolean }): BundleTake {
-  const bought = bundle.orderId !== null;
-  return share >= 1 && bought ? { days: 'all', endNow } : { days: Math.ceil(bundle.days * share) };
+  private context(): KindContext {
+    const { sequelize, transaction, limit } = this;
+    return { sequelize, transaction, limit: { maxRevokesPerHour: limit.maxRevokesPerHour } };
+  }
+
+  private disputeRevoke(): KindRevoke {
+    return {
+      source: this.payment.premium.source,
+      actor: DISPUTE_ACTOR,
+      reason: `dispute ${this.disputeId}`,
+      idempotencyKey: disputeRevokeKey(this.disputeId),
+    };
+  }
+
+  /** The payment's dispute revokes, as a kind gives back what one took. */
+  private trail(): DisputeTrail {
+    const { transaction, payment, disputeId } = this;
+    return {
+      withdrawHeldRevokes: async () => {
+        const keys = await disputeRevokeKeysOf(transaction, payment.owner);
+        await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${disputeId} won`);
+      },
+      unrestoredRevoke: () => unrestoredDisputeRevoke(transaction, payment.owner),
+      recordRestore: (restoredDisputeId, ledgerId) => recordRestore(transaction, restoredDisputeId, ledgerId),
+    };
+  }
 }
 
 export function ignored(reason: string): DisputeOutcome {

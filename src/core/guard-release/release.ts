@@ -5,7 +5,7 @@ import { AppError, isAppError } from '../errors';
 import { PremiumGrant } from '../models';
 import { revokePremium, type RevokeRequest } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';
-import { refundShareRowOf } from '../refunds/refunded-share';
+import { refundShareRowOf } from '../purchase-kinds';
 import { releaseRefundedShare } from '../refunds/release-share';
 import { grantCarryingDaysOf } from '../premium/days-trail';
 import { listHeldRevokes, type HeldRevokeRow } from '../revocation-guard/held-revokes';

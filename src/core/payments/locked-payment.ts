@@ -22,6 +22,11 @@ import { PAYMENT_SOURCE } from './sql';
 export interface LockedPayment extends PaymentGrants {
   /** Where the money was recorded (`payments.source`). */
   source: 'order' | 'charge';
+  /**
+   * What it bought (`payments.kind`, src/core/purchase-kinds): one target's premium, or a bundle. A
+   * payment not recorded yet has bought nothing yet: `single`.
+   */
+  kind: 'single' | 'bundle';
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
   /** Who paid, as the seller's notice names them. */
@@ -62,7 +67,7 @@ export interface LockedPayment extends PaymentGrants {
 }
 
 /** What a source says of its payment: all but what every payment has alike. */
-export type PaymentOfSource = Omit<LockedPayment, 'bundle'>;
+export type PaymentOfSource = Omit<LockedPayment, 'bundle' | 'kind'>;
 
 export interface PaymentLookup {
   paymentId: string;
@@ -89,11 +94,11 @@ export async function lockPayment(
   lookup: PaymentLookup,
   invoicing: InvoiceSettings | null,
 ): Promise<LockedPayment | null> {
-  const [recorded] = await selectRows<{ source: 'order' | 'charge'; sourceId: string }>(
-    transaction,
-    PAYMENT_SOURCE,
-    [lookup.paymentId],
-  );
+  const [recorded] = await selectRows<{
+    source: 'order' | 'charge';
+    sourceId: string;
+    kind: LockedPayment['kind'];
+  }>(transaction, PAYMENT_SOURCE, [lookup.paymentId]);
   const context = { sequelize, transaction, invoicing, paymentId: lookup.paymentId };
   const found =
     recorded?.source === 'charge'
@@ -103,5 +108,11 @@ export async function lockPayment(
         : lookup.processorOrderId
           ? await lockOrderPayment(context, { processorOrderId: lookup.processorOrderId })
           : null;
-  return found && { ...found, bundle: () => bundleOfPayment(transaction, lookup.paymentId) };
+  return (
+    found && {
+      ...found,
+      kind: recorded?.kind ?? 'single',
+      bundle: () => bundleOfPayment(transaction, lookup.paymentId),
+    }
+  );
 }

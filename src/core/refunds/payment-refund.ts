@@ -1,15 +1,12 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import { takeFromBundle, type LockedBundle } from '../bundles';
 import { recordMessage } from '../buyer-messages';
 import type { InvoiceSettings } from '../config';
 import { withTransaction } from '../db/database';
 import { lockPayment, type LockedPayment } from '../payments/locked-payment';
-import { grantPaidFor } from '../premium/grant-paid-for';
-import { revokePremium, type RevokeLimit } from '../premium/revoke';
-import { takeRefundedBundleShare } from './bundle-share';
+import { recordProcessedRefund, type RecordedRefund } from '../payments/refund-records';
+import type { RevokeLimit } from '../premium/revoke';
+import { kindOf, type RefundedShare } from '../purchase-kinds';
 import { creditRefund } from './credit-note';
-import { recordProcessedRefund, type RecordedRefund } from './refund-records';
-import { takeRefundedShare, type RefundedShare } from './refunded-share';
 
 export interface ProcessedRefund {
   /** Null when the reconciler found the payment refunded: Razorpay's payment says how much, not by which refund. */
@@ -26,9 +23,6 @@ export interface ProcessedRefund {
 }
 
 export type RefundOutcome = { result: 'refunded' } | { result: 'ignored'; reason: string };
-
-/** Who a refund's revoke is by, and why, keyed once per payment. */
-type RefundRevoke = Omit<RefundedShare, 'recorded'> & { idempotencyKey: string };
 
 type RefundOptions = {
   transaction?: Transaction;
@@ -88,8 +82,7 @@ async function applyLocked(
         ? described
         : `${described}, found by the reconciler`,
   };
-  const limit = { maxRevokesPerHour: options.maxRevokesPerHour };
-  const bundle = await payment.bundle();
+  const context = { sequelize, transaction, limit: { maxRevokesPerHour: options.maxRevokesPerHour } };
   if (refundedTotal < payment.amountPaise) {
     if (!recorded || payment.standing !== 'paid') {
       const status = recorded ? `the ${payment.source} is ${payment.standing}` : 'no refund id';
@@ -97,54 +90,14 @@ async function applyLocked(
         `partial refund (${refundedTotal} of ${payment.amountPaise} paise): ${status}, nothing taken now`,
       );
     }
-    if (bundle) {
-      await takeRefundedBundleShare(sequelize, transaction, bundle, payment, { ...share, recorded }, limit);
-    } else {
-      await takeRefundedShare(sequelize, transaction, payment, { ...share, recorded }, limit);
-    }
+    await kindOf(payment).takeRefund(context, payment, { full: false, share: { ...share, recorded } });
     return refunded(transaction, payment, refund, refundedTotal);
   }
-  const grant = await grantPaidFor(payment, transaction);
   const wasPaid = payment.standing === 'paid';
-  await payment.setStanding('refunded');
   const revoke = { ...share, idempotencyKey: payment.refundRevokeKey };
-  if (bundle) {
-    await takeFullRefundOfBundle(
-      sequelize,
-      transaction,
-      bundle,
-      payment,
-      { revoke, wasPaid, recorded },
-      limit,
-    );
-  } else if (grant) {
-    await revokePremium(
-      sequelize,
-      { ...revoke, target: { grantId: grant.id }, subscriptionId: payment.premium.subscriptionId },
-      { transaction, ...limit },
-    );
-  }
+  await kindOf(payment).takeRefund(context, payment, { full: true, recorded, revoke, wasPaid });
+  await payment.setStanding('refunded');
   return refunded(transaction, payment, refund, refundedTotal);
-}
-
-/**
- * A bundle bought by the payment ends now with all it has left; a bundle subscription's charge paid
- * for one cycle's days on every bound guild, so its refund takes that share, while the charge's premium
- * runs (a dispute took it already otherwise).
- */
-async function takeFullRefundOfBundle(
-  sequelize: Sequelize,
-  transaction: Transaction,
-  bundle: LockedBundle,
-  payment: LockedPayment,
-  { revoke, wasPaid, recorded }: { revoke: RefundRevoke; wasPaid: boolean; recorded: RecordedRefund | null },
-  limit: RevokeLimit,
-): Promise<void> {
-  if (bundle.orderId !== null) {
-    await takeFromBundle(sequelize, transaction, bundle, { days: 'all', endNow: true }, revoke, limit);
-  } else if (wasPaid && recorded) {
-    await takeRefundedBundleShare(sequelize, transaction, bundle, payment, { ...revoke, recorded }, limit);
-  }
 }
 
 /** A refund applied: the buyer is told, once per refund (or per payment, when the reconciler found it). */

@@ -2,8 +2,8 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { AppError } from '../errors';
 import { lockPayment } from '../payments/locked-payment';
 import type { PremiumChange, RevokeRequest } from '../premium/types';
-import { processedTotalOf, refundedPaymentOf } from './refund-records';
-import { takeRefundedShare } from './refunded-share';
+import { processedTotalOf, refundedPaymentOf } from '../payments/refund-records';
+import { takeRefundedShare } from '../purchase-kinds';
 
 /**
  * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is

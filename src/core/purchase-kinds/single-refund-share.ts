@@ -4,22 +4,14 @@ import { grantPaidFor } from '../premium/grant-paid-for';
 import type { LockedPayment } from '../payments/locked-payment';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
-import type { GrantSource, PremiumChange } from '../premium/types';
+import type { PremiumChange } from '../premium/types';
 import {
   addDaysTakenToLatestRefund,
   daysTakenByRefunds,
   processedTotalOf,
   recordDaysTaken,
-  type RecordedRefund,
-} from './refund-records';
-
-export interface RefundedShare {
-  recorded: RecordedRefund;
-  /** Who the ledger says took the days: `manual` for a refund an operator asked for (never held). */
-  source: GrantSource;
-  actor: string;
-  reason: string;
-}
+} from '../payments/refund-records';
+import type { RefundedShare } from './types';
 
 /** What a partial refund took: its days, the revoke and the rest restored; or nothing, or held. */
 export type TakenShare =

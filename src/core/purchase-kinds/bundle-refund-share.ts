@@ -1,8 +1,9 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { takeFromBundle, type BundleTake, type LockedBundle } from '../bundles';
 import type { RevokeLimit } from '../premium/revoke';
-import { daysTakenByRefunds, recordDaysTaken } from './refund-records';
-import { refundShareKey, type RefundedShare } from './refunded-share';
+import { daysTakenByRefunds, recordDaysTaken } from '../payments/refund-records';
+import { refundShareKey } from './single-refund-share';
+import type { RefundedShare } from './types';
 
 /**
  * A partial refund of a bundle's payment, by the rule of one guild's (takeRefundedShare): the refunded

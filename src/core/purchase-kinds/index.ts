@@ -1,0 +1,15 @@
+import type { LockedPayment } from '../payments/locked-payment';
+import { bundle } from './bundle';
+import { single } from './single';
+import type { PurchaseKind } from './types';
+
+export { refundShareKey, refundShareRowOf, takeRefundedShare, type TakenShare } from './single-refund-share';
+export type { DisputeTrail, KindContext, KindRevoke, PurchaseKind, RefundedShare } from './types';
+
+/** Every purchase kind (docs/payments.md), by the name `payments.kind` records. */
+const PURCHASE_KINDS: Record<LockedPayment['kind'], PurchaseKind> = { single, bundle };
+
+/** The rules of what the payment bought. */
+export function kindOf(payment: Pick<LockedPayment, 'kind'>): PurchaseKind {
+  return PURCHASE_KINDS[payment.kind];
+}
