@@ -46,10 +46,16 @@ export interface DisputeDetails {
   respondBy: Date | null;
 }
 
+/** A disputed payment: its id, and its owner (the order or charge, kept for the reports). */
+export interface DisputedPaymentOf {
+  paymentId: string;
+  owner: DisputeOwner;
+}
+
 /** `revokeLedgerId`: the ledger row of the revoke this delivery made, if it made one. */
 export async function recordDisputeProgress(
   transaction: Transaction,
-  owner: DisputeOwner,
+  { paymentId, owner }: DisputedPaymentOf,
   disputeId: string,
   { status, opened }: DisputeProgress,
   details: DisputeDetails,
@@ -66,6 +72,7 @@ export async function recordDisputeProgress(
     details.phase,
     details.respondBy,
     revokeLedgerId,
+    paymentId,
   ]);
 }
 
@@ -75,11 +82,11 @@ export async function recordDisputeProgress(
  */
 export async function anotherDisputeKeepsPremiumRevoked(
   transaction: Transaction,
-  owner: DisputeOwner,
+  paymentId: string,
   disputeId: string,
 ): Promise<boolean> {
   const [row] = await selectRows(transaction, ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL, [
-    ...ownerColumns(owner),
+    paymentId,
     disputeId,
   ]);
   return row !== undefined;
@@ -96,9 +103,9 @@ export function disputeRevokeKey(disputeId: string): string {
 }
 
 /** The keys of the revokes the payment's disputes asked for, applied, held or never made. */
-export async function disputeRevokeKeysOf(transaction: Transaction, owner: DisputeOwner): Promise<string[]> {
+export async function disputeRevokeKeysOf(transaction: Transaction, paymentId: string): Promise<string[]> {
   const rows = await selectRows<{ key: string }>(transaction, DISPUTE_REVOKE_KEYS_SQL, [
-    ...ownerColumns(owner),
+    paymentId,
     REVOKE_KEY_PREFIX,
   ]);
   return rows.map((row) => row.key);
@@ -123,10 +130,10 @@ export interface UnrestoredRevoke {
  */
 export async function unrestoredDisputeRevoke(
   transaction: Transaction,
-  owner: DisputeOwner,
+  paymentId: string,
 ): Promise<UnrestoredRevoke | null> {
-  await execute(transaction, LINK_RELEASED_REVOKES_SQL, [...ownerColumns(owner), REVOKE_KEY_PREFIX]);
-  const [row] = await selectRows<UnrestoredRevoke>(transaction, UNRESTORED_REVOKE_SQL, ownerColumns(owner));
+  await execute(transaction, LINK_RELEASED_REVOKES_SQL, [paymentId, REVOKE_KEY_PREFIX]);
+  const [row] = await selectRows<UnrestoredRevoke>(transaction, UNRESTORED_REVOKE_SQL, [paymentId]);
   return row ? { ...row, ledgerId: Number(row.ledgerId) } : null;
 }
 

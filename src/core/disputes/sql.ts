@@ -2,7 +2,7 @@ import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../payments/sql';
 
 /**
  * Every raw SQL string of the disputes (README.md for the words). `payment_disputes` holds one row per
- * dispute: its owner (`order_id` or `charge_id`), its stage, what Razorpay said of it, and the ledger rows
+ * dispute: its payment (`payment_id`; and its owner, `order_id` or `charge_id`, for the reports), its stage, what Razorpay said of it, and the ledger rows
  * of its revoke (`revoke_ledger_id`) and of the grant that restored it (`restore_ledger_id`).
  */
 
@@ -10,13 +10,13 @@ export const DISPUTE_PROGRESS_SQL = 'SELECT status, opened FROM payment_disputes
 
 /**
  * $1 dispute id, $2 order id, $3 charge id, $4 status, $5 opened, $6–$10 the details, $11 the ledger row
- * of the revoke this delivery made (null: it made none, the one known stays).
+ * of the revoke this delivery made (null: it made none, the one known stays), $12 the payment.
  */
 export const RECORD_DISPUTE_PROGRESS_SQL = `
 INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened,
                               amount_paise, amount_deducted_paise, reason_code, phase, respond_by,
-                              revoke_ledger_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                              revoke_ledger_id, payment_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 ON CONFLICT (dispute_id) DO UPDATE
 SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now(),
   revoke_ledger_id = COALESCE(EXCLUDED.revoke_ledger_id, payment_disputes.revoke_ledger_id),
@@ -26,37 +26,34 @@ SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opene
   phase = COALESCE(EXCLUDED.phase, payment_disputes.phase),
   respond_by = COALESCE(EXCLUDED.respond_by, payment_disputes.respond_by)`;
 
-/** $1 order id, $2 charge id (one of them null), $3 the dispute to leave out. */
+/** $1 the payment, $2 the dispute to leave out. */
 export const ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL = `
 SELECT 1 FROM payment_disputes
-WHERE (order_id = $1 OR charge_id = $2) AND dispute_id <> $3
+WHERE payment_id = $1 AND dispute_id <> $2
   AND ${DISPUTE_KEEPS_PREMIUM_REVOKED}
 LIMIT 1`;
 
-/** The revoke keys ($3 the key's prefix, then the dispute id) of the payment's ($1 order id, $2 charge id) disputes. */
+/** The revoke keys ($2 the key's prefix, then the dispute id) of payment $1's disputes. */
 export const DISPUTE_REVOKE_KEYS_SQL = `
-SELECT $3 || dispute_id AS key FROM payment_disputes WHERE order_id = $1 OR charge_id = $2`;
+SELECT $2 || dispute_id AS key FROM payment_disputes WHERE payment_id = $1`;
 
 /**
- * Links the payment's disputes ($1 order id, $2 charge id) to their revokes that the revocation guard held
- * and an operator released since: those were written to the ledger later, by the release, under the key
- * the dispute asked for ($3 the key's prefix, then the dispute id).
+ * Links payment $1's disputes to their revokes that the revocation guard held and an operator released
+ * since: those were written to the ledger later, by the release, under the key the dispute asked for ($2
+ * the key's prefix, then the dispute id).
  */
 export const LINK_RELEASED_REVOKES_SQL = `
 UPDATE payment_disputes d SET revoke_ledger_id = g.id
 FROM premium_grants g
-WHERE (d.order_id = $1 OR d.charge_id = $2) AND d.revoke_ledger_id IS NULL
-  AND g.kind = 'revoke' AND g.idempotency_key = $3 || d.dispute_id`;
+WHERE d.payment_id = $1 AND d.revoke_ledger_id IS NULL
+  AND g.kind = 'revoke' AND g.idempotency_key = $2 || d.dispute_id`;
 
-/**
- * The newest revoke of a dispute of the payment ($1 order id, $2 charge id) that took days and that no
- * grant restored yet.
- */
+/** The newest revoke of a dispute of payment $1 that took days and that no grant restored yet. */
 export const UNRESTORED_REVOKE_SQL = `
 SELECT d.dispute_id AS "disputeId", g.id AS "ledgerId", g.days, g.guild_id AS "guildId", g.idempotency_key AS "idempotencyKey",
   g.tier
 FROM payment_disputes d JOIN premium_grants g ON g.id = d.revoke_ledger_id
-WHERE (d.order_id = $1 OR d.charge_id = $2) AND d.restore_ledger_id IS NULL AND g.days < 0
+WHERE d.payment_id = $1 AND d.restore_ledger_id IS NULL AND g.days < 0
 ORDER BY g.id DESC
 LIMIT 1`;
 

@@ -118,7 +118,7 @@ class DisputeChange {
     const { amountPaise = null, details = {} } = this.dispute;
     await recordDisputeProgress(
       this.transaction,
-      this.payment.owner,
+      this.payment,
       this.disputeId,
       { status, opened },
       {
@@ -152,7 +152,7 @@ class DisputeChange {
    */
   async restore(): Promise<void> {
     const { payment, transaction } = this;
-    if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.owner, this.disputeId)) return;
+    if (await anotherDisputeKeepsPremiumRevoked(transaction, payment.paymentId, this.disputeId)) return;
     const won = {
       share: this.share(),
       revoke: { ...this.disputeRevoke(), reason: `dispute ${this.disputeId} won (${payment.name})` },
@@ -182,10 +182,10 @@ class DisputeChange {
     const { transaction, payment, disputeId } = this;
     return {
       withdrawHeldRevokes: async () => {
-        const keys = await disputeRevokeKeysOf(transaction, payment.owner);
+        const keys = await disputeRevokeKeysOf(transaction, payment.paymentId);
         await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${disputeId} won`);
       },
-      unrestoredRevoke: () => unrestoredDisputeRevoke(transaction, payment.owner),
+      unrestoredRevoke: () => unrestoredDisputeRevoke(transaction, payment.paymentId),
       recordRestore: (restoredDisputeId, ledgerId) => recordRestore(transaction, restoredDisputeId, ledgerId),
     };
   }

@@ -87,4 +87,30 @@ describe('migration 059: payments', () => {
     await migrator.up();
     expect(await payments()).toHaveLength(5);
   });
+
+  it('names the payment of every dispute, those there before it and those an older version writes', async () => {
+    const migrator = createMigrator(sequelize);
+    await migrator.down({ to: '059-payments' });
+    await sequelize.query(`
+      INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
+      SELECT 'disp_Order0001', id, 'open', true FROM orders WHERE payment_id = 'pay_Order0001';
+      INSERT INTO payment_disputes (dispute_id, charge_id, status, opened)
+      SELECT 'disp_Charge0001', id, 'won', true FROM subscription_charges WHERE payment_id = 'pay_Charge0001'`);
+
+    await migrator.up();
+    // A version still running beside this one names only the order.
+    await sequelize.query(`
+      INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
+      SELECT 'disp_Late0001', id, 'open', true FROM orders WHERE payment_id = 'pay_Late0001'`);
+
+    expect(
+      await sequelize.query('SELECT dispute_id, payment_id FROM payment_disputes ORDER BY dispute_id', {
+        type: QueryTypes.SELECT,
+      }),
+    ).toEqual([
+      { dispute_id: 'disp_Charge0001', payment_id: 'pay_Charge0001' },
+      { dispute_id: 'disp_Late0001', payment_id: 'pay_Late0001' },
+      { dispute_id: 'disp_Order0001', payment_id: 'pay_Order0001' },
+    ]);
+  });
 });
