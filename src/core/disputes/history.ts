@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { DisputeStatus } from '../models';
+import type { UnrestoredRevoke } from '../purchase-kinds';
 import {
   ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
   DISPUTE_PROGRESS_SQL,
@@ -109,19 +110,6 @@ export async function disputeRevokeKeysOf(transaction: Transaction, paymentId: s
     REVOKE_KEY_PREFIX,
   ]);
   return rows.map((row) => row.key);
-}
-
-/** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */
-export interface UnrestoredRevoke {
-  disputeId: string;
-  /** The revoke's ledger row. */
-  ledgerId: number;
-  /** Negative: the days taken. */
-  days: number;
-  guildId: string | null;
-  idempotencyKey: string;
-  /** The tier whose days it took. */
-  tier: string;
 }
 
 /**

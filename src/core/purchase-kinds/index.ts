@@ -4,7 +4,14 @@ import { single } from './single';
 import type { PurchaseKind } from './types';
 
 export { refundShareKey, refundShareRowOf, takeRefundedShare, type TakenShare } from './single-refund-share';
-export type { DisputeTrail, KindContext, KindRevoke, PurchaseKind, RefundedShare } from './types';
+export type {
+  DisputeTrail,
+  KindContext,
+  KindRevoke,
+  PurchaseKind,
+  RefundedShare,
+  UnrestoredRevoke,
+} from './types';
 
 /** Every purchase kind (docs/payments.md), by the name `payments.kind` records. */
 const PURCHASE_KINDS: Record<LockedPayment['kind'], PurchaseKind> = { single, bundle };

@@ -31,6 +31,19 @@ export interface DisputeTake {
   revoke: KindRevoke;
 }
 
+/** A dispute's revoke that no grant restored yet: the dispute, and what its revoke took. */
+export interface UnrestoredRevoke {
+  disputeId: string;
+  /** The revoke's ledger row. */
+  ledgerId: number;
+  /** Negative: the days taken. */
+  days: number;
+  guildId: string | null;
+  idempotencyKey: string;
+  /** The tier whose days it took. */
+  tier: string;
+}
+
 /**
  * What the dispute rules keep of a dispute's revokes (src/core/disputes), for a kind to give back what
  * one took: passed in, so a kind knows no dispute's tables.
@@ -39,14 +52,7 @@ export interface DisputeTrail {
   /** The payment's dispute revokes the revocation guard still holds are never to be applied now. */
   withdrawHeldRevokes(): Promise<void>;
   /** The dispute revoke of the payment that took days and no grant restored yet, or null. */
-  unrestoredRevoke(): Promise<{
-    disputeId: string;
-    ledgerId: number;
-    days: number;
-    guildId: string | null;
-    idempotencyKey: string;
-    tier: string;
-  } | null>;
+  unrestoredRevoke(): Promise<UnrestoredRevoke | null>;
   recordRestore(disputeId: string, ledgerId: number): Promise<void>;
 }
 

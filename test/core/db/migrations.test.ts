@@ -1,6 +1,6 @@
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { createMigrator } from '../../../src/core/db/migrator';
-import { createDatabase, databaseUrl, dropDatabase } from '../../support/databases';
+import { useEmptyDatabase } from '../../support/databases';
 
 // A database of its own, migrated up, all the way down and up again: seconds on the shared 2-core machine.
 jest.setTimeout(30_000);
@@ -58,20 +58,10 @@ const TABLES = [
 ];
 
 describe('migrations', () => {
-  const name = `${process.env.TEST_RUN_ID}_migrations_${process.env.JEST_WORKER_ID}`;
-  let sequelize: Sequelize;
-
-  beforeAll(async () => {
-    await createDatabase(name);
-    sequelize = new Sequelize(databaseUrl(name), { dialect: 'postgres', logging: false });
-  });
-  afterAll(async () => {
-    await sequelize.close();
-    await dropDatabase(name);
-  });
+  const database = useEmptyDatabase('migrations');
 
   async function tables(): Promise<string[]> {
-    const rows = await sequelize.query<{ name: string }>(
+    const rows = await database().query<{ name: string }>(
       `SELECT table_name AS name FROM information_schema.tables
        WHERE table_schema = 'public' AND table_name <> 'schema_migrations' ORDER BY 1`,
       { type: QueryTypes.SELECT },
@@ -80,7 +70,7 @@ describe('migrations', () => {
   }
 
   it('go up, all the way down, and up again', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     const applied = await migrator.up();
     expect(applied.length).toBeGreaterThan(0);
     expect(await tables()).toEqual(TABLES);
@@ -95,9 +85,9 @@ describe('migrations', () => {
   });
 
   it('sets aside, as the relay would, a pending outbox row written before payloads were checked', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.down({ to: '010-outbox-well-formed' });
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO outbox (event_id, type, aggregate_key, payload) VALUES
         ('00000000-0000-4000-8000-00000000000a', 'USER_PREMIUM_ADD', 'user:1',
          '{"eventId": "00000000-0000-4000-8000-00000000000a", "type": "USER_PREMIUM_ADD"}'),
@@ -105,7 +95,7 @@ describe('migrations', () => {
 
     await migrator.up();
 
-    const rows = await sequelize.query<{ event_id: string; dead: boolean; last_error: string | null }>(
+    const rows = await database().query<{ event_id: string; dead: boolean; last_error: string | null }>(
       'SELECT event_id, dead_at IS NOT NULL AS dead, last_error FROM outbox ORDER BY id',
       { type: QueryTypes.SELECT },
     );
@@ -125,10 +115,10 @@ describe('migrations', () => {
   ])(
     'names on an order the grant a dispute won before the column existed gave back: %s',
     async (_label, namedDispute) => {
-      const migrator = createMigrator(sequelize);
+      const migrator = createMigrator(database());
       await migrator.down({ to: '011-dispute-history' });
-      await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
-      await sequelize.query(
+      await database().query('TRUNCATE users, orders, premium_grants CASCADE');
+      await database().query(
         `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('4242', 'buyer') RETURNING id),
         paid AS (
           INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
@@ -147,7 +137,7 @@ describe('migrations', () => {
 
       await migrator.up();
 
-      const [order] = await sequelize.query<{ given_back: boolean }>(
+      const [order] = await database().query<{ given_back: boolean }>(
         `SELECT o.restore_grant_id = g.id AS given_back FROM orders o, premium_grants g
          WHERE g.idempotency_key = 'dispute:disp_First0001:won'`,
         { type: QueryTypes.SELECT },
@@ -157,14 +147,14 @@ describe('migrations', () => {
   );
 
   it('links each dispute to the ledger rows of its revoke and restore, found by their keys', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.up();
     await migrator.down({ to: '020-sellers-desk' });
-    await sequelize.query('TRUNCATE users, orders, premium_grants, payment_disputes, held_revokes CASCADE');
+    await database().query('TRUNCATE users, orders, premium_grants, payment_disputes, held_revokes CASCADE');
     // One order, disputed three times as the code wrote it before 021: disp_A revoked its grant and was
     // won (restored), disp_B revoked the restoring grant and is open, disp_C was closed without a revoke,
     // and disp_D's revoke is held by the revocation guard (no ledger row yet).
-    await sequelize.query(
+    await database().query(
       `WITH buyer AS (INSERT INTO users (provider_id, username) VALUES ('6001', 'disputed') RETURNING id)
       INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, plan_type, duration_days,
                           amount_paise, status, payment_id, dispute_id, dispute_status)
@@ -173,7 +163,7 @@ describe('migrations', () => {
       FROM buyer`,
     );
     const ledgerRow = (key: string, kind: 'grant' | 'revoke', revokes: string | null, orderId: boolean) =>
-      sequelize.query(
+      database().query(
         `INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, days, expires_after,
                                     source, actor, order_id, revokes_grant_id, version)
         SELECT $1, gen_random_uuid(), $2, 'USER', o.buyer_user_id, CASE WHEN $2 = 'grant' THEN 30 ELSE -30 END,
@@ -186,7 +176,7 @@ describe('migrations', () => {
     await ledgerRow('dispute:disp_A', 'revoke', 'order:order_Disputed01', true);
     await ledgerRow('dispute:disp_A:won', 'grant', null, false);
     await ledgerRow('dispute:disp_B', 'revoke', 'dispute:disp_A:won', false);
-    await sequelize.query(
+    await database().query(
       `INSERT INTO held_revokes (idempotency_key, request) VALUES ('dispute:disp_D', '{}');
       INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
       SELECT d.dispute_id, o.id, d.status, d.opened FROM orders o,
@@ -196,7 +186,7 @@ describe('migrations', () => {
 
     await migrator.up();
 
-    const rows = await sequelize.query(
+    const rows = await database().query(
       `SELECT d.dispute_id AS "disputeId", r.idempotency_key AS "revoke", s.idempotency_key AS "restore"
        FROM payment_disputes d
        LEFT JOIN premium_grants r ON r.id = d.revoke_ledger_id
@@ -213,28 +203,28 @@ describe('migrations', () => {
   });
 
   it('records as a binding’s the grants made before 040: those it points at, and those whose keys name it', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.up();
     await migrator.down({ to: '039-expiry-due-by-time-and-id' });
-    await sequelize.query('TRUNCATE users, orders, premium_grants, bundles, bundle_bindings CASCADE');
+    await database().query('TRUNCATE users, orders, premium_grants, bundles, bundle_bindings CASCADE');
     const grant = (key: string) =>
-      sequelize.query(
+      database().query(
         `INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, guild_id, days,
                                     expires_after, source, actor, version)
         SELECT $1, gen_random_uuid(), 'grant', 'SERVER', id, '7001', 30, now(), 'bundle', 'buyer', 1 FROM users`,
         { bind: [key] },
       );
-    await sequelize.query(`INSERT INTO users (provider_id, username) VALUES ('7000', 'bundled')`);
+    await database().query(`INSERT INTO users (provider_id, username) VALUES ('7000', 'bundled')`);
     await grant('bundle:1:bind:7001:0');
     await grant('order:order_NotABundle');
-    await sequelize.query(
+    await database().query(
       `WITH bundle AS (
          INSERT INTO bundles (buyer_user_id, plan_code, tier, slots, days, ends_at)
          SELECT id, 'Trio', 'premium', 3, 30, now() + interval '30 days' FROM users RETURNING id)
        INSERT INTO bundle_bindings (bundle_id, guild_id, grant_id)
        SELECT bundle.id, '7001', g.id FROM bundle, premium_grants g WHERE g.idempotency_key = 'bundle:1:bind:7001:0'`,
     );
-    const [binding] = await sequelize.query<{ id: string }>('SELECT id FROM bundle_bindings', {
+    const [binding] = await database().query<{ id: string }>('SELECT id FROM bundle_bindings', {
       type: QueryTypes.SELECT,
     });
     const id = binding!.id;
@@ -242,13 +232,13 @@ describe('migrations', () => {
       await grant(key);
     }
     await grant(`dispute:disp_1:bundle-binding:${id}:won`);
-    await sequelize.query(
+    await database().query(
       `UPDATE bundle_bindings SET restore_grant_id = (SELECT id FROM premium_grants WHERE idempotency_key LIKE '%:won')`,
     );
 
     await migrator.up();
 
-    const rows = await sequelize.query<{ key: string; bound: boolean }>(
+    const rows = await database().query<{ key: string; bound: boolean }>(
       `SELECT g.idempotency_key AS key, bg.binding_id = bb.id AS bound
        FROM bundle_grants bg JOIN premium_grants g ON g.id = bg.grant_id, bundle_bindings bb ORDER BY g.id`,
       { type: QueryTypes.SELECT },
@@ -262,12 +252,12 @@ describe('migrations', () => {
   });
 
   it('marks as announced the expiry of a record a revoke ended before revokes marked it', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.up();
     await migrator.down({ to: '016-expiry-due' });
-    await sequelize.query('TRUNCATE users, orders, premium_grants CASCADE');
+    await database().query('TRUNCATE users, orders, premium_grants CASCADE');
     // Two records that ran out at version 2: one ended by a revoke, one by time.
-    await sequelize.query(
+    await database().query(
       `WITH holders AS (
          INSERT INTO users (provider_id, username) VALUES ('5001', 'revoked'), ('5002', 'expired') RETURNING id, username),
        records AS (
@@ -282,7 +272,7 @@ describe('migrations', () => {
 
     await migrator.up();
 
-    const rows = await sequelize.query<{ username: string; announced: number | null }>(
+    const rows = await database().query<{ username: string; announced: number | null }>(
       `SELECT u.username, r.expiry_announced_version AS announced
        FROM user_premiums r JOIN users u ON u.id = r.user_id ORDER BY u.username`,
       { type: QueryTypes.SELECT },
@@ -294,14 +284,14 @@ describe('migrations', () => {
   });
 
   it('moves the old queues into the work queue, and turns what the old code writes to them into jobs', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.down({ to: '049-queues-into-jobs' });
-    await sequelize.query('TRUNCATE users, jobs, seller_notices, role_syncs CASCADE');
-    await sequelize.query(
+    await database().query('TRUNCATE users, jobs, seller_notices, role_syncs CASCADE');
+    await database().query(
       `INSERT INTO users (provider_id, username) VALUES ('8001', 'waits'), ('8002', 'away')`,
     );
     const notice = (n: number) => `'{"heldId": ${n}, "target": "user 1", "reason": "r"}'`;
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO seller_notices (kind, payload, attempts, last_error, sent_at, dead_at) VALUES
         ('held_revoke', ${notice(1)}, 2, '503', NULL, NULL),
         ('held_revoke', ${notice(2)}, 0, NULL, now(), NULL),
@@ -313,7 +303,7 @@ describe('migrations', () => {
     await migrator.up();
 
     const jobs = () =>
-      sequelize.query(
+      database().query(
         `SELECT kind, payload, state, attempts, last_error, dedupe_key FROM jobs ORDER BY kind, id`,
         { type: QueryTypes.SELECT },
       );
@@ -349,11 +339,11 @@ describe('migrations', () => {
     ]);
 
     // The old code, still running during a deploy, writes to its tables: the rows become jobs.
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO seller_notices (kind, payload) VALUES ('held_revoke', ${notice(4)});
       INSERT INTO role_syncs (user_id) SELECT id FROM users
       ON CONFLICT (user_id) DO UPDATE SET queued_at = clock_timestamp()`);
-    const [left] = await sequelize.query<{ notices: number; syncs: number }>(
+    const [left] = await database().query<{ notices: number; syncs: number }>(
       `SELECT (SELECT count(*)::int FROM seller_notices) AS notices, (SELECT count(*)::int FROM role_syncs) AS syncs`,
       { type: QueryTypes.SELECT },
     );

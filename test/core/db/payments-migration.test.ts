@@ -1,24 +1,14 @@
-import { QueryTypes, Sequelize } from 'sequelize';
+import { QueryTypes } from 'sequelize';
 import { createMigrator } from '../../../src/core/db/migrator';
-import { createDatabase, databaseUrl, dropDatabase } from '../../support/databases';
+import { useEmptyDatabase } from '../../support/databases';
 
 jest.setTimeout(30_000);
 
 describe('migration 059: payments', () => {
-  const name = `${process.env.TEST_RUN_ID}_payments_migration_${process.env.JEST_WORKER_ID}`;
-  let sequelize: Sequelize;
-
-  beforeAll(async () => {
-    await createDatabase(name);
-    sequelize = new Sequelize(databaseUrl(name), { dialect: 'postgres', logging: false });
-  });
-  afterAll(async () => {
-    await sequelize.close();
-    await dropDatabase(name);
-  });
+  const database = useEmptyDatabase('payments_migration');
 
   const payments = () =>
-    sequelize.query(
+    database().query(
       `SELECT payment_id, source, kind, amount_paise, category, plan_type, days, tier, slots,
               (order_id IS NOT NULL) AS of_order, (charge_id IS NOT NULL) AS of_charge
        FROM payments ORDER BY payment_id`,
@@ -26,9 +16,9 @@ describe('migration 059: payments', () => {
     );
 
   it('copies the money already received, and every payment recorded after it by either source', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.up({ to: '058-renewal-notices' });
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO users (provider_id, username) VALUES ('9001', 'buyer');
       INSERT INTO orders (processor_order_id, receipt, buyer_user_id, category, guild_id, plan_type,
                           duration_days, amount_paise, status, payment_id, paid_at, slots)
@@ -68,7 +58,7 @@ describe('migration 059: payments', () => {
     ]);
 
     // Paid afterwards, by this version or one still running beside it: the triggers record it.
-    await sequelize.query(`
+    await database().query(`
       UPDATE orders SET status = 'paid', payment_id = 'pay_Late0001', paid_at = now()
         WHERE processor_order_id = 'order_Unpaid0001';
       INSERT INTO subscription_charges (subscription_id, payment_id, amount_paise, currency, source)
@@ -89,9 +79,9 @@ describe('migration 059: payments', () => {
   });
 
   it('names the payment of every dispute, those there before it and those an older version writes', async () => {
-    const migrator = createMigrator(sequelize);
+    const migrator = createMigrator(database());
     await migrator.down({ to: '059-payments' });
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
       SELECT 'disp_Order0001', id, 'open', true FROM orders WHERE payment_id = 'pay_Order0001';
       INSERT INTO payment_disputes (dispute_id, charge_id, status, opened)
@@ -99,12 +89,12 @@ describe('migration 059: payments', () => {
 
     await migrator.up();
     // A version still running beside this one names only the order.
-    await sequelize.query(`
+    await database().query(`
       INSERT INTO payment_disputes (dispute_id, order_id, status, opened)
       SELECT 'disp_Late0001', id, 'open', true FROM orders WHERE payment_id = 'pay_Late0001'`);
 
     expect(
-      await sequelize.query('SELECT dispute_id, payment_id FROM payment_disputes ORDER BY dispute_id', {
+      await database().query('SELECT dispute_id, payment_id FROM payment_disputes ORDER BY dispute_id', {
         type: QueryTypes.SELECT,
       }),
     ).toEqual([
