@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { DisputeStatus } from '../models';
+import type { PaymentOwner } from '../payments/locked-payment';
 import type { UnrestoredRevoke } from '../purchase-kinds';
 import {
   ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
@@ -12,11 +13,8 @@ import {
   UNRESTORED_REVOKE_SQL,
 } from './sql';
 
-/** What a dispute is about: an order's payment, or a subscription charge's. */
-export type DisputeOwner = { orderId: number } | { chargeId: number };
-
 /** The owner as `payment_disputes` columns: order_id, charge_id. */
-function ownerColumns(owner: DisputeOwner): [number | null, number | null] {
+function ownerColumns(owner: PaymentOwner): [number | null, number | null] {
   return 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
 }
 
@@ -50,7 +48,7 @@ export interface DisputeDetails {
 /** A disputed payment: its id, and its owner (the order or charge, kept for the reports). */
 export interface DisputedPaymentOf {
   paymentId: string;
-  owner: DisputeOwner;
+  owner: PaymentOwner;
 }
 
 /** `revokeLedgerId`: the ledger row of the revoke this delivery made, if it made one. */

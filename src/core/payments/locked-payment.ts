@@ -3,7 +3,6 @@ import { bundleOfPayment, type LockedBundle } from '../bundles';
 import type { BuyerMessage } from '../buyer-messages/types';
 import type { InvoiceSettings } from '../config';
 import { selectRows } from '../db/database';
-import type { DisputeOwner } from '../disputes/history';
 import type { DisputeStatus, OrderStatus } from '../models';
 import type { GrantRequest } from '../premium/grant';
 import type { PaymentGrants } from '../premium/grant-paid-for';
@@ -19,6 +18,9 @@ import { PAYMENT_SOURCE } from './sql';
  * lock (an order's row, or its subscription's for a charge), so that what changes it runs in turn.
  * Where the two sources differ is said here once, by each (sources/order.ts, sources/charge.ts).
  */
+/** The row a payment was recorded on, as `payment_refunds` and `payment_disputes` still name it. */
+export type PaymentOwner = { orderId: number } | { chargeId: number };
+
 export interface LockedPayment extends PaymentGrants {
   /** Where the money was recorded (`payments.source`). */
   source: 'order' | 'charge';
@@ -39,7 +41,7 @@ export interface LockedPayment extends PaymentGrants {
   amountPaise: number;
   /** Whether its premium runs (`paid`), a dispute revoked it (`disputed`) or the money is gone. */
   standing: OrderStatus;
-  owner: DisputeOwner;
+  owner: PaymentOwner;
   /** What its revoke and its restoring grant are recorded as. */
   premium: Pick<RevokeRequest, 'source' | 'subscriptionId'>;
   /** What a restoring grant is recorded as (its days and guild are what the revoke took). */

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { DisputeOwner } from '../disputes/history';
+import type { PaymentOwner } from './locked-payment';
 import { AppError } from '../errors';
 import {
   ADD_DAYS_TAKEN,
@@ -41,7 +41,7 @@ export interface RecordedRefund {
  */
 export async function recordProcessedRefund(
   transaction: Transaction,
-  owner: DisputeOwner,
+  owner: PaymentOwner,
   refund: ProcessedRefundEntity,
 ): Promise<RecordedRefund> {
   const [existing] = await selectRows<{
