@@ -278,7 +278,7 @@ export async function benchApi(env: BenchEnvironment, runs: number): Promise<Sec
         name: 'status route / bare route',
         unit: 'ratio',
         runs: ratio(status, bareStatus),
-        target: { op: '>=', value: 0.7 },
+        target: { op: '>=', value: 0.8 },
       },
       ...loadFigures('bare verify floor (Fastify + pg, plain SQL)', 'the bare server', floor),
       ...loadFigures("core's verifyPayment in a bare server", 'the core server', coreVerify),
