@@ -1,12 +1,17 @@
-// The floor of verify-payment: the same token check, the same signature check and the same paid-and-grant
-// transaction as plain SQL with pg (prepared statements, pipelined: two round trips), without the
-// service's plugins, schemas, error shapes, or its SERVER and replay branches (the bench pays fresh USER
-// orders only). What core's Sequelize path costs beyond this is what a rewrite can win back. It keeps the
-// grant of before tiers (no tier rows: it bumps tier_days_written so that 027's trigger for writes
-// without tiers stays out of it), so the ratio to it shows what tiers cost too.
+// The floor of verify-payment: the same token check and signature check, then every row a paid order must
+// write, written by hand in one statement and sent with BEGIN, the idempotency lock and COMMIT in one round
+// trip on a pipelined pg connection (prepared statements). The rows: the order paid; the buyer's record
+// created or extended, with its tier's days; the ledger row and the event (whose outbox trigger runs as for
+// the service); the buyer's expiry and tier expiry; the receipt, numbered in its series (the series row
+// taken in the same statement); the seller's notice and the buyer's receipt message queued. The order is
+// locked and checked inside the statement (nothing is written when it is not the caller's or not payable).
+// It has none of the service's plugins, schemas or error shapes, and handles only what the bench sends:
+// fresh USER orders of the default tier, by distinct buyers, under settings without a GSTIN (receipts).
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
+import { financialYearOf, numberHead } from '../../src/core/invoices/numbering';
+import { RECEIPT_PREFIX } from '../../src/core/invoices/issue';
 import { paymentSignature, signaturesMatch } from '../../src/core/processor/signatures';
 import { verifySession } from '../../src/core/session';
 
@@ -20,117 +25,135 @@ export interface VerifyBody {
   processor_signature: string;
 }
 
-interface LockedOrder {
-  id: number;
-  processor_order_id: string;
-  category: 'USER' | 'SERVER';
+interface Paid {
+  found: boolean;
+  mine: boolean;
+  category: string;
   guild_id: string | null;
   plan_type: string;
-  duration_days: number;
-  status: string;
-  payment_id: string | null;
-  dispute_status: string | null;
-  refunded_payment_ids: string[];
-  buyer_id: number;
-  buyer_provider_id: string;
+  expires_at: Date | null;
 }
 
-const LOCK_ORDER = `
-  SELECT o.id, o.processor_order_id, o.category, o.guild_id, o.plan_type, o.duration_days, o.status,
-         o.payment_id, o.dispute_status, o.refunded_payment_ids, u.id AS buyer_id, u.provider_id AS buyer_provider_id
-  FROM orders o JOIN users u ON u.id = o.buyer_user_id
-  WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
+const IDEMPOTENCY_LOCK = "SELECT pg_advisory_xact_lock(1, hashtext('order:' || $1))";
 
-const IDEMPOTENCY_LOCK = 'SELECT pg_advisory_xact_lock(1, hashtext($1))';
+const TIMESTAMP = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-const RECORD_PLACEHOLDER = `
-  INSERT INTO user_premiums (user_id, expires_at, version) VALUES ($1, now(), 0) ON CONFLICT (user_id) DO NOTHING`;
-
-/** Marks the order paid, extends the record, raises the user's expiry, writes the ledger row and the event. */
+/**
+ * $1 the order, $2 the caller's provider id, $3 the payment, $4 the event id, $5 the number head, $6 the
+ * financial year. Answers one row when the order exists; `expires_at` null when it wrote nothing.
+ */
 const PAY_AND_GRANT = `
-  WITH prior AS (SELECT 1 FROM premium_grants WHERE idempotency_key = $1),
+  WITH o AS (
+    SELECT o.id, o.processor_order_id, o.category, o.guild_id, o.plan_type, o.duration_days, o.amount_paise,
+           o.currency, o.billing_name, o.billing_state_code, o.billing_gstin, o.status, o.payment_id,
+           o.dispute_status, o.refunded_payment_ids, u.id AS buyer_id, u.provider_id, u.username
+    FROM orders o JOIN users u ON u.id = o.buyer_user_id
+    WHERE o.processor_order_id = $1 FOR UPDATE OF o),
+  payable AS (
+    SELECT * FROM o
+    WHERE provider_id = $2 AND category = 'USER' AND status = 'created' AND payment_id IS NULL
+      AND COALESCE(dispute_status, '') NOT IN ('open', 'lost') AND NOT ($3 = ANY (refunded_payment_ids))),
+  tier AS (SELECT code, features FROM tiers WHERE code = 'premium'),
   paid AS (
-    UPDATE orders SET status = 'paid', payment_id = $2, paid_at = now(), next_check_at = NULL, updated_at = now()
-    WHERE id = $3 AND status = 'created' RETURNING id),
-  before AS (SELECT expires_at, version FROM user_premiums WHERE user_id = $4),
+    UPDATE orders SET status = 'paid', payment_id = $3, paid_at = now(), next_check_at = NULL, updated_at = now()
+    WHERE id = (SELECT id FROM payable) RETURNING id),
+  before AS (SELECT r.expires_at, r.version FROM user_premiums r, payable p WHERE r.user_id = p.buyer_id),
   after AS (
-    UPDATE user_premiums
-    SET expires_at = GREATEST(expires_at, now()) + make_interval(days => $5), version = version + 1, updated_at = now(),
-        tier_days_written = tier_days_written + 1
-    WHERE user_id = $4 AND NOT EXISTS (SELECT 1 FROM prior) RETURNING expires_at, version),
+    INSERT INTO user_premiums AS r (user_id, expires_at, version, tier, tier_days_written)
+    SELECT buyer_id, now() + make_interval(days => duration_days), 1, 'premium', 1 FROM payable
+    ON CONFLICT (user_id) DO UPDATE
+    SET expires_at = GREATEST(r.expires_at, now()) + (EXCLUDED.expires_at - now()), version = r.version + 1,
+        tier = 'premium', updated_at = now(), tier_days_written = r.tier_days_written + 1
+    RETURNING id, expires_at, version),
+  days AS (
+    INSERT INTO user_premium_days (record_id, tier, ends_at) SELECT id, 'premium', expires_at FROM after
+    ON CONFLICT (record_id, tier) DO UPDATE SET ends_at = EXCLUDED.ends_at),
   raised AS (
-    UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, (SELECT expires_at FROM after)), updated_at = now()
-    WHERE id = $4 AND EXISTS (SELECT 1 FROM after)),
+    UPDATE users SET premium_expires_at = GREATEST(premium_expires_at, after.expires_at), updated_at = now()
+    FROM after, payable WHERE users.id = payable.buyer_id),
+  raised_tier AS (
+    INSERT INTO user_tier_expiries (user_id, tier, expires_at) SELECT buyer_id, 'premium', after.expires_at
+    FROM payable, after
+    ON CONFLICT (user_id, tier) DO UPDATE SET expires_at = EXCLUDED.expires_at
+    WHERE user_tier_expiries.expires_at < EXCLUDED.expires_at),
   ledger AS (
-    INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, plan_type, days,
+    INSERT INTO premium_grants (idempotency_key, event_id, kind, category, user_id, plan_type, tier, days,
                                 expires_before, expires_after, source, actor, reason, order_id, version)
-    SELECT $1, $6::uuid, 'grant', 'USER', $4, $7::text, $5, CASE WHEN before.version > 0 THEN before.expires_at END,
-           after.expires_at, 'checkout', 'user:' || $8::text, 'payment ' || $2::text, $3, after.version
-    FROM after, before),
+    SELECT 'order:' || p.processor_order_id, $4::uuid, 'grant', 'USER', p.buyer_id, p.plan_type, 'premium',
+           p.duration_days, (SELECT expires_at FROM before WHERE version > 0), after.expires_at, 'checkout',
+           'user:' || p.provider_id, 'payment ' || $3, p.id, after.version
+    FROM payable p, after),
   event AS (
     INSERT INTO outbox (event_id, type, aggregate_key, payload)
-    SELECT $6::uuid, 'USER_PREMIUM_ADD', 'user:' || $8::text, jsonb_build_object(
-      'type', 'USER_PREMIUM_ADD', 'providerId', $8::text, 'guildId', NULL, 'category', 'USER',
-      'planType', $7::text, 'durationDays', $5::int, 'slots', 1,
-      'expiresAt', to_char(after.expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      'version', after.version, 'orderId', $9::text, 'source', 'checkout', 'eventId', $6::text,
-      'occurredAt', to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
-    FROM after)
-  SELECT expires_at FROM after`;
+    SELECT $4::uuid, 'USER_PREMIUM_ADD', 'user:' || p.provider_id, jsonb_build_object(
+      'type', 'USER_PREMIUM_ADD', 'providerId', p.provider_id, 'guildId', NULL, 'category', 'USER',
+      'planType', p.plan_type, 'durationDays', p.duration_days, 'slots', 1,
+      'expiresAt', to_char(after.expires_at AT TIME ZONE 'UTC', ${TIMESTAMP}),
+      'version', after.version, 'tier', 'premium', 'features', tier.features,
+      'orderId', p.processor_order_id, 'source', 'checkout', 'eventId', $4::text,
+      'occurredAt', to_char(now() AT TIME ZONE 'UTC', ${TIMESTAMP}))
+    FROM payable p, after, tier),
+  messages AS (
+    INSERT INTO jobs (kind, payload, run_at, dedupe_key)
+    SELECT job.kind, job.payload, now(), job.dedupe_key FROM payable p, LATERAL (VALUES
+      ('seller_notice', jsonb_build_object('kind', 'sale',
+         'buyer', jsonb_build_object('providerId', p.provider_id, 'username', p.username),
+         'purchase', jsonb_build_object('tier', 'premium', 'planType', p.plan_type, 'durationDays', p.duration_days,
+           'category', 'USER', 'guildId', NULL, 'guildName', NULL),
+         'amountPaise', p.amount_paise, 'orderId', p.processor_order_id, 'subscriptionId', NULL), NULL),
+      ('buyer_message', jsonb_build_object('kind', 'receipt', 'to', p.provider_id, 'buyer', p.username,
+         'plan', jsonb_build_object('tier', 'premium', 'planType', p.plan_type, 'durationDays', p.duration_days),
+         'amountPaise', p.amount_paise, 'reference', p.processor_order_id), 'receipt:' || $3)
+    ) AS job (kind, payload, dedupe_key)
+    ON CONFLICT (kind, dedupe_key) WHERE dedupe_key IS NOT NULL AND state IN ('queued', 'running') DO NOTHING),
+  taken AS (
+    INSERT INTO document_series AS s (kind, financial_year, last_serial) SELECT 'receipt', $6, 1 FROM payable
+    ON CONFLICT (kind, financial_year) DO UPDATE SET last_serial = s.last_serial + 1
+    RETURNING last_serial),
+  receipt AS (
+    INSERT INTO invoices (kind, number, financial_year, serial, issued_at, payment_id, order_id, user_id,
+                          description, buyer_name, buyer_gstin, buyer_state_code, place_of_supply, rate_percent,
+                          taxable_paise, cgst_paise, sgst_paise, igst_paise, total_paise, currency, period_from,
+                          period_to)
+    SELECT 'receipt', $5 || lpad(taken.last_serial::text, 6, '0'), $6, taken.last_serial, now(), $3, p.id,
+           p.buyer_id, 'Premium, plan ' || p.plan_type || ': ' || p.duration_days || ' days for your account',
+           COALESCE(p.billing_name, p.username), p.billing_gstin, p.billing_state_code,
+           COALESCE(p.billing_state_code, left(p.billing_gstin, 2)), 0, p.amount_paise, 0, 0, 0, p.amount_paise,
+           p.currency, (now() AT TIME ZONE 'Asia/Kolkata')::date,
+           (now() AT TIME ZONE 'Asia/Kolkata')::date + p.duration_days - 1
+    FROM payable p, taken)
+  SELECT true AS found, o.provider_id = $2 AS mine, o.category, o.guild_id, o.plan_type,
+         (SELECT expires_at FROM after) AS expires_at
+  FROM o`;
 
 const refuse = (code: number, error: string) => Object.assign(new Error(error), { statusCode: code });
 
-async function payAndGrant(
-  pool: pg.Pool,
-  body: VerifyBody,
-): Promise<{ order: LockedOrder; expiresAt: Date }> {
+async function payAndGrant(pool: pg.Pool, body: VerifyBody): Promise<Paid & { expires_at: Date }> {
   const client = await pool.connect();
+  const financialYear = financialYearOf(new Date());
   try {
-    const [, locked] = await Promise.all([
+    const [, , answered] = await Promise.all([
       client.query('BEGIN'),
-      client.query<LockedOrder>({ name: 'lock-order', text: LOCK_ORDER, values: [body.processor_order_id] }),
-    ]);
-    const order = locked.rows[0];
-    const refusal = !order
-      ? refuse(404, 'ORDER_NOT_FOUND')
-      : order.buyer_provider_id !== body.providerId
-        ? refuse(403, 'NOT_YOUR_ORDER')
-        : order.category !== 'USER'
-          ? refuse(400, 'the floor grants USER premium only')
-          : (order.payment_id !== null && order.payment_id !== body.processor_payment_id) ||
-              order.status === 'refunded' ||
-              order.refunded_payment_ids.includes(body.processor_payment_id) ||
-              (order.status === 'created' && ['open', 'lost'].includes(order.dispute_status ?? ''))
-            ? refuse(409, 'ORDER_NOT_PAYABLE')
-            : null;
-    if (refusal) {
-      await client.query('ROLLBACK');
-      throw refusal;
-    }
-    const key = `order:${order!.processor_order_id}`;
-    const [, , granted] = await Promise.all([
-      client.query({ name: 'idempotency-lock', text: IDEMPOTENCY_LOCK, values: [key] }),
-      client.query({ name: 'record-placeholder', text: RECORD_PLACEHOLDER, values: [order!.buyer_id] }),
-      client.query<{ expires_at: Date }>({
+      client.query({ name: 'idempotency-lock', text: IDEMPOTENCY_LOCK, values: [body.processor_order_id] }),
+      client.query<Paid>({
         name: 'pay-and-grant',
         text: PAY_AND_GRANT,
         values: [
-          key,
+          body.processor_order_id,
+          body.providerId,
           body.processor_payment_id,
-          order!.id,
-          order!.buyer_id,
-          order!.duration_days,
           randomUUID(),
-          order!.plan_type,
-          order!.buyer_provider_id,
-          order!.processor_order_id,
+          numberHead(RECEIPT_PREFIX, financialYear),
+          financialYear,
         ],
       }),
       client.query('COMMIT'),
     ]);
-    const expiresAt = granted.rows[0]?.expires_at;
-    if (!expiresAt) throw refuse(409, 'the floor does not replay a grant');
-    return { order: order!, expiresAt };
+    const paid = answered.rows[0];
+    if (!paid) throw refuse(404, 'ORDER_NOT_FOUND');
+    if (!paid.mine) throw refuse(403, 'NOT_YOUR_ORDER');
+    if (!paid.expires_at) throw refuse(409, 'the floor pays fresh USER orders only');
+    return { ...paid, expires_at: paid.expires_at };
   } catch (error) {
     if (!(error as { statusCode?: number }).statusCode) await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -148,15 +171,15 @@ export function bareVerifyRoute(app: FastifyInstance, pool: pg.Pool, secrets: { 
     if (caller.providerId !== body.providerId) throw refuse(403, 'NOT_YOURSELF');
     const expected = paymentSignature(body.processor_order_id, body.processor_payment_id, secrets.key);
     if (!signaturesMatch(expected, body.processor_signature)) throw refuse(400, 'SIGNATURE_MISMATCH');
-    const { order, expiresAt } = await payAndGrant(pool, body);
-    const expires = expiresAt.toISOString();
+    const paid = await payAndGrant(pool, body);
+    const expires = paid.expires_at.toISOString();
     return {
       success: true,
       message: `Payment verified: premium for your account is active until ${expires}`,
-      orderId: order.processor_order_id,
-      category: order.category,
-      guildId: order.guild_id,
-      planType: order.plan_type,
+      orderId: body.processor_order_id,
+      category: paid.category,
+      guildId: paid.guild_id,
+      planType: paid.plan_type,
       expiresAt: expires,
     };
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadConfig, type Config } from '../../src/core/config';
 import { createCore, type Core } from '../../src/core';
 import { forgetSettings } from '../../src/core/settings';
+import { forgetTierCatalog } from '../../src/core/users';
 import { databaseUrl } from './databases';
 
 /** This jest worker's own database, migrated by the global setup. */
@@ -63,6 +64,7 @@ export async function resetDatabase(core: Core): Promise<void> {
     try {
       await core.sequelize.query(EMPTY_EVERY_TABLE);
       forgetSettings(core.sequelize);
+      forgetTierCatalog(core.sequelize);
       return;
     } catch (error) {
       const code = (error as { parent?: { code?: string } }).parent?.code;

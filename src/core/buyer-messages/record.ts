@@ -1,7 +1,5 @@
 import type { Transaction } from 'sequelize';
-import type { PlainQuery } from '../db/plain-query';
-import { enqueue, enqueueWhereStatement } from '../jobs';
-import { ORDER_PAID_NOW } from '../seller-notices';
+import { enqueue, type QueuedJob } from '../jobs';
 import { MESSAGE_JOB } from './sql';
 import type { BuyerMessage } from './types';
 
@@ -23,19 +21,9 @@ export async function recordMessage(
 }
 
 /**
- * The statement that queues an order's receipt in the paid-and-grant transaction, only if that very
- * transaction marked the order paid: verify-payment, the webhook and the reconciler may all apply one
- * payment, and the buyer gets one receipt.
+ * The job of the receipt of payment `paymentId`, once per payment: verify-payment, the webhook and the
+ * reconciler may all apply one payment, and the buyer gets one receipt.
  */
-export function receiptOfOrderStatement(
-  orderId: number,
-  paymentId: string,
-  message: BuyerMessage,
-): PlainQuery {
-  return enqueueWhereStatement(
-    MESSAGE_JOB,
-    message,
-    { name: 'receipt-of-order', sql: ORDER_PAID_NOW, values: [orderId] },
-    { dedupeKey: `receipt:${paymentId}` },
-  );
+export function receiptJob(paymentId: string, message: BuyerMessage): QueuedJob {
+  return { kind: MESSAGE_JOB, payload: message, options: { dedupeKey: `receipt:${paymentId}` } };
 }

@@ -1,6 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
+import { forgetTierCatalog } from '../users';
 import { assertFeatureKey, checkedFeatures, MAX_FEATURES } from './features';
 import {
   INSERT_TIER,
@@ -45,6 +46,7 @@ export async function addTier(sequelize: Sequelize, tier: NewTier): Promise<Tier
       tier.rank,
       JSON.stringify(features),
     ]);
+    forgetTierCatalog(sequelize);
     return created!;
   } catch (error) {
     const unique = brokenConstraint(error, UNIQUE_VIOLATION);
@@ -75,7 +77,7 @@ export async function changeTier(sequelize: Sequelize, code: string, change: Tie
   if (name !== undefined) assertName(name);
   if (rank !== undefined) assertRank(rank);
   try {
-    return await sequelize.transaction(async (transaction) => {
+    const changed = await sequelize.transaction(async (transaction) => {
       let [tier] = await selectRows<Tier>(transaction, LOCK_TIER, [code]);
       if (!tier) throw unknownTier(code);
       if (rank !== undefined && rank !== tier.rank) {
@@ -91,6 +93,8 @@ export async function changeTier(sequelize: Sequelize, code: string, change: Tie
       if (name !== undefined) [tier] = await selectRows<Tier>(transaction, RENAME_TIER, [code, name]);
       return tier!;
     });
+    forgetTierCatalog(sequelize);
+    return changed;
   } catch (error) {
     if (brokenConstraint(error, UNIQUE_VIOLATION) === 'tiers_rank_key') throw rankTaken(rank!);
     throw error;
@@ -113,7 +117,7 @@ export async function setTierFeatures(
   const kept = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null));
   checkedFeatures(kept as Features);
   for (const key of Object.keys(changes)) assertFeatureKey(key);
-  return sequelize.transaction(async (transaction) => {
+  const changed = await sequelize.transaction(async (transaction) => {
     const [tier] = await selectRows<Tier>(transaction, SET_TIER_FEATURES, [code, JSON.stringify(changes)]);
     if (!tier) throw unknownTier(code);
     if (Object.keys(tier.features).length > MAX_FEATURES) {
@@ -121,6 +125,8 @@ export async function setTierFeatures(
     }
     return tier;
   });
+  forgetTierCatalog(sequelize);
+  return changed;
 }
 
 export function unknownTier(code: string): AppError {

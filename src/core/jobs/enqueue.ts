@@ -35,20 +35,27 @@ export function enqueueStatement(kind: string, payload: object, options: Enqueue
   return { name: 'enqueue-job', text: ENQUEUE, values: bindOf(kind, payload, options) };
 }
 
+/** A job to queue: its kind, its payload and when and how it runs. */
+export interface QueuedJob {
+  kind: string;
+  payload: object;
+  options?: EnqueueOptions;
+}
+
 /**
- * The statement that queues a job in a plain transaction only where `condition` (SQL, its bind
- * parameters from $5 on, given as `conditionValues`) holds when it runs.
+ * The one statement that queues `jobs` in a plain transaction only where `condition` (SQL, its bind
+ * parameters from $5 on, given as `values`) holds when it runs.
  */
 export function enqueueWhereStatement(
-  kind: string,
-  payload: object,
+  jobs: QueuedJob[],
   condition: { name: string; sql: string; values: unknown[] },
-  options: EnqueueOptions = {},
 ): PlainQuery {
+  const binds = jobs.map(({ kind, payload, options = {} }) => bindOf(kind, payload, options));
+  const columns = [0, 1, 2, 3].map((column) => binds.map((bind) => bind[column]));
   return {
-    name: `enqueue-job-where-${condition.name}`,
+    name: `enqueue-jobs-where-${condition.name}`,
     text: enqueueWhere(condition.sql),
-    values: [...bindOf(kind, payload, options), ...condition.values],
+    values: [...columns, ...condition.values],
   };
 }
 

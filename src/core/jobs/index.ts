@@ -14,6 +14,7 @@ export {
   enqueueStatement,
   enqueueWhereStatement,
   type EnqueueOptions,
+  type QueuedJob,
 } from './enqueue';
 export {
   countJobs,

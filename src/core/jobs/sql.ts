@@ -25,12 +25,15 @@ export const ENQUEUE_EACH = `
   ${ON_DEDUPE_KEY} ${AGAIN}`;
 
 /**
- * Job $1 ($2 its payload, due at $3, of dedupe key $4 when given) only where `condition` holds: its own
- * bind parameters start at $5. A job of that key already waiting is left as it is.
+ * The jobs of kinds $1, payloads $2, due at $3 (null: now), of dedupe keys $4 (null: none), the four arrays
+ * side by side, only where `condition` holds: its own bind parameters start at $5. One statement for all of
+ * them, however many. A job of a key already waiting is left as it is.
  */
 export const enqueueWhere = (condition: string) => `
   INSERT INTO jobs (kind, payload, run_at, dedupe_key)
-  SELECT $1::text, $2::jsonb, COALESCE($3::timestamptz, now()), $4::text WHERE ${condition}
+  SELECT j.kind, j.payload::jsonb, COALESCE(j.run_at, now()), j.dedupe_key
+  FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[]) AS j (kind, payload, run_at, dedupe_key)
+  WHERE ${condition}
   ${ON_DEDUPE_KEY} DO NOTHING`;
 
 const CLAIMED = 'j.id, j.kind, j.payload, j.attempts, j.claims, j.version';

@@ -10,8 +10,9 @@ import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { orderPaidAsBundle } from '../orders/changes';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
-import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
-import { messagePlan, receiptOfOrderStatement } from '../buyer-messages';
+import { noticeJob, noticePurchase, ORDER_PAID_NOW } from '../seller-notices';
+import { messagePlan, receiptJob } from '../buyer-messages';
+import { enqueueWhereStatement } from '../jobs';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
@@ -138,9 +139,12 @@ function orderInvoice(invoicing: InvoiceSettings, order: PayableOrder, paymentId
   );
 }
 
-/** The seller's notice of the order's sale: queued only if this transaction marks the order paid. */
-function saleNotice(order: PayableOrder) {
-  return saleOfOrderStatement(order.id, {
+/**
+ * The seller's notice of the order's sale and the buyer's receipt, in one statement: queued only if this
+ * transaction marks the order paid.
+ */
+function saleMessages(order: PayableOrder, paymentId: string) {
+  const notice = noticeJob({
     kind: 'sale',
     buyer: { providerId: order.buyerProviderId, username: order.buyerUsername },
     purchase: noticePurchase(order),
@@ -148,17 +152,18 @@ function saleNotice(order: PayableOrder) {
     orderId: order.processorOrderId,
     subscriptionId: null,
   });
-}
-
-/** The buyer's receipt of the order's payment: queued only if this transaction marks the order paid. */
-function receipt(order: PayableOrder, paymentId: string) {
-  return receiptOfOrderStatement(order.id, paymentId, {
+  const receipt = receiptJob(paymentId, {
     kind: 'receipt',
     to: order.buyerProviderId,
     buyer: order.buyerUsername,
     plan: messagePlan(order),
     amountPaise: order.amountPaise,
     reference: order.processorOrderId,
+  });
+  return enqueueWhereStatement([notice, receipt], {
+    name: 'order-paid-now',
+    sql: ORDER_PAID_NOW,
+    values: [order.id],
   });
 }
 
@@ -248,10 +253,10 @@ export async function applyPayment(
       {
         transaction,
         endsTransaction: true,
+        // The invoice last: its series row stays locked from its number to the commit.
         followedBy: [
+          saleMessages(order, payment.paymentId),
           orderInvoice(context.invoicing, order, payment.paymentId),
-          saleNotice(order),
-          receipt(order, payment.paymentId),
         ],
       },
     );
@@ -280,9 +285,8 @@ async function applyBundlePayment(
 ): Promise<AppliedPayment> {
   const paid = await transaction.rows(orderPaidAsBundle(order.id, payment.paymentId));
   if (paid.length > 0) {
+    await transaction.rows(saleMessages(order, payment.paymentId));
     await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
-    await transaction.rows(saleNotice(order));
-    await transaction.rows(receipt(order, payment.paymentId));
   }
   const bundle = await createBundle(transaction, {
     id: order.id,

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { PlainQuery } from '../db/plain-query';
-import { enqueue, enqueueStatement, enqueueWhereStatement } from '../jobs';
-import { NOTICE_JOB, ORDER_PAID_NOW } from './sql';
+import { enqueue, enqueueStatement, type QueuedJob } from '../jobs';
+import { NOTICE_JOB } from './sql';
 import type { NoticeBuyer, NoticePurchase, SellerNotice } from './types';
 
 /** The buyer's Discord id and name alone, out of a user row that holds more. */
@@ -34,11 +34,7 @@ export function noticeStatement(notice: SellerNotice): PlainQuery {
   return enqueueStatement(NOTICE_JOB, notice);
 }
 
-/** The statement that queues an order's sale notice, only if its transaction marked the order paid. */
-export function saleOfOrderStatement(orderId: number, notice: SellerNotice): PlainQuery {
-  return enqueueWhereStatement(NOTICE_JOB, notice, {
-    name: 'sale-of-order',
-    sql: ORDER_PAID_NOW,
-    values: [orderId],
-  });
+/** The job of `notice`, for a statement that queues it beside others (enqueueWhereStatement). */
+export function noticeJob(notice: SellerNotice): QueuedJob {
+  return { kind: NOTICE_JOB, payload: notice };
 }

@@ -4,7 +4,7 @@
 export const NOTICE_JOB = 'seller_notice';
 
 /**
- * The condition of an order's sale notice, its order $5: this very transaction marked the order paid
+ * The condition of an order's sale notice and receipt, its order $5: this very transaction marked the order paid
  * (its `paid_at` is the transaction's `now()`). The paid-and-grant transaction sends it behind its grant
  * without waiting for the grant's answer, and a replayed payment must not tell the seller twice.
  */

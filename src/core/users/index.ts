@@ -5,8 +5,10 @@ import { AppError } from '../errors';
 import { User } from '../models';
 import type { TierFeatures } from '../premium/types';
 import { PREMIUM_STATUSES, premiumStatus } from './sql';
+import { tierCatalog, type CatalogTier } from './tier-catalog';
 
 export { PROVIDER_ID_PATTERN } from './provider-id';
+export { forgetTierCatalog } from './tier-catalog';
 
 export interface PremiumStatus {
   isPremium: boolean;
@@ -91,29 +93,33 @@ interface StatusRow {
   provider_id: string;
   premium_expires_at: Date | null;
   tier: string | null;
-  rank: number | null;
-  features: TierFeatures | null;
   /** The tier's end, in epoch milliseconds (a number: cheaper to read than a second timestamp). */
   ends_ms: number | null;
-  /** The default tier's features, when no tier row accounts for a premium user's days. */
-  default_features: TierFeatures | null;
 }
 
 /** premium/types.ts's DEFAULT_TIER: this area sits below premium and imports only its types. */
 const DEFAULT_TIER = 'premium';
 
-/** A premium user's status from their tier expiries, stacked (`stackTiers`) up to `premium_expires_at`. */
-function tieredStatus(rows: StatusRow[], expiresAt: Date, nowMs: number): TieredPremiumStatus {
-  const ends = rows.flatMap((row) =>
-    row.tier === null ? [] : [{ tier: row.tier, rank: row.rank, endsMs: row.ends_ms! }],
+/**
+ * A premium user's status from their tier expiries, stacked (`stackTiers`) up to `premium_expires_at`;
+ * days no tier row accounts for (written before tiers) are the default tier's, with its features.
+ */
+function tieredStatus(
+  rows: StatusRow[],
+  catalog: Map<string, CatalogTier>,
+  expiresAt: Date,
+  nowMs: number,
+): TieredPremiumStatus {
+  const ends = rows.flatMap(({ tier, ends_ms }) =>
+    tier === null ? [] : [{ tier, rank: catalog.get(tier)?.rank ?? null, endsMs: ends_ms! }],
   );
   const tiers = stackTiers(ends, expiresAt.getTime(), nowMs);
-  const running = rows.find((row) => row.tier !== null && row.tier === tiers[0]!.tier);
+  const running = tiers[0]!.tier;
   return {
     isPremium: true,
     premiumExpiresAt: expiresAt.toISOString(),
-    tier: tiers[0]!.tier,
-    features: running ? (running.features ?? {}) : (rows[0]!.default_features ?? {}),
+    tier: running,
+    features: catalog.get(running)?.features ?? {},
     tiers,
   };
 }
@@ -126,13 +132,16 @@ export async function getPremiumStatus(
   sequelize: Sequelize,
   providerId: string,
 ): Promise<TieredPremiumStatus> {
-  const rows = await plainRows<StatusRow>(sequelize, premiumStatus(providerId));
+  const [rows, catalog] = await Promise.all([
+    plainRows<StatusRow>(sequelize, premiumStatus(providerId)),
+    tierCatalog(sequelize),
+  ]);
   if (rows.length === 0) throw unknownUser(providerId);
-  return statusOf(rows, Date.now());
+  return statusOf(rows, catalog, Date.now());
 }
 
 /** One user's status from their rows of the status read. */
-function statusOf(rows: StatusRow[], nowMs: number): TieredPremiumStatus {
+function statusOf(rows: StatusRow[], catalog: Map<string, CatalogTier>, nowMs: number): TieredPremiumStatus {
   const expiresAt = rows[0]!.premium_expires_at;
   if (expiresAt === null || expiresAt.getTime() <= nowMs) {
     return {
@@ -143,7 +152,7 @@ function statusOf(rows: StatusRow[], nowMs: number): TieredPremiumStatus {
       tiers: [],
     };
   }
-  return tieredStatus(rows, expiresAt, nowMs);
+  return tieredStatus(rows, catalog, expiresAt, nowMs);
 }
 
 /**
@@ -154,7 +163,10 @@ export async function runningTiers(
   sequelize: Sequelize,
   providerIds: string[],
 ): Promise<Map<string, string | null>> {
-  const rows = await selectRows<StatusRow>(sequelize, PREMIUM_STATUSES, [providerIds]);
+  const [rows, catalog] = await Promise.all([
+    selectRows<StatusRow>(sequelize, PREMIUM_STATUSES, [providerIds]),
+    tierCatalog(sequelize),
+  ]);
   const byUser = new Map<string, StatusRow[]>();
   for (const row of rows) {
     const own = byUser.get(row.provider_id);
@@ -162,5 +174,5 @@ export async function runningTiers(
     else byUser.set(row.provider_id, [row]);
   }
   const nowMs = Date.now();
-  return new Map([...byUser].map(([providerId, own]) => [providerId, statusOf(own, nowMs).tier]));
+  return new Map([...byUser].map(([providerId, own]) => [providerId, statusOf(own, catalog, nowMs).tier]));
 }

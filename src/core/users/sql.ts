@@ -2,10 +2,9 @@ import type { PlainQuery } from '../db/prepared-statements';
 
 /**
  * The status route's one indexed read, prepared (see getPremiumStatus): the user's expiry, with one row
- * per tier they hold days of (`user_tier_expiries`, migration 027), its rank and features; one row of
- * NULL tier when they hold none, then with the features of the catalog's default tier (DEFAULT_TIER in
- * premium/types.ts, which sits above this area) when they are premium all the same (days written before
- * tiers, see getPremiumStatus).
+ * per tier they hold days of (`user_tier_expiries`, migration 027); one row of NULL tier when they hold
+ * none. The tiers' ranks and features come from the catalog kept in the process (tier-catalog.ts):
+ * every table more in the read cost PostgreSQL its opening on each request (docs/performance.md).
  */
 export const premiumStatus = (providerId: string): PlainQuery => ({
   name: 'premium-status',
@@ -14,13 +13,9 @@ export const premiumStatus = (providerId: string): PlainQuery => ({
 });
 
 function statusRows(where: string): string {
-  return `SELECT u.provider_id, u.premium_expires_at, e.tier, t.rank, t.features,
-           extract(epoch FROM e.expires_at)::float8 * 1000 AS ends_ms,
-           CASE WHEN e.tier IS NULL AND u.premium_expires_at > now()
-             THEN (SELECT features FROM tiers WHERE code = 'premium') END AS default_features
+  return `SELECT u.provider_id, u.premium_expires_at, e.tier, date_part('epoch', e.expires_at) * 1000 AS ends_ms
          FROM users u
          LEFT JOIN user_tier_expiries e ON e.user_id = u.id AND e.expires_at > now()
-         LEFT JOIN tiers t ON t.code = e.tier
          WHERE ${where}`;
 }
 

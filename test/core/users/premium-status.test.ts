@@ -1,4 +1,5 @@
 import { createCore, type Core } from '../../../src/core';
+import { setTierFeatures } from '../../../src/core/catalog';
 import { getPremiumStatus } from '../../../src/core/users';
 import { resetDatabase, testConfig } from '../../support/context';
 import { createUser, DAY_MS } from '../../support/fixtures';
@@ -27,6 +28,18 @@ describe('the premium status read', () => {
     });
     expect(await getPremiumStatus(core.sequelize, lapsed.providerId)).toMatchObject({ isPremium: false });
     await expect(getPremiumStatus(core.sequelize, '42')).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
+  });
+
+  it("shows a tier's features changed in this process at once, though it keeps the catalog", async () => {
+    const expiresAt = new Date(Date.now() + 3 * DAY_MS);
+    const user = await createUser({ premiumExpiresAt: expiresAt });
+    expect(await getPremiumStatus(core.sequelize, user.providerId)).toMatchObject({ features: {} });
+
+    await setTierFeatures(core.sequelize, 'premium', { music: true });
+    expect(await getPremiumStatus(core.sequelize, user.providerId)).toMatchObject({
+      tier: 'premium',
+      features: { music: true },
+    });
   });
 
   it('still answers when the server connection lost the prepared statement, as behind PgBouncer', async () => {
