@@ -1,16 +1,25 @@
 import type { Sequelize } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { PremiumEventPayload } from '../premium/types';
 import { DELIVERY_TARGET, INSERT_ATTEMPT, LIST_ATTEMPTS } from './sql';
 
 /** The kind of the work queue's jobs that deliver one event to one endpoint (queued by migration 056's trigger). */
 export const DELIVERY_JOB = 'webhook_delivery';
 
+/**
+ * What a body's `data` always carries: the event's id (the `webhook-id`) and when it was recorded. A
+ * `premium_changed` event is the bot's event; a money event is built by migration 066's triggers.
+ */
+export interface WebhookData {
+  eventId: string;
+  occurredAt: string;
+  [field: string]: unknown;
+}
+
 /** A delivery job's payload. */
 export interface DeliveryPayload {
   endpointId: number;
   type: string;
-  event: PremiumEventPayload;
+  event: WebhookData;
 }
 
 /** An answer kept no longer than this (bytes): enough to see why an endpoint refused. */
@@ -18,7 +27,7 @@ export const RESPONSE_LIMIT = 1024;
 
 /**
  * What is sent for a delivery, the same at every try: `webhook-id` is the event's id, and the body
- * `{type, timestamp, data}` (docs/webhooks.md), `data` the event as the bot gets it.
+ * `{type, timestamp, data}` (docs/webhooks.md).
  */
 export function messageOf({ type, event }: DeliveryPayload): { id: string; body: string } {
   return { id: event.eventId, body: JSON.stringify({ type, timestamp: event.occurredAt, data: event }) };

@@ -9,6 +9,7 @@ export {
   type Attempt,
   type AttemptRow,
   type DeliveryPayload,
+  type WebhookData,
 } from './deliveries';
 export {
   addEndpoint,
