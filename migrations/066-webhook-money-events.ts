@@ -81,7 +81,7 @@ const FUNCTIONS = `
     IF webhook_wanted('refund') THEN
       PERFORM queue_money_webhook('refund', r.id::text, jsonb_build_object(
         'refund', jsonb_build_object('refundId', r.refund_id, 'amountPaise', r.amount_paise,
-          'processedAt', webhook_time(r.processed_at), 'reason', r.reason, 'daysTaken', r.days_taken),
+          'processedAt', webhook_time(r.processed_at), 'reason', r.reason),
         'payment', webhook_payment(r.payment_id)))
       FROM payment_refunds r WHERE r.id = NEW.id;
     END IF;

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { WEBHOOK_EVENTS } from '../../src/core/outgoing-webhooks';
 import { DEMO_USER } from '../../src/sandbox';
 import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
@@ -45,7 +46,7 @@ describeNeeding(BROWSER, "the seller's webhooks in the console", (browserPath) =
       expect(secret).toBe(stored!.secret);
       const row = page.locator(`[data-row="webhooks:${stored!.id}:remove"]`);
       await expect(row.textContent()).resolves.toMatch(
-        new RegExp(`^#${stored!.id} · https://hooks.example.com/premium · premium_changed · on`),
+        new RegExp(`^#${stored!.id} · https://hooks.example.com/premium · ${WEBHOOK_EVENTS.join(', ')} · on`),
       );
       // The secret, one long word, wraps on a phone rather than widening the page.
       await expect(page.evaluate('document.documentElement.scrollWidth')).resolves.toBeLessThanOrEqual(390);

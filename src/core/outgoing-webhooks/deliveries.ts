@@ -1,5 +1,7 @@
 import type { Sequelize } from 'sequelize';
 import { execute, selectRows } from '../db/database';
+import { AppError, isAppError } from '../errors';
+import { retryJob, type JobRow, type JobState } from '../jobs';
 import { DELIVERY_TARGET, INSERT_ATTEMPT, LIST_ATTEMPTS } from './sql';
 
 /** The kind of the work queue's jobs that deliver one event to one endpoint (queued by migration 056's trigger). */
@@ -77,10 +79,28 @@ export async function recordAttempt(sequelize: Sequelize, attempt: Attempt): Pro
   ]);
 }
 
-export type AttemptRow = Omit<Attempt, 'endpointId'> & { id: number; attemptedAt: Date };
+export type AttemptRow = Omit<Attempt, 'endpointId'> & {
+  id: number;
+  attemptedAt: Date;
+  /** Its delivery's job now: `dead` is a delivery given up, which `replayDelivery` runs again; null: gone. */
+  jobState: JobState | null;
+};
 
 /** The latest tries to endpoint `id`, newest first. */
 export async function listAttempts(sequelize: Sequelize, id: number, limit = 50): Promise<AttemptRow[]> {
   const rows = await selectRows<AttemptRow>(sequelize, LIST_ATTEMPTS, [id, limit]);
   return rows.map((row) => ({ ...row, id: Number(row.id), jobId: Number(row.jobId) }));
+}
+
+/** Runs a delivery given up (a dead `webhook_delivery` job) again now, its tries forgotten. */
+export async function replayDelivery(sequelize: Sequelize, jobId: number): Promise<JobRow> {
+  try {
+    return await retryJob(sequelize, jobId, DELIVERY_JOB);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'JOB_NOT_FOUND') throw error;
+    throw AppError.notFound(
+      'WEBHOOK_DELIVERY_NOT_FOUND',
+      `no webhook delivery job ${jobId} dead or waiting (delivered, running, or none)`,
+    );
+  }
 }

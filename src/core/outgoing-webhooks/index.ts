@@ -5,6 +5,7 @@ export {
   listAttempts,
   messageOf,
   recordAttempt,
+  replayDelivery,
   RESPONSE_LIMIT,
   type Attempt,
   type AttemptRow,
