@@ -37,7 +37,7 @@ describe('premium webhooks, by the names of the design', () => {
     );
     const job = await deadDelivery(added.id);
     const shown = await premium(['webhooks', 'deliveries', String(added.id)]);
-    expect(shown.stdout).toMatch(new RegExp(`[0-9a-f-]{36} +${job} +dead +503 +5 +answered 503`));
+    expect(shown.stdout).toMatch(new RegExp(` - +[0-9a-f-]{36} +${job} +dead +503 +5 +answered 503`));
 
     const replayed = await premium(['--json', 'webhooks', 'replay', String(job)]);
     expect(json<{ job: { id: number; state: string } }>(replayed).job).toMatchObject({

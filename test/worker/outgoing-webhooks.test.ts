@@ -79,6 +79,8 @@ describe('webhooks to the seller systems', () => {
     expect(await listAttempts(db(), id)).toEqual([
       expect.objectContaining({
         eventId: message.data.eventId,
+        type: 'premium_changed',
+        jobState: 'done',
         status: 200,
         error: null,
         response: 'thanks',

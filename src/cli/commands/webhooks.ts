@@ -41,9 +41,10 @@ function renderList({ endpoints }: { endpoints: WebhookEndpoint[] }): string {
 function renderAttempts({ attempts }: { attempts: AttemptRow[] }): string {
   if (attempts.length === 0) return 'No delivery tried yet.';
   return table(
-    ['WHEN', 'EVENT', 'JOB', 'JOB STATE', 'STATUS', 'MS', 'ERROR'],
+    ['WHEN', 'TYPE', 'EVENT', 'JOB', 'JOB STATE', 'STATUS', 'MS', 'ERROR'],
     attempts.map((attempt) => [
       time(attempt.attemptedAt),
+      attempt.type ?? '-',
       attempt.eventId,
       String(attempt.jobId),
       attempt.jobState ?? '-',

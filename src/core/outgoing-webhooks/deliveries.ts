@@ -82,6 +82,8 @@ export async function recordAttempt(sequelize: Sequelize, attempt: Attempt): Pro
 export type AttemptRow = Omit<Attempt, 'endpointId'> & {
   id: number;
   attemptedAt: Date;
+  /** The event's type (`sale`, …); null once its job is gone (housekeeping). */
+  type: string | null;
   /** Its delivery's job now: `dead` is a delivery given up, which `replayDelivery` runs again; null: gone. */
   jobState: JobState | null;
 };

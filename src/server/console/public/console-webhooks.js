@@ -112,7 +112,7 @@
     return el(
       'li',
       {},
-      `${time(attempt.attemptedAt)} · event ${attempt.eventId} · job #${attempt.jobId} · ${attempt.status ?? 'no answer'} · ${attempt.durationMs} ms`,
+      `${time(attempt.attemptedAt)} · ${attempt.type ?? 'event'} ${attempt.eventId} · job #${attempt.jobId} · ${attempt.status ?? 'no answer'} · ${attempt.durationMs} ms`,
       dead && latest ? ' · given up' : '',
       attempt.error ? el('div', { className: 'muted' }, attempt.error) : null,
       dead && latest ? el('div', { className: 'actions' }, replayButton(attempt)) : null,
