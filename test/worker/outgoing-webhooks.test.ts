@@ -1,10 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import { retryJob } from '../../src/core/jobs';
 import {
@@ -13,39 +11,28 @@ import {
   removeEndpoint,
   rotateSecret,
   signatureHeader,
-  type UrlRules,
 } from '../../src/core/outgoing-webhooks';
 import { grantPremium } from '../../src/core/premium/grant';
-import {
-  deliveryHandler,
-  type DeliveryHandlerOptions,
-} from '../../src/worker/outgoing-webhooks/delivery-handler';
-import { JobWorker } from '../../src/worker/queue/job-worker';
+import type { DeliveryHandlerOptions } from '../../src/worker/outgoing-webhooks/delivery-handler';
 import { useTestCore } from '../support/context';
 import { createUser, grantRequest } from '../support/fixtures';
-import { pollUntil } from '../support/wait';
+import {
+  deliveryJobs as jobsOf,
+  docsExample,
+  docsVerifier,
+  LOCAL,
+  runDeliveries,
+  useReceiver,
+  type Received,
+} from '../support/webhook-receiver';
 
 jest.setTimeout(30_000);
 const core = useTestCore();
 const db = () => core().sequelize;
-const logger = pino({ level: process.env.DEBUG_HOOKS ? 'debug' : 'silent' });
-const LOCAL: UrlRules = { httpsOnly: false, allowPrivate: true };
-
-/** The docs' code blocks, as a reader would copy them. */
-function example(language: 'js' | 'python'): string {
-  const docs = fs.readFileSync(path.resolve(__dirname, '../../docs/webhooks.md'), 'utf8');
-  const [, code] = new RegExp('```' + language + '\\n([\\s\\S]*?)```').exec(docs) ?? [];
-  if (!code) throw new Error(`docs/webhooks.md has no ${language} example`);
-  return code;
-}
-
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'webhooks-'));
-fs.writeFileSync(path.join(dir, 'verify.js'), example('js'));
-fs.writeFileSync(path.join(dir, 'verify.py'), example('python'));
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { verifyWebhook } = require(path.join(dir, 'verify.js')) as {
-  verifyWebhook: (secret: string, headers: Record<string, string>, body: string) => unknown;
-};
+const receiver = useReceiver();
+const { dir } = receiver();
+fs.writeFileSync(path.join(dir, 'verify.py'), docsExample('python'));
+const verifyWebhook = docsVerifier(dir);
 
 function verifyInPython(secret: string, headers: Record<string, string>, body: string): string {
   const driver = `import json, sys\nsys.path.insert(0, ${JSON.stringify(dir)})\nfrom verify import verify_webhook\nargs = json.load(sys.stdin)\ntry:\n    print(json.dumps(verify_webhook(args["secret"], args["headers"], args["body"])["data"]["eventId"]))\nexcept ValueError as error:\n    print(json.dumps("refused: " + str(error)))`;
@@ -54,71 +41,9 @@ function verifyInPython(secret: string, headers: Record<string, string>, body: s
   );
 }
 
-interface Received {
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A seller's receiver on this machine: records every request, answers `status` (503: down). */
-let receiver: Server;
-let received: Received[] = [];
-let status = 200;
-let receiverUrl = '';
-beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      received.push({
-        url: request.url!,
-        headers: request.headers as Record<string, string>,
-        body: Buffer.concat(chunks).toString(),
-      });
-      response.writeHead(status, status === 302 ? { location: `${receiverUrl}/elsewhere` } : {});
-      response.end(status === 200 ? 'thanks' : 'x'.repeat(5000));
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await new Promise((resolve) => receiver.close(resolve));
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-beforeEach(() => {
-  received = [];
-  status = 200;
-});
-
-async function deliveryJobs() {
-  return db().query<{ id: number; state: string }>(
-    "SELECT id::int, state FROM jobs WHERE kind = 'webhook_delivery' ORDER BY id",
-    { type: QueryTypes.SELECT },
-  );
-}
-
-/** Runs the worker's deliveries until none waits (or `until` holds). */
-async function deliver(options: Partial<DeliveryHandlerOptions> = {}, until?: () => Promise<boolean>) {
-  const handler = deliveryHandler({
-    sequelize: db(),
-    rules: LOCAL,
-    timeoutMs: 2000,
-    backoff: { firstMs: 20, maxMs: 40 },
-    ...options,
-  });
-  const worker = new JobWorker({ sequelize: db(), handlers: [handler], logger, pollMs: 10 });
-  worker.start();
-  try {
-    await pollUntil(
-      'the deliveries',
-      until ??
-        (async () => (await deliveryJobs()).every((job) => job.state === 'done' || job.state === 'dead')),
-    );
-  } finally {
-    await worker.stop();
-  }
-}
+const deliveryJobs = () => jobsOf(db());
+const deliver = (options: Partial<DeliveryHandlerOptions> = {}, until?: () => Promise<boolean>) =>
+  runDeliveries(db(), options, until);
 
 async function grantToNewUser(key?: string) {
   const user = await createUser();
@@ -127,19 +52,19 @@ async function grantToNewUser(key?: string) {
 
 describe('webhooks to the seller systems', () => {
   it('signs a premium change so that the docs examples verify it, and refuses a wrong secret or old time', async () => {
-    const { secret, id } = await addEndpoint(db(), { url: `${receiverUrl}/hooks`, actor: 'test' }, LOCAL);
+    const { secret, id } = await addEndpoint(db(), { url: `${receiver().url}/hooks`, actor: 'test' }, LOCAL);
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     await grantToNewUser();
     await deliver();
 
-    expect(received).toHaveLength(1);
-    const [{ headers, body }] = received as [Received];
+    expect(receiver().received).toHaveLength(1);
+    const [{ headers, body }] = receiver().received as [Received];
     const message = verifyWebhook(secret, headers, body) as { type: string; data: { eventId: string } };
     expect(message).toMatchObject({ type: 'premium_changed', data: { type: 'USER_PREMIUM_ADD' } });
     expect(headers['webhook-id']).toBe(message.data.eventId);
     expect(verifyInPython(secret, headers, body)).toBe(message.data.eventId);
 
-    const wrong = (await addEndpoint(db(), { url: `${receiverUrl}/other`, actor: 'test' }, LOCAL)).secret;
+    const wrong = (await addEndpoint(db(), { url: `${receiver().url}/other`, actor: 'test' }, LOCAL)).secret;
     expect(() => verifyWebhook(wrong, headers, body)).toThrow('no valid signature');
     expect(verifyInPython(wrong, headers, body)).toBe('refused: no valid signature');
     const old = Math.floor(Date.now() / 1000) - 3600;
@@ -154,6 +79,8 @@ describe('webhooks to the seller systems', () => {
     expect(await listAttempts(db(), id)).toEqual([
       expect.objectContaining({
         eventId: message.data.eventId,
+        type: 'premium_changed',
+        jobState: 'done',
         status: 200,
         error: null,
         response: 'thanks',
@@ -162,24 +89,24 @@ describe('webhooks to the seller systems', () => {
   });
 
   it('signs with both secrets for a day after a rotation', async () => {
-    const first = await addEndpoint(db(), { url: receiverUrl, actor: 'test' }, LOCAL);
+    const first = await addEndpoint(db(), { url: receiver().url, actor: 'test' }, LOCAL);
     const second = await rotateSecret(db(), first.id);
     await grantToNewUser();
     await deliver();
-    const [{ headers, body }] = received as [Received];
+    const [{ headers, body }] = receiver().received as [Received];
     expect(headers['webhook-signature']!.split(' ')).toHaveLength(2);
     expect(verifyWebhook(first.secret, headers, body)).toBeTruthy();
     expect(verifyWebhook(second.secret, headers, body)).toBeTruthy();
   });
 
   it('delivers an event once per endpoint that wants it, even when the grant is applied twice', async () => {
-    const a = await addEndpoint(db(), { url: `${receiverUrl}/a`, actor: 'test' }, LOCAL);
+    const a = await addEndpoint(db(), { url: `${receiver().url}/a`, actor: 'test' }, LOCAL);
     const b = await addEndpoint(
       db(),
-      { url: `${receiverUrl}/b`, events: ['premium_changed'], actor: 'test' },
+      { url: `${receiver().url}/b`, events: ['premium_changed'], actor: 'test' },
       LOCAL,
     );
-    const removed = await addEndpoint(db(), { url: `${receiverUrl}/gone`, actor: 'test' }, LOCAL);
+    const removed = await addEndpoint(db(), { url: `${receiver().url}/gone`, actor: 'test' }, LOCAL);
     await removeEndpoint(db(), removed.id);
 
     const user = await createUser();
@@ -189,7 +116,11 @@ describe('webhooks to the seller systems', () => {
     await grantPremium(db(), request);
     await deliver();
 
-    expect(received.map((delivery) => delivery.url).sort()).toEqual(['/a', '/b']);
+    expect(
+      receiver()
+        .received.map((delivery) => delivery.url)
+        .sort(),
+    ).toEqual(['/a', '/b']);
     const [{ count }] = (await db().query('SELECT count(*)::int AS count FROM webhook_deliveries', {
       type: QueryTypes.SELECT,
     })) as [{ count: number }];
@@ -199,46 +130,48 @@ describe('webhooks to the seller systems', () => {
   });
 
   it('queues an event written again (a re-inserted outbox row) no second time', async () => {
-    await addEndpoint(db(), { url: receiverUrl, actor: 'test' }, LOCAL);
+    await addEndpoint(db(), { url: receiver().url, actor: 'test' }, LOCAL);
     await grantToNewUser();
     await deliver();
     await db().query(`
       WITH gone AS (DELETE FROM outbox RETURNING event_id, type, aggregate_key, payload)
       INSERT INTO outbox (event_id, type, aggregate_key, payload) SELECT * FROM gone`);
     await deliver();
-    expect(received).toHaveLength(1);
+    expect(receiver().received).toHaveLength(1);
     expect(await deliveryJobs()).toHaveLength(1);
   });
 
   it('gets an endpoint that was down everything once it is back; a dead delivery is replayed', async () => {
-    const endpoint = await addEndpoint(db(), { url: receiverUrl, actor: 'test' }, LOCAL);
-    status = 503;
+    const endpoint = await addEndpoint(db(), { url: receiver().url, actor: 'test' }, LOCAL);
+    receiver().status = 503;
     const grants = [await grantToNewUser(), await grantToNewUser(), await grantToNewUser()];
     await deliver({}, async () => (await listAttempts(db(), endpoint.id)).length >= 6);
     const failed = await listAttempts(db(), endpoint.id);
     expect(failed.every((attempt) => attempt.status === 503 && attempt.error === 'answered 503')).toBe(true);
     expect(failed.every((attempt) => Buffer.byteLength(attempt.response!) === 1024)).toBe(true);
 
-    status = 200;
-    received = [];
+    receiver().status = 200;
+    receiver().received = [];
     await deliver();
-    expect(new Set(received.map((delivery) => delivery.headers['webhook-id'])).size).toBe(grants.length);
+    expect(new Set(receiver().received.map((delivery) => delivery.headers['webhook-id'])).size).toBe(
+      grants.length,
+    );
 
     // Given up (the event older than the retry window): dead, then replayed by an operator.
-    status = 302;
-    received = [];
+    receiver().status = 302;
+    receiver().received = [];
     await grantToNewUser();
     await deliver({ giveUpAfterMs: 0 });
     // The redirect is not followed.
-    expect(received.map((delivery) => delivery.url)).toEqual(['/']);
+    expect(receiver().received.map((delivery) => delivery.url)).toEqual(['/']);
     const dead = (await deliveryJobs()).filter((job) => job.state === 'dead');
     expect(dead).toHaveLength(1);
     expect((await listAttempts(db(), endpoint.id))[0]).toMatchObject({ status: 302, error: 'answered 302' });
-    status = 200;
-    received = [];
+    receiver().status = 200;
+    receiver().received = [];
     await retryJob(db(), dead[0]!.id);
     await deliver();
-    expect(received.map((delivery) => delivery.url)).toEqual(['/']);
+    expect(receiver().received.map((delivery) => delivery.url)).toEqual(['/']);
   });
 
   it('gives a silent endpoint up at the timeout, while the grants it follows went through at once', async () => {
@@ -263,12 +196,12 @@ describe('webhooks to the seller systems', () => {
   it('refuses loopback and private addresses at delivery unless WEBHOOK_ALLOW_PRIVATE', async () => {
     const endpoint = await addEndpoint(
       db(),
-      { url: receiverUrl.replace('127.0.0.1', 'localhost'), actor: 'test' },
+      { url: receiver().url.replace('127.0.0.1', 'localhost'), actor: 'test' },
       LOCAL,
     );
     await grantToNewUser();
     await deliver({ rules: { httpsOnly: false, allowPrivate: false }, giveUpAfterMs: 0 });
-    expect(received).toEqual([]);
+    expect(receiver().received).toEqual([]);
     expect((await listAttempts(db(), endpoint.id))[0]!.error).toMatch(
       /^localhost resolves to (127\.0\.0\.1|::1), a loopback, private or link-local address/,
     );
@@ -276,6 +209,6 @@ describe('webhooks to the seller systems', () => {
     const [dead] = await deliveryJobs();
     await retryJob(db(), dead!.id);
     await deliver({ rules: { httpsOnly: false, allowPrivate: true } });
-    expect(received).toHaveLength(1);
+    expect(receiver().received).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { isAppError } from '../../core/errors';
+import type { JobRow } from '../../core/jobs';
 import type { AttemptRow, WebhookEndpoint } from '../../core/outgoing-webhooks';
 import { list, positiveInteger } from '../arguments';
 import { UsageError } from '../errors';
@@ -32,7 +33,7 @@ function renderList({ endpoints }: { endpoints: WebhookEndpoint[] }): string {
       String(endpoint.id),
       endpoint.url,
       endpoint.events.join(','),
-      endpoint.disabledAt ? `removed ${time(endpoint.disabledAt)}` : 'on',
+      endpoint.disabledAt ? `disabled ${time(endpoint.disabledAt)}` : 'on',
     ]),
   );
 }
@@ -40,11 +41,13 @@ function renderList({ endpoints }: { endpoints: WebhookEndpoint[] }): string {
 function renderAttempts({ attempts }: { attempts: AttemptRow[] }): string {
   if (attempts.length === 0) return 'No delivery tried yet.';
   return table(
-    ['WHEN', 'EVENT', 'JOB', 'STATUS', 'MS', 'ERROR'],
+    ['WHEN', 'TYPE', 'EVENT', 'JOB', 'JOB STATE', 'STATUS', 'MS', 'ERROR'],
     attempts.map((attempt) => [
       time(attempt.attemptedAt),
+      attempt.type ?? '-',
       attempt.eventId,
       String(attempt.jobId),
+      attempt.jobState ?? '-',
       attempt.status === null ? '-' : String(attempt.status),
       String(attempt.durationMs),
       attempt.error ?? '',
@@ -79,33 +82,46 @@ export function registerWebhooks(program: Command, session: Session): void {
   webhooks
     .command('list')
     .description('the endpoints (no secrets)')
-    .option('--all', 'the removed ones too')
+    .option('--all', 'the disabled ones too')
     .action(async (options: { all?: boolean }) => {
       const endpoints = await webhooksCore().listEndpoints(session.core().sequelize, { all: options.all });
       session.emit({ endpoints }, renderList);
     });
   webhooks
-    .command('rotate')
+    .command('rotate-secret')
+    .alias('rotate')
     .description('a new secret, shown once; the old one still signs for 24 hours')
     .argument('<id>', 'an endpoint id from `premium webhooks list`', positiveInteger)
     .action(async (id: number) => {
       session.emit(await webhooksCore().rotateSecret(session.core().sequelize, id), renderSecret);
     });
   webhooks
-    .command('remove')
+    .command('disable')
+    .alias('remove')
     .description('stop delivering to an endpoint (its deliveries stay readable)')
     .argument('<id>', 'an endpoint id', positiveInteger)
     .action(async (id: number) => {
       const endpoint = await webhooksCore().removeEndpoint(session.core().sequelize, id);
-      session.emit({ endpoint }, () => `Endpoint ${id} removed: nothing more is delivered to it.`);
+      session.emit({ endpoint }, () => `Endpoint ${id} disabled: nothing more is delivered to it.`);
     });
   webhooks
     .command('deliveries')
-    .description('every try to an endpoint, newest first (a dead one: `premium jobs retry <job>`)')
+    .description('every try to an endpoint, newest first (a dead one: `premium webhooks replay <job>`)')
     .argument('<id>', 'an endpoint id', positiveInteger)
     .option('--limit <n>', 'how many', positiveInteger, 50)
     .action(async (id: number, options: { limit: number }) => {
       const attempts = await webhooksCore().listAttempts(session.core().sequelize, id, options.limit);
       session.emit({ attempts }, renderAttempts);
+    });
+  webhooks
+    .command('replay')
+    .description('deliver a dead delivery again now, its tries forgotten')
+    .argument('<job>', 'a JOB of `premium webhooks deliveries` whose JOB STATE is dead', positiveInteger)
+    .action(async (job: number) => {
+      const replayed = await webhooksCore().replayDelivery(session.core().sequelize, job);
+      session.emit(
+        { job: replayed },
+        ({ job }: { job: JobRow }) => `Delivery job ${job.id} is due now: the worker sends it next.`,
+      );
     });
 }

@@ -7,9 +7,18 @@ import { INSERT_ENDPOINT, LIST_ENDPOINTS, REMOVE_ENDPOINT, ROTATE_SECRET } from 
 
 /**
  * The event types an endpoint may ask for (the `type` of a body): only those the service sends, so an
- * endpoint never waits for a type that never comes. A new type joins this list with its sender.
+ * endpoint never waits for a type that never comes. A new type joins this list with its sender: the
+ * triggers of migrations 056 (`premium_changed`) and 066 (the money events).
  */
-export const WEBHOOK_EVENTS = ['premium_changed'] as const;
+export const WEBHOOK_EVENTS = [
+  'sale',
+  'renewal',
+  'charge_failed',
+  'refund',
+  'dispute',
+  'premium_changed',
+  'invoice',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 
 /** After a rotation the old secret still signs this long, while the seller's systems move to the new. */

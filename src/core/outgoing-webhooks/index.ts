@@ -5,10 +5,12 @@ export {
   listAttempts,
   messageOf,
   recordAttempt,
+  replayDelivery,
   RESPONSE_LIMIT,
   type Attempt,
   type AttemptRow,
   type DeliveryPayload,
+  type WebhookData,
 } from './deliveries';
 export {
   addEndpoint,

@@ -30,7 +30,9 @@ export const INSERT_ATTEMPT = `INSERT INTO webhook_attempts
   (endpoint_id, event_id, job_id, status, error, response, duration_ms)
   VALUES ($1, $2::uuid, $3, $4, $5, $6, $7)`;
 
-/** The latest $2 tries to endpoint $1, newest first. */
-export const LIST_ATTEMPTS = `SELECT id, event_id AS "eventId", job_id AS "jobId", attempted_at AS "attemptedAt",
-  status, error, response, duration_ms AS "durationMs"
-  FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`;
+/** The latest $2 tries to endpoint $1, newest first, each with its event type and its job's state now. */
+export const LIST_ATTEMPTS = `SELECT a.id, a.event_id AS "eventId", j.payload->>'type' AS "type", a.job_id AS "jobId",
+  a.attempted_at AS "attemptedAt", a.status, a.error, a.response, a.duration_ms AS "durationMs",
+  j.state AS "jobState"
+  FROM webhook_attempts a LEFT JOIN jobs j ON j.id = a.job_id
+  WHERE a.endpoint_id = $1 ORDER BY a.id DESC LIMIT $2`;

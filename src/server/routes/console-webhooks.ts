@@ -5,7 +5,9 @@ import {
   listAttempts,
   listEndpoints,
   removeEndpoint,
+  replayDelivery,
   rotateSecret,
+  WEBHOOK_EVENTS,
 } from '../../core/outgoing-webhooks';
 import { actorOf, operatorOf } from '../console/guard';
 import type { AppOptions } from '../app-options';
@@ -13,6 +15,7 @@ import type { AppOptions } from '../app-options';
 const hide = true;
 
 const EndpointParams = Type.Object({ id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
+const JobParams = Type.Object({ job: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 
 const AddBody = Type.Object(
   {
@@ -27,8 +30,8 @@ const ATTEMPTS_SHOWN = 10;
 
 /**
  * The seller's webhook endpoints in the console (`#/webhooks`), through the functions `premium webhooks
- * add|list|rotate|remove|deliveries` call. A secret is in the answer of add and rotate alone; a dead
- * delivery is run again by the Jobs page's retry.
+ * add|list|rotate-secret|disable|deliveries|replay` call. A secret is in the answer of add and rotate
+ * alone. The list names the event types an endpoint may ask for, for the form.
  */
 const consoleWebhookRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, { core }) => {
   const { sequelize } = core;
@@ -38,7 +41,10 @@ const consoleWebhookRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, 
     const attempts = await Promise.all(
       endpoints.map((endpoint) => listAttempts(sequelize, endpoint.id, ATTEMPTS_SHOWN)),
     );
-    return { endpoints: endpoints.map((endpoint, index) => ({ ...endpoint, attempts: attempts[index] })) };
+    return {
+      eventTypes: WEBHOOK_EVENTS,
+      endpoints: endpoints.map((endpoint, index) => ({ ...endpoint, attempts: attempts[index] })),
+    };
   });
 
   app.post('/api/console/webhooks', { schema: { hide, body: AddBody } }, async (request) => {
@@ -68,6 +74,16 @@ const consoleWebhookRoutes: FastifyPluginAsyncTypebox<AppOptions> = async (app, 
       const endpoint = await removeEndpoint(sequelize, Number(request.params.id));
       request.log.info({ endpoint: endpoint.id }, 'console removes a webhook endpoint');
       return { endpoint };
+    },
+  );
+
+  app.post(
+    '/api/console/webhooks/deliveries/:job/replay',
+    { schema: { hide, params: JobParams } },
+    async (request) => {
+      const job = await replayDelivery(sequelize, Number(request.params.job));
+      request.log.info({ job: job.id }, 'console replays a webhook delivery');
+      return { job };
     },
   );
 };

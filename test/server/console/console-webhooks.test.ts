@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { recordAttempt } from '../../../src/core/outgoing-webhooks';
+import { recordAttempt, WEBHOOK_EVENTS } from '../../../src/core/outgoing-webhooks';
 import { answer, consoleRequests } from '../../support/console-requests';
 import { snowflake } from '../../support/fixtures';
 import { usePaymentsApp } from '../../support/payments-app';
@@ -36,7 +36,7 @@ describe('the console webhooks routes', () => {
     expect(endpoint).toEqual(
       expect.objectContaining({
         url: 'https://hooks.example.com/a',
-        events: ['premium_changed'],
+        events: [...WEBHOOK_EVENTS],
         disabledAt: null,
         secret: expect.stringMatching(SECRET),
       }),
@@ -86,7 +86,7 @@ describe('the console webhooks routes', () => {
       [{ url: 'hooks.example.com' }, 'WEBHOOK_URL_INVALID', 'must be an absolute URL'],
       [{ url: 'ftp://hooks.example.com/x' }, 'WEBHOOK_URL_INVALID', 'must be an https: (or http:) URL'],
       [{ url: 'https://me:pw@hooks.example.com/x' }, 'WEBHOOK_URL_INVALID', 'user name or password'],
-      [{ url: 'https://hooks.example.com/x', events: ['sale'] }, 'WEBHOOK_EVENTS_INVALID', 'sale unknown'],
+      [{ url: 'https://hooks.example.com/x', events: ['sales'] }, 'WEBHOOK_EVENTS_INVALID', 'sales unknown'],
     ];
     for (const [body, code, rule] of cases) {
       const reply = await request('POST', '/api/console/webhooks', body);
@@ -101,5 +101,44 @@ describe('the console webhooks routes', () => {
       'VALIDATION_FAILED',
     ]);
     expect((await request('GET', '/api/console/webhooks')).json().endpoints).toHaveLength(before);
+  });
+
+  it('list the event types for the form, and replay a delivery given up, once a dead job', async () => {
+    const { endpoint } = (
+      await request('POST', '/api/console/webhooks', { url: 'https://hooks.example.com/r' })
+    ).json();
+    const [[dead]] = (await db().query(
+      `INSERT INTO jobs (kind, payload, state, attempts, finished_at)
+       VALUES ('webhook_delivery', '{}', 'dead', 1, now()) RETURNING id::int`,
+    )) as [{ id: number }[], unknown];
+    const [[other]] = (await db().query(
+      `INSERT INTO jobs (kind, payload, state, attempts, finished_at)
+       VALUES ('buyer_message', '{}', 'dead', 1, now()) RETURNING id::int`,
+    )) as [{ id: number }[], unknown];
+    await recordAttempt(db(), {
+      endpointId: endpoint.id,
+      eventId: randomUUID(),
+      jobId: dead!.id,
+      status: 503,
+      error: 'answered 503',
+      response: null,
+      durationMs: 5,
+    });
+
+    const listed = (await request('GET', '/api/console/webhooks')).json();
+    expect(listed.eventTypes).toEqual([...WEBHOOK_EVENTS]);
+    const shown = listed.endpoints.find((row: { id: number }) => row.id === endpoint.id);
+    expect(shown.attempts).toEqual([expect.objectContaining({ jobId: dead!.id, jobState: 'dead' })]);
+
+    const replayed = await request('POST', `/api/console/webhooks/deliveries/${dead!.id}/replay`, {});
+    expect(replayed.statusCode).toBe(200);
+    expect(replayed.json().job).toMatchObject({ id: dead!.id, state: 'queued', kind: 'webhook_delivery' });
+    const after = (await request('GET', '/api/console/webhooks')).json().endpoints;
+    expect(after.find((row: { id: number }) => row.id === endpoint.id).attempts[0].jobState).toBe('queued');
+    for (const job of [other!.id, 99999])
+      expect(answer(await request('POST', `/api/console/webhooks/deliveries/${job}/replay`, {}))).toEqual([
+        404,
+        'WEBHOOK_DELIVERY_NOT_FOUND',
+      ]);
   });
 });

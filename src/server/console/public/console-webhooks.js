@@ -2,9 +2,9 @@
 'use strict';
 /**
  * The seller's webhooks (`#/webhooks`): each endpoint, its state and its latest tries, with Add, Rotate
- * and Remove (as `premium webhooks add|rotate|remove`). A `whsec_` secret is in the answer of Add and
- * Rotate alone, so the page shows it once, in the outcome line; a reload no longer has it. A dead
- * delivery is a job: the Jobs page's Retry runs it again. Exposed as window.ConsoleWebhooks.
+ * and Remove (as `premium webhooks add|rotate-secret|disable`), and Replay beside a delivery given up
+ * (`premium webhooks replay`). A `whsec_` secret is in the answer of Add and Rotate alone, so the page
+ * shows it once, in the outcome line; a reload no longer has it. Exposed as window.ConsoleWebhooks.
  */
 (function () {
   const { el, time, viewLink } = window.ConsoleKit;
@@ -13,7 +13,7 @@
   const secretShown = ({ endpoint }, done) =>
     `${done} Its secret, shown this once (keep it where your receiver verifies signatures): ${endpoint.secret}`;
 
-  function addButton() {
+  function addButton(eventTypes) {
     const action = 'webhooks:add';
     return button(
       'Add an endpoint',
@@ -35,7 +35,7 @@
             },
             {
               name: 'events',
-              label: 'Events, comma-separated (empty: all)',
+              label: `Events, comma-separated (empty: all): ${eventTypes.join(', ')}`,
               parse: (raw) => (raw ? raw.split(',').map((event) => event.trim()) : undefined),
             },
           ],
@@ -86,13 +86,46 @@
     );
   }
 
-  function attemptLine(attempt) {
+  function replayButton(attempt) {
+    const action = `webhooks:deliveries:${attempt.jobId}:replay`;
+    return button(
+      'Replay',
+      () =>
+        act({
+          action,
+          title: `Replay delivery job #${attempt.jobId}`,
+          what: `Event ${attempt.eventId} was given up; the worker sends it again now, with the same webhook-id.`,
+          path: `/api/console/webhooks/deliveries/${attempt.jobId}/replay`,
+          body: {},
+          noKey: true,
+          noReason: true,
+          describe: () => `Delivery job #${attempt.jobId} is due now: the worker sends it next.`,
+        }),
+      'secondary',
+      action,
+    );
+  }
+
+  /** `latest`: the newest try of its job shown, where a dead delivery offers Replay. */
+  function attemptLine(attempt, latest) {
+    const dead = attempt.jobState === 'dead';
     return el(
       'li',
       {},
-      `${time(attempt.attemptedAt)} · event ${attempt.eventId} · job #${attempt.jobId} · ${attempt.status ?? 'no answer'} · ${attempt.durationMs} ms`,
+      `${time(attempt.attemptedAt)} · ${attempt.type ?? 'event'} ${attempt.eventId} · job #${attempt.jobId} · ${attempt.status ?? 'no answer'} · ${attempt.durationMs} ms`,
+      dead && latest ? ' · given up' : '',
       attempt.error ? el('div', { className: 'muted' }, attempt.error) : null,
+      dead && latest ? el('div', { className: 'actions' }, replayButton(attempt)) : null,
     );
+  }
+
+  function attemptLines(attempts) {
+    const seen = new Set();
+    return attempts.map((attempt) => {
+      const latest = !seen.has(attempt.jobId);
+      seen.add(attempt.jobId);
+      return attemptLine(attempt, latest);
+    });
   }
 
   function endpointRow(endpoint) {
@@ -115,7 +148,7 @@
         'ul',
         { className: 'rows', 'aria-label': `Latest tries to endpoint ${endpoint.id}` },
         endpoint.attempts.length
-          ? endpoint.attempts.map(attemptLine)
+          ? attemptLines(endpoint.attempts)
           : el('li', { className: 'muted' }, 'No delivery tried yet.'),
       ),
     );
@@ -127,11 +160,11 @@
       el(
         'p',
         { className: 'muted' },
-        "Signed POSTs to the seller's systems for each change of premium, the same as premium webhooks … in the terminal. A delivery given up after its last try is a dead job: run it again from the ",
+        "Signed POSTs to the seller's systems for each sale, renewal, failed charge, refund, dispute, invoice and change of premium, the same as premium webhooks … in the terminal. A delivery given up after its last try is replayed here (Replay) or from the ",
         viewLink('jobs', null, 'Jobs page'),
         '.',
       ),
-      el('div', { className: 'actions' }, addButton()),
+      el('div', { className: 'actions' }, addButton(data.eventTypes)),
       el(
         'ul',
         { className: 'rows', id: 'webhooks' },
