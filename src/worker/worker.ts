@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
-import { readSettings } from '../core/settings';
+import { readMessageSettings, readSettings } from '../core/settings';
 import { startHealthServer } from '../metrics/health-server';
 import { registerBusinessMetrics } from './business-metrics';
 import { HeldRevokesWatch } from './held-revokes-watch';
@@ -63,7 +63,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       apiUrl: config.discord.apiUrl,
       botToken: config.sellerVariables.DISCORD_BOT_TOKEN ?? null,
       storeUrl: config.frontendUrl,
-      texts: async () => (await readSettings(core)).messages,
+      settings: () => readMessageSettings(core),
       timeoutMs: config.providerTimeoutMs,
     }),
   );

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
 import type { User } from '../../src/core/models';
-import { readSettings } from '../../src/core/settings';
+import { readMessageSettings } from '../../src/core/settings';
 import { SANDBOX_BOT_TOKEN } from '../../src/sandbox';
 import { messageHandler } from '../../src/worker/buyer-messages/message-handler';
 import { JobWorker } from '../../src/worker/queue/job-worker';
@@ -28,7 +28,7 @@ export async function sendAllMessages(app: PaymentsTestApp): Promise<void> {
     apiUrl: app.sandbox.discordApiUrl,
     botToken: SANDBOX_BOT_TOKEN,
     storeUrl: STORE_URL,
-    texts: async () => (await readSettings(app.core)).messages,
+    settings: () => readMessageSettings(app.core),
     timeoutMs: 5000,
     backoff: { firstMs: 50, maxMs: 200 },
   });

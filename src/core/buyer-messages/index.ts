@@ -3,5 +3,5 @@ export { changeMessageChoices, messageChoices, optedOut, type MessageChoices } f
 export { listMessages, type MessageRow } from './list';
 export { messagePlan, receiptOfOrderStatement, recordMessage } from './record';
 export { MESSAGE_JOB } from './sql';
-export { DEFAULT_TEXTS, messageText } from './text';
+export { DEFAULT_TEXTS, DEFAULT_WINBACK_TEXT, messageText, textKey, type MessageSettings } from './text';
 export { MESSAGE_KINDS, REQUIRED_KINDS, type BuyerMessage, type MessageKind } from './types';

@@ -109,6 +109,13 @@ export const fields = z.object({
       message: 'must be an https:, http: or mailto: address',
     })
     .optional(),
+  // The offer code a lapsed buyer's message invites them back with (docs/buyer-messages.md).
+  WINBACK_OFFER: z
+    .string()
+    .trim()
+    .transform((code) => code.toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9]{4,32}$/, 'must be an offer code: 4 to 32 letters and digits'))
+    .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
   CORS_ORIGINS: z
     .string()

@@ -133,6 +133,8 @@ export interface Config {
    * null: nothing is sent, and housekeeping prunes what waits (docs/seller-notices.md).
    */
   sellerNotices: { webhookUrl: string | null; perMinute: number };
+  /** The buyer's messages: WINBACK_OFFER, the offer code a lapsed buyer is invited back with. */
+  buyerMessages: { winbackOffer: string | null };
   /**
    * Webhooks to the seller's systems (docs/webhooks.md): https only under production; loopback, private
    * and link-local addresses refused unless `allowPrivate` (WEBHOOK_ALLOW_PRIVATE).

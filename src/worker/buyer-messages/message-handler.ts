@@ -1,5 +1,11 @@
 import type { Sequelize } from 'sequelize';
-import { MESSAGE_JOB, messageText, optedOut, type BuyerMessage } from '../../core/buyer-messages';
+import {
+  MESSAGE_JOB,
+  messageText,
+  optedOut,
+  type BuyerMessage,
+  type MessageSettings,
+} from '../../core/buyer-messages';
 import type { JobBackoff } from '../../core/jobs';
 import type { JobHandler } from '../queue/handler';
 import { jobOutcomeOf } from '../discord-post';
@@ -15,8 +21,8 @@ export interface MessageHandlerOptions {
   botToken: string | null;
   /** FRONTEND_URL: the store, where the buyer finds the invoice. */
   storeUrl: string;
-  /** The seller's texts by key (MESSAGE_RECEIPT is `RECEIPT`), as the settings say now. */
-  texts: () => Promise<Record<string, string>>;
+  /** The seller's texts and win-back offer, as the settings say now. */
+  settings: () => Promise<MessageSettings>;
   /** How long one request to Discord may take. */
   timeoutMs: number;
   maxAttempts?: number;
@@ -34,7 +40,7 @@ export function messageHandler({
   apiUrl,
   botToken,
   storeUrl,
-  texts,
+  settings,
   timeoutMs,
   maxAttempts = 10,
   backoff = { firstMs: 5000, maxMs: 15 * 60_000 },
@@ -48,7 +54,7 @@ export function messageHandler({
     async run(message) {
       if (botToken === null) return { retry: { inMs: 60_000, error: NO_TOKEN, counts: false } };
       if (await optedOut(sequelize, message.to, message.kind)) return;
-      const content = messageText(message, await texts(), storeUrl);
+      const content = messageText(message, await settings(), storeUrl);
       return jobOutcomeOf(await sendDirectMessage(apiUrl, botToken, message.to, content, timeoutMs));
     },
   };
