@@ -165,6 +165,7 @@ describe("the buyer's messages", () => {
 
     expect((await choices('GET')).json()).toEqual({
       messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
     const refused = await choices('PUT', { receipt: false });
     expect(refused.statusCode).toBe(400);
@@ -176,6 +177,7 @@ describe("the buyer's messages", () => {
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({
       messages: { receipt: true, refund: false, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
 
     const { orderId } = await paidMonthlyOrder(app(), buyer);
@@ -185,6 +187,7 @@ describe("the buyer's messages", () => {
     expect(dmsTo(buyer)).toEqual([receiptOf(buyer, orderId)]);
     expect((await choices('PUT', { refund: true })).json()).toEqual({
       messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
   });
 });

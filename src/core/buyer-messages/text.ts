@@ -31,6 +31,8 @@ export interface MessageSettings {
   messages: Record<string, string>;
   /** WINBACK_OFFER: the offer code a lapsed buyer is invited back with, or null. */
   winbackOffer: string | null;
+  /** STORE_NAME: an email's sender and subject name it. */
+  storeName: string;
 }
 
 /** The setting that overrides a kind's text: `MESSAGE_RECEIPT` is read as messages key `RECEIPT`. */

@@ -133,6 +133,11 @@ export interface Config {
    * null: nothing is sent, and housekeeping prunes what waits (docs/seller-notices.md).
    */
   sellerNotices: { webhookUrl: string | null; perMinute: number };
+  /**
+   * The buyer's messages by email (SMTP_URL; null: by Discord DM only) and their sender (SMTP_FROM, by
+   * default `no-reply@<FRONTEND_URL's host>`).
+   */
+  email: { smtpUrl: string; from: string } | null;
   /** The buyer's messages: WINBACK_OFFER, the offer code a lapsed buyer is invited back with. */
   buyerMessages: { winbackOffer: string | null };
   /**

@@ -97,10 +97,10 @@ export function forgetSettings(sequelize: Sequelize): void {
   cache.delete(sequelize);
 }
 
-/** What the buyer's messages read of the settings now: the seller's texts and the win-back offer. */
+/** What the buyer's messages read of the settings now: the seller's texts, the win-back offer, the store's name. */
 export async function readMessageSettings(
   core: Pick<Core, 'config' | 'sequelize'>,
-): Promise<{ messages: Record<string, string>; winbackOffer: string | null }> {
-  const { messages, buyerMessages } = await readSettings(core);
-  return { messages, winbackOffer: buyerMessages.winbackOffer };
+): Promise<{ messages: Record<string, string>; winbackOffer: string | null; storeName: string }> {
+  const { messages, buyerMessages, store } = await readSettings(core);
+  return { messages, winbackOffer: buyerMessages.winbackOffer, storeName: store.name };
 }

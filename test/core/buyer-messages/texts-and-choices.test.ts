@@ -19,7 +19,7 @@ const receipt: BuyerMessage = {
   reference: 'order_Text0000000001',
 };
 
-const NONE = { messages: {}, winbackOffer: null };
+const NONE = { messages: {}, winbackOffer: null, storeName: 'Premium' };
 
 describe("a buyer message's text", () => {
   it('reads well by default, with the amount in rupees and the store link', () => {
@@ -30,7 +30,7 @@ describe("a buyer message's text", () => {
 
   it("is the seller's when set, its placeholders filled and others left as typed", () => {
     const texts = { RECEIPT: '{buyer}: {amount}, {plan}. {invoiceUrl} {unknown}', REFUND: 'not this one' };
-    expect(messageText(receipt, { messages: texts, winbackOffer: null }, 'https://s.example/store')).toBe(
+    expect(messageText(receipt, { ...NONE, messages: texts }, 'https://s.example/store')).toBe(
       'asha: ₹1,999.00, pro Yearly (365 days). https://s.example/store/dashboard {unknown}',
     );
   });
@@ -50,12 +50,16 @@ describe("a buyer message's text", () => {
     expect(messageText(lapsed, NONE, store)).toBe(
       'Hi asha, your pro Yearly (365 days) premium has ended. You are welcome back any time: https://shop.example/store/',
     );
-    expect(messageText(lapsed, { messages: {}, winbackOffer: 'COMEBACK20' }, store)).toBe(
+    expect(messageText(lapsed, { ...NONE, winbackOffer: 'COMEBACK20' }, store)).toBe(
       'Hi asha, your pro Yearly (365 days) premium has ended. Come back with the code COMEBACK20 at checkout: https://shop.example/store/?offer=COMEBACK20',
     );
     // The offer is a lapsed message's only.
     expect(
-      messageText(expiring, { messages: { EXPIRING: '{offer}|{link}' }, winbackOffer: 'COMEBACK20' }, store),
+      messageText(
+        expiring,
+        { ...NONE, messages: { EXPIRING: '{offer}|{link}' }, winbackOffer: 'COMEBACK20' },
+        store,
+      ),
     ).toBe('|https://shop.example/store/');
   });
 });
