@@ -73,7 +73,7 @@ describe("the buyer's messages of a premium's end", () => {
     const date = localTime(ends, app().core.config.reportTimeZone);
     expect(dmsTo(soon)).toEqual([
       expect.stringContaining('Thank you, asha!'),
-      `Hi asha, your ${PLAN} premium ends on ${date} and does not renew by itself. To keep it, renew it in the store: https://shop.example/store/`,
+      `Hi asha, your ${PLAN} ends on ${date} and does not renew by itself. To keep it, renew it in the store: https://shop.example/store/`,
     ]);
     expect(await kindsTo(later)).toEqual([['receipt', 'done']]);
     expect(await kindsTo(renewing)).toEqual([['receipt', 'done']]);
@@ -107,11 +107,11 @@ describe("the buyer's messages of a premium's end", () => {
 
     expect(dmsTo(plain)).toEqual([
       expect.stringContaining('Thank you, meher!'),
-      `Hi meher, your ${PLAN} premium has ended. You are welcome back any time: https://shop.example/store/`,
+      `Hi meher, your ${PLAN} has ended. You are welcome back any time: https://shop.example/store/`,
     ]);
     expect(dmsTo(invited)).toEqual([
       expect.stringContaining('Thank you, dhruv!'),
-      `Hi dhruv, your ${PLAN} premium has ended. Come back with the code COMEBACK20 at checkout: https://shop.example/store/?offer=COMEBACK20`,
+      `Hi dhruv, your ${PLAN} has ended. Come back with the code COMEBACK20 at checkout: https://shop.example/store/?offer=COMEBACK20`,
     ]);
     expect(await kindsTo(renewing)).toEqual([['receipt', 'done']]);
     expect(await kindsTo(quiet)).toEqual([

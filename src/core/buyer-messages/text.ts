@@ -17,13 +17,13 @@ export const DEFAULT_TEXTS: Record<MessageKind, string> = {
   trial_ending:
     'Hi {buyer}, your free trial of {plan} ends on {date}: your mandate will then be charged {amount}. To cancel before then, visit the store: {link}',
   expiring:
-    'Hi {buyer}, your {plan} premium ends on {date} and does not renew by itself. To keep it, renew it in the store: {link}',
-  lapsed: 'Hi {buyer}, your {plan} premium has ended. You are welcome back any time: {link}',
+    'Hi {buyer}, your {plan} ends on {date} and does not renew by itself. To keep it, renew it in the store: {link}',
+  lapsed: 'Hi {buyer}, your {plan} has ended. You are welcome back any time: {link}',
 };
 
 /** The default lapsed text when the seller names a win-back offer (WINBACK_OFFER). */
 export const DEFAULT_WINBACK_TEXT =
-  'Hi {buyer}, your {plan} premium has ended. Come back with the code {offer} at checkout: {link}';
+  'Hi {buyer}, your {plan} has ended. Come back with the code {offer} at checkout: {link}';
 
 /** What the texts are made of besides the message: the seller's settings, read live. */
 export interface MessageSettings {

@@ -44,14 +44,14 @@ describe("a buyer message's text", () => {
       date: '2026-12-01 10:30 IST',
     };
     expect(messageText(expiring, NONE, store)).toBe(
-      'Hi asha, your pro Yearly (365 days) premium ends on 2026-12-01 10:30 IST and does not renew by itself. To keep it, renew it in the store: https://shop.example/store/',
+      'Hi asha, your pro Yearly (365 days) ends on 2026-12-01 10:30 IST and does not renew by itself. To keep it, renew it in the store: https://shop.example/store/',
     );
     const lapsed = { ...receipt, kind: 'lapsed' as const, reference: 'user' };
     expect(messageText(lapsed, NONE, store)).toBe(
-      'Hi asha, your pro Yearly (365 days) premium has ended. You are welcome back any time: https://shop.example/store/',
+      'Hi asha, your pro Yearly (365 days) has ended. You are welcome back any time: https://shop.example/store/',
     );
     expect(messageText(lapsed, { ...NONE, winbackOffer: 'COMEBACK20' }, store)).toBe(
-      'Hi asha, your pro Yearly (365 days) premium has ended. Come back with the code COMEBACK20 at checkout: https://shop.example/store/?offer=COMEBACK20',
+      'Hi asha, your pro Yearly (365 days) has ended. Come back with the code COMEBACK20 at checkout: https://shop.example/store/?offer=COMEBACK20',
     );
     // The offer is a lapsed message's only.
     expect(

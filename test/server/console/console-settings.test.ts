@@ -176,7 +176,7 @@ describe("the seller's settings in the console", () => {
     });
     // Nothing typed: the default, until the seller saves a text of their own.
     expect((await preview('lapsed', '')).json().preview).toBe(
-      `Hi asha, your premium Monthly (30 days) premium has ended. You are welcome back any time: ${store}/`,
+      `Hi asha, your premium Monthly (30 days) has ended. You are welcome back any time: ${store}/`,
     );
     expect(
       (await change({ MESSAGE_LAPSED: 'Miss you, {buyer}: {offer} {link}', WINBACK_OFFER: 'back20' }))
