@@ -16,7 +16,9 @@ function messagesPage(dms: DirectMessages, sink: SmtpSink): string {
     .map((dm) => card(`DM to ${dm.userId}`, time(dm.receivedAt), dm.content));
   const mailCards = [...sink.mails]
     .reverse()
-    .map((mail) => card(mail.subject, `${mail.from} → ${mail.to.join(', ')} · ${time(mail.receivedAt)}`, mail.text));
+    .map((mail) =>
+      card(mail.subject, `${mail.from} → ${mail.to.join(', ')} · ${time(mail.receivedAt)}`, mail.text),
+    );
   const column = (title: string, cards: string[]) =>
     `<section><h2>${title} (${cards.length})</h2>${cards.join('') || '<p class="meta">None yet.</p>'}</section>`;
   return `<!doctype html>
