@@ -30,6 +30,7 @@ import { SANDBOX_PLAN_IDS } from '../src/sandbox/razorpay/sandbox-plans';
 
 const ROOT = path.resolve(__dirname, '..');
 const SANDBOX_PORT = process.env.SANDBOX_PORT ?? '4010';
+const SANDBOX_SMTP_PORT = process.env.SANDBOX_SMTP_PORT ?? '4025';
 const METRICS_PORT = process.env.METRICS_PORT ?? '9465';
 
 function say(message: string): void {
@@ -47,6 +48,7 @@ async function refuseBusyPorts(config: Config): Promise<void> {
   const problem = await busyPortsProblem([
     { setting: 'PORT', port: config.port, host: config.host },
     { setting: 'SANDBOX_PORT', port: Number(SANDBOX_PORT), host: '0.0.0.0' },
+    { setting: 'SANDBOX_SMTP_PORT', port: Number(SANDBOX_SMTP_PORT), host: '0.0.0.0' },
     { setting: 'WORKER_PORT', port: config.workerPort, host: '0.0.0.0' },
     { setting: 'METRICS_PORT', port: Number(METRICS_PORT), host: '0.0.0.0' },
   ]);
@@ -110,6 +112,8 @@ function sandboxEnvironment(config: Config): NodeJS.ProcessEnv {
   if (!process.env.SELLER_DISCORD_WEBHOOK_URL) {
     env.SELLER_DISCORD_WEBHOOK_URL = `${sandbox}/discord/api/webhooks/${DEV_WEBHOOK_ID}/sandbox-webhook-token`;
   }
+  // The buyers' messages are mailed too, to the sandbox's SMTP sink, shown beside the DMs.
+  if (!process.env.SMTP_URL) env.SMTP_URL = `smtp://127.0.0.1:${SANDBOX_SMTP_PORT}`;
   // Roles follow premium in the sandbox's demo guild, unless the developer set roles up themselves.
   const rolesSet = ['DISCORD_BOT_TOKEN', 'ROLE_GUILD_ID', 'TIER_ROLES'].some((name) => process.env[name]);
   if (!process.env.DISCORD_CLIENT_ID && !rolesSet) {
@@ -243,6 +247,7 @@ async function main(): Promise<void> {
     ...shared,
     NODE_ENV: config.nodeEnv,
     SANDBOX_PORT,
+    SANDBOX_SMTP_PORT,
     SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.port}/api/payment/webhook`,
     // The API's demo page is the frontend in development, whatever PORT is.
     FRONTEND_URL: process.env.FRONTEND_URL || `${api}/store`,
@@ -268,6 +273,8 @@ async function main(): Promise<void> {
       say(
         `the seller's Discord notices: http://127.0.0.1:${SANDBOX_PORT}/discord/api/webhooks/${DEV_WEBHOOK_ID}/messages`,
       );
+    if (!process.env.SMTP_URL)
+      say(`the buyers' DMs and mails: http://127.0.0.1:${SANDBOX_PORT}/sandbox/messages`);
     say('the CLI beside it: npx premium <command> (same database, Redis and sandbox)');
     say('Ctrl-C stops everything');
     // `npx premium` in this checkout runs its dist/: built only when the stack runs from the checkout

@@ -19,6 +19,8 @@ import { SANDBOX_BOT_TOKEN, SandboxGuilds, type RoleAudit, type SandboxBotRole }
 import { RateLimiter, type SandboxRateLimits } from './discord/rate-limits';
 import type { SandboxDiscordUser } from './discord/users';
 import { Faults, type Fault, type FaultRoute } from './faults';
+import { mailRoutes } from './mail/routes';
+import { SmtpSink, type SandboxMail } from './mail/smtp-sink';
 import { acceptFormBodies } from './http';
 import { razorpayRoutes } from './razorpay/routes';
 import {
@@ -51,6 +53,7 @@ export { SANDBOX_PLAN_IDS } from './razorpay/sandbox-plans';
 export { FAULT_ROUTES, type Fault, type FaultRoute } from './faults';
 export type { WebhookMessage, WebhookRateLimit } from './discord/webhooks';
 export type { DirectMessage } from './discord/direct-messages';
+export type { SandboxMail } from './mail/smtp-sink';
 export { SANDBOX_BOT_TOKEN, type RoleAudit } from './discord/guilds';
 export type { SandboxRateLimits } from './discord/rate-limits';
 
@@ -72,6 +75,8 @@ export type SandboxRefund = RazorpayRefund;
 export interface SandboxOptions {
   /** 0 (the default) picks a free port. */
   port?: number;
+  /** The SMTP sink's port (`smtpUrl`); 0 (the default) picks a free one. */
+  smtpPort?: number;
   host?: string;
   /** `botToken`: what the guild endpoints take after `Bot ` (SANDBOX_BOT_TOKEN by default). */
   discord: { clientId: string; clientSecret: string; botToken?: string };
@@ -110,6 +115,14 @@ export interface Sandbox {
   razorpayApiUrl: string;
   /** `${url}/razorpay/checkout`: open with `?order_id=…&callback_url=…` in a browser. */
   razorpayCheckoutUrl: string;
+  /** `smtp://host:port`: the SMTP sink, the service's SMTP_URL; `${url}/sandbox/messages` shows its mails beside the DMs. */
+  smtpUrl: string;
+  mail: {
+    /** The mails the sink took, oldest first (`GET /mail/sandbox/messages`). */
+    mails(): SandboxMail[];
+    /** The sink refuses mail to `address` for good (550), as for a mailbox that does not exist. */
+    refuse(address: string): void;
+  };
   discord: {
     /** Who the next sign-in signs in as (until then, `DEMO_USER`). */
     setUser(user: SandboxDiscordUser): void;
@@ -236,6 +249,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   const guilds = new SandboxGuilds();
   const limiter = new RateLimiter(now);
   const dms = new DirectMessages(now);
+  const sink = new SmtpSink(now);
 
   let url = '';
   const subscriptions = new SubscriptionSandbox(razorpay, () => `${url}/razorpay/subscription-checkout`, now);
@@ -259,7 +273,9 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
   await app.register(discordWebhookRoutes(webhooks, faults, discordFaultBody), { prefix: '/discord/api' });
   await app.register(razorpayRoutes(razorpay, faults, subscriptions), { prefix: '/razorpay' });
   if (options.bot) await app.register(botRoutes({ ...options.bot, log }), { prefix: '/bot' });
+  await app.register(mailRoutes(dms, sink));
   url = await app.listen({ port: options.port ?? 0, host: options.host ?? '127.0.0.1' });
+  const smtpUrl = await sink.listen(options.host ?? '127.0.0.1', options.smtpPort ?? 0);
 
   return {
     url,
@@ -267,6 +283,11 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     discordAuthorizeUrl: `${url}/discord/oauth2/authorize`,
     razorpayApiUrl: `${url}/razorpay`,
     razorpayCheckoutUrl: `${url}/razorpay/checkout`,
+    smtpUrl,
+    mail: {
+      mails: () => structuredClone(sink.mails),
+      refuse: (address) => void sink.refused.add(address.toLowerCase()),
+    },
     discord: {
       setUser: (user) => oauth.setUser(user),
       get autoApprove() {
@@ -340,7 +361,7 @@ export async function startSandbox(options: SandboxOptions): Promise<Sandbox> {
     },
     close: async () => {
       faults.abortDelays();
-      await app.close();
+      await Promise.all([app.close(), sink.close()]);
     },
   };
 }

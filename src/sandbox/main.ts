@@ -19,7 +19,8 @@ async function main(): Promise<void> {
   const withBot =
     Boolean(process.env.REDIS_URL || process.env.EVENTS_STREAM) || config.redis.mode !== 'single';
   const sandbox = await startSandbox({
-    port: sandboxPort(process.env.SANDBOX_PORT),
+    port: sandboxPort('SANDBOX_PORT', 4010),
+    smtpPort: sandboxPort('SANDBOX_SMTP_PORT', 4025),
     host: process.env.SANDBOX_HOST || '127.0.0.1',
     discord: config.discord,
     razorpay: config.razorpay,
@@ -39,7 +40,8 @@ async function main(): Promise<void> {
   checkout page: ${sandbox.razorpayCheckoutUrl}?order_id=…&callback_url=…
   roles: DISCORD_BOT_TOKEN=${SANDBOX_BOT_TOKEN} ROLE_GUILD_ID=${DEMO_ROLE_GUILD.id} TIER_ROLES=${DEMO_ROLE_GUILD.tierRoles}
   the guild's roles: ${sandbox.url}/discord/sandbox/guilds/${DEMO_ROLE_GUILD.id}
-  the bot's DMs to buyers: ${sandbox.url}/discord/sandbox/dms`);
+  SMTP_URL=${sandbox.smtpUrl} (the SMTP sink)
+  the bot's DMs and the mails to buyers: ${sandbox.url}/sandbox/messages`);
   if (withBot)
     console.log(`  bot stand-in reading ${config.eventsStream}: ${sandbox.url}/bot/events?providerId=…`);
   closeWithGrace({ delay: 5_000 }, async ({ err }) => {
@@ -48,11 +50,12 @@ async function main(): Promise<void> {
   });
 }
 
-function sandboxPort(value: string | undefined): number {
-  if (!value) return 4010;
+function sandboxPort(name: 'SANDBOX_PORT' | 'SANDBOX_SMTP_PORT', fallback: number): number {
+  const value = process.env[name];
+  if (!value) return fallback;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`SANDBOX_PORT: "${value}" is not a port`);
+    throw new Error(`${name}: "${value}" is not a port`);
   return port;
 }
 

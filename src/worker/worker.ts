@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { collectProcessMetrics } from '../metrics/process-metrics';
 import { createCore } from '../core';
 import type { Config } from '../core/config';
-import { readSettings } from '../core/settings';
+import { readMessageSettings, readSettings } from '../core/settings';
 import { startHealthServer } from '../metrics/health-server';
 import { registerBusinessMetrics } from './business-metrics';
 import { HeldRevokesWatch } from './held-revokes-watch';
@@ -14,7 +14,9 @@ import { OutboxRelay } from './relay/outbox-relay';
 import { workerRoles } from './roles';
 import { Scheduler } from './scheduler';
 import { noticeHandler } from './seller-notices/notice-handler';
+import { emailHandler } from './buyer-messages/email-handler';
 import { messageHandler } from './buyer-messages/message-handler';
+import { SmtpMailer } from './buyer-messages/smtp-mailer';
 import { deliveryHandler } from './outgoing-webhooks/delivery-handler';
 
 export interface RunningWorker {
@@ -27,7 +29,7 @@ export interface RunningWorker {
 /**
  * The worker process's parts: the outbox relay, the scheduled jobs, the work queue's handlers (role
  * syncs when roles are on; the seller's notices while the settings give SELLER_DISCORD_WEBHOOK_URL, read
- * live) and the health/metrics server.
+ * live; the buyers' DMs, and their emails with SMTP_URL) and the health/metrics server.
  */
 export async function startWorker(config: Config, logger: Logger): Promise<RunningWorker> {
   const core = createCore(config, { warn: (message) => logger.warn(message) });
@@ -63,10 +65,24 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
       apiUrl: config.discord.apiUrl,
       botToken: config.sellerVariables.DISCORD_BOT_TOKEN ?? null,
       storeUrl: config.frontendUrl,
-      texts: async () => (await readSettings(core)).messages,
+      settings: () => readMessageSettings(core),
+      emailOn: config.email !== null,
       timeoutMs: config.providerTimeoutMs,
     }),
   );
+  const mailer = config.email && new SmtpMailer(config.email.smtpUrl, config.providerTimeoutMs);
+  if (config.email && mailer) {
+    handlers.push(
+      emailHandler({
+        sequelize: core.sequelize,
+        mailer,
+        from: config.email.from,
+        storeUrl: config.frontendUrl,
+        settings: () => readMessageSettings(core),
+        timeoutMs: config.providerTimeoutMs,
+      }),
+    );
+  }
   const queue = new JobWorker({
     sequelize: core.sequelize,
     handlers,
@@ -92,6 +108,7 @@ export async function startWorker(config: Config, logger: Logger): Promise<Runni
     async stop() {
       heldRevokes.stop();
       await Promise.all([relay.stop(), scheduler.stop(), queue.stop()]);
+      mailer?.close();
       await server.close();
       await core.close();
     },

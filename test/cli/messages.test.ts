@@ -32,7 +32,7 @@ describe('premium messages list', () => {
     expect(all.code).toBe(0);
     expect(all.stdout).toMatch(
       new RegExp(
-        `^ID +KIND +TO +FOR +STATE +TRIES +LAST ERROR\\n\\d+ +receipt +${ravi.buyer.providerId} +${ravi.order.processorOrderId} +waiting +0 *\\n`,
+        `^ID +KIND +BY +TO +FOR +STATE +TRIES +LAST ERROR\\n\\d+ +receipt +discord +${ravi.buyer.providerId} +${ravi.order.processorOrderId} +waiting +0 *\\n`,
       ),
     );
 
@@ -43,6 +43,7 @@ describe('premium messages list', () => {
       expect.objectContaining({
         id: claimed!.id,
         kind: 'receipt',
+        channel: 'discord',
         to: asha.buyer.providerId,
         reference: asha.order.processorOrderId,
         state: 'dead',
@@ -52,9 +53,24 @@ describe('premium messages list', () => {
     ]);
   });
 
-  it('refuses a --user that is no Discord id, exit 2', async () => {
+  it('refuses a --user that is no Discord id, or an unknown --kind, exit 2', async () => {
     const run = await premium(['--json', 'messages', 'list', '--user', 'asha']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/expected a Discord id/);
+    const kind = await premium(['--json', 'messages', 'list', '--kind', 'winback']);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toMatch(/expected one of receipt, refund, .*lapsed/);
+  });
+
+  it('lists one kind with --kind', async () => {
+    await paid('mira');
+    const receipts = json<{ messages: object[] }>(
+      await premium(['--json', 'messages', 'list', '--kind', 'receipt']),
+    );
+    expect(receipts.messages).toEqual([expect.objectContaining({ kind: 'receipt', state: 'queued' })]);
+    const lapsed = json<{ messages: object[] }>(
+      await premium(['--json', 'messages', 'list', '--kind', 'lapsed']),
+    );
+    expect(lapsed.messages).toEqual([]);
   });
 });

@@ -19,11 +19,12 @@ const START_MS = 120_000;
 
 /** Ports of the test's own, so that nothing collides with another run or a developer's `npm run dev`. */
 async function servicePorts(): Promise<NodeJS.ProcessEnv> {
-  const [port, sandbox, worker, metrics] = await freePorts(4);
+  const [port, sandbox, worker, metrics, smtp] = await freePorts(5);
   return {
     HOST: '127.0.0.1',
     PORT: String(port),
     SANDBOX_PORT: String(sandbox),
+    SANDBOX_SMTP_PORT: String(smtp),
     WORKER_PORT: String(worker),
     METRICS_PORT: String(metrics),
     LOG_LEVEL: 'warn',

@@ -38,7 +38,7 @@ it.each([
 });
 
 it('serves the consent page with the development secrets and stops on SIGTERM', async () => {
-  const child = runMain({ NODE_ENV: 'development', SANDBOX_PORT: '0' });
+  const child = runMain({ NODE_ENV: 'development', SANDBOX_PORT: '0', SANDBOX_SMTP_PORT: '0' });
   const exited = once(child, 'exit');
   try {
     const stdout = await output(child.stdout, /DISCORD_AUTHORIZE_URL=(\S+)/);
@@ -65,7 +65,12 @@ it("keeps the plans made in SANDBOX_PLANS_FILE, so that a restart does not forge
 
   /** Runs the sandbox until `use` is done with its Razorpay API's URL, then stops it. */
   async function withSandbox<T>(use: (razorpay: string) => Promise<T>): Promise<T> {
-    const child = runMain({ NODE_ENV: 'development', SANDBOX_PORT: '0', SANDBOX_PLANS_FILE: plansFile });
+    const child = runMain({
+      NODE_ENV: 'development',
+      SANDBOX_PORT: '0',
+      SANDBOX_SMTP_PORT: '0',
+      SANDBOX_PLANS_FILE: plansFile,
+    });
     const exited = once(child, 'exit');
     try {
       const stdout = await output(child.stdout, /RAZORPAY_API_URL=(\S+)/);

@@ -24,6 +24,8 @@ const messagesTo = (user: User) => messagesToUser(app(), user);
 const receiptOf = (user: User, orderId: string) =>
   `Thank you, ${user.username}! We received ₹199.00 for premium Monthly (30 days) (${orderId}). Your invoice is in the store: https://shop.example/store/dashboard`;
 
+const OTHERS_ON = { trial_ending: true, expiring: true, lapsed: true };
+
 describe("the buyer's messages", () => {
   it('send one receipt per payment when the webhook and verify-payment both apply it, carrying no secret', async () => {
     const buyer = await createUser({ username: 'priya' });
@@ -162,7 +164,8 @@ describe("the buyer's messages", () => {
       app().app.inject({ method, url: '/api/me/messages', headers: { authorization }, payload });
 
     expect((await choices('GET')).json()).toEqual({
-      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
     const refused = await choices('PUT', { receipt: false });
     expect(refused.statusCode).toBe(400);
@@ -173,7 +176,8 @@ describe("the buyer's messages", () => {
     const off = await choices('PUT', { refund: false });
     expect(off.statusCode).toBe(200);
     expect(off.json()).toEqual({
-      messages: { receipt: true, refund: false, renewal_upcoming: true, charge_failed: true },
+      messages: { receipt: true, refund: false, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
 
     const { orderId } = await paidMonthlyOrder(app(), buyer);
@@ -182,7 +186,8 @@ describe("the buyer's messages", () => {
 
     expect(dmsTo(buyer)).toEqual([receiptOf(buyer, orderId)]);
     expect((await choices('PUT', { refund: true })).json()).toEqual({
-      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true },
+      messages: { receipt: true, refund: true, renewal_upcoming: true, charge_failed: true, ...OTHERS_ON },
+      email: null,
     });
   });
 });

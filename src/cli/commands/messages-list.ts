@@ -1,5 +1,6 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import type { MessageRow } from '../../core/buyer-messages';
+import { MESSAGE_KINDS, type MessageKind } from '../../core/buyer-messages/types';
 import { positiveInteger, snowflake } from '../arguments';
 import { shownTime, table } from '../format';
 import type { Session } from '../session';
@@ -11,13 +12,20 @@ function messageState(message: MessageRow): string {
   return message.state === 'running' ? 'sending' : 'waiting';
 }
 
+function messageKind(value: string): MessageKind {
+  if (!(MESSAGE_KINDS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${MESSAGE_KINDS.join(', ')}.`);
+  return value as MessageKind;
+}
+
 function render({ messages }: { messages: MessageRow[] }): string {
   if (messages.length === 0) return 'No messages.';
   return table(
-    ['ID', 'KIND', 'TO', 'FOR', 'STATE', 'TRIES', 'LAST ERROR'],
+    ['ID', 'KIND', 'BY', 'TO', 'FOR', 'STATE', 'TRIES', 'LAST ERROR'],
     messages.map((message) => [
       String(message.id),
       message.kind,
+      message.channel,
       message.to,
       message.reference,
       messageState(message),
@@ -30,10 +38,11 @@ function render({ messages }: { messages: MessageRow[] }): string {
 export function registerMessagesList(messages: Command, session: Session): void {
   messages
     .command('list')
-    .description("the buyers' DMs (receipts, refunds), newest first: sent, waiting or given up")
+    .description("the buyers' messages (DMs and emails), newest first: sent, waiting or given up")
     .option('--user <discordId>', "only this buyer's", snowflake)
+    .option('--kind <kind>', `only this kind's (${MESSAGE_KINDS.join(', ')})`, messageKind)
     .option('--limit <n>', 'at most this many', positiveInteger, 50)
-    .action(async (options: { user?: string; limit: number }) => {
+    .action(async (options: { user?: string; kind?: MessageKind; limit: number }) => {
       const { listMessages } =
         require('../../core/buyer-messages') as typeof import('../../core/buyer-messages');
       const rows = await listMessages(session.core().sequelize, options);

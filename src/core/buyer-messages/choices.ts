@@ -1,7 +1,8 @@
 import type { Sequelize } from 'sequelize';
 import { execute, selectRows, withTransaction, type Runner } from '../db/database';
 import { AppError } from '../errors';
-import { OPT_IN, OPT_OUT, OPTED_OUT, OPTED_OUT_KINDS } from './sql';
+import { checkedEmail } from './email';
+import { OPT_IN, OPT_OUT, OPTED_OUT, OPTED_OUT_KINDS, SET_EMAIL } from './sql';
 import { MESSAGE_KINDS, REQUIRED_KINDS, type MessageKind } from './types';
 
 export type MessageChoices = Record<MessageKind, boolean>;
@@ -17,13 +18,16 @@ export async function messageChoices(runner: Runner, userId: number): Promise<Me
 }
 
 /**
- * Turns kinds on or off for a user. An unknown kind is 400 UNKNOWN_MESSAGE, a kind that stays on
- * (receipts, pre-debit notices) turned off 400 REQUIRED_MESSAGE; either way nothing is changed.
+ * Turns kinds on or off for a user, and sets the address their messages are also emailed to when
+ * `email` is given (null or empty: none). An unknown kind is 400 UNKNOWN_MESSAGE, a kind that stays on
+ * (receipts, pre-debit notices) turned off 400 REQUIRED_MESSAGE, a bad address 400 EMAIL_INVALID;
+ * either way nothing is changed.
  */
 export async function changeMessageChoices(
   sequelize: Sequelize,
   userId: number,
   changes: Record<string, boolean>,
+  email?: string | null,
 ): Promise<MessageChoices> {
   const unknown = Object.keys(changes).filter((kind) => !isKind(kind));
   if (unknown.length > 0) {
@@ -41,8 +45,10 @@ export async function changeMessageChoices(
       required.map((field) => ({ field, message: 'stays on' })),
     );
   }
+  const address = email === undefined ? undefined : checkedEmail(email);
   const kinds = (on: boolean) => Object.keys(changes).filter((kind) => changes[kind] === on);
   return withTransaction(sequelize, undefined, async (transaction) => {
+    if (address !== undefined) await execute(transaction, SET_EMAIL, [userId, address]);
     await execute(transaction, OPT_OUT, [userId, kinds(false)]);
     await execute(transaction, OPT_IN, [userId, kinds(true)]);
     return messageChoices(transaction, userId);

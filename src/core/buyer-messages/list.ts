@@ -1,13 +1,15 @@
 import type { Sequelize } from 'sequelize';
 import { selectRows } from '../db/database';
 import type { JobState } from '../jobs';
-import { LIST_MESSAGES, MESSAGE_JOB } from './sql';
+import { EMAIL_JOB, LIST_MESSAGES, MESSAGE_JOB } from './sql';
 import type { BuyerMessage, MessageKind } from './types';
 
 /** A message to a buyer as support sees it (`premium messages list`). */
 export interface MessageRow {
   id: number;
   kind: MessageKind;
+  /** By Discord DM, or its email (queued once the DM was sent or refused, when the buyer gave an address). */
+  channel: 'discord' | 'email';
   /** The buyer's Discord id. */
   to: string;
   reference: string;
@@ -20,23 +22,25 @@ export interface MessageRow {
   finishedAt: Date | null;
 }
 
-/** The latest `limit` messages, newest first; only those to the buyer of Discord id `user` when given. */
+/** The latest `limit` messages and emails, newest first; only those to the buyer of Discord id `user`, of `kind`, when given. */
 export async function listMessages(
   sequelize: Sequelize,
-  { user, limit }: { user?: string; limit: number },
+  { user, kind, limit }: { user?: string; kind?: MessageKind; limit: number },
 ): Promise<MessageRow[]> {
   const rows = await selectRows<{
     id: string;
+    job: string;
     state: JobState;
     payload: BuyerMessage;
     attempts: number;
     lastError: string | null;
     createdAt: Date;
     finishedAt: Date | null;
-  }>(sequelize, LIST_MESSAGES, [MESSAGE_JOB, limit, user ?? null]);
-  return rows.map(({ id, payload, ...row }) => ({
+  }>(sequelize, LIST_MESSAGES, [[MESSAGE_JOB, EMAIL_JOB], limit, user ?? null, kind ?? null]);
+  return rows.map(({ id, job, payload, ...row }) => ({
     id: Number(id),
     kind: payload.kind,
+    channel: job === EMAIL_JOB ? ('email' as const) : ('discord' as const),
     to: payload.to,
     reference: payload.reference,
     ...row,

@@ -1,5 +1,13 @@
-/** The kinds of message the buyer gets in this slice; those of REQUIRED_KINDS cannot be turned off. */
-export const MESSAGE_KINDS = ['receipt', 'refund', 'renewal_upcoming', 'charge_failed'] as const;
+/** The kinds of message the buyer gets; those of REQUIRED_KINDS cannot be turned off. */
+export const MESSAGE_KINDS = [
+  'receipt',
+  'refund',
+  'renewal_upcoming',
+  'charge_failed',
+  'trial_ending',
+  'expiring',
+  'lapsed',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
 /** Kinds a buyer cannot turn off (the issue: receipts and pre-debit notices stay on). */
@@ -16,10 +24,16 @@ export interface BuyerMessage {
   /** Their Discord name, for `{buyer}`. */
   buyer: string;
   plan: { tier: string; planType: string; durationDays: number };
-  /** In paise: what was paid, refunded, or will be charged. */
+  /** In paise: what was paid, refunded, or will be charged (expiring, lapsed: what the last purchase cost). */
   amountPaise: number;
-  /** Our order's (`order_…`) or subscription's (`sub_…`) id: the store lists its invoice by it. */
+  /**
+   * Our order's (`order_…`) or subscription's (`sub_…`) id: the store lists its invoice by it; for an
+   * expiry, the premium's: `premium` (the buyer's own) or `server <guild id>`.
+   */
   reference: string;
-  /** When the charge a pre-debit notice tells of comes, as the seller reads time (`2026-12-01 10:30 IST`). */
+  /**
+   * When the charge a pre-debit notice or a trial's end tells of comes, or when premium expires, as the
+   * seller reads time (`2026-12-01 10:30 IST`).
+   */
   date?: string;
 }

@@ -109,6 +109,20 @@ export const fields = z.object({
       message: 'must be an https:, http: or mailto: address',
     })
     .optional(),
+  // The buyer's messages by email too (docs/buyer-messages.md): smtp://user:pass@host:587 or smtps://…
+  SMTP_URL: url
+    .refine((value) => ['smtp:', 'smtps:'].includes(new URL(value).protocol), {
+      message: 'must be an smtp: or smtps: address',
+    })
+    .optional(),
+  SMTP_FROM: z.string().trim().min(3).max(200).optional(),
+  // The offer code a lapsed buyer's message invites them back with (docs/buyer-messages.md).
+  WINBACK_OFFER: z
+    .string()
+    .trim()
+    .transform((code) => code.toUpperCase())
+    .pipe(z.string().regex(/^[A-Z0-9]{4,32}$/, 'must be an offer code: 4 to 32 letters and digits'))
+    .optional(),
   REDIS_KEY_PREFIX: z.string().min(1).default('premium:'),
   CORS_ORIGINS: z
     .string()

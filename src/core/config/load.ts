@@ -67,6 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       listenUrl: e.OUTBOX_LISTEN ? (e.OUTBOX_LISTEN_URL ?? e.DATABASE_URL) : null,
     },
     eventsStreamMinReplicas: e.EVENTS_STREAM_MIN_REPLICAS,
+    email: e.SMTP_URL
+      ? { smtpUrl: e.SMTP_URL, from: e.SMTP_FROM ?? `no-reply@${new URL(frontendUrl).hostname}` }
+      : null,
     jwtSecret: secret('JWT_SECRET'),
     frontendUrl,
     discord: {

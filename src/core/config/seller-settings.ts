@@ -22,6 +22,7 @@ export const SETTING_GROUPS = {
   ],
   Roles: ['ROLE_GUILD_ID', 'TIER_ROLES'],
   Notices: ['SELLER_DISCORD_WEBHOOK_URL'],
+  Messages: ['WINBACK_OFFER'],
 } as const;
 
 export type SettingGroup = keyof typeof SETTING_GROUPS;
@@ -48,8 +49,11 @@ export const SELLER_VARIABLES: readonly string[] = [...SETTING_NAMES, ...COMPANI
 type SellerVariable = SettingName | (typeof COMPANIONS)[number];
 type SellerEnv = Pick<Env, SellerVariable>;
 
-/** What the settings configure: the store's brand, the tax invoices, the seller's notices, the roles. */
-export type SellerSettings = Pick<Config, 'store' | 'invoicing' | 'sellerNotices' | 'roles'>;
+/** What the settings configure: the store's brand, the tax invoices, the seller's notices, the roles, the buyer's messages. */
+export type SellerSettings = Pick<
+  Config,
+  'store' | 'invoicing' | 'sellerNotices' | 'roles' | 'buyerMessages'
+>;
 
 /** A GST-registered seller's invoices name the seller; the two series must not share a prefix. */
 function checkSeller<E extends SellerEnv>(env: E, ctx: z.RefinementCtx<E>): void {
@@ -115,6 +119,7 @@ export function sellerSettingsOf(e: SellerEnv): SellerSettings {
       webhookUrl: e.SELLER_DISCORD_WEBHOOK_URL ?? null,
       perMinute: e.SELLER_NOTICES_PER_MINUTE,
     },
+    buyerMessages: { winbackOffer: e.WINBACK_OFFER ?? null },
     roles:
       e.DISCORD_BOT_TOKEN && e.ROLE_GUILD_ID && e.TIER_ROLES
         ? { botToken: e.DISCORD_BOT_TOKEN, guildId: e.ROLE_GUILD_ID, tierRoles: e.TIER_ROLES }

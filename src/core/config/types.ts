@@ -134,6 +134,13 @@ export interface Config {
    */
   sellerNotices: { webhookUrl: string | null; perMinute: number };
   /**
+   * The buyer's messages by email (SMTP_URL; null: by Discord DM only) and their sender (SMTP_FROM, by
+   * default `no-reply@<FRONTEND_URL's host>`).
+   */
+  email: { smtpUrl: string; from: string } | null;
+  /** The buyer's messages: WINBACK_OFFER, the offer code a lapsed buyer is invited back with. */
+  buyerMessages: { winbackOffer: string | null };
+  /**
    * Webhooks to the seller's systems (docs/webhooks.md): https only under production; loopback, private
    * and link-local addresses refused unless `allowPrivate` (WEBHOOK_ALLOW_PRIVATE).
    */

@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { execute } from '../db/database';
 import type { PlainQuery } from '../db/plain-query';
-import { ENQUEUE, ENQUEUE_EACH, enqueueWhere } from './sql';
+import { ENQUEUE, ENQUEUE_EACH, ENQUEUE_MANY, enqueueWhere } from './sql';
 
 export interface EnqueueOptions {
   /** Not before then (now by default). */
@@ -28,6 +28,17 @@ export async function enqueue(
   transaction: Transaction,
 ): Promise<void> {
   await execute(transaction, ENQUEUE, bindOf(kind, payload, options));
+}
+
+/** Queues jobs of one kind in the caller's transaction in one statement, each once per its dedupe key. */
+export async function enqueueMany(
+  kind: string,
+  jobs: { payload: object; dedupeKey: string }[],
+  transaction: Transaction,
+): Promise<void> {
+  if (jobs.length === 0) return;
+  const payloads = jobs.map((job) => JSON.stringify(job.payload));
+  await execute(transaction, ENQUEUE_MANY, [kind, payloads, jobs.map((job) => job.dedupeKey)]);
 }
 
 /** The statement that queues a job in a plain transaction (the paid-and-grant one's). */

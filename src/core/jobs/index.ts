@@ -11,6 +11,7 @@ export {
 export {
   enqueue,
   enqueueEachStatement,
+  enqueueMany,
   enqueueStatement,
   enqueueWhereStatement,
   type EnqueueOptions,

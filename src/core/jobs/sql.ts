@@ -24,6 +24,12 @@ export const ENQUEUE_EACH = `
   SELECT $1::text, jsonb_build_object($3::text, key), key FROM unnest($2::text[]) AS keys (key)
   ${ON_DEDUPE_KEY} ${AGAIN}`;
 
+/** Jobs of kind $1, one per payload of $2 with the dedupe key at its index of $3, due now; enqueued again as ENQUEUE is. */
+export const ENQUEUE_MANY = `
+  INSERT INTO jobs (kind, payload, dedupe_key)
+  SELECT $1::text, payload, key FROM unnest($2::jsonb[], $3::text[]) AS each (payload, key)
+  ${ON_DEDUPE_KEY} ${AGAIN}`;
+
 /**
  * The jobs of kinds $1, payloads $2, due at $3 (null: now), of dedupe keys $4 (null: none), the four arrays
  * side by side, only where `condition` holds: its own bind parameters start at $5. One statement for all of

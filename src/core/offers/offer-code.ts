@@ -10,11 +10,3 @@ export function canonicalOfferCode(text: string): string {
   }
   return code;
 }
-
-/**
- * The store's shareable link that fills its offer field with `code` (`<FRONTEND_URL>/?offer=DIWALI20`):
- * the store keeps the code through the buyer's sign-in.
- */
-export function offerLink(frontendUrl: string, code: string): string {
-  return `${frontendUrl}/?offer=${encodeURIComponent(code)}`;
-}

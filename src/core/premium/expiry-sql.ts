@@ -22,7 +22,7 @@ function renewedByBundleSql(guildId: string): string {
 }
 
 /** Whether a live subscription renews a record, from the alias of `users` (USER) and of the record (`r`). */
-const RECORD_RENEWED: Record<Category, string> = {
+export const RECORD_RENEWED: Record<Category, string> = {
   USER: renewedBySubscriptionSql(TARGET_KEY_SQL.USER('u')),
   SERVER: `(${renewedBySubscriptionSql(TARGET_KEY_SQL.SERVER('r'))} OR ${renewedByBundleSql('r.guild_id')})`,
 };
@@ -100,3 +100,46 @@ export const EXPIRING_RECORDS = perCategory((category) => {
 export const MARK_REMINDED = perCategory(
   (category) => `UPDATE ${RECORDS[category].table} SET expiry_reminded_for = expires_at WHERE id = ANY($1)`,
 );
+
+/**
+ * What a message to a record's holder names (docs/buyer-messages.md), from the record `r` of `category`:
+ * the holder, the record's target key as the reference, and the latest grant's plan and what its order
+ * cost (0 when no order paid for it: a gift code, a subscription's charge, an operator's grant).
+ */
+function holderMessages(category: Category, where: string): string {
+  const { table, holder } = RECORDS[category];
+  const grants =
+    category === 'USER'
+      ? `g.user_id = r.user_id AND g.category = 'USER'`
+      : `g.guild_id = r.guild_id AND g.category = 'SERVER'`;
+  const target = category === 'USER' ? TARGET_KEY_SQL.USER('u') : TARGET_KEY_SQL.SERVER('r');
+  return `SELECT r.id, r.version, r.expires_at AS "expiresAt", u.provider_id AS "to", u.username AS buyer,
+       ${target} AS reference, COALESCE(g.tier, r.tier, '') AS tier, COALESCE(g.plan_type, '') AS "planType",
+       COALESCE(g.days, 0) AS "durationDays", COALESCE(o.amount_paise, 0) AS "amountPaise"
+     FROM ${table} r JOIN users u ON u.id = ${holder}
+     LEFT JOIN LATERAL (SELECT g.tier, g.plan_type, g.days, g.order_id FROM premium_grants g
+       WHERE ${grants} AND g.kind = 'grant' ORDER BY g.created_at DESC LIMIT 1) g ON true
+     LEFT JOIN orders o ON o.id = g.order_id
+     WHERE ${where} AND NOT ${RECORD_RENEWED[category]}`;
+}
+
+/**
+ * Up to $1 records that expire within $2 days whose holder was not told of this expiry, not renewed by
+ * a subscription, locked (another run skips them): the `expiring` messages' facts.
+ */
+export const EXPIRING_MESSAGES = perCategory(
+  (category) => `${holderMessages(
+    category,
+    `r.version > 0 AND r.expires_at > now() AND r.expires_at <= now() + make_interval(days => $2)
+       AND r.expiring_messaged_for IS DISTINCT FROM r.expires_at`,
+  )}
+     ORDER BY r.expires_at LIMIT $1 FOR UPDATE OF r SKIP LOCKED`,
+);
+
+/** The holders of records $1 were told of their current expiry. */
+export const MARK_EXPIRING_MESSAGED = perCategory(
+  (category) => `UPDATE ${RECORDS[category].table} SET expiring_messaged_for = expires_at WHERE id = ANY($1)`,
+);
+
+/** The `lapsed` messages' facts of records $1, which just ran out, unless a subscription renews them. */
+export const LAPSED_MESSAGES = perCategory((category) => holderMessages(category, 'r.id = ANY($1)'));

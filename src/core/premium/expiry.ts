@@ -2,6 +2,7 @@ import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { BatchSizing } from '../db/until-done';
 import { aggregateKeyFor, appendEvents } from './outbox';
+import { queueLapsedMessages } from './expiry-messages';
 import { DUE_EXPIRIES, MARK_EXPIRED, TIER_CHANGES } from './expiry-sql';
 import { CATEGORIES, eventTypeFor, type Category, type TierFeatures } from './types';
 
@@ -66,7 +67,8 @@ export const EXPIRY_BATCHES: BatchSizing = { initial: 100, min: 10, max: 1000, t
  * Announces what time did to user and server premiums since their last change, appended in `transaction`:
  * - a record whose running tier ended over a lower tier with days (`tier_changes_at` passed, the record
  *   still running) gets a new version and its new running tier, announced once by `*_PREMIUM_UPDATE`;
- * - a record that passed its expiry gets one `*_PREMIUM_REMOVE` with reason `expired` per record version.
+ * - a record that passed its expiry gets one `*_PREMIUM_REMOVE` with reason `expired` per record version,
+ *   and its holder the `lapsed` message unless a live subscription renews it (expiry-messages.ts).
  * Either is a change of the record like any other: it bumps the version, so that every change a bot
  * receives is newer than the last. A revoke that ended a record already announced its REMOVE and marked
  * it (records.ts), so it is not due here. Records locked by a concurrent grant or revoke are left for the
@@ -117,6 +119,8 @@ async function announceCategory(
     expired.map((record) => ({ ...record, version: record.version + 1, tier: null, features: {} })),
     'expired',
   );
-  await execute(transaction, MARK_EXPIRED[category], [expired.map((record) => record.id)]);
+  const ids = expired.map((record) => record.id);
+  await execute(transaction, MARK_EXPIRED[category], [ids]);
+  await queueLapsedMessages(transaction, category, ids);
   return expired.length;
 }

@@ -8,6 +8,12 @@ export {
   type SettingsList,
 } from './list';
 export { MAX_MESSAGE_LENGTH } from './messages';
-export { forgetSettings, readSettings, SETTINGS_CACHE_MS, type LiveSettings } from './read';
+export {
+  forgetSettings,
+  readMessageSettings,
+  readSettings,
+  SETTINGS_CACHE_MS,
+  type LiveSettings,
+} from './read';
 export { seedSettings } from './seed';
 export { settingsStatus, statusLine, type BotStanding, type SettingsStatus } from './status';

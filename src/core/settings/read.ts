@@ -69,8 +69,8 @@ export function liveSettingsOf(rows: Pick<SettingRow, 'name' | 'value'>[], confi
     );
     if (mended.ok) return { ...mended.settings, messages, problems: parsed.problems };
   }
-  const { store, invoicing, sellerNotices, roles } = config;
-  return { store, invoicing, sellerNotices, roles, messages, problems: parsed.problems };
+  const { store, invoicing, sellerNotices, roles, buyerMessages } = config;
+  return { store, invoicing, sellerNotices, roles, buyerMessages, messages, problems: parsed.problems };
 }
 
 const cache = new WeakMap<Sequelize, { readAt: number; settings: Promise<LiveSettings> }>();
@@ -95,4 +95,12 @@ export function readSettings(
 
 export function forgetSettings(sequelize: Sequelize): void {
   cache.delete(sequelize);
+}
+
+/** What the buyer's messages read of the settings now: the seller's texts, the win-back offer, the store's name. */
+export async function readMessageSettings(
+  core: Pick<Core, 'config' | 'sequelize'>,
+): Promise<{ messages: Record<string, string>; winbackOffer: string | null; storeName: string }> {
+  const { messages, buyerMessages, store } = await readSettings(core);
+  return { messages, winbackOffer: buyerMessages.winbackOffer, storeName: store.name };
 }

@@ -109,7 +109,7 @@ export const TRIAL_ENDING_ANNOUNCED = 'UPDATE trials SET ending_announced_at = n
 const TRIAL_COLUMNS = `t.id, t.first_charge_at AS "firstChargeAt", t.days, t.status, t.refused_reason AS "refusedReason",
   s.processor_subscription_id AS "processorSubscriptionId", s.category, s.guild_id AS "guildId",
   s.plan_type AS "planType", s.amount_paise AS "amountPaise", s.buyer_user_id AS "buyerUserId",
-  u.provider_id AS "providerId"`;
+  s.tier, s.duration_days AS "durationDays", u.provider_id AS "providerId", u.username AS "buyer"`;
 const TRIAL_FROM = `FROM trials t JOIN subscriptions s ON s.id = t.subscription_id JOIN users u ON u.id = t.buyer_user_id`;
 
 /**

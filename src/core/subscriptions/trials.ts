@@ -1,8 +1,10 @@
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
+import { messagePlan, recordMessage } from '../buyer-messages';
 import { takeAdvisoryLock } from '../db/advisory-locks';
 import { execute, selectRows } from '../db/database';
 import { isAppError } from '../errors';
+import { localTime } from '../local-time';
 import { planOf, SLOTS_PER_PURCHASE } from '../plans';
 import { grantPremium } from '../premium/grant';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
@@ -113,7 +115,7 @@ export async function startTrial(
   ]);
   if (subscription.startAt.getTime() - Date.now() <= TRIAL_ENDING_NOTICE_MS) {
     const [trial] = await selectRows<EndingTrial>(transaction, TRIAL_BY_ID, [inserted!.id]);
-    await announceTrialEnding(transaction, trial!);
+    await announceTrialEnding(transaction, trial!, core.config.reportTimeZone);
   }
   return { result: 'started', grantId: change.grantId };
 }
@@ -125,13 +127,24 @@ interface EndingTrial {
   category: Category;
   guildId: string | null;
   planType: string;
+  tier: string;
+  durationDays: number;
   amountPaise: number;
   buyerUserId: number;
   providerId: string;
+  /** The buyer's Discord name. */
+  buyer: string;
 }
 
-/** `*_PREMIUM_TRIAL_ENDING` of one trial, at its record's current version, marked announced. */
-async function announceTrialEnding(transaction: Transaction, trial: EndingTrial): Promise<void> {
+/**
+ * `*_PREMIUM_TRIAL_ENDING` of one trial, at its record's current version, and the buyer's `trial_ending`
+ * message (`{date}` the first charge in `timeZone`, REPORT_TIMEZONE), marked announced.
+ */
+async function announceTrialEnding(
+  transaction: Transaction,
+  trial: EndingTrial,
+  timeZone: string,
+): Promise<void> {
   const target = { category: trial.category, guildId: trial.guildId, buyerUserId: trial.buyerUserId };
   const record = await targetRecord(target, transaction);
   if (record) {
@@ -160,16 +173,27 @@ async function announceTrialEnding(transaction: Transaction, trial: EndingTrial)
       features: running.features,
     });
   }
+  const message = {
+    kind: 'trial_ending' as const,
+    to: trial.providerId,
+    buyer: trial.buyer,
+    plan: messagePlan(trial),
+    amountPaise: trial.amountPaise,
+    reference: trial.processorSubscriptionId,
+    date: localTime(trial.firstChargeAt, timeZone),
+  };
+  await recordMessage(transaction, message, trial.processorSubscriptionId);
   await execute(transaction, TRIAL_ENDING_ANNOUNCED, [trial.id]);
 }
 
 /**
- * Announces `*_PREMIUM_TRIAL_ENDING` for up to `limit` running trials whose first charge comes within
- * TRIAL_ENDING_NOTICE_MS of `now` (and has not come): once per trial. Returns how many.
+ * Announces `*_PREMIUM_TRIAL_ENDING`, and tells the buyer, for up to `limit` running trials whose first
+ * charge comes within TRIAL_ENDING_NOTICE_MS of `now` (and has not come): once per trial. Returns how many.
  */
 export async function announceTrialsEnding(
   transaction: Transaction,
   limit: number,
+  timeZone: string,
   now: Date = new Date(),
 ): Promise<number> {
   const trials = await selectRows<EndingTrial>(transaction, TRIALS_ENDING, [
@@ -177,7 +201,7 @@ export async function announceTrialsEnding(
     new Date(now.getTime() + TRIAL_ENDING_NOTICE_MS),
     now,
   ]);
-  for (const trial of trials) await announceTrialEnding(transaction, trial);
+  for (const trial of trials) await announceTrialEnding(transaction, trial, timeZone);
   return trials.length;
 }
 

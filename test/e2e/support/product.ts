@@ -23,6 +23,8 @@ const STARTUP_MS = 30_000;
 export interface Product {
   /** The API's base URL. */
   api: string;
+  /** The sandbox's base URL (`/sandbox/messages`: the buyers' DMs and the mails its SMTP sink took). */
+  sandbox: string;
   stream: string;
   redis: Redis;
   core: Core;
@@ -46,6 +48,7 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
   const getCore = useTestCore();
   const stream = testConfig().eventsStream;
   let api = '';
+  let sandbox = '';
   let processes: RunningProcess[] = [];
   let browser: Browser | undefined;
   let redis: Redis | undefined;
@@ -58,9 +61,9 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
     await resetDatabase(getCore());
     // The API's metrics port is chosen with the others: a METRICS_PORT of 0 could be handed the port just
     // freed for PORT before the API takes it (EADDRINUSE at start).
-    const [apiPort, sandboxPort, workerPort, metricsPort] = await freePorts(4);
+    const [apiPort, sandboxPort, workerPort, metricsPort, smtpPort] = await freePorts(5);
     api = `http://127.0.0.1:${apiPort}`;
-    const sandbox = `http://127.0.0.1:${sandboxPort}`;
+    sandbox = `http://127.0.0.1:${sandboxPort}`;
     const env = {
       NODE_ENV: 'test',
       LOG_LEVEL: 'info',
@@ -73,6 +76,9 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
       WORKER_PORT: String(workerPort),
       METRICS_PORT: String(metricsPort),
       SANDBOX_PORT: String(sandboxPort),
+      SANDBOX_SMTP_PORT: String(smtpPort),
+      // As npm run dev sets it: the buyers' mails go to the sandbox's SMTP sink.
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       SANDBOX_WEBHOOK_URL: `${api}/api/payment/webhook`,
       // As a seller sets it: sign-in lands on the store's /store/dashboard.
       FRONTEND_URL: `${api}/store`,
@@ -111,6 +117,7 @@ export function useProduct(browserPath: string, extraEnv: NodeJS.ProcessEnv = {}
 
   return () => ({
     api,
+    sandbox,
     apiLog: processes[1]!.logFile,
     stream,
     redis: redis!,

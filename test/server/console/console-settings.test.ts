@@ -149,4 +149,43 @@ describe("the seller's settings in the console", () => {
     ]);
     expect(status.messages).toEqual({ count: 1 });
   });
+
+  it("edits each kind's text with a preview that fills the placeholders in, as the buyer reads it", async () => {
+    const preview = (kind: string, text: string | null) =>
+      request('POST', '/api/console/messages/preview', { kind, text });
+
+    const page = (await request('GET', '/api/console/settings')).json();
+    expect(page.messageKinds.map((kind: { name: string }) => kind.name)).toEqual([
+      'MESSAGE_RECEIPT',
+      'MESSAGE_REFUND',
+      'MESSAGE_RENEWAL_UPCOMING',
+      'MESSAGE_CHARGE_FAILED',
+      'MESSAGE_TRIAL_ENDING',
+      'MESSAGE_EXPIRING',
+      'MESSAGE_LAPSED',
+    ]);
+    expect(page.messageKinds[0]).toMatchObject({
+      kind: 'receipt',
+      default: expect.stringContaining('{amount}'),
+    });
+
+    const store = app().core.config.frontendUrl;
+    const typed = await preview('receipt', 'Thanks {buyer}: {amount} for {plan}. {link} {nope}');
+    expect(typed.json()).toEqual({
+      preview: `Thanks asha: ₹199.00 for premium Monthly (30 days). ${store}/dashboard {nope}`,
+    });
+    // Nothing typed: the default, until the seller saves a text of their own.
+    expect((await preview('lapsed', '')).json().preview).toBe(
+      `Hi asha, your premium Monthly (30 days) has ended. You are welcome back any time: ${store}/`,
+    );
+    expect(
+      (await change({ MESSAGE_LAPSED: 'Miss you, {buyer}: {offer} {link}', WINBACK_OFFER: 'back20' }))
+        .statusCode,
+    ).toBe(200);
+    expect((await preview('lapsed', null)).json().preview).toBe(
+      `Miss you, asha: BACK20 ${store}/?offer=BACK20`,
+    );
+    expect(answer(await preview('winback', 'x'))).toEqual([400, 'VALIDATION_FAILED']);
+    expect(answer(await change({ WINBACK_OFFER: 'no spaces please' }))).toEqual([400, 'SETTING_INVALID']);
+  });
 });

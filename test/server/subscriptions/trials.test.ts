@@ -81,7 +81,7 @@ async function trialGrants(): Promise<Array<{ source: string; days: number }>> {
 
 function runTrialEndingJob(now: Date): Promise<number> {
   const { sequelize } = getApp().core;
-  return sequelize.transaction((transaction) => announceTrialsEnding(transaction, 100, now));
+  return sequelize.transaction((transaction) => announceTrialsEnding(transaction, 100, 'Asia/Kolkata', now));
 }
 
 describe('a free trial of a renewing plan', () => {

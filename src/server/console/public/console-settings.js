@@ -73,7 +73,7 @@
   /** Posts the form's changed, editable inputs (empty: unset); shows the refusal's rules in the form. */
   async function save(form) {
     const changes = {};
-    for (const input of form.querySelectorAll('input:not([readonly])')) {
+    for (const input of form.querySelectorAll('input:not([readonly]), textarea:not([readonly])')) {
       if (input.name === 'message-key' || input.value === input.dataset.original) continue;
       const name = input.name || form.querySelector('[name=message-key]').value.trim();
       changes[name] = input.value.trim() === '' ? null : input.value;
@@ -113,7 +113,54 @@
     );
   }
 
-  function messagesForm(messages) {
+  const PLACEHOLDERS =
+    "Placeholders: {buyer} the buyer's Discord name, {plan} the plan, {amount} in rupees, {date} the charge's, trial's or premium's end, {link} the store's page, {reference} the order or subscription, {offer} a lapsed message's WINBACK_OFFER. Empty: the default, shown in grey.";
+
+  /** A kind's text: a textarea over its default, and a preview of what a buyer reads (the API fills it in). */
+  function kindField(kindText, current) {
+    const id = `setting-${kindText.name}`;
+    const preview = el('output', { id: `preview-${kindText.kind}`, for: id, className: 'preview' });
+    const textarea = el('textarea', {
+      id,
+      name: kindText.name,
+      rows: '3',
+      cols: '60',
+      placeholder: kindText.default,
+      'data-original': current?.value ?? '',
+    });
+    textarea.value = current?.value ?? '';
+    async function show() {
+      const { preview: text } = await post('/api/console/messages/preview', {
+        kind: kindText.kind,
+        text: textarea.value,
+      });
+      preview.replaceChildren(text);
+    }
+    return el(
+      'div',
+      { className: 'message-kind', 'data-kind': kindText.kind },
+      el('label', { for: id }, `${kindText.kind} (${kindText.name})`),
+      el('br'),
+      textarea,
+      el('br'),
+      el(
+        'button',
+        {
+          type: 'button',
+          onclick: () => show().catch((problem) => window.ConsoleKit.error(problem.message)),
+        },
+        `Preview ${kindText.kind}`,
+      ),
+      ' ',
+      preview,
+    );
+  }
+
+  function messagesForm(messages, kindTexts, settings) {
+    const byName = new Map(messages.map((message) => [message.name, message]));
+    const others = messages.filter(
+      (message) => !kindTexts.some((kindText) => kindText.name === message.name),
+    );
     return el(
       'form',
       {
@@ -125,7 +172,10 @@
         },
       },
       el('h3', {}, 'Messages to buyers'),
-      messages.map(field),
+      el('p', { className: 'muted' }, PLACEHOLDERS),
+      settings.map(field),
+      kindTexts.map((kindText) => kindField(kindText, byName.get(kindText.name))),
+      others.map(field),
       el(
         'p',
         {},
@@ -149,6 +199,8 @@
     const groups = new Map();
     for (const setting of data.settings)
       groups.set(setting.group, [...(groups.get(setting.group) ?? []), setting]);
+    const messageSettings = groups.get('Messages') ?? [];
+    groups.delete('Messages');
     return [
       el('h2', {}, 'Settings'),
       el(
@@ -159,7 +211,7 @@
       statusPanel(data.status),
       data.problems.length ? problemList(data.problems) : null,
       ...[...groups].map(([title, settings]) => groupForm(title, settings)),
-      messagesForm(data.messages),
+      messagesForm(data.messages, data.messageKinds, messageSettings),
       el('h3', {}, 'Latest changes'),
       el(
         'ul',
