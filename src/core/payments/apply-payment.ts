@@ -14,6 +14,7 @@ import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
 import { messagePlan, receiptOfOrderStatement } from '../buyer-messages';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
+import { convertForPayment } from './upgrade-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 import { holdInterval } from '../offers';
 
@@ -60,6 +61,7 @@ export type PayableOrder = Pick<
   | 'billingAddress'
   | 'billingPincode'
   | 'billingCountry'
+  | 'upgradeFromTier'
 > & {
   buyerProviderId: string;
   buyerUsername: string;
@@ -227,7 +229,21 @@ export async function applyPayment(
         ? await refuseLatePayment(transaction, order, payment, hold)
         : null;
     if (refused) return refused;
-    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
+    const { upgradeFromTier } = order;
+    if (upgradeFromTier !== null) {
+      // Its conversion revokes through the models: in a Sequelize transaction, on this one's connection.
+      if (!context.transaction) throw new NeedsModelTransaction();
+      const upgrade = { ...order, upgradeFromTier };
+      const refusedUpgrade = await convertForPayment(
+        sequelize,
+        context.transaction,
+        transaction,
+        upgrade,
+        payment,
+        context.source,
+      );
+      if (refusedUpgrade) return refusedUpgrade;
+    } else if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
     const change = await grantPremium(
       sequelize,
       {
@@ -244,6 +260,7 @@ export async function applyPayment(
           paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
         },
         idempotencyKey: `order:${order.processorOrderId}`,
+        converts: upgradeFromTier !== null,
       },
       {
         transaction,
@@ -258,6 +275,11 @@ export async function applyPayment(
     return { order, change };
   });
   return applied.catch((error: unknown) => {
+    if (error instanceof NeedsModelTransaction) {
+      return sequelize.transaction((transaction) =>
+        applyPayment(sequelize, payment, { ...context, transaction }),
+      );
+    }
     if (!paidAnotherOrder(error)) throw error;
     throw AppError.conflict(
       'PAYMENT_ALREADY_USED',
@@ -306,6 +328,9 @@ async function applyBundlePayment(
   );
   return { order, change: binding.change, bundle };
 }
+
+/** An upgrade's payment asked for outside a Sequelize transaction: it is applied again inside one. */
+class NeedsModelTransaction extends Error {}
 
 /** Whether a statement failed on orders.payment_id's uniqueness: the payment is some other order's. */
 function paidAnotherOrder(error: unknown): boolean {
