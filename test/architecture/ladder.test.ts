@@ -21,6 +21,7 @@ const LADDER = [
   ['admin'],
   ['orders'],
   ['payments'],
+  ['purchase-kinds'],
   ['refunds'],
   ['disputes'],
   ['codes', 'bot', 'guard-release', 'reconcile', 'reports', 'retention', 'roles'],
