@@ -240,7 +240,6 @@ export async function applyPayment(
         transaction,
         upgrade,
         payment,
-        context.source,
       );
       if (refusedUpgrade) return refusedUpgrade;
     } else if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);

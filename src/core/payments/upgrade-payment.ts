@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import type { PlainTransaction } from '../db/plain-transaction';
 import { orderPaidRefused } from '../orders/changes';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
-import type { AppliedPayment, CapturedPayment, PayableOrder, PaymentSource } from './apply-payment';
+import type { AppliedPayment, CapturedPayment, PayableOrder } from './apply-payment';
 
 /** Why an upgrade's payment was refused and refunded: the days it was priced for are not held as they were. */
 export const UPGRADE_DAYS_CHANGED = 'UPGRADE_DAYS_CHANGED';
@@ -21,7 +21,6 @@ export async function convertForPayment(
   transaction: PlainTransaction,
   order: PayableOrder & { upgradeFromTier: string },
   payment: CapturedPayment,
-  source: PaymentSource,
 ): Promise<AppliedPayment | null> {
   if (order.status !== 'created') return null;
   const owner = { category: order.category, providerId: order.buyerProviderId, guildId: order.guildId };
@@ -35,7 +34,9 @@ export async function convertForPayment(
     };
   }
   await takeForConversion(sequelize, models, held.grantIds, {
-    source,
+    // The buyer's own asking, whichever way the payment was learnt: the revocation guard counts automatic
+    // revokes of the last hour, and a conversion takes nobody's premium.
+    source: 'checkout',
     actor: `upgrade:${order.processorOrderId}`,
     reason: `payment ${payment.paymentId}: ${order.upgradeFromTier} days upgraded to ${order.tier}`,
     idempotencyKey: `upgrade:${order.processorOrderId}`,
