@@ -14,7 +14,7 @@ import { noticePurchase, saleOfOrderStatement } from '../seller-notices';
 import { messagePlan, receiptOfOrderStatement } from '../buyer-messages';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
-import { convertForPayment } from './upgrade-payment';
+import { applyUpgradePayment } from './upgrade-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 import { holdInterval } from '../offers';
 
@@ -230,48 +230,43 @@ export async function applyPayment(
         : null;
     if (refused) return refused;
     const { upgradeFromTier } = order;
+    const grant = () =>
+      grantPremium(
+        sequelize,
+        {
+          category: order.category,
+          providerId: order.buyerProviderId,
+          guildId: order.guildId,
+          plan: planOf(order),
+          source: context.source,
+          actor: ACTORS[context.source](order.buyerProviderId),
+          reason: `payment ${payment.paymentId}`,
+          order: {
+            id: order.id,
+            processorOrderId: order.processorOrderId,
+            paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
+          },
+          idempotencyKey: `order:${order.processorOrderId}`,
+          converts: upgradeFromTier !== null,
+        },
+        {
+          transaction,
+          endsTransaction: true,
+          followedBy: [
+            orderInvoice(context.invoicing, order, payment.paymentId),
+            saleNotice(order),
+            receipt(order, payment.paymentId),
+          ],
+        },
+      );
     if (upgradeFromTier !== null) {
       // Its conversion revokes through the models: in a Sequelize transaction, on this one's connection.
       if (!context.transaction) throw new NeedsModelTransaction();
       const upgrade = { ...order, upgradeFromTier };
-      const refusedUpgrade = await convertForPayment(
-        sequelize,
-        context.transaction,
-        transaction,
-        upgrade,
-        payment,
-      );
-      if (refusedUpgrade) return refusedUpgrade;
-    } else if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
-    const change = await grantPremium(
-      sequelize,
-      {
-        category: order.category,
-        providerId: order.buyerProviderId,
-        guildId: order.guildId,
-        plan: planOf(order),
-        source: context.source,
-        actor: ACTORS[context.source](order.buyerProviderId),
-        reason: `payment ${payment.paymentId}`,
-        order: {
-          id: order.id,
-          processorOrderId: order.processorOrderId,
-          paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
-        },
-        idempotencyKey: `order:${order.processorOrderId}`,
-        converts: upgradeFromTier !== null,
-      },
-      {
-        transaction,
-        endsTransaction: true,
-        followedBy: [
-          orderInvoice(context.invoicing, order, payment.paymentId),
-          saleNotice(order),
-          receipt(order, payment.paymentId),
-        ],
-      },
-    );
-    return { order, change };
+      return applyUpgradePayment(sequelize, context.transaction, transaction, upgrade, payment, grant);
+    }
+    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
+    return { order, change: await grant() };
   });
   return applied.catch((error: unknown) => {
     if (error instanceof NeedsModelTransaction) {

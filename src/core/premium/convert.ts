@@ -66,6 +66,8 @@ export async function grantConverted(
 export interface HeldDays {
   /** The grants that carry them: a conversion takes each whole. */
   grantIds: number[];
+  /** The orders those grants are the own grants of. */
+  orderIds: number[];
   /** What is left of them, in whole days rounded up. */
   days: number;
   /** Whether days of the tier the buyer cannot convert are there (a bundle's, a subscription's, a trial's). */
@@ -82,7 +84,7 @@ export async function heldDaysOf(
   owner: RecordOwner,
   tier: string,
 ): Promise<HeldDays> {
-  const none: HeldDays = { grantIds: [], days: 0, othersHeld: false };
+  const none: HeldDays = { grantIds: [], orderIds: [], days: 0, othersHeld: false };
   const record = await recordOf(transaction, owner);
   if (!record) return none;
   await lockRecord(transaction, record);
@@ -92,13 +94,15 @@ export async function heldDaysOf(
   if (remainders.length === 0) return none;
   const grants = await PremiumGrant.findAll({
     where: { id: remainders.map((row) => row.grantId) },
-    attributes: ['id', 'source'],
+    attributes: ['id', 'source', 'orderId'],
     transaction,
   });
-  const convertible = new Set(grants.filter((g) => !NOT_CONVERTIBLE.includes(g.source)).map((g) => g.id));
-  const held = remainders.filter((row) => convertible.has(row.grantId));
+  const convertible = grants.filter((grant) => !NOT_CONVERTIBLE.includes(grant.source));
+  const ids = new Set(convertible.map((grant) => grant.id));
+  const held = remainders.filter((row) => ids.has(row.grantId));
   return {
     grantIds: held.map((row) => row.grantId),
+    orderIds: convertible.flatMap((grant) => (grant.orderId === null ? [] : [Number(grant.orderId)])),
     days: wholeDays(held.reduce((sum, row) => sum + row.remainingMs, 0)),
     othersHeld: held.length < remainders.length,
   };

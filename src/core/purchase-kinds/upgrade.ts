@@ -1,5 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
+import { carryOrdersPremium } from '../orders/changes';
 import { Order, PremiumGrant } from '../models';
 import type { LockedPayment } from '../payments/locked-payment';
 import { recordDaysTaken } from '../payments/refund-records';
@@ -25,11 +26,13 @@ export const upgrade: PurchaseKind = {
     if (!grant) return;
     const lower = await lowerTierOf(transaction, payment);
     if (take.full) {
-      await revokePremium(
+      const revoked = await revokePremium(
         sequelize,
         { ...take.revoke, target: { grantId: grant.id }, convertTo: { tier: lower } },
         { transaction, ...limit },
       );
+      if ('grantId' in revoked)
+        await carryLowerOrders(transaction, payment, grant.id, take.revoke.idempotencyKey);
       return;
     }
     const { share } = take;
@@ -73,7 +76,9 @@ export const upgrade: PurchaseKind = {
       },
       { transaction, ...limit },
     );
-    return 'grantId' in revoked ? revoked.grantId : null;
+    if (!('grantId' in revoked)) return null;
+    await carryLowerOrders(transaction, payment, grant.id, revoke.idempotencyKey);
+    return revoked.grantId;
   },
 
   /**
@@ -109,9 +114,29 @@ export const upgrade: PurchaseKind = {
     });
     await trail.recordRestore(taken.disputeId, raised?.id ?? taken.ledgerId);
     if (raised) await payment.recordRestoreGrant(raised.id);
+    if (lowered) await carryLowerOrders(transaction, payment, lowered.id, key);
     return true;
   },
 };
+
+/**
+ * The lower purchases whose days the upgrade converted follow them from grant `fromGrantId` to where the
+ * conversion `key` put them (its grant in the other tier, or `rest`, what stayed in the grant's), so a
+ * refund of one of them still takes them. The upgrade's own order keeps what its kind recorded.
+ */
+async function carryLowerOrders(
+  transaction: Transaction,
+  payment: LockedPayment,
+  fromGrantId: number,
+  key: string,
+  rest: PremiumGrant | null = null,
+): Promise<void> {
+  const to =
+    rest ?? (await PremiumGrant.findOne({ where: { idempotencyKey: convertedGrantKey(key) }, transaction }));
+  if (!to) return;
+  const own = 'orderId' in payment.owner ? payment.owner.orderId : null;
+  await carryOrdersPremium(transaction, { orderIds: [], restoreGrantIds: [fromGrantId] }, to.id, own);
+}
 
 /** The tier whose days the upgrade converted: its order's. */
 async function lowerTierOf(transaction: Transaction, payment: LockedPayment): Promise<string> {

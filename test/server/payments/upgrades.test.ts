@@ -97,13 +97,18 @@ async function paidPaise(user: User): Promise<number> {
 const near = (actual: number | undefined, expected: number) => Math.abs((actual ?? 0) - expected) < 120_000;
 
 /** A user with a paid Monthly of their own, and the upgrade of its 30 days to Pro ordered and paid. */
-async function upgradedUser(): Promise<{ user: User; monthlyEnds: number; upgrade: RazorpayOrder }> {
+async function upgradedUser(): Promise<{
+  user: User;
+  monthly: string;
+  monthlyEnds: number;
+  upgrade: RazorpayOrder;
+}> {
   const user = await createUser();
-  await paidMonthlyOrder(app(), user);
+  const monthly = (await paidMonthlyOrder(app(), user)).orderId;
   const monthlyEnds = (await tierEnds({ user })).premium!;
   const upgrade = await orderAs(app(), user, { amount: 100, category: 'USER', upgrade: TO_PRO });
   expect((await payAndVerify(user, upgrade)).statusCode).toBe(200);
-  return { user, monthlyEnds, upgrade };
+  return { user, monthly, monthlyEnds, upgrade };
 }
 
 describe('the upgrade of days held', () => {
@@ -183,6 +188,18 @@ describe('the upgrade of days held', () => {
     const lost = await tierEnds({ user });
     expect(Object.keys(lost)).toEqual(['premium']);
     expect(near(lost.premium, monthlyEnds)).toBe(true);
+  });
+
+  it('lets a refund of the lower purchase take its days wherever the upgrade put them', async () => {
+    const upgraded = await upgradedUser();
+    expect((await deliverRefund(app(), upgraded.monthly)).status).toBe(200);
+    expect(await tierEnds({ user: upgraded.user })).toEqual({});
+
+    const refundedFirst = await upgradedUser();
+    expect((await deliverRefund(app(), refundedFirst.upgrade.id)).status).toBe(200);
+    expect(Object.keys(await tierEnds({ user: refundedFirst.user }))).toEqual(['premium']);
+    expect((await deliverRefund(app(), refundedFirst.monthly)).status).toBe(200);
+    expect(await tierEnds({ user: refundedFirst.user })).toEqual({});
   });
 
   it('upgrades the days a transfer moved, on the guild they are on now', async () => {
