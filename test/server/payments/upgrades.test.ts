@@ -6,6 +6,7 @@ import { createUser, DAY_MS } from '../../support/fixtures';
 import { buyMonthFor } from '../../support/self-service';
 import {
   bearer,
+  deliver,
   deliverDispute,
   deliverRefund,
   manageGuild,
@@ -79,6 +80,8 @@ async function ledgerDays(user: User): Promise<Record<string, number>> {
   );
 }
 
+const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
+
 const DAILY_PAISE: Record<string, number> = { premium: 19900 / 30, pro: 29900 / 30, ultra: 39900 / 30 };
 
 /** What the days the ledger holds are worth at the tiers' daily prices, in paise. */
@@ -149,6 +152,23 @@ describe('the upgrade of days held', () => {
       [paymentOf(app(), order.id).id],
     );
     expect(payment).toEqual({ kind: 'upgrade', invoices: 1 });
+  });
+
+  it('converts once when the webhook tells of the payment, before and after verify-payment', async () => {
+    const user = await createUser();
+    await paidMonthlyOrder(app(), user);
+    const monthlyEnds = (await tierEnds({ user })).premium!;
+    const order = await orderAs(app(), user, { amount: 100, category: 'USER', upgrade: TO_PRO });
+    const checkout = await app().sandbox.razorpay.pay(order.id);
+    const payment = paymentOf(app(), order.id);
+    expect(await deliver(app(), 'payment.captured', { payment })).toEqual(processed);
+    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+    expect(await deliver(app(), 'order.paid', { payment })).toEqual(processed);
+
+    const ends = await tierEnds({ user });
+    expect(Object.keys(ends)).toEqual(['pro']);
+    expect(near(ends.pro, monthlyEnds)).toBe(true);
+    expect(await ledgerDays(user)).toEqual({ pro: 30 });
   });
 
   it('converts exactly its days back on a refund, and a share of them on a partial refund', async () => {
