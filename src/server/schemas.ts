@@ -17,6 +17,25 @@ export const PlanCode = Type.String({
 });
 
 /** Who a purchase or a gift code is for: the caller (USER) or a guild they manage (SERVER, the default). */
+/** `upgrade` of quote and create-order (docs/payments.md, "The upgrade kind"). */
+export const UpgradeField = {
+  upgrade: Type.Optional(
+    Type.Object(
+      {
+        fromTier: Type.String({
+          pattern: '^[a-z0-9][a-z0-9-]{0,31}$',
+          description: 'the tier whose days you hold',
+        }),
+        toPlan: PlanCode,
+      },
+      {
+        description:
+          "turn every day of `fromTier` you hold on the target into `toPlan`'s tier, for the difference of their daily prices",
+      },
+    ),
+  ),
+};
+
 export const TargetFields = {
   category: Type.Optional(
     Type.Union(

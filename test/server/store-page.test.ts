@@ -38,6 +38,7 @@ describe('the store outside production (the sandbox pays)', () => {
     ['/store/store.css', 'text/css'],
     ['/store/self-service.js', 'text/javascript'],
     ['/store/bundles.js', 'text/javascript'],
+    ['/store/upgrades.js', 'text/javascript'],
     ['/store/catalog.js', 'text/javascript'],
     ['/store/checkout.js', 'text/javascript'],
     ['/store/dashboard.js', 'text/javascript'],

@@ -25,3 +25,4 @@ export {
 export { PLAN_SCOPES, scopeAllows } from './types';
 export type { CatalogPlan, Features, FeatureValue, PlanScope, Tier } from './types';
 export { seedPriceDisagreements } from './seed-prices';
+export { tierDailyPrice, type TierPrice } from './daily-price';

@@ -53,3 +53,12 @@ export const RESTORE_PLAN = `UPDATE plans SET status = 'active', updated_at = no
 export const RENAME_PLAN = `UPDATE plans SET name = $2, updated_at = now() WHERE code = $1`;
 
 export const TIER_EXISTS = `SELECT 1 AS found FROM tiers WHERE code = $1`;
+
+/**
+ * Tier $1's rank and daily price in paise, against a plan of $2 days (an upgrade's, docs/catalog.md): that
+ * of its active one-slot plan of as many days, else of its cheapest one per day; null without such a plan.
+ */
+export const TIER_DAILY_PRICE = `SELECT t.rank, (SELECT p.price_paise::float8 / p.days FROM plans p
+    WHERE p.tier = t.code AND p.status = 'active' AND p.slots = 1
+    ORDER BY (p.days = $2) DESC, p.price_paise::float8 / p.days LIMIT 1) AS "dailyPaise"
+  FROM tiers t WHERE t.code = $1`;

@@ -58,6 +58,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare billingAddress: CreationOptional<string | null>;
   declare billingPincode: CreationOptional<string | null>;
   declare billingCountry: CreationOptional<string | null>;
+  /** An upgrade's order (docs/payments.md): the tier whose days its payment turns into `tier`'s; else null. */
+  declare upgradeFromTier: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -100,6 +102,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         billingAddress: { type: DataTypes.TEXT },
         billingPincode: { type: DataTypes.TEXT },
         billingCountry: { type: DataTypes.TEXT },
+        upgradeFromTier: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

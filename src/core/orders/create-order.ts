@@ -19,6 +19,7 @@ import { assertBelowOpenOrderLimit, findReusableOrder, lockBuyerOrders } from '.
 import { isReserved, releaseReservation, reservationLeaseMs, reserveOrder } from './order-reservations';
 import type { OrderTarget } from './types';
 import { assertBuyerText } from '../buyer-text';
+import { priceUpgrade, type UpgradeChoice } from './upgrade';
 
 export const DEFAULT_CATEGORY: Category = 'SERVER';
 const PAISE_PER_RUPEE = 100;
@@ -40,6 +41,8 @@ export interface CreateOrderRequest {
   guildId?: string | null;
   /** An offer's code, as the buyer typed it. */
   offerCode?: string | null;
+  /** Turns the buyer's days of a lower tier on the target into `toPlan`'s tier (orders/upgrade.ts). */
+  upgrade?: UpgradeChoice | null;
   /** Who the invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, INVALID_GSTIN, …. */
   billing?: BillingInput | null;
   /**
@@ -68,12 +71,30 @@ export async function createOrder(
   assertBuyerText('offerCode', request.offerCode);
   const billing = parseBilling(request.billing, (await readSettings(core)).invoicing.sellerGstin);
   const category = request.category ?? DEFAULT_CATEGORY;
-  const plan = await resolvePurchase(core.sequelize, request, { category });
+  if (request.upgrade && request.offerCode) {
+    throw AppError.validation(
+      'OFFER_NOT_FOR_UPGRADES',
+      'an upgrade is priced by the days it converts: no offer code',
+    );
+  }
+  const upgrade = request.upgrade
+    ? await priceUpgrade(
+        core,
+        await findUserByProviderId(request.providerId),
+        { category, guildId: request.guildId ?? null },
+        request.upgrade,
+      )
+    : null;
+  const plan = upgrade?.plan ?? (await resolvePurchase(core.sequelize, request, { category }));
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
   const buyer = await findUserByProviderId(request.providerId);
   // A bundle is bought by a user, not for one guild: a guild it names (one the buyer manages) is bound first.
   const bundleWithoutGuild = isBundle(plan) && category === 'SERVER' && (request.guildId ?? null) === null;
-  const guildId = bundleWithoutGuild ? null : await targetGuild(buyer, category, request.guildId ?? null);
+  const guildId = upgrade
+    ? upgrade.guildId
+    : bundleWithoutGuild
+      ? null
+      : await targetGuild(buyer, category, request.guildId ?? null);
   // The code is judged before the amount, so a code that does not apply is named as such.
   const offer = request.offerCode
     ? {
@@ -96,6 +117,7 @@ export async function createOrder(
     amountPaise: offered?.amountPaise ?? plan.pricePaise,
     offerId: offered?.offerId ?? null,
     billing,
+    upgradeFromTier: upgrade?.fromTier ?? null,
   };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
@@ -137,6 +159,7 @@ export async function createOrder(
           offerId: price.offerId,
           currency: 'INR',
           ...billingColumns(billing),
+          upgradeFromTier: target.upgradeFromTier,
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },

@@ -44,6 +44,9 @@ export async function findReusableOrder(
       amountPaise: target.amountPaise,
       offerId: target.offerId,
       tier: target.plan.tier,
+      upgradeFromTier: target.upgradeFromTier,
+      // An upgrade's days are part of what it buys: an order of other days is another purchase.
+      ...(target.upgradeFromTier !== null && { durationDays: target.plan.durationDays }),
       ...billingColumns(target.billing),
       createdAt: { [Op.gt]: new Date(Date.now() - reusableForMs(target)) },
     },

@@ -16,9 +16,9 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan, offerId, billing }: OrderTarget): string {
+function targetKey({ category, guildId, plan, offerId, billing, upgradeFromTier }: OrderTarget): string {
   const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
-  const priced = [plan.pricePaise, offerId ?? ''];
+  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? ''];
   return [category, guildId ?? '', plan.planType, plan.months ?? '', ...priced, ...billed].join(':');
 }
 

@@ -17,4 +17,6 @@ export interface OrderTarget {
   offerId: number | null;
   /** Who the invoice is made out to: an unpaid order is handed out again only for the same billing. */
   billing: Billing;
+  /** An upgrade's order (orders/upgrade.ts): the tier whose days it converts; null for any other. */
+  upgradeFromTier: string | null;
 }

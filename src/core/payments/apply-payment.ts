@@ -15,6 +15,7 @@ import { messagePlan, receiptJob } from '../buyer-messages';
 import { enqueueWhereStatement } from '../jobs';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
+import { applyUpgradePayment } from './upgrade-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 import { holdInterval } from '../offers';
 
@@ -61,6 +62,7 @@ export type PayableOrder = Pick<
   | 'billingAddress'
   | 'billingPincode'
   | 'billingCountry'
+  | 'upgradeFromTier'
 > & {
   buyerProviderId: string;
   buyerUsername: string;
@@ -232,37 +234,51 @@ export async function applyPayment(
         ? await refuseLatePayment(transaction, order, payment, hold)
         : null;
     if (refused) return refused;
-    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
-    const change = await grantPremium(
-      sequelize,
-      {
-        category: order.category,
-        providerId: order.buyerProviderId,
-        guildId: order.guildId,
-        plan: planOf(order),
-        source: context.source,
-        actor: ACTORS[context.source](order.buyerProviderId),
-        reason: `payment ${payment.paymentId}`,
-        order: {
-          id: order.id,
-          processorOrderId: order.processorOrderId,
-          paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
+    const { upgradeFromTier } = order;
+    const grant = () =>
+      grantPremium(
+        sequelize,
+        {
+          category: order.category,
+          providerId: order.buyerProviderId,
+          guildId: order.guildId,
+          plan: planOf(order),
+          source: context.source,
+          actor: ACTORS[context.source](order.buyerProviderId),
+          reason: `payment ${payment.paymentId}`,
+          order: {
+            id: order.id,
+            processorOrderId: order.processorOrderId,
+            paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
+          },
+          idempotencyKey: `order:${order.processorOrderId}`,
+          converts: upgradeFromTier !== null,
         },
-        idempotencyKey: `order:${order.processorOrderId}`,
-      },
-      {
-        transaction,
-        endsTransaction: true,
-        // The invoice last: its series row stays locked from its number to the commit.
-        followedBy: [
-          saleMessages(order, payment.paymentId),
-          orderInvoice(context.invoicing, order, payment.paymentId),
-        ],
-      },
-    );
-    return { order, change };
+        {
+          transaction,
+          endsTransaction: true,
+          // The invoice last: its series row stays locked from its number to the commit.
+          followedBy: [
+            saleMessages(order, payment.paymentId),
+            orderInvoice(context.invoicing, order, payment.paymentId),
+          ],
+        },
+      );
+    if (upgradeFromTier !== null) {
+      // Its conversion revokes through the models: in a Sequelize transaction, on this one's connection.
+      if (!context.transaction) throw new NeedsModelTransaction();
+      const upgrade = { ...order, upgradeFromTier };
+      return applyUpgradePayment(sequelize, context.transaction, transaction, upgrade, payment, grant);
+    }
+    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
+    return { order, change: await grant() };
   });
   return applied.catch((error: unknown) => {
+    if (error instanceof NeedsModelTransaction) {
+      return sequelize.transaction((transaction) =>
+        applyPayment(sequelize, payment, { ...context, transaction }),
+      );
+    }
     if (!paidAnotherOrder(error)) throw error;
     throw AppError.conflict(
       'PAYMENT_ALREADY_USED',
@@ -310,6 +326,9 @@ async function applyBundlePayment(
   );
   return { order, change: binding.change, bundle };
 }
+
+/** An upgrade's payment asked for outside a Sequelize transaction: it is applied again inside one. */
+class NeedsModelTransaction extends Error {}
 
 /** Whether a statement failed on orders.payment_id's uniqueness: the payment is some other order's. */
 function paidAnotherOrder(error: unknown): boolean {

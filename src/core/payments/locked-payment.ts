@@ -25,10 +25,10 @@ export interface LockedPayment extends PaymentGrants {
   /** Where the money was recorded (`payments.source`). */
   source: 'order' | 'charge';
   /**
-   * What it bought (`payments.kind`, src/core/purchase-kinds): one target's premium, or a bundle. A
-   * payment not recorded yet has bought nothing yet: `single`.
+   * What it bought (`payments.kind`, src/core/purchase-kinds): one target's premium, a bundle, or the
+   * upgrade of days held. A payment not recorded yet has bought nothing yet: `single`.
    */
-  kind: 'single' | 'bundle';
+  kind: 'single' | 'bundle' | 'upgrade';
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
   /** Who paid, as the seller's notice names them. */

@@ -13,7 +13,7 @@ import { aggregateKeyFor } from './outbox';
 import type { RecordOwner } from './records';
 import { raiseBuyerExpiry } from './holder-sql';
 import { claimRecord, GRANT_REFUSAL } from './sql';
-import { DEFAULT_TIER, type Category, type GrantSource, type PremiumChange } from './types';
+import { DEFAULT_TIER, eventTypeFor, type Category, type GrantSource, type PremiumChange } from './types';
 
 export interface GrantRequest {
   category: Category;
@@ -38,6 +38,8 @@ export interface GrantRequest {
   atLeastUntil?: Date | null;
   /** The Razorpay subscription that paid for this grant; its event names it. */
   subscriptionId?: string | null;
+  /** The grant half of a conversion (convert.ts): announced as an UPDATE of the record, whatever tier runs. */
+  converts?: boolean;
 }
 
 /** Whether the change a key already made is the one `request` asks for. */
@@ -86,7 +88,7 @@ export async function grantPremium(
   }
   const tier = request.plan.tier ?? DEFAULT_TIER;
   const eventId = randomUUID();
-  const event = changeEvent(
+  const announced = changeEvent(
     {
       kind: 'grant',
       record: owner,
@@ -100,6 +102,7 @@ export async function grantPremium(
     },
     eventId,
   );
+  const event = request.converts ? { ...announced, type: eventTypeFor(owner.category, 'UPDATE') } : announced;
   return withPlainTransaction(sequelize, options.transaction, async (transaction) => {
     void transaction.rows(lockStatement('idempotency', request.idempotencyKey));
     void transaction.rows(claimRecord(owner, tier));

@@ -152,9 +152,14 @@ export function changeEvent(
 
 /**
  * Writes the ledger row of a change and appends its ADD, REMOVE or UPDATE event (docs/events.md payload),
- * both in the change's transaction: the bot hears of exactly the changes that commit.
+ * both in the change's transaction: the bot hears of exactly the changes that commit. Not `announce`d: the
+ * revoke half of a conversion, whose grant, written next, announces the record as both leave it.
  */
-export async function recordChange(transaction: Transaction, change: AppliedChange): Promise<PremiumChange> {
+export async function recordChange(
+  transaction: Transaction,
+  change: AppliedChange,
+  { announce = true }: { announce?: boolean } = {},
+): Promise<PremiumChange> {
   const { kind, record, providerId, after } = change;
   const eventId = randomUUID();
   const ledgerRow = await PremiumGrant.create(
@@ -179,6 +184,7 @@ export async function recordChange(transaction: Transaction, change: AppliedChan
     },
     { transaction },
   );
+  if (!announce) return changeFromLedger(ledgerRow, providerId);
   await appendEvent(transaction, aggregateKeyFor(record.guildId, providerId), {
     ...changeEvent(change, eventId),
     type: eventTypeFor(record.category, changeKind(kind, change.wasTier, after.tier)),

@@ -6,6 +6,7 @@ import { Order, PremiumGrant, ServerPremium, User } from '../models';
 import { holdIfOverLimit, type AutomaticSource, type HeldRevoke } from '../revocation-guard/guard';
 import { guildHoldingDaysOf } from './days-trail';
 import { findPriorChange, recordChange } from './ledger';
+import { grantConverted } from './convert';
 import { grantRemainders } from './remaining';
 import {
   lockRecord,
@@ -153,6 +154,11 @@ export interface RevokeOptions {
   released?: boolean;
   /** MAX_REVOKES_PER_HOUR, the revocation guard's limit for an automatic revoke; unset: the default rule. */
   maxRevokesPerHour?: number | null;
+  /**
+   * The revoke half of a conversion (convert.ts): premium goes on in another tier, so it is never held,
+   * and the conversion's grant announces the record.
+   */
+  converting?: boolean;
 }
 
 /** What the callers of an automatic revoke hand on to it: the revocation guard's setting. */
@@ -186,7 +192,7 @@ export async function revokePremium(
     if (prior) return prior;
     // A grace cut is never held: it takes at most a grace, once per subscription (GraceCut).
     const held =
-      options.released || 'graceOf' in request.target
+      options.released || options.converting || 'graceOf' in request.target
         ? null
         : await holdIfOverLimit(transaction, request, options.maxRevokesPerHour ?? null);
     if (held) return held;
@@ -218,26 +224,33 @@ export async function revokePremium(
     // run down, so the ledger never claims days that no longer existed.
     const daysTaken = wholeDaysUp(before.expiresAt.getTime() - after.expiresAt.getTime());
     const order = grant?.orderId ? await Order.findByPk(grant.orderId, { transaction }) : null;
-    const recorded = await recordChange(transaction, {
-      kind: 'revoke',
-      record,
-      providerId,
-      planType: grant?.planType ?? null,
-      tier: grant?.tier ?? after.wasTier ?? DEFAULT_TIER,
-      days: daysTaken,
-      expiresBefore: before.expiresAt,
-      after,
-      source: request.source,
-      actor: request.actor,
-      wasTier: after.wasTier,
-      reason: request.reason,
-      idempotencyKey: request.idempotencyKey,
-      order: order && { id: order.id, processorOrderId: order.processorOrderId },
-      revokesGrantId: revokedGrant?.id ?? null,
-      subscriptionId: request.subscriptionId ?? null,
-    });
+    const announce = !options.converting && !request.convertTo;
+    const recorded = await recordChange(
+      transaction,
+      {
+        kind: 'revoke',
+        record,
+        providerId,
+        planType: grant?.planType ?? null,
+        tier: grant?.tier ?? after.wasTier ?? DEFAULT_TIER,
+        days: daysTaken,
+        expiresBefore: before.expiresAt,
+        after,
+        source: request.source,
+        actor: request.actor,
+        wasTier: after.wasTier,
+        reason: request.reason,
+        idempotencyKey: request.idempotencyKey,
+        order: order && { id: order.id, processorOrderId: order.processorOrderId },
+        revokesGrantId: revokedGrant?.id ?? null,
+        subscriptionId: request.subscriptionId ?? null,
+      },
+      { announce },
+    );
     // After the ledger row, so that the revoked grant no longer counts for its buyer.
     await recomputeHolderExpiries(transaction, record);
+    const { convertTo } = request;
+    if (convertTo) await grantConverted(sequelize, transaction, { ...request, convertTo }, recorded);
     return recorded;
   });
 }

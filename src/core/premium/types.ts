@@ -111,4 +111,14 @@ export interface RevokeRequest {
   idempotencyKey: string;
   /** The Razorpay subscription whose charge is taken back; its event names it. */
   subscriptionId?: string | null;
+  /**
+   * The days taken go back at once as days of another tier (an upgrade's refund or dispute turns them back
+   * into the lower tier's: convert.ts); `days`: only that many, the rest staying in the grant's own tier.
+   */
+  convertTo?: Conversion;
+}
+
+export interface Conversion {
+  tier: string;
+  days?: number;
 }

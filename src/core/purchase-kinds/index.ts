@@ -1,6 +1,7 @@
 import type { LockedPayment } from '../payments/locked-payment';
 import { bundle } from './bundle';
 import { single } from './single';
+import { upgrade } from './upgrade';
 import type { PurchaseKind } from './types';
 
 export { refundShareKey, refundShareRowOf, takeRefundedShare, type TakenShare } from './single-refund-share';
@@ -14,7 +15,7 @@ export type {
 } from './types';
 
 /** Every purchase kind (docs/payments.md), by the name `payments.kind` records. */
-const PURCHASE_KINDS: Record<LockedPayment['kind'], PurchaseKind> = { single, bundle };
+const PURCHASE_KINDS: Record<LockedPayment['kind'], PurchaseKind> = { single, bundle, upgrade };
 
 /** The rules of what the payment bought. */
 export function kindOf(payment: Pick<LockedPayment, 'kind'>): PurchaseKind {

@@ -33,7 +33,7 @@ export function refundShareRowOf(idempotencyKey: string): number | null {
  * The days the payment's refunds owe and have not taken: `refundedTotal`'s share of the purchase's days,
  * rounded up to whole days, less what its refunds took already (`payment_refunds.days_taken`).
  */
-async function refundDaysOwed(
+export async function refundDaysOwed(
   transaction: Transaction,
   payment: LockedPayment,
   refundedTotal: number,

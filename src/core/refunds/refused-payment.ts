@@ -2,6 +2,7 @@ import type { Core } from '..';
 import { AppError } from '../errors';
 import { rupeesOfPaise } from '../money';
 import type { AppliedPayment } from '../payments/apply-payment';
+import { whyRefused } from '../payments/refusals';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import { requestRefund } from './request-refund';
 import type { RefundResult } from './types';
@@ -28,7 +29,7 @@ export async function refundRefusedPayment(
 }
 
 /**
- * A payment as its payer is answered: a granted one as it is; a refused one (OFFER_HOLD_EXPIRED) is
+ * A payment as its payer is answered: a granted one as it is; a refused one (payments/refusals.ts) is
  * refunded in full first, then answered 409 with what happened to the money.
  */
 export async function refundIfRefused(
@@ -44,7 +45,6 @@ export async function refundIfRefused(
     : `${rupeesOfPaise(order.amountPaise)} is being refunded in full`;
   throw AppError.conflict(
     refused,
-    `order ${order.processorOrderId} was paid after its offer's hold of ${core.config.offerHoldMinutes} minutes ran out, ` +
-      `and the offer no longer applies to it (used up, or once per buyer, or for a first purchase): nothing was granted and ${money}`,
+    `${whyRefused(refused, order.processorOrderId, core.config.offerHoldMinutes)} and ${money}`,
   );
 }

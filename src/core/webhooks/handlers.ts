@@ -1,3 +1,4 @@
+import { whyRefused } from '../payments/refusals';
 import type { Transaction } from 'sequelize';
 import type { Core } from '..';
 import { applyDispute } from '../disputes/payment-dispute';
@@ -50,7 +51,8 @@ const EVENT_HANDLERS: Handlers = {
     });
     if (applied.refused === undefined) return { status: 'processed', event: name };
     refused.push({ processorOrderId: applied.order.processorOrderId, refusedCode: applied.refused });
-    const reason = `${applied.refused}: the payment came after the offer's hold and is refunded in full`;
+    const why = whyRefused(applied.refused, applied.order.processorOrderId, core.config.offerHoldMinutes);
+    const reason = `${applied.refused}: ${why}; it is refunded in full`;
     return ignored(name, reason);
   },
 

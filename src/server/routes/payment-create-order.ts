@@ -5,7 +5,7 @@ import { createOrder } from '../../core/orders/create-order';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { CUSTOM_MONTHS, DEFAULT_PLAN_TYPE, SEED_PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { BillingFields, errorReplies, PlanCode, ProviderId, TargetFields } from '../schemas';
+import { BillingFields, errorReplies, PlanCode, ProviderId, TargetFields, UpgradeField } from '../schemas';
 
 const CreateOrderBody = Type.Object({
   amount: Type.Number({ minimum: 1, description: "INR; must be the plan's price" }),
@@ -29,6 +29,7 @@ const CreateOrderBody = Type.Object({
     }),
   ),
   ...BillingFields,
+  ...UpgradeField,
 });
 
 const ProcessorOrder = Type.Object(

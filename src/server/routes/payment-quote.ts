@@ -2,18 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { quoteOrder } from '../../core/orders/quote';
-import { CATEGORIES } from '../../core/premium/types';
 import { CUSTOM_MONTHS, SEED_PLAN_TYPES } from '../../core/plans';
 import { perUserRateLimit } from '../plugins/rate-limit';
-import { errorReplies, PlanCode, ProviderId } from '../schemas';
+import { errorReplies, PlanCode, ProviderId, TargetFields, UpgradeField } from '../schemas';
 
 const QuoteBody = Type.Object({
   providerId: ProviderId,
   plan: Type.Optional(PlanCode),
   planType: Type.Optional(Type.Union(SEED_PLAN_TYPES.map((plan) => Type.Literal(plan)))),
   months: Type.Optional(Type.Integer({ minimum: CUSTOM_MONTHS.min, maximum: CUSTOM_MONTHS.max })),
-  category: Type.Optional(Type.Union(CATEGORIES.map((category) => Type.Literal(category)))),
+  ...TargetFields,
   offerCode: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  ...UpgradeField,
 });
 
 const QuoteReply = Type.Object({
@@ -24,6 +24,7 @@ const QuoteReply = Type.Object({
   discount: Type.Number({ description: 'INR' }),
   amount: Type.Number({ description: "INR: send it as create-order's amount" }),
   offerCode: Type.Union([Type.String(), Type.Null()]),
+  upgradeFrom: Type.Optional(Type.String({ description: 'an upgrade: the tier whose `days` it converts' })),
 });
 
 /** POST /api/payment/quote: the price create-order would charge, an offer's code applied. */
