@@ -47,19 +47,26 @@ describeNeeding(BROWSER, "the buyer's messages in a browser", (browserPath) => {
       await page.getByRole('button', { name: 'Save messages' }).click();
       await page.locator('#setting-changes', { hasText: 'MESSAGE_RECEIPT: (unset) →' }).waitFor();
 
+      // The buyer gives an address and turns refunds' messages off in the store; receipts stay on.
       const store = await getProduct().newPage();
       await signIn(store, api);
+      await expect(store.getByLabel('A receipt for each payment (always sent)').isDisabled()).resolves.toBe(
+        true,
+      );
+      await store.getByLabel('A refund was made').uncheck();
+      await store.getByLabel('Email for the same messages (optional)').fill('buyer@mail.example');
+      await store.getByRole('button', { name: 'Save message choices' }).click();
+      await textOf(store, '#messages', /Saved\./);
       const token = issueSessionToken(getProduct().core.config.jwtSecret, {
         providerId: DEMO_USER.id,
         username: DEMO_USER.username,
         avatar: DEMO_USER.avatar,
       });
-      const given = await fetch(`${api}/api/me/messages`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ email: 'buyer@mail.example' }),
+      const saved = await fetch(`${api}/api/me/messages`, { headers: { authorization: `Bearer ${token}` } });
+      await expect(saved.json()).resolves.toMatchObject({
+        messages: { receipt: true, refund: false, expiring: true },
+        email: 'buyer@mail.example',
       });
-      expect(given.status).toBe(200);
       await store.getByRole('button', { name: 'Buy for ₹199' }).click();
       await store.getByRole('button', { name: 'Pay', exact: true }).click();
       await textOf(store, '#buy-message', /Payment verified/);

@@ -1,4 +1,4 @@
-/* global PremiumStore, StoreCheckout, catalog, element, byId, errorText, me, rupees, tierName */
+/* global PremiumStore, StoreCheckout, catalog, dayCount, element, byId, errorText, me, rupees, tierName */
 'use strict';
 
 // Upgrades in the store (docs/payments.md, "The upgrade kind"): beside each tier of the buyer's own days
@@ -22,8 +22,6 @@ function higherPlans(tier) {
       return plan ? [plan] : [];
     });
 }
-
-const dayCount = (days) => `${days} ${days === 1 ? 'day' : 'days'}`;
 
 /** The row of one upgrade, priced by the API; null when it refuses (no such days of the buyer's). */
 async function upgradeRow(fromTier, plan) {
