@@ -1,6 +1,5 @@
 import os from 'node:os';
 import { Client } from 'pg';
-import { Sequelize } from 'sequelize';
 
 export const TEST_DATABASE_PREFIX = 'premium_test_';
 /** Long enough that no run still going (another checkout's, a slow CI) can be mistaken for a dead one. */
@@ -80,22 +79,4 @@ export async function dropDatabasesWithPrefix(
 /** Drops what test runs killed before their teardown left behind. */
 export function dropStaleRunDatabases(): Promise<void> {
   return dropDatabasesWithPrefix(TEST_DATABASE_PREFIX, { olderThanMs: STALE_TEST_RUN_MS });
-}
-
-/**
- * A database of this test file's own, empty (no migration run), for tests of the migrations themselves:
- * created before the file's tests and dropped after them. Returns the connection.
- */
-export function useEmptyDatabase(label: string): () => Sequelize {
-  const name = `${process.env.TEST_RUN_ID}_${label}_${process.env.JEST_WORKER_ID}`;
-  let sequelize: Sequelize;
-  beforeAll(async () => {
-    await createDatabase(name);
-    sequelize = new Sequelize(databaseUrl(name), { dialect: 'postgres', logging: false });
-  });
-  afterAll(async () => {
-    await sequelize.close();
-    await dropDatabase(name);
-  });
-  return () => sequelize;
 }

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { createMigrator } from '../../../src/core/db/migrator';
-import { useEmptyDatabase } from '../../support/databases';
+import { useEmptyDatabase } from '../../support/empty-database';
 
 // A database of its own, migrated up, all the way down and up again: seconds on the shared 2-core machine.
 jest.setTimeout(30_000);

@@ -1,6 +1,6 @@
 import { QueryTypes } from 'sequelize';
 import { createMigrator } from '../../../src/core/db/migrator';
-import { useEmptyDatabase } from '../../support/databases';
+import { useEmptyDatabase } from '../../support/empty-database';
 
 jest.setTimeout(30_000);
 
