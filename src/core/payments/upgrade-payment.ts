@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { PlainTransaction } from '../db/plain-transaction';
-import { carryOrdersPremium, orderPaidRefused } from '../orders/changes';
+import { orderPaidRefused } from '../orders/changes';
+import { carryOrdersPremium } from '../premium/carried-premium';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
 import type { PremiumChange } from '../premium/types';
 import type { AppliedPayment, CapturedPayment, PayableOrder } from './apply-payment';

@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { takeFromBundle, type BundleTake, type LockedBundle } from '../bundles';
 import type { RevokeLimit } from '../premium/revoke';
-import { daysTakenByRefunds, recordDaysTaken } from '../payments/refund-records';
+import { daysTakenByRefunds, recordDaysTaken } from './refund-records';
 import { refundShareKey } from './single-refund-share';
 import type { RefundedShare } from './types';
 

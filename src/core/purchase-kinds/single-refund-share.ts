@@ -10,7 +10,7 @@ import {
   daysTakenByRefunds,
   processedTotalOf,
   recordDaysTaken,
-} from '../payments/refund-records';
+} from './refund-records';
 import type { RefundedShare } from './types';
 
 /** What a partial refund took: its days, the revoke and the rest restored; or nothing, or held. */

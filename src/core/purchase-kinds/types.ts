@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { LockedPayment } from '../payments/locked-payment';
-import type { RecordedRefund } from '../payments/refund-records';
+import type { RecordedRefund } from './refund-records';
 import type { RevokeLimit } from '../premium/revoke';
 import type { GrantSource } from '../premium/types';
 

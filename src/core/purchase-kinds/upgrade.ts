@@ -1,9 +1,9 @@
 import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
-import { carryOrdersPremium } from '../orders/changes';
+import { carryOrdersPremium } from '../premium/carried-premium';
 import { Order, PremiumGrant } from '../models';
 import type { LockedPayment } from '../payments/locked-payment';
-import { recordDaysTaken } from '../payments/refund-records';
+import { recordDaysTaken } from './refund-records';
 import { convertedGrantKey, unconvertedGrantKey } from '../premium/convert';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';

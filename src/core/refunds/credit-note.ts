@@ -1,7 +1,7 @@
 import type { Transaction } from 'sequelize';
 import type { InvoiceSettings } from '../config';
 import { issueCreditNote } from '../invoices';
-import { processedTotalOf } from '../payments/refund-records';
+import { processedTotalOf } from '../purchase-kinds/refund-records';
 
 /**
  * The credit note of a processed refund of an order or a charge (docs/invoices.md), issued last in the

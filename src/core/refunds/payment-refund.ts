@@ -3,7 +3,7 @@ import { recordMessage } from '../buyer-messages';
 import type { InvoiceSettings } from '../config';
 import { withTransaction } from '../db/database';
 import { lockPayment, type LockedPayment } from '../payments/locked-payment';
-import { recordProcessedRefund, type RecordedRefund } from '../payments/refund-records';
+import { recordProcessedRefund, type RecordedRefund } from '../purchase-kinds/refund-records';
 import type { RevokeLimit } from '../premium/revoke';
 import { kindOf, type RefundedShare } from '../purchase-kinds';
 import { creditRefund } from './credit-note';

@@ -2,7 +2,7 @@ import type { Sequelize, Transaction } from 'sequelize';
 import { AppError } from '../errors';
 import { lockPayment } from '../payments/locked-payment';
 import type { PremiumChange, RevokeRequest } from '../premium/types';
-import { processedTotalOf, refundedPaymentOf } from '../payments/refund-records';
+import { processedTotalOf, refundedPaymentOf } from '../purchase-kinds/refund-records';
 import { takeRefundedShare } from '../purchase-kinds';
 
 /**

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { PaymentOwner } from './locked-payment';
+import type { PaymentOwner } from '../payments/locked-payment';
 import { AppError } from '../errors';
 import {
   ADD_DAYS_TAKEN,
@@ -11,7 +11,7 @@ import {
   PROCESSED_TOTAL,
   REFUND_ROW_OF,
   REFUNDED_PAYMENT_OF,
-} from './sql';
+} from './refund-sql';
 
 /** A refund Razorpay says it processed (its webhook, or its answer to our request). */
 export interface ProcessedRefundEntity {
