@@ -1,6 +1,7 @@
 import { featureText } from '../core/catalog/features';
 import type { CatalogPlan, Tier } from '../core/catalog/types';
 import { rupeesOfPaise } from '../core/money';
+import { SLOTS_PER_PURCHASE } from '../core/plans';
 import { table } from './format';
 
 /** Text shared by the catalog's commands (`premium tiers …`, `premium plans …`). */
@@ -59,6 +60,6 @@ export function planSummary(plan: CatalogPlan): string {
     `for ${SCOPES[plan.scope]}`,
     `${plan.days} ${plan.days === 1 ? 'day' : 'days'}`,
     rupeesOfPaise(plan.pricePaise),
-    ...(plan.slots > 1 ? [`${plan.slots} servers a purchase`] : []),
+    ...(plan.slots !== SLOTS_PER_PURCHASE ? [`${plan.slots} servers a purchase`] : []),
   ].join(', ');
 }

@@ -21,11 +21,6 @@ export const DEFAULT_TIER = 'premium';
 export const CUSTOM_MONTHS = { min: 1, max: 36 } as const;
 export const SLOTS_PER_PURCHASE = 1;
 
-/** A bundle: one purchase of several server slots, bound to guilds by its buyer (src/core/bundles). */
-export function isBundle(purchase: { slots: number }): boolean {
-  return purchase.slots > SLOTS_PER_PURCHASE;
-}
-
 /** What a grant of a plan adds: its days of its tier. */
 export interface Plan {
   planType: PlanType;

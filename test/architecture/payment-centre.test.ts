@@ -14,13 +14,31 @@ function sources(root: string): { file: string; text: string }[] {
 
 /** What a refund, a dispute and what reads them must not ask: which kind of purchase a payment was. */
 const ASKS_FOR_A_BUNDLE = /slots\s*>\s*1|isBundle\(|bundleOfOrder|bundleOfCharge/;
-const KIND_BLIND_AREAS = ['refunds', 'disputes', 'guard-release', 'webhooks', 'reconcile', 'invoices'];
+const KIND_BLIND_AREAS = [
+  'refunds',
+  'disputes',
+  'guard-release',
+  'webhooks',
+  'reconcile',
+  'invoices',
+  'payments',
+];
+/** A subscription's charge grants through its kind as an order's payment does. */
+const KIND_BLIND_FILES = ['subscriptions/charges.ts'];
 
 /** Files under core that ask whether a payment bought a bundle, in an area that must leave it to its kind. */
 function kindQuestionsOutsideKinds(core: string): string[] {
   return sources(core)
-    .filter(({ file }) => KIND_BLIND_AREAS.includes(file.split('/')[0]!))
+    .filter(({ file }) => KIND_BLIND_AREAS.includes(file.split('/')[0]!) || KIND_BLIND_FILES.includes(file))
     .filter(({ text }) => ASKS_FOR_A_BUNDLE.test(text))
+    .map(({ file }) => file);
+}
+
+/** Files anywhere under src that decide what a bundle is: only the bundle kind's module may. */
+function bundleRulesOutsideTheKind(src: string): string[] {
+  return sources(src)
+    .filter(({ file }) => file !== 'core/purchase-kinds/bundle.ts')
+    .filter(({ text }) => /slots\s*>\s*(1|SLOTS_PER_PURCHASE)\b/.test(text))
     .map(({ file }) => file);
 }
 
@@ -50,6 +68,10 @@ const SRC = path.resolve(__dirname, '../../src');
 describe('one payment at the centre (docs/payments.md)', () => {
   it('leaves "is this a bundle?" to the purchase kinds in refunds, disputes and what reads them', () => {
     expect(kindQuestionsOutsideKinds(path.join(SRC, 'core'))).toEqual([]);
+  });
+
+  it('says what a bundle is in the bundle kind alone; payments and charges grant through the kinds', () => {
+    expect(bundleRulesOutsideTheKind(SRC)).toEqual([]);
   });
 
   it('has no pair of files saying one thing for an order and again for a charge', () => {
@@ -82,11 +104,17 @@ describe('the rules above', () => {
     write('core/payments/sources/charge.ts', '');
     write('core/roles/queue.ts', 'SELECT 1 FOR UPDATE SKIP LOCKED');
     write('core/jobs/claims.ts', 'SELECT 1 FOR UPDATE SKIP LOCKED');
+    write('core/payments/apply.ts', 'if (isBundle(order)) applyBundle();');
+    write('core/subscriptions/charges.ts', 'if (isBundle(subscription)) chargeBundle();');
+    write('cli/render.ts', 'plan.slots > SLOTS_PER_PURCHASE');
 
     expect(kindQuestionsOutsideKinds(path.join(root, 'core'))).toEqual([
       'disputes/stage.ts',
+      'payments/apply.ts',
       'refunds/take.ts',
+      'subscriptions/charges.ts',
     ]);
+    expect(bundleRulesOutsideTheKind(root)).toEqual(['cli/render.ts', 'core/refunds/take.ts']);
     expect(orderChargePairs(path.join(root, 'core'))).toEqual(['refunds/order-refund.ts']);
     expect(queuesOutsideTheQueue(root)).toEqual(['core/roles/queue.ts']);
   });

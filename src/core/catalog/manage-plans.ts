@@ -2,7 +2,7 @@ import type { Sequelize } from 'sequelize';
 import { brokenConstraint, selectRows } from '../db/database';
 import { AppError } from '../errors';
 import { paiseOfRupees, rupeesOfPaise } from '../money';
-import { billingPeriodOf, CUSTOM_PLAN, isBundle } from '../plans';
+import { billingPeriodOf, CUSTOM_PLAN, SLOTS_PER_PURCHASE } from '../plans';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import {
   ARCHIVE_PLAN,
@@ -212,7 +212,7 @@ function checkNewPlan(plan: NewPlan) {
     !Number.isInteger(slots) ||
     slots < 1 ||
     slots > MAX_SLOTS ||
-    (isBundle({ slots }) && plan.scope !== 'SERVER')
+    (slots !== SLOTS_PER_PURCHASE && plan.scope !== 'SERVER')
   ) {
     throw AppError.validation(
       'INVALID_SLOTS',

@@ -1,5 +1,5 @@
 import { readSettings } from '../settings';
-import { isBundle } from '../plans';
+import { isBundle } from '../purchase-kinds';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Core } from '..';

@@ -33,7 +33,7 @@ export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() 
  * (`after`), and only an order still unpaid.
  */
 /** A bundle order paid: its premium is the bundle, bound to guilds later, so no grant goes with it. */
-export const ORDER_PAID_AS_BUNDLE = `UPDATE orders SET status = 'paid', payment_id = $2::text, paid_at = now(), next_check_at = NULL, updated_at = now()
+export const ORDER_PAID_WITHOUT_GRANT = `UPDATE orders SET status = 'paid', payment_id = $2::text, paid_at = now(), next_check_at = NULL, updated_at = now()
     WHERE id = $1::bigint AND status = 'created' RETURNING id`;
 
 export const ORDER_PAID_WITH_GRANT = `UPDATE orders SET status = 'paid', payment_id = $15::text, paid_at = now(), next_check_at = NULL, updated_at = now()

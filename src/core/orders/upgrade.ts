@@ -3,7 +3,7 @@ import { resolvePurchase, tierDailyPrice, unknownTier, type PricedPlan } from '.
 import { AppError } from '../errors';
 import { targetGuild } from '../identity/access';
 import type { User } from '../models';
-import { isBundle } from '../plans';
+import { isBundle } from '../purchase-kinds';
 import { heldDaysOf } from '../premium/convert';
 import type { Category } from '../premium/types';
 

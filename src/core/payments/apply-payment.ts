@@ -1,5 +1,5 @@
 import { brokenConstraint } from '../db/database';
-import { isBundle, planOf } from '../plans';
+import { planOf } from '../plans';
 import type { Sequelize, Transaction } from 'sequelize';
 import { withPlainTransaction, type PlainTransaction } from '../db/plain-transaction';
 import type { InvoiceSettings } from '../config';
@@ -7,15 +7,15 @@ import { AppError } from '../errors';
 import { billingOfColumns, describePurchase, invoiceStatement, servicePeriod } from '../invoices';
 import type { Order } from '../models';
 import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
-import { orderPaidAsBundle } from '../orders/changes';
-import { bindSlot, createBundle, type MadeBundle } from '../bundles';
+import { orderPaidRefused, orderPaidWithoutGrant } from '../orders/changes';
+import type { MadeBundle } from '../bundles';
+import { kindNameOf, kindOf, type PaymentToGrant } from '../purchase-kinds';
 import { grantPremium } from '../premium/grant';
 import { noticeJob, noticePurchase, ORDER_PAID_NOW } from '../seller-notices';
 import { messagePlan, receiptJob } from '../buyer-messages';
 import { enqueueWhereStatement } from '../jobs';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
-import { applyUpgradePayment } from './upgrade-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 import { holdInterval } from '../offers';
 
@@ -234,44 +234,17 @@ export async function applyPayment(
         ? await refuseLatePayment(transaction, order, payment, hold)
         : null;
     if (refused) return refused;
-    const { upgradeFromTier } = order;
-    const grant = () =>
-      grantPremium(
-        sequelize,
-        {
-          category: order.category,
-          providerId: order.buyerProviderId,
-          guildId: order.guildId,
-          plan: planOf(order),
-          source: context.source,
-          actor: ACTORS[context.source](order.buyerProviderId),
-          reason: `payment ${payment.paymentId}`,
-          order: {
-            id: order.id,
-            processorOrderId: order.processorOrderId,
-            paid: { paymentId: payment.paymentId, statement: ORDER_PAID_WITH_GRANT },
-          },
-          idempotencyKey: `order:${order.processorOrderId}`,
-          converts: upgradeFromTier !== null,
-        },
-        {
-          transaction,
-          endsTransaction: true,
-          // The invoice last: its series row stays locked from its number to the commit.
-          followedBy: [
-            saleMessages(order, payment.paymentId),
-            orderInvoice(context.invoicing, order, payment.paymentId),
-          ],
-        },
-      );
-    if (upgradeFromTier !== null) {
-      // Its conversion revokes through the models: in a Sequelize transaction, on this one's connection.
-      if (!context.transaction) throw new NeedsModelTransaction();
-      const upgrade = { ...order, upgradeFromTier };
-      return applyUpgradePayment(sequelize, context.transaction, transaction, upgrade, payment, grant);
-    }
-    if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
-    return { order, change: await grant() };
+    const granted = await kindOf({ kind: kindNameOf(order) }).grant(
+      sequelize,
+      orderToGrant(sequelize, transaction, order, payment, context),
+    );
+    if (!granted.refused) return { order, change: granted.change, bundle: granted.bundle };
+    const refusedOrder = { ...order, status: 'paid' as const, paymentId: payment.paymentId };
+    return {
+      order: { ...refusedOrder, refusedCode: granted.refused },
+      change: null,
+      refused: granted.refused,
+    };
   });
   return applied.catch((error: unknown) => {
     if (error instanceof NeedsModelTransaction) {
@@ -288,43 +261,73 @@ export async function applyPayment(
 }
 
 /**
- * A bundle order paid (docs/bundles.md): the order is marked paid, the bundle made (once: a replay finds
- * it made and binds nothing), the first slot bound to the guild the order named, if any, and the invoice
- * issued, all in the paid-and-grant transaction.
+ * The order's payment as its kind's grant sees it (docs/payments.md): its grant of days marks the order
+ * paid inside the grant's own statement, the seller's notice, the receipt and the invoice following in
+ * the COMMIT's round trip; a kind that grants no days of its own marks it paid alone.
  */
-async function applyBundlePayment(
+function orderToGrant(
   sequelize: Sequelize,
   transaction: PlainTransaction,
   order: PayableOrder,
   payment: CapturedPayment,
-  context: { source: PaymentSource; invoicing: InvoiceSettings },
-): Promise<AppliedPayment> {
-  const paid = await transaction.rows(orderPaidAsBundle(order.id, payment.paymentId));
-  if (paid.length > 0) {
-    await transaction.rows(saleMessages(order, payment.paymentId));
-    await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
-  }
-  const bundle = await createBundle(transaction, {
-    id: order.id,
-    buyerUserId: order.buyerUserId,
-    planType: order.planType,
-    tier: order.tier,
-    slots: order.slots,
-    durationDays: order.durationDays,
-  });
-  if (!bundle.created || order.guildId === null) return { order, change: null, bundle };
-  const { bundleId } = bundle;
-  const binding = await bindSlot(
-    sequelize,
-    {
-      bundleId,
-      guildId: order.guildId,
-      by: { kind: 'operator', actor: ACTORS[context.source](order.buyerProviderId) },
-      reason: `payment ${payment.paymentId}: bundle ${bundleId}, first slot`,
+  context: { source: PaymentSource; invoicing: InvoiceSettings; transaction?: Transaction },
+): PaymentToGrant {
+  const { paymentId } = payment;
+  const actor = ACTORS[context.source](order.buyerProviderId);
+  return {
+    paymentId,
+    actor,
+    terms: order,
+    origin: {
+      source: 'order',
+      orderId: order.id,
+      processorOrderId: order.processorOrderId,
+      transaction,
+      paidBefore: order.status !== 'created',
+      upgradeFromTier: order.upgradeFromTier,
+      refuse: async (code) => {
+        await transaction.rows(orderPaidRefused(order.id, paymentId, code));
+      },
+      models: () => {
+        // Its revokes go through the models: in a Sequelize transaction, on this one's connection.
+        if (!context.transaction) throw new NeedsModelTransaction();
+        return context.transaction;
+      },
     },
-    transaction,
-  );
-  return { order, change: binding.change, bundle };
+    grantDays: (options) =>
+      grantPremium(
+        sequelize,
+        {
+          category: order.category,
+          providerId: order.buyerProviderId,
+          guildId: order.guildId,
+          plan: planOf(order),
+          source: context.source,
+          actor,
+          reason: `payment ${paymentId}`,
+          order: {
+            id: order.id,
+            processorOrderId: order.processorOrderId,
+            paid: { paymentId, statement: ORDER_PAID_WITH_GRANT },
+          },
+          idempotencyKey: `order:${order.processorOrderId}`,
+          converts: options?.converts ?? false,
+        },
+        {
+          transaction,
+          endsTransaction: true,
+          // The invoice last: its series row stays locked from its number to the commit.
+          followedBy: [saleMessages(order, paymentId), orderInvoice(context.invoicing, order, paymentId)],
+        },
+      ),
+    recordWithoutGrant: async () => {
+      const paid = await transaction.rows(orderPaidWithoutGrant(order.id, paymentId));
+      if (paid.length === 0) return false;
+      await transaction.rows(saleMessages(order, paymentId));
+      await transaction.rows(orderInvoice(context.invoicing, order, paymentId));
+      return true;
+    },
+  };
 }
 
 /** An upgrade's payment asked for outside a Sequelize transaction: it is applied again inside one. */

@@ -1,4 +1,4 @@
-import { UPGRADE_DAYS_CHANGED } from './upgrade-payment';
+import { UPGRADE_DAYS_CHANGED } from '../purchase-kinds';
 
 /**
  * Why applyPayment refused a payment (`AppliedPayment.refused`) and granted nothing, for its payer: an

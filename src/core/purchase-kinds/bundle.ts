@@ -1,6 +1,20 @@
-import { restoreBundleOf, takeFromBundle, type BundleTake, type LockedBundle } from '../bundles';
+import {
+  bindSlot,
+  chargeBundle,
+  createBundle,
+  restoreBundleOf,
+  takeFromBundle,
+  type BundleTake,
+  type LockedBundle,
+} from '../bundles';
+import { SLOTS_PER_PURCHASE } from '../plans';
 import { takeRefundedBundleShare } from './bundle-refund-share';
 import type { PurchaseKind } from './types';
+
+/** A bundle: one purchase of several server slots, bound to guilds by its buyer (src/core/bundles). */
+export function isBundle(purchase: { slots: number }): boolean {
+  return purchase.slots > SLOTS_PER_PURCHASE;
+}
 
 /**
  * Several guilds' premium bought at once (docs/bundles.md): what the payment bought is the bundle's days
@@ -8,6 +22,40 @@ import type { PurchaseKind } from './types';
  * subscription's charge paid for one cycle's days, so it takes a share of them, never the bundle.
  */
 export const bundle: PurchaseKind = {
+  /**
+   * An order's payment makes the bundle (once: a replay finds it made and binds nothing) and binds its
+   * first slot to the guild the order named, if any; a subscription's first charge makes it the same way,
+   * and each later one extends it and every bound guild (bundles/subscription-bundle.ts), once.
+   */
+  async grant(sequelize, payment) {
+    const { origin, terms } = payment;
+    const recorded = await payment.recordWithoutGrant();
+    if (origin.source === 'charge') {
+      if (!recorded) return { change: null };
+      const { transaction, ...charge } = origin;
+      const change = await chargeBundle(sequelize, transaction, {
+        ...terms,
+        ...charge,
+        paymentId: payment.paymentId,
+        actor: payment.actor,
+      });
+      return { change };
+    }
+    const made = await createBundle(origin.transaction, { id: origin.orderId, ...terms });
+    if (!made.created || terms.guildId === null) return { change: null, bundle: made };
+    const binding = await bindSlot(
+      sequelize,
+      {
+        bundleId: made.bundleId,
+        guildId: terms.guildId,
+        by: { kind: 'operator', actor: payment.actor },
+        reason: `payment ${payment.paymentId}: bundle ${made.bundleId}, first slot`,
+      },
+      origin.transaction,
+    );
+    return { change: binding.change, bundle: made };
+  },
+
   async takeRefund({ sequelize, transaction, limit }, payment, take) {
     const locked = await payment.bundle();
     if (!locked) return;

@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { PaymentOwner } from '../payments/locked-payment';
+import type { PaymentOwner } from './payment';
 import { AppError } from '../errors';
 import {
   ADD_DAYS_TAKEN,

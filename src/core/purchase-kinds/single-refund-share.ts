@@ -1,7 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
 import { grantPaidFor } from '../premium/grant-paid-for';
-import type { LockedPayment } from '../payments/locked-payment';
+import type { LockedPayment } from './payment';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
 import type { PremiumChange } from '../premium/types';

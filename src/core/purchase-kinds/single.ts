@@ -10,6 +10,10 @@ import type { PurchaseKind } from './types';
  * it restoring the rest as a new grant the payment pays for from then on.
  */
 export const single: PurchaseKind = {
+  async grant(_sequelize, payment) {
+    return { change: await payment.grantDays() };
+  },
+
   async takeRefund({ sequelize, transaction, limit }, payment, take) {
     if (!take.full) {
       await takeRefundedShare(sequelize, transaction, payment, take.share, limit);

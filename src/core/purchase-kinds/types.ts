@@ -1,8 +1,10 @@
 import type { Sequelize, Transaction } from 'sequelize';
-import type { LockedPayment } from '../payments/locked-payment';
+import type { MadeBundle } from '../bundles';
+import type { PlainTransaction } from '../db/plain-transaction';
+import type { LockedPayment } from './payment';
 import type { RecordedRefund } from './refund-records';
 import type { RevokeLimit } from '../premium/revoke';
-import type { GrantSource } from '../premium/types';
+import type { GrantSource, PremiumChange } from '../premium/types';
 
 /** What a kind changes premium in: the payment's source is locked by the caller. */
 export interface KindContext {
@@ -56,11 +58,78 @@ export interface DisputeTrail {
   recordRestore(disputeId: string, ledgerId: number): Promise<void>;
 }
 
+/** What a payment bought, as its source describes it to its kind's grant. */
+export interface PurchaseTerms {
+  buyerUserId: number;
+  buyerProviderId: string;
+  category: 'USER' | 'SERVER';
+  /** The guild the purchase is for; a bundle's first slot's, or null to bind all later. */
+  guildId: string | null;
+  planType: string;
+  tier: string;
+  slots: number;
+  durationDays: number;
+}
+
+/** An order's payment being applied (payments/apply-payment.ts), in the order's paid-and-grant transaction. */
+export interface OrderBeingPaid {
+  source: 'order';
+  orderId: number;
+  processorOrderId: string;
+  transaction: PlainTransaction;
+  /** A payment applied before: this one replays it. */
+  paidBefore: boolean;
+  upgradeFromTier: string | null;
+  /** Marks the order paid and refused with `code`, granting nothing: its caller refunds it in full. */
+  refuse(code: string): Promise<void>;
+  /** A Sequelize transaction on the order's lock, for a grant that revokes through the models. */
+  models(): Transaction;
+}
+
+/** A subscription's charge being applied (subscriptions/charges.ts), under the subscription's lock. */
+export interface ChargeBeingPaid {
+  source: 'charge';
+  subscriptionId: number;
+  processorSubscriptionId: string;
+  transaction: Transaction;
+  /** The cycle's end and its grace: what the charge pays for runs at least until then. */
+  atLeastUntil: Date;
+}
+
 /**
- * How one kind of purchase (docs/payments.md) takes back and gives back what a payment bought. The
- * refund and dispute rules decide when and how much; the kind decides from what.
+ * A payment being applied, as its source records it: a kind's grant calls these, so neither source asks
+ * what the payment bought.
+ */
+export interface PaymentToGrant {
+  paymentId: string;
+  actor: string;
+  terms: PurchaseTerms;
+  origin: OrderBeingPaid | ChargeBeingPaid;
+  /**
+   * Grants the purchase's own days to its target and records the payment with that grant, once: the same
+   * payment again returns the first grant. `converts`: the grant turns days the buyer held into its tier.
+   */
+  grantDays(options?: { converts: boolean }): Promise<PremiumChange>;
+  /** Records the payment with no grant of its own; false when it had been recorded before. */
+  recordWithoutGrant(): Promise<boolean>;
+}
+
+/** What a payment's grant did: the change the bot hears of, a bundle it made, or why it was refused. */
+export interface GrantedPurchase {
+  change: PremiumChange | null;
+  bundle?: MadeBundle;
+  /** Refused, granting nothing (UPGRADE_DAYS_CHANGED): the caller refunds it in full. */
+  refused?: string;
+}
+
+/**
+ * How one kind of purchase (docs/payments.md) grants, takes back and gives back what a payment bought.
+ * The payment's source says how the payment is recorded; the refund and dispute rules decide when and
+ * how much; the kind decides what is given and from what it is taken.
  */
 export interface PurchaseKind {
+  /** Gives what the payment bought, in its source's transaction, once however often it is applied. */
+  grant(sequelize: Sequelize, payment: PaymentToGrant): Promise<GrantedPurchase>;
   /**
    * A refund's take: a part (the refunded total's share of the purchase's days, less what its refunds
    * took) or, with `full`, all that is left. `wasPaid`: the payment's premium ran until now.

@@ -2,12 +2,13 @@ import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
 import { carryOrdersPremium } from '../premium/carried-premium';
 import { Order, PremiumGrant } from '../models';
-import type { LockedPayment } from '../payments/locked-payment';
+import type { LockedPayment } from './payment';
 import { recordDaysTaken } from './refund-records';
 import { convertedGrantKey, unconvertedGrantKey } from '../premium/convert';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';
 import { refundDaysOwed } from './single-refund-share';
+import { grantUpgrade } from './upgrade-grant';
 import type { PurchaseKind } from './types';
 
 /** The key of the conversion back that a partial refund's row `rowId` makes of an upgrade. */
@@ -21,6 +22,8 @@ const upgradeShareKey = (rowId: number): string => `upgrade-refund-share:${rowId
  * guard holds the whole conversion and its release makes it; a won dispute converts them up again.
  */
 export const upgrade: PurchaseKind = {
+  grant: grantUpgrade,
+
   async takeRefund({ sequelize, transaction, limit }, payment, take) {
     const grant = await grantPaidFor(payment, transaction);
     if (!grant) return;

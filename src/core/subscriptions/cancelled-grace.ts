@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { endBundleGrace } from '../bundles';
-import { isBundle } from '../plans';
+import { isBundle } from '../purchase-kinds';
 import { grantPaidFor, grantsOfCharge } from '../premium/grant-paid-for';
 import { cutGrace } from '../premium/revoke';
 import { GRACE_CUT_KEY_PREFIX } from '../revocation-guard/grace-cuts';

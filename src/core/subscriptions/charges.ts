@@ -4,8 +4,8 @@ import { AppError } from '../errors';
 import { guildNameSeenBy } from '../identity/guild-name';
 import { billingOfColumns, chargePeriod, describePurchase, issueInvoice } from '../invoices';
 import { SubscriptionCharge } from '../models';
-import { chargeBundle } from '../bundles';
-import { isBundle, planOf } from '../plans';
+import { planOf } from '../plans';
+import { kindNameOf, kindOf } from '../purchase-kinds';
 import { grantPremium } from '../premium/grant';
 import type { PremiumChange } from '../premium/types';
 import { execute } from '../db/database';
@@ -81,44 +81,47 @@ export async function applyCharge(
   }
   const atLeastUntil = charge.cycleEnd && new Date(charge.cycleEnd.getTime() + context.graceHours * HOUR_MS);
   const actor = ACTORS[context.source](locked);
-  if (isBundle(subscription)) {
-    // A bundle's charge changes every bound guild: applied once, when it is first recorded. Its row names
-    // no grant: its refunds take from the bundle (refunds/payment-refund.ts).
-    if (known) return null;
-    const change = await chargeBundle(sequelize, transaction, {
+  const record = (grantId: number | null) => recordCharge(sequelize, locked, charge, context, grantId);
+  const granted = await kindOf({ kind: kindNameOf(subscription) }).grant(sequelize, {
+    paymentId: charge.paymentId,
+    actor,
+    terms: { ...subscription.get(), buyerProviderId: buyer.providerId },
+    origin: {
+      source: 'charge',
       subscriptionId: subscription.id,
       processorSubscriptionId: subscription.processorSubscriptionId,
-      buyerUserId: subscription.buyerUserId,
-      planType: subscription.planType,
-      tier: subscription.tier,
-      slots: subscription.slots,
-      durationDays: subscription.durationDays,
-      guildId: subscription.guildId,
-      paymentId: charge.paymentId,
+      transaction,
       atLeastUntil: atLeastUntil ?? new Date(Date.now() + subscription.durationDays * DAY_MS),
-      actor,
-    });
-    await recordCharge(sequelize, locked, charge, context, null);
-    return change;
-  }
-  const change = await grantPremium(
-    sequelize,
-    {
-      category: subscription.category,
-      providerId: buyer.providerId,
-      guildId: subscription.guildId,
-      plan: planOf({ ...subscription.get(), months: null }),
-      source: 'subscription',
-      actor,
-      reason: `subscription ${subscription.processorSubscriptionId} payment ${charge.paymentId}`,
-      idempotencyKey: `subscription-charge:${charge.paymentId}`,
-      atLeastUntil,
-      subscriptionId: subscription.processorSubscriptionId,
     },
-    { transaction },
-  );
-  if (!known) await recordCharge(sequelize, locked, charge, context, change.grantId);
-  return change;
+    grantDays: async () => {
+      const change = await grantPremium(
+        sequelize,
+        {
+          category: subscription.category,
+          providerId: buyer.providerId,
+          guildId: subscription.guildId,
+          plan: planOf({ ...subscription.get(), months: null }),
+          source: 'subscription',
+          actor,
+          reason: `subscription ${subscription.processorSubscriptionId} payment ${charge.paymentId}`,
+          idempotencyKey: `subscription-charge:${charge.paymentId}`,
+          atLeastUntil,
+          subscriptionId: subscription.processorSubscriptionId,
+        },
+        { transaction },
+      );
+      if (!known) await record(change.grantId);
+      return change;
+    },
+    // A charge granting no days of its own (a bundle's) is applied once, when it is first recorded; its
+    // row names no grant: its refunds take from what the kind gave.
+    recordWithoutGrant: async () => {
+      if (known) return false;
+      await record(null);
+      return true;
+    },
+  });
+  return granted.change;
 }
 
 /** A charge first seen: the trial converted, the seller's notice, the buyer's receipt, its row and its invoice. */

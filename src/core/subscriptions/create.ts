@@ -14,7 +14,8 @@ import {
   saveBilling,
   type BillingInput,
 } from '../invoices';
-import { isBundle, monthsOf } from '../plans';
+import { monthsOf } from '../plans';
+import { isBundle } from '../purchase-kinds';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
 import type { RazorpayClient } from '../processor/razorpay-client';

@@ -1,6 +1,7 @@
 import type { Transaction } from 'sequelize';
 import { guildNameSeenBy } from '../identity/guild-name';
-import { isBundle, SLOTS_PER_PURCHASE } from '../plans';
+import { SLOTS_PER_PURCHASE } from '../plans';
+import { isBundle } from '../purchase-kinds';
 import { aggregateKeyFor, appendEvent } from '../premium/outbox';
 import { announcedTier } from '../premium/records';
 import { eventTypeFor } from '../premium/types';
