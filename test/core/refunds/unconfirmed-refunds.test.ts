@@ -5,6 +5,7 @@ import { recheckPaidOrders } from '../../../src/core/reconcile/refunds';
 import { requestRefund } from '../../../src/core/refunds';
 import { createUser } from '../../support/fixtures';
 import { deliver, paidMonthlyOrder, paymentOf, usePaymentsApp } from '../../support/payments-app';
+import { pollUntil } from '../../support/wait';
 
 // Razorpay answers after our client gave up, and the tests wait for its late answers.
 jest.setTimeout(30_000);
@@ -145,7 +146,8 @@ describe('a second refund of a payment while Razorpay is answering the first', (
     lateAnswer();
 
     const first = refund(orderId, 'dialog-first-key');
-    await sleep(300);
+    // The second starts once the first is being asked (its row written), however slow the machine.
+    await pollUntil('the first refund asked', async () => (await statuses(paymentId)).length === 1);
     const [a, b] = await Promise.all([first, refund(orderId, 'dialog-second-key')]);
 
     expect(a).toMatchObject({ refundedTotalPaise: 5_000 });
