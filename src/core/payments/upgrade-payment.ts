@@ -3,6 +3,8 @@ import type { PlainTransaction } from '../db/plain-transaction';
 import { carryOrdersPremium, orderPaidRefused } from '../orders/changes';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
 import type { PremiumChange } from '../premium/types';
+import { Order } from '../models';
+import { subscriptionCycle } from '../subscriptions/cycle-days';
 import type { AppliedPayment, CapturedPayment, PayableOrder } from './apply-payment';
 
 /** Why an upgrade's payment was refused and refunded: the days it was priced for are not held as they were. */
@@ -27,7 +29,7 @@ export async function applyUpgradePayment(
 ): Promise<AppliedPayment> {
   if (order.status !== 'created') return { order, change: await grant() };
   const owner = { category: order.category, providerId: order.buyerProviderId, guildId: order.guildId };
-  const held = await heldDaysOf(models, owner, order.upgradeFromTier);
+  const held = await heldDaysOf(models, owner, order.upgradeFromTier, await cycleGrantsOf(models, order.id));
   if (held.days !== order.durationDays) {
     await transaction.rows(orderPaidRefused(order.id, payment.paymentId, UPGRADE_DAYS_CHANGED));
     return {
@@ -51,4 +53,11 @@ export async function applyUpgradePayment(
     change.grantId,
   );
   return { order, change };
+}
+
+/** A subscription switch's upgrade converts what is left of its cycle's grants (docs/subscriptions.md). */
+async function cycleGrantsOf(models: Transaction, orderId: number): Promise<number[] | undefined> {
+  const order = await Order.findByPk(orderId, { attributes: ['upgradeSubscriptionId'], transaction: models });
+  if (!order?.upgradeSubscriptionId) return undefined;
+  return (await subscriptionCycle(models, order.upgradeSubscriptionId))?.grantIds ?? [];
 }

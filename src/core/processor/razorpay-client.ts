@@ -137,7 +137,8 @@ export function createRazorpayClient(
     fetchSubscription: (subscriptionId) => call(() => rzp.subscriptions.fetch(subscriptionId)),
     cancelSubscription: (subscriptionId, atCycleEnd) =>
       call(() => rzp.subscriptions.cancel(subscriptionId, atCycleEnd)),
-    updateSubscription: (subscriptionId, input) => call(() => rzp.subscriptions.update(subscriptionId, input)),
+    updateSubscription: (subscriptionId, input) =>
+      call(() => rzp.subscriptions.update(subscriptionId, input)),
     fetchSubscriptionInvoices: async (subscriptionId) =>
       (
         await call<{ items: RazorpayInvoice[] }>(() =>
