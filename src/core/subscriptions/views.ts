@@ -22,6 +22,8 @@ export interface SubscriptionView {
   pendingPlanType: string | null;
   /** A UPI switch's new subscription, which renews from this one's cycle end; else null. */
   replacedBy: string | null;
+  /** Where the buyer authorises the mandate, while nobody has (a UPI switch's new one); else null. */
+  shortUrl: string | null;
   paidCount: number;
   /** The expiry of the premium the subscription renews. */
   premiumExpiresAt: string | null;
@@ -53,6 +55,7 @@ export async function describeSubscription(
     cancelAtCycleEnd: subscription.cancelAtCycleEnd,
     pendingPlanType: subscription.pendingPlanType,
     replacedBy: subscription.replacedBy,
+    shortUrl: subscription.status === 'created' ? subscription.shortUrl : null,
     paidCount: subscription.paidCount,
     premiumExpiresAt: iso(record?.expiresAt ?? null),
     trial:

@@ -105,6 +105,9 @@ const SubscriptionReply = Type.Object({
   replacedBy: Type.Union([Type.String(), Type.Null()], {
     description: "a UPI switch: the new subscription that renews from this one's cycle end",
   }),
+  shortUrl: Type.Union([Type.String(), Type.Null()], {
+    description: 'where the buyer authorises the mandate, while nobody has; else null',
+  }),
   paidCount: Type.Integer(),
   premiumExpiresAt: Timestamp,
   trial: TrialReply,
