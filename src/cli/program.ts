@@ -41,6 +41,7 @@ import { registerRolesSync } from './commands/roles-sync';
 import { registerRevokesHeld } from './commands/revokes-held';
 import { registerRevokesRelease } from './commands/revokes-release';
 import { registerSubscriptionsCancel } from './commands/subscriptions-cancel';
+import { registerSubscriptionsChange } from './commands/subscriptions-change';
 import { registerSubscriptionsList } from './commands/subscriptions-list';
 import { registerSubscriptionsShow } from './commands/subscriptions-show';
 import { registerSettings } from './commands/settings';
@@ -125,6 +126,7 @@ export function buildProgram(): { program: Command; session: Session } {
   registerSubscriptionsList(subscriptions, session);
   registerSubscriptionsShow(subscriptions, session);
   registerSubscriptionsCancel(subscriptions, session);
+  registerSubscriptionsChange(subscriptions, session);
 
   const report = program
     .command('report')

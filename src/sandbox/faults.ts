@@ -24,6 +24,7 @@ export const FAULT_ROUTES = [
   'razorpay.subscriptions.create', // POST /razorpay/v1/subscriptions
   'razorpay.subscriptions.fetch', // GET /razorpay/v1/subscriptions/:id
   'razorpay.subscriptions.cancel', // POST /razorpay/v1/subscriptions/:id/cancel
+  'razorpay.subscriptions.update', // PATCH /razorpay/v1/subscriptions/:id
   'razorpay.invoices.all', // GET /razorpay/v1/invoices
   'razorpay.invoices.fetch', // GET /razorpay/v1/invoices/:id
 ] as const;

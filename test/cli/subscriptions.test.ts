@@ -154,6 +154,36 @@ describe('premium subscriptions', () => {
     expect(sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(true);
   });
 
+  it('changes plan only when confirmed: a UPI one by a new mandate from its cycle end; a bad plan changes nothing', async () => {
+    const { subscriptionId } = await activeSubscription();
+    const unknown = await cli(['subscriptions', 'change', subscriptionId, '--plan', 'NoSuchPlan', '--yes']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      'error: no plan "NoSuchPlan" in the catalog (UNKNOWN_PLAN)\n',
+    ]);
+    expect((await cli(['subscriptions', 'change', subscriptionId, '--plan', 'Yearly'])).code).toBe(2);
+    expect(sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(false);
+
+    const changed = await cli([
+      'subscriptions',
+      'change',
+      subscriptionId,
+      '--plan',
+      'Yearly',
+      '--yes',
+      '--json',
+    ]);
+    expect(changed.code).toBe(0);
+    const currentEnd = sandbox.razorpay.subscriptions.get(subscriptionId)!.current_end!;
+    expect(json(changed)).toMatchObject({
+      plan: 'Yearly',
+      timing: 'now',
+      upgrade: null,
+      subscription: { subscriptionId, cancelAtCycleEnd: true },
+      mandate: { planType: 'Yearly', startAt: new Date(currentEnd * 1000).toISOString() },
+    });
+  });
+
   it('says what is wrong with an unknown or malformed subscription id, and when Razorpay is down', async () => {
     const unknown = await cli(['subscriptions', 'show', 'sub_Unknown0000000']);
     expect([unknown.code, unknown.stderr]).toEqual([

@@ -60,6 +60,17 @@ export class Subscription extends Model<
   declare billingAddress: CreationOptional<string | null>;
   declare billingPincode: CreationOptional<string | null>;
   declare billingCountry: CreationOptional<string | null>;
+  /**
+   * A plan switched to on a card (docs/subscriptions.md, "Changing plan"): what the next charge pays for
+   * and grants; null when none is pending.
+   */
+  declare pendingPlanType: CreationOptional<string | null>;
+  declare pendingTier: CreationOptional<string | null>;
+  declare pendingDurationDays: CreationOptional<number | null>;
+  declare pendingAmountPaise: CreationOptional<number | null>;
+  declare pendingProcessorPlanId: CreationOptional<string | null>;
+  /** A UPI switch: the new mandate's subscription that takes over at this one's cycle end. */
+  declare replacedBy: CreationOptional<string | null>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -95,6 +106,12 @@ export class Subscription extends Model<
         billingAddress: { type: DataTypes.TEXT },
         billingPincode: { type: DataTypes.TEXT },
         billingCountry: { type: DataTypes.TEXT },
+        pendingPlanType: { type: DataTypes.TEXT },
+        pendingTier: { type: DataTypes.TEXT },
+        pendingDurationDays: { type: DataTypes.INTEGER },
+        pendingAmountPaise: { type: DataTypes.INTEGER },
+        pendingProcessorPlanId: { type: DataTypes.TEXT },
+        replacedBy: { type: DataTypes.TEXT },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

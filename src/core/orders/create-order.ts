@@ -118,6 +118,7 @@ export async function createOrder(
     offerId: offered?.offerId ?? null,
     billing,
     upgradeFromTier: upgrade?.fromTier ?? null,
+    upgradeSubscriptionId: upgrade?.subscriptionId ?? null,
   };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
@@ -160,6 +161,7 @@ export async function createOrder(
           currency: 'INR',
           ...billingColumns(billing),
           upgradeFromTier: target.upgradeFromTier,
+          upgradeSubscriptionId: target.upgradeSubscriptionId,
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },

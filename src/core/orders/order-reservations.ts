@@ -16,9 +16,10 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan, offerId, billing, upgradeFromTier }: OrderTarget): string {
+function targetKey(target: OrderTarget): string {
+  const { category, guildId, plan, offerId, billing, upgradeFromTier, upgradeSubscriptionId } = target;
   const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
-  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? ''];
+  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? '', upgradeSubscriptionId ?? ''];
   return [category, guildId ?? '', plan.planType, plan.months ?? '', ...priced, ...billed].join(':');
 }
 

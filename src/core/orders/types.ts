@@ -19,4 +19,6 @@ export interface OrderTarget {
   billing: Billing;
   /** An upgrade's order (orders/upgrade.ts): the tier whose days it converts; null for any other. */
   upgradeFromTier: string | null;
+  /** A subscription switch's upgrade: the subscription whose cycle it converts; null for any other. */
+  upgradeSubscriptionId: string | null;
 }

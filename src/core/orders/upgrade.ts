@@ -6,11 +6,14 @@ import type { User } from '../models';
 import { isBundle } from '../purchase-kinds';
 import { heldDaysOf } from '../premium/convert';
 import type { Category } from '../premium/types';
+import { subscriptionCycle, type SubscriptionCycle } from '../subscriptions/cycle-days';
 
 /** `upgrade` of quote and create-order: the buyer's days of `fromTier` turned into `toPlan`'s tier. */
 export interface UpgradeChoice {
   fromTier: string;
   toPlan: string;
+  /** A subscription switch's (orders/subscription-change.ts): the rest of this subscription's cycle instead. */
+  subscriptionId?: string | null;
 }
 
 /** Razorpay's least amount, and the service's: ₹1. */
@@ -21,6 +24,8 @@ export interface PricedUpgrade {
   plan: PricedPlan;
   fromTier: string;
   guildId: string | null;
+  /** The subscription whose cycle it converts, or null for the buyer's own purchases. */
+  subscriptionId: string | null;
 }
 
 /**
@@ -50,21 +55,41 @@ export async function priceUpgrade(
       `plan ${plan.planType} (tier ${plan.tier}) is not a one-server plan of a tier above ${choice.fromTier}`,
     );
   }
+  const cycle = choice.subscriptionId
+    ? await cycleOf(core, buyer, choice.subscriptionId, choice.fromTier)
+    : null;
   const held = await core.sequelize.transaction((transaction) =>
     heldDaysOf(
       transaction,
       { category: target.category, providerId: buyer.providerId, guildId },
       choice.fromTier,
+      cycle?.grantIds,
     ),
   );
   if (held.days === 0) throw noDays(choice.fromTier, held.othersHeld);
   const higherDaily = plan.pricePaise / plan.durationDays;
-  const pricePaise = Math.max(LEAST_PAISE, Math.round((higherDaily - (from.dailyPaise ?? 0)) * held.days));
+  // A cycle is priced against what its days cost the buyer, and for its own days: its grace is not sold.
+  const lowerDaily = cycle?.dailyPaise ?? from.dailyPaise ?? 0;
+  const days = cycle ? Math.min(held.days, cycle.daysLeft) : held.days;
+  const pricePaise = Math.max(LEAST_PAISE, Math.round((higherDaily - lowerDaily) * days));
   return {
     plan: { ...plan, months: null, durationDays: held.days, pricePaise, renews: false, trialDays: 0 },
     fromTier: choice.fromTier,
     guildId,
+    subscriptionId: choice.subscriptionId ?? null,
   };
+}
+
+/** The running cycle of the buyer's subscription of `fromTier`: 409 NO_DAYS_TO_UPGRADE when there is none. */
+async function cycleOf(
+  core: Core,
+  buyer: User,
+  subscriptionId: string,
+  fromTier: string,
+): Promise<SubscriptionCycle> {
+  const cycle = await subscriptionCycle(core.sequelize, subscriptionId);
+  if (!cycle || cycle.buyerUserId !== buyer.id || cycle.tier !== fromTier) throw noDays(fromTier, false);
+  return cycle;
 }
 
 function noDays(fromTier: string, othersHeld: boolean): AppError {

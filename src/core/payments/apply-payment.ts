@@ -17,6 +17,7 @@ import { enqueueWhereStatement } from '../jobs';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
+import { switchedCycleGrants } from './switched-cycle';
 import { holdInterval } from '../offers';
 
 export type PaymentSource = Extract<GrantSource, 'checkout' | 'webhook' | 'reconcile'>;
@@ -293,6 +294,7 @@ function orderToGrant(
         if (!context.transaction) throw new NeedsModelTransaction();
         return context.transaction;
       },
+      convertible: (models) => switchedCycleGrants(models, order.id),
     },
     grantDays: (options) =>
       grantPremium(

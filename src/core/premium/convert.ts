@@ -77,12 +77,14 @@ export interface HeldDays {
 /**
  * The buyer's days of `tier` on `owner`'s record, locked for the rest of the transaction (so that two
  * conversions of the same days run one after the other, the second finding none): what is left of each
- * of their grants of that tier not revoked yet, wherever a transfer moved them.
+ * of their grants of that tier not revoked yet, wherever a transfer moved them. With `only`, what is left
+ * of those grants alone, whatever their source (a subscription's cycle, which its switch converts).
  */
 export async function heldDaysOf(
   transaction: Transaction,
   owner: RecordOwner,
   tier: string,
+  only?: number[],
 ): Promise<HeldDays> {
   const none: HeldDays = { grantIds: [], orderIds: [], days: 0, othersHeld: false };
   const record = await recordOf(transaction, owner);
@@ -97,7 +99,9 @@ export async function heldDaysOf(
     attributes: ['id', 'source', 'orderId'],
     transaction,
   });
-  const convertible = grants.filter((grant) => !NOT_CONVERTIBLE.includes(grant.source));
+  const convertible = grants.filter((grant) =>
+    only ? only.includes(grant.id) : !NOT_CONVERTIBLE.includes(grant.source),
+  );
   const ids = new Set(convertible.map((grant) => grant.id));
   const held = remainders.filter((row) => ids.has(row.grantId));
   return {

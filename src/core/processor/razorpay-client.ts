@@ -6,6 +6,7 @@ import type {
   RazorpayInvoice,
   RazorpayPlan,
   RazorpaySubscription,
+  UpdateSubscriptionInput,
 } from './subscription-types';
 import type { RazorpayOrder, RazorpayPayment, RazorpayRefund, RazorpayToken } from './types';
 
@@ -60,6 +61,8 @@ export interface RazorpayClient {
   createSubscription(input: CreateSubscriptionInput): Promise<RazorpaySubscription>;
   fetchSubscription(subscriptionId: string): Promise<RazorpaySubscription>;
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<RazorpaySubscription>;
+  /** Another plan for a card's or an e-mandate's subscription; Razorpay refuses a UPI one's (400). */
+  updateSubscription(subscriptionId: string, input: UpdateSubscriptionInput): Promise<RazorpaySubscription>;
   /** The subscription's invoices (one per cycle), newest first (one page of up to 100). */
   fetchSubscriptionInvoices(subscriptionId: string): Promise<RazorpayInvoice[]>;
   fetchInvoice(invoiceId: string): Promise<RazorpayInvoice>;
@@ -134,6 +137,8 @@ export function createRazorpayClient(
     fetchSubscription: (subscriptionId) => call(() => rzp.subscriptions.fetch(subscriptionId)),
     cancelSubscription: (subscriptionId, atCycleEnd) =>
       call(() => rzp.subscriptions.cancel(subscriptionId, atCycleEnd)),
+    updateSubscription: (subscriptionId, input) =>
+      call(() => rzp.subscriptions.update(subscriptionId, input)),
     fetchSubscriptionInvoices: async (subscriptionId) =>
       (
         await call<{ items: RazorpayInvoice[] }>(() =>

@@ -50,6 +50,8 @@ export interface RazorpaySubscription {
   change_scheduled_at: number | null;
   source: string;
   remaining_count: number;
+  /** How the mandate pays (`card`, `upi`, `emandate`, …), once authorised; Razorpay cannot update a UPI one. */
+  payment_method?: string | null;
 }
 
 export interface RazorpayInvoice {
@@ -85,4 +87,10 @@ export interface CreateSubscriptionInput {
   /** Unix seconds; the buyer must authorise before then. */
   expire_by: number;
   notes: Record<string, string>;
+}
+
+/** `PATCH /v1/subscriptions/:id`: another plan, from now or from the end of the cycle being paid. */
+export interface UpdateSubscriptionInput {
+  plan_id: string;
+  schedule_change_at: 'now' | 'cycle_end';
 }

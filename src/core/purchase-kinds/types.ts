@@ -84,6 +84,11 @@ export interface OrderBeingPaid {
   refuse(code: string): Promise<void>;
   /** A Sequelize transaction on the order's lock, for a grant that revokes through the models. */
   models(): Transaction;
+  /**
+   * The grants an upgrade may convert: a subscription switch's order converts its cycle's
+   * (docs/subscriptions.md); undefined for all the buyer's own days of the lower tier.
+   */
+  convertible(models: Transaction): Promise<number[] | undefined>;
 }
 
 /** A subscription's charge being applied (subscriptions/charges.ts), under the subscription's lock. */

@@ -24,7 +24,7 @@ export const grantUpgrade: PurchaseKind['grant'] = async (sequelize, payment) =>
   if (origin.paidBefore) return { change: await payment.grantDays({ converts: true }) };
   const models = origin.models();
   const owner = { category: terms.category, providerId: terms.buyerProviderId, guildId: terms.guildId };
-  const held = await heldDaysOf(models, owner, origin.upgradeFromTier);
+  const held = await heldDaysOf(models, owner, origin.upgradeFromTier, await origin.convertible(models));
   if (held.days !== terms.durationDays) {
     await origin.refuse(UPGRADE_DAYS_CHANGED);
     return { change: null, refused: UPGRADE_DAYS_CHANGED };

@@ -12,6 +12,7 @@ import { execute } from '../db/database';
 import { noticeBuyer, noticePurchase, recordNotice } from '../seller-notices';
 import { messagePlan, recordMessage } from '../buyer-messages';
 import type { LockedSubscription } from './locked-subscription';
+import { takePendingPlan } from './pending-plan';
 import { TRIAL_CONVERTED } from './sql';
 import { DAY_MS } from './trials';
 
@@ -73,6 +74,7 @@ export async function applyCharge(
     );
   }
   if (known?.status === 'refunded') return null;
+  if (!known) await takePendingPlan(subscription, transaction);
   if (charge.amount !== subscription.amountPaise || charge.currency !== 'INR') {
     throw AppError.validation(
       'AMOUNT_MISMATCH',

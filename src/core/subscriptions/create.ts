@@ -6,15 +6,7 @@ import { LIVE_STATUSES, Subscription } from '../models';
 import { assertActingForSelf, targetGuild } from '../identity/access';
 import { resolvePurchase } from '../catalog';
 import { rupeesOfPaise } from '../money';
-import {
-  billingColumns,
-  billingOfColumns,
-  parseBilling,
-  sameBilling,
-  saveBilling,
-  type BillingInput,
-} from '../invoices';
-import { monthsOf } from '../plans';
+import { billingOfColumns, parseBilling, sameBilling, saveBilling, type BillingInput } from '../invoices';
 import { isBundle } from '../purchase-kinds';
 import { aggregateKeyFor } from '../premium/outbox';
 import type { Category } from '../premium/types';
@@ -22,12 +14,9 @@ import type { RazorpayClient } from '../processor/razorpay-client';
 import { findUserByProviderId } from '../users';
 import { cancelSubscription } from './cancel';
 import { tierHeldUntil } from './target-record';
+import { AUTHORIZATION_WINDOW_MS, mandateRequest, mandateRow } from './new-mandate';
 import { DAY_MS, hadTrial } from './trials';
 
-/** The buyer has this long to authorise the mandate; an abandoned checkout then stops holding the target. */
-export const AUTHORIZATION_WINDOW_MS = 3_600_000;
-/** How long a mandate runs, whatever the plan's cycle: Razorpay needs a count of cycles. */
-const MANDATE_MONTHS = 120;
 /** Razorpay wants `start_at` in the future; an expiry closer than this starts the subscription now. */
 const START_MARGIN_MS = 60_000;
 
@@ -146,35 +135,18 @@ export async function createSubscription(
     if (!(await replacedUnauthorised(core, processor, existing))) throw subscriptionExists(targetKey);
   }
 
-  const { trialDays, startAt } = start;
-  const amountPaise = plan.pricePaise;
-  const created = await processor.createSubscription({
-    plan_id: processorPlanId,
-    total_count: Math.max(1, Math.floor(MANDATE_MONTHS / monthsOf(plan.durationDays))),
-    quantity: 1,
-    customer_notify: 1,
-    ...(startAt && { start_at: Math.floor(startAt.getTime() / 1000) }),
-    expire_by: Math.floor((Date.now() + AUTHORIZATION_WINDOW_MS) / 1000),
-    notes: { buyer: buyer.providerId, target: targetKey, planType: plan.planType },
-  });
+  const mandate = {
+    plan: { ...plan, processorPlanId },
+    buyer,
+    category: request.category,
+    guildId,
+    targetKey,
+    billing,
+    ...start,
+  };
+  const created = await processor.createSubscription(mandateRequest(mandate));
   try {
-    const subscription = await Subscription.create({
-      processorSubscriptionId: created.id,
-      processorPlanId,
-      buyerUserId: buyer.id,
-      category: request.category,
-      guildId,
-      targetKey,
-      planType: plan.planType,
-      durationDays: plan.durationDays,
-      tier: plan.tier,
-      amountPaise,
-      slots: plan.slots,
-      trialDays,
-      startAt,
-      shortUrl: created.short_url,
-      ...billingColumns(billing),
-    });
+    const subscription = await Subscription.create(mandateRow(mandate, created));
     await saveBilling(core.sequelize, buyer.id, billing);
     return describeCreated(subscription, core.config.razorpay.keyId);
   } catch (error) {
@@ -250,7 +222,7 @@ function subscriptionExists(targetKey: string): AppError {
   return AppError.conflict('SUBSCRIPTION_EXISTS', `${target} already has a live subscription`);
 }
 
-function describeCreated(subscription: Subscription, keyId: string): CreatedSubscription {
+export function describeCreated(subscription: Subscription, keyId: string): CreatedSubscription {
   return {
     subscriptionId: subscription.processorSubscriptionId,
     status: subscription.status,

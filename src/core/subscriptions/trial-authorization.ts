@@ -2,7 +2,7 @@ import type { Core } from '..';
 import { selectRows } from '../db/database';
 import { Subscription } from '../models';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { AUTHORIZATION_WINDOW_MS } from './create';
+import { AUTHORIZATION_WINDOW_MS } from './new-mandate';
 import { TRIAL_KNOWN } from './sql';
 import { NO_AUTHORIZATION_PAYMENT, readInstrument, type InstrumentReading } from './trial-instrument';
 

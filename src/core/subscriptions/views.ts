@@ -18,6 +18,12 @@ export interface SubscriptionView {
   /** When the processor next charges (null once nothing more will be charged). */
   nextChargeAt: string | null;
   cancelAtCycleEnd: boolean;
+  /** A card switch's plan, charged and granted from the next cycle (docs/subscriptions.md); else null. */
+  pendingPlanType: string | null;
+  /** A UPI switch's new subscription, which renews from this one's cycle end; else null. */
+  replacedBy: string | null;
+  /** Where the buyer authorises the mandate, while nobody has (a UPI switch's new one); else null. */
+  shortUrl: string | null;
   paidCount: number;
   /** The expiry of the premium the subscription renews. */
   premiumExpiresAt: string | null;
@@ -47,6 +53,9 @@ export async function describeSubscription(
     currentEnd: iso(subscription.currentEnd),
     nextChargeAt: charging ? iso(subscription.chargeAt ?? subscription.startAt) : null,
     cancelAtCycleEnd: subscription.cancelAtCycleEnd,
+    pendingPlanType: subscription.pendingPlanType,
+    replacedBy: subscription.replacedBy,
+    shortUrl: subscription.status === 'created' ? subscription.shortUrl : null,
     paidCount: subscription.paidCount,
     premiumExpiresAt: iso(record?.expiresAt ?? null),
     trial:

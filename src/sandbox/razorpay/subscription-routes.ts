@@ -4,7 +4,7 @@ import { isHttpUrl, sendHtml, stringField, withQuery } from '../http';
 import { checkoutErrorPage } from './checkout-page';
 import { unknownId } from './errors';
 import { subscriptionCheckoutPage, subscriptionControlPage } from './subscription-pages';
-import { cancelAtCycleEnd, planInput, subscriptionInput } from './subscription-validation';
+import { cancelAtCycleEnd, planInput, subscriptionInput, updateInput } from './subscription-validation';
 import type { CycleOutcome, MandateMethod, SubscriptionSandbox } from './subscriptions';
 
 type ById = { Params: { id: string } };
@@ -60,6 +60,9 @@ export function subscriptionRoutes(
     });
     app.post<ById>('/v1/subscriptions/:id/cancel', api('razorpay.subscriptions.cancel'), async (request) =>
       subscriptions.cancel(request.params.id, cancelAtCycleEnd(request.body), 'background'),
+    );
+    app.patch<ById>('/v1/subscriptions/:id', api('razorpay.subscriptions.update'), async (request) =>
+      subscriptions.update(request.params.id, updateInput(request.body)),
     );
     app.get('/v1/invoices', api('razorpay.invoices.all'), async (request) => {
       const subscriptionId = stringField(request.query, 'subscription_id');

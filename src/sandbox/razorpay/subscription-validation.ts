@@ -19,6 +19,11 @@ export interface SubscriptionInput {
   notes: RazorpayNotes;
 }
 
+export interface UpdateInput {
+  planId: string;
+  scheduleChangeAt: 'now' | 'cycle_end';
+}
+
 const PERIODS = ['daily', 'weekly', 'monthly', 'quarterly', 'yearly'] as const;
 
 function positiveInteger(value: unknown, field: string): number {
@@ -100,4 +105,18 @@ export function cancelAtCycleEnd(raw: unknown): boolean {
     throw invalid('cancel_at_cycle_end', 'The cancel at cycle end field must be 0 or 1.');
   }
   return value === 1 || value === true;
+}
+
+/** `PATCH /v1/subscriptions/:id`: a new `plan_id`, and `schedule_change_at` `now` (the default) or `cycle_end`. */
+export function updateInput(raw: unknown): UpdateInput {
+  const body = asBody(raw);
+  rejectExtraFields(body, ['plan_id', 'schedule_change_at']);
+  if (typeof body.plan_id !== 'string' || body.plan_id === '') {
+    throw invalid('plan_id', 'The plan id field is required.');
+  }
+  const at = body.schedule_change_at ?? 'now';
+  if (at !== 'now' && at !== 'cycle_end') {
+    throw invalid('schedule_change_at', 'The schedule change at field must be now or cycle_end.');
+  }
+  return { planId: body.plan_id, scheduleChangeAt: at };
 }

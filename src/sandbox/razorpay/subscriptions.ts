@@ -8,9 +8,11 @@ import type { RazorpayPayment } from '../../core/processor/types';
 import { razorpayId } from '../ids';
 import { RazorpayApiError, unknownId } from './errors';
 import type { RazorpaySandbox, WebhookMode } from './sandbox';
-import type { PlanInput, SubscriptionInput } from './subscription-validation';
+import type { PlanInput, SubscriptionInput, UpdateInput } from './subscription-validation';
 import type { WebhookEntities } from './webhooks';
 import type { BuyerInstrument } from './store';
+import { copy, cycleEnd } from './subscription-cycles';
+import { assertUpdatable, ScheduledPlans } from './subscription-updates';
 
 /** What Checkout hands the browser once a subscription's mandate is authorised. */
 export interface SubscriptionCheckoutResponse {
@@ -39,6 +41,7 @@ export class SubscriptionSandbox {
   private readonly invoices = new Map<string, RazorpayInvoice>();
   /** Subscriptions whose buyer or merchant asked to cancel at the end of the paid cycle. */
   private readonly cancelAtCycleEnd = new Set<string>();
+  private readonly scheduledPlans = new ScheduledPlans();
   /** How each authorised subscription's mandate pays: its charges are made that way. */
   private readonly mandates = new Map<string, MandateMethod>();
   /** The instrument each mandate was authorised with, when a test named one. */
@@ -113,6 +116,7 @@ export class SubscriptionSandbox {
       change_scheduled_at: null,
       source: 'api',
       remaining_count: input.totalCount,
+      payment_method: null,
     };
     this.subscriptions.set(id, subscription);
     return structuredClone(subscription);
@@ -173,6 +177,7 @@ export class SubscriptionSandbox {
     }
     subscription.auth_attempts += 1;
     this.mandates.set(subscription.id, method);
+    subscription.payment_method = method;
     this.instruments.set(subscription.id, instrument);
     const startsNow = subscription.start_at === null || subscription.start_at <= this.seconds();
     let events: [string, WebhookEntities][];
@@ -237,6 +242,7 @@ export class SubscriptionSandbox {
       ]);
       return this.copyOf(subscription);
     }
+    this.scheduledPlans.change(subscription);
     const plan = this.plans.get(subscription.plan_id)!;
     const { events } = this.charge(subscription, plan, outcome);
     await this.razorpay.announce(webhooks, events);
@@ -267,6 +273,15 @@ export class SubscriptionSandbox {
     await this.razorpay.announce(webhooks, [
       ['subscription.cancelled', { subscription: this.copyOf(subscription) }],
     ]);
+    return this.copyOf(subscription);
+  }
+
+  /** `PATCH /v1/subscriptions/:id` (subscription-updates.ts). */
+  update(subscriptionId: string, input: UpdateInput): RazorpaySubscription {
+    const subscription = this.live(subscriptionId);
+    assertUpdatable(subscription, this.mandates.get(subscriptionId), this.plans.has(input.planId));
+    if (input.scheduleChangeAt === 'now') this.scheduledPlans.change(subscription, input.planId);
+    else this.scheduledPlans.schedule(subscription, input.planId);
     return this.copyOf(subscription);
   }
 
@@ -381,18 +396,4 @@ export class SubscriptionSandbox {
   seconds(): number {
     return Math.floor(this.now() / 1000);
   }
-}
-
-/** The end of a cycle starting at `start` (Unix seconds): calendar months and years, as Razorpay bills. */
-function cycleEnd(start: number, plan: RazorpayPlan): number {
-  const date = new Date(start * 1000);
-  const months = { daily: 0, weekly: 0, monthly: 1, quarterly: 3, yearly: 12 }[plan.period] * plan.interval;
-  const days = { daily: 1, weekly: 7, monthly: 0, quarterly: 0, yearly: 0 }[plan.period] * plan.interval;
-  date.setUTCMonth(date.getUTCMonth() + months);
-  date.setUTCDate(date.getUTCDate() + days);
-  return Math.floor(date.getTime() / 1000);
-}
-
-function copy<T>(entity: T | undefined): T | undefined {
-  return entity === undefined ? undefined : structuredClone(entity);
 }

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { Core } from '../../core';
 import { SUBSCRIPTION_STATUSES } from '../../core/models';
 import { DEFAULT_CATEGORY } from '../../core/orders/create-order';
+import { changeSubscriptionPlan } from '../../core/orders/subscription-change';
 import { razorpayClientFor } from '../../core/payments/processor';
 import { SEED_SUBSCRIPTION_PLAN_TYPES } from '../../core/plans';
 import { CATEGORIES } from '../../core/premium/types';
@@ -98,15 +99,52 @@ const SubscriptionReply = Type.Object({
   currentEnd: Timestamp,
   nextChargeAt: Timestamp,
   cancelAtCycleEnd: Type.Boolean(),
+  pendingPlanType: Type.Union([Type.String(), Type.Null()], {
+    description: 'a card switch: the plan charged and granted from the next cycle',
+  }),
+  replacedBy: Type.Union([Type.String(), Type.Null()], {
+    description: "a UPI switch: the new subscription that renews from this one's cycle end",
+  }),
+  shortUrl: Type.Union([Type.String(), Type.Null()], {
+    description: 'where the buyer authorises the mandate, while nobody has; else null',
+  }),
   paidCount: Type.Integer(),
   premiumExpiresAt: Timestamp,
   trial: TrialReply,
   createdAt: Type.String({ format: 'date-time' }),
 });
 
+const SubscriptionChangeReply = Type.Object({
+  subscription: SubscriptionReply,
+  plan: Type.String({ description: 'the plan switched to' }),
+  timing: Type.Union([Type.Literal('now'), Type.Literal('cycle_end')], {
+    description: 'now: a higher tier or a longer cycle; cycle_end: a lower one',
+  }),
+  newPlanFrom: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: "when the new plan is first charged: the paid cycle's end",
+  }),
+  upgrade: Type.Union([
+    Type.Object(
+      {
+        orderId: Type.String(),
+        amount: Type.Number({ description: 'INR' }),
+        currency: Type.Literal('INR'),
+        days: Type.Integer({ description: 'the days it turns into the higher tier' }),
+        keyId: Type.String(),
+      },
+      { description: 'the rest of the cycle upgraded now: an order of kind upgrade, paid at Checkout' },
+    ),
+    Type.Null(),
+  ]),
+  mandate: Type.Union([CreatedSubscription, Type.Null()], {
+    description:
+      'UPI: the new subscription whose mandate the buyer authorises; the old one ends at its cycle end',
+  }),
+});
+
 const bearer = [{ bearerAuth: [] }];
 
-/** Auto-renewal (docs/design.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel. */
+/** Auto-renewal (docs/design.md, "Subscriptions"): subscribe, confirm Checkout's authorisation, list, cancel, change plan. */
 const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = async (app, { core }) => {
   const processor = razorpayClientFor(core.config);
 
@@ -188,6 +226,28 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
     async (request) =>
       cancelSubscription(core, processor, {
         subscriptionId: request.params.subscriptionId,
+        callerProviderId: request.caller!.providerId,
+      }),
+  );
+
+  app.post(
+    '/api/payment/subscriptions/:subscriptionId/change',
+    {
+      onRequest: app.authenticate,
+      config: perUserRateLimit(),
+      schema: {
+        tags: ['subscriptions'],
+        summary: 'Switches to another renewing plan: up now (the cycle upgraded), down at the cycle end',
+        security: bearer,
+        params: Type.Object({ subscriptionId: SubscriptionId }),
+        body: Type.Object({ plan: PlanCode }),
+        response: { 200: SubscriptionChangeReply, ...errorReplies(400, 401, 403, 404, 409, 429, 502) },
+      },
+    },
+    async (request) =>
+      changeSubscriptionPlan(core, processor, {
+        subscriptionId: request.params.subscriptionId,
+        plan: request.body.plan,
         callerProviderId: request.caller!.providerId,
       }),
   );

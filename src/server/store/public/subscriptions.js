@@ -123,6 +123,10 @@
       });
       actions.append(button);
     }
+    const switched = () => render();
+    actions.append(
+      ...window.StorePlanSwitch.actions(subscription, container.querySelector('.message'), switched),
+    );
     const control = sandboxControl(subscription.subscriptionId);
     if (control && ['authenticated', 'active', 'pending', 'halted'].includes(subscription.status)) {
       const link = element('a', 'run-cycle', 'Run next cycle (sandbox)');
