@@ -1,3 +1,4 @@
+import './node-navigator';
 import { loadLocalEnv } from '../core/config/dev-env';
 import { EXIT_OK, reportError } from './errors';
 import { buildProgram } from './program';

@@ -1,5 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { QueryTypes } from 'sequelize';
+import { addPlan } from '../../src/core/catalog';
 import type { User } from '../../src/core/models';
 import { razorpayClientFor } from '../../src/core/payments/processor';
 import { syncPlans } from '../../src/core/subscriptions/plans-sync';
@@ -25,6 +26,19 @@ export function useSubscriptionsApp(overrides: NodeJS.ProcessEnv = {}): () => Pa
     app.sandbox.razorpay.setWebhookUrl(app.webhookUrl);
   });
   return getApp;
+}
+
+/** A renewing plan of premium for a user or a server, ₹149 for 30 days, its first `trialDays` free. */
+export async function addTrialPlan(app: TestApp, code = 'Trial7', trialDays = 7): Promise<void> {
+  await addPlan(app.core.sequelize, razorpayClientFor(app.core.config), {
+    code,
+    tier: 'premium',
+    scope: 'ANY',
+    days: 30,
+    price: 149,
+    renews: true,
+    trialDays,
+  });
 }
 
 export function createSubscriptionAs(

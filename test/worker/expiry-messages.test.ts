@@ -1,9 +1,7 @@
 import pino from 'pino';
 import { QueryTypes } from 'sequelize';
-import { addPlan } from '../../src/core/catalog';
 import { localTime } from '../../src/core/local-time';
 import type { User } from '../../src/core/models';
-import { razorpayClientFor } from '../../src/core/payments/processor';
 import { changeSettings } from '../../src/core/settings';
 import { announceTrialsEnding } from '../../src/core/subscriptions/trials';
 import { expiryJob } from '../../src/worker/jobs/expiry';
@@ -13,6 +11,7 @@ import { dmsTo as dmsToUser, messagesTo as messagesToUser, sendAllMessages } fro
 import { createUser } from '../support/fixtures';
 import { bearer, paidMonthlyOrder } from '../support/payments-app';
 import {
+  addTrialPlan,
   chargedMonthlySubscription,
   createSubscriptionAs,
   HOUR_MS,
@@ -123,15 +122,7 @@ describe("the buyer's messages of a premium's end", () => {
 
   it("tell of a trial's end once, before the first charge, unless turned off", async () => {
     const { core } = app();
-    await addPlan(core.sequelize, razorpayClientFor(core.config), {
-      code: 'Trial7',
-      tier: 'premium',
-      scope: 'ANY',
-      days: 30,
-      price: 149,
-      renews: true,
-      trialDays: 7,
-    });
+    await addTrialPlan(app());
     const [buyer, quiet] = await Promise.all([
       createUser({ username: 'rhea' }),
       createUser({ username: 'omar' }),

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { QueryTypes, Sequelize, type Transaction } from 'sequelize';
+import { QueryTypes, Sequelize, type Options, type Transaction } from 'sequelize';
 import { initModels } from '../models';
 import { setPreparedStatements } from './prepared-statements';
 
@@ -13,7 +13,19 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** Where the one warning goes when the server loses a prepared statement anyway (stderr by default). */
   warn?: (message: string) => void;
+  /**
+   * false: the connections run without PostgreSQL's JIT, for a process that runs a few statements once
+   * and exits (the CLI), where compiling a plan costs more than running it (docs/performance.md).
+   */
+  jit?: false;
 }
+
+/**
+ * The oldest PostgreSQL the service runs on. Told to Sequelize, it spares every process the connection
+ * Sequelize otherwise opens and closes at the first query only to read the server's version; none of
+ * its version checks (9.x features) tells 14 from a later server.
+ */
+const OLDEST_POSTGRES = '14.0.0';
 
 /**
  * One Sequelize instance per process, with the models bound to it. Transactions run at PostgreSQL's
@@ -21,13 +33,18 @@ export interface DatabaseOptions {
  * on row locks, not on the isolation level.
  */
 export function connectDatabase(databaseUrl: string, options: DatabaseOptions = {}): Sequelize {
-  const sequelize = new Sequelize(databaseUrl, {
+  // Sequelize reads `databaseVersion` but does not declare it.
+  const settings: Options & { databaseVersion: string } = {
     dialect: 'postgres',
     dialectModule: pg,
     logging: options.logging ?? false,
     timezone: '+00:00',
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 15_000 },
-  });
+    databaseVersion: OLDEST_POSTGRES,
+    // A startup parameter: no statement more per connection. DATABASE_URL's own `options` wins.
+    ...(options.jit === false && { dialectOptions: { options: '-c jit=off' } }),
+  };
+  const sequelize = new Sequelize(databaseUrl, settings);
   initModels(sequelize);
   setPreparedStatements(sequelize, options.preparedStatements ?? true, options.warn);
   return sequelize;

@@ -1,10 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { MESSAGE_JOB, type BuyerMessage } from '../buyer-messages';
-import { execute, selectRows } from '../db/database';
+import { selectRows } from '../db/database';
 import { enqueueMany } from '../jobs';
 import { localTime } from '../local-time';
 import { EXPIRING_MESSAGES, LAPSED_MESSAGES, MARK_EXPIRING_MESSAGED } from './expiry-sql';
-import { CATEGORIES, type Category } from './types';
+import { handleDueRecords } from './due-records';
+import type { Category } from './types';
 
 /** A non-renewing premium's end is told this many days ahead (with the link to renew). */
 export const EXPIRING_MESSAGE_DAYS = 3;
@@ -40,27 +41,25 @@ function messageOf(kind: 'expiring' | 'lapsed', facts: HolderFacts, date?: strin
  * and that no live subscription renews: once per record and expiry (an extension moves it: a new one),
  * `{date}` the end in `timeZone` (REPORT_TIMEZONE). At most `limit` per category; returns how many.
  */
-export async function queueExpiringMessages(
+export function queueExpiringMessages(
   transaction: Transaction,
   timeZone: string,
   limit: number,
 ): Promise<number> {
-  let queued = 0;
-  for (const category of CATEGORIES) {
-    const records = await selectRows<HolderFacts>(transaction, EXPIRING_MESSAGES[category], [
-      limit,
-      EXPIRING_MESSAGE_DAYS,
-    ]);
-    if (records.length === 0) continue;
-    const jobs = records.map((facts) => ({
-      payload: messageOf('expiring', facts, localTime(facts.expiresAt, timeZone)),
-      dedupeKey: `expiring:${category}:${facts.id}:${Math.floor(facts.expiresAt.getTime() / 1000)}`,
-    }));
-    await enqueueMany(MESSAGE_JOB, jobs, transaction);
-    await execute(transaction, MARK_EXPIRING_MESSAGED[category], [records.map((record) => record.id)]);
-    queued += records.length;
-  }
-  return queued;
+  return handleDueRecords<HolderFacts>(transaction, {
+    due: EXPIRING_MESSAGES,
+    bind: [limit, EXPIRING_MESSAGE_DAYS],
+    act: (category, records) =>
+      enqueueMany(
+        MESSAGE_JOB,
+        records.map((facts) => ({
+          payload: messageOf('expiring', facts, localTime(facts.expiresAt, timeZone)),
+          dedupeKey: `expiring:${category}:${facts.id}:${Math.floor(facts.expiresAt.getTime() / 1000)}`,
+        })),
+        transaction,
+      ),
+    mark: MARK_EXPIRING_MESSAGED,
+  });
 }
 
 /**

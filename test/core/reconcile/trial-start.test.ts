@@ -1,10 +1,14 @@
 import { QueryTypes } from 'sequelize';
-import { addPlan } from '../../../src/core/catalog';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { describeSubscriptionWithCharges } from '../../../src/core/subscriptions/list';
 import { createUser, DAY_MS } from '../../support/fixtures';
-import { createSubscriptionAs, subscriptionRow, useSubscriptionsApp } from '../../support/subscriptions-app';
+import {
+  addTrialPlan,
+  createSubscriptionAs,
+  subscriptionRow,
+  useSubscriptionsApp,
+} from '../../support/subscriptions-app';
 
 const getApp = useSubscriptionsApp();
 
@@ -24,15 +28,7 @@ async function trialGrants(): Promise<number> {
 describe('the reconciler starts a trial whose webhook and verify never came', () => {
   it('once the hour to authorise has passed, from Razorpay saying `authenticated`, and only once', async () => {
     const app = getApp();
-    await addPlan(app.core.sequelize, razorpayClientFor(app.core.config), {
-      code: 'Trial7',
-      tier: 'premium',
-      scope: 'ANY',
-      days: 30,
-      price: 149,
-      renews: true,
-      trialDays: 7,
-    });
+    await addTrialPlan(app);
     const user = await createUser();
     const created = await createSubscriptionAs(app, user, { plan: 'Trial7', category: 'USER' });
     const { subscriptionId, startAt } = created.json();

@@ -1,11 +1,10 @@
 import { QueryTypes } from 'sequelize';
-import { addPlan } from '../../../src/core/catalog';
 import type { User } from '../../../src/core/models';
-import { razorpayClientFor } from '../../../src/core/payments/processor';
 import { describeSubscriptionWithCharges } from '../../../src/core/subscriptions/list';
 import type { BuyerInstrument, MandateMethod } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
 import {
+  addTrialPlan,
   createSubscriptionAs,
   useSubscriptionsApp,
   verifySubscriptionAs,
@@ -13,18 +12,7 @@ import {
 
 const getApp = useSubscriptionsApp();
 
-async function trialPlan(): Promise<void> {
-  const { core } = getApp();
-  await addPlan(core.sequelize, razorpayClientFor(core.config), {
-    code: 'Trial7',
-    tier: 'premium',
-    scope: 'ANY',
-    days: 30,
-    price: 149,
-    renews: true,
-    trialDays: 7,
-  });
-}
+const trialPlan = () => addTrialPlan(getApp());
 
 /**
  * A new account subscribes to Trial7 and authorises it with `instrument`: the webhooks delivered, or

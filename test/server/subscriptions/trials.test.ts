@@ -1,6 +1,4 @@
 import { QueryTypes } from 'sequelize';
-import { addPlan } from '../../../src/core/catalog';
-import { razorpayClientFor } from '../../../src/core/payments/processor';
 import type { User } from '../../../src/core/models';
 import { subscribersReport } from '../../../src/core/reports';
 import { announceTrialsEnding, TRIAL_ENDING_NOTICE_MS } from '../../../src/core/subscriptions/trials';
@@ -8,6 +6,7 @@ import type { BuyerInstrument } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
 import { manageGuild, type PaymentsTestApp } from '../../support/payments-app';
 import {
+  addTrialPlan,
   cancelAs,
   chargesOf,
   createSubscriptionAs,
@@ -21,18 +20,7 @@ import { pollUntil } from '../../support/wait';
 const getApp = useSubscriptionsApp();
 const DAY_MS = 24 * HOUR_MS;
 
-async function trialPlan(code = 'Trial7', trialDays = 7): Promise<void> {
-  const { core } = getApp();
-  await addPlan(core.sequelize, razorpayClientFor(core.config), {
-    code,
-    tier: 'premium',
-    scope: 'ANY',
-    days: 30,
-    price: 149,
-    renews: true,
-    trialDays,
-  });
-}
+const trialPlan = (code?: string, trialDays?: number) => addTrialPlan(getApp(), code, trialDays);
 
 async function startSubscription(
   app: PaymentsTestApp,
