@@ -60,6 +60,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare billingCountry: CreationOptional<string | null>;
   /** An upgrade's order (docs/payments.md): the tier whose days its payment turns into `tier`'s; else null. */
   declare upgradeFromTier: CreationOptional<string | null>;
+  /** A gift's order (docs/codes.md): its payment makes a gift code of its plan, granting nobody. */
+  declare gift: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -103,6 +105,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         billingPincode: { type: DataTypes.TEXT },
         billingCountry: { type: DataTypes.TEXT },
         upgradeFromTier: { type: DataTypes.TEXT },
+        gift: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

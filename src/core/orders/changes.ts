@@ -4,7 +4,7 @@ import { execute } from '../db/database';
 import type { PlainQuery } from '../db/plain-query';
 import { Order, type DisputeStatus } from '../models';
 import { learnedPayment } from './learned-payment';
-import { MARK_REFUND_CHECKED, ORDER_PAID_AS_BUNDLE, ORDER_PAID_REFUSED } from './sql';
+import { MARK_REFUND_CHECKED, ORDER_PAID_WITHOUT_GRANT, ORDER_PAID_REFUSED } from './sql';
 
 /*
  * Every change of an order's row after it was created, so that the orders table is written from this
@@ -13,10 +13,10 @@ import { MARK_REFUND_CHECKED, ORDER_PAID_AS_BUNDLE, ORDER_PAID_REFUSED } from '.
  * refused one are statements built here, which applyPayment sends in that pipelined transaction.
  */
 
-/** Order `orderId` paid by `paymentId` as a bundle; answers its id when it was still unpaid. */
-export const orderPaidAsBundle = (orderId: number, paymentId: string): PlainQuery => ({
-  name: 'order-paid-as-bundle',
-  text: ORDER_PAID_AS_BUNDLE,
+/** Order `orderId` paid by `paymentId` with no grant (a bundle's, a gift's); its id when it was still unpaid. */
+export const orderPaidWithoutGrant = (orderId: number, paymentId: string): PlainQuery => ({
+  name: 'order-paid-without-grant',
+  text: ORDER_PAID_WITHOUT_GRANT,
   values: [orderId, paymentId],
 });
 

@@ -45,6 +45,7 @@ export async function findReusableOrder(
       offerId: target.offerId,
       tier: target.plan.tier,
       upgradeFromTier: target.upgradeFromTier,
+      gift: target.gift,
       // An upgrade's days are part of what it buys: an order of other days is another purchase.
       ...(target.upgradeFromTier !== null && { durationDays: target.plan.durationDays }),
       ...billingColumns(target.billing),

@@ -16,9 +16,17 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey({ category, guildId, plan, offerId, billing, upgradeFromTier }: OrderTarget): string {
+function targetKey({
+  category,
+  guildId,
+  plan,
+  offerId,
+  billing,
+  upgradeFromTier,
+  gift,
+}: OrderTarget): string {
   const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
-  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? ''];
+  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? '', gift ? 'gift' : ''];
   return [category, guildId ?? '', plan.planType, plan.months ?? '', ...priced, ...billed].join(':');
 }
 

@@ -19,4 +19,6 @@ export interface OrderTarget {
   billing: Billing;
   /** An upgrade's order (orders/upgrade.ts): the tier whose days it converts; null for any other. */
   upgradeFromTier: string | null;
+  /** A gift's order (docs/codes.md): it buys a gift code of the plan, for nobody yet. */
+  gift: boolean;
 }

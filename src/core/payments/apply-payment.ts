@@ -7,7 +7,7 @@ import { AppError } from '../errors';
 import { billingOfColumns, describePurchase, invoiceStatement, servicePeriod } from '../invoices';
 import type { Order } from '../models';
 import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
-import { orderPaidAsBundle } from '../orders/changes';
+import { orderPaidWithoutGrant } from '../orders/changes';
 import { bindSlot, createBundle, type MadeBundle } from '../bundles';
 import { grantPremium } from '../premium/grant';
 import { noticeJob, noticePurchase, ORDER_PAID_NOW } from '../seller-notices';
@@ -16,6 +16,7 @@ import { enqueueWhereStatement } from '../jobs';
 import type { GrantSource, PremiumChange } from '../premium/types';
 import { refuseLatePayment } from './late-offer-payment';
 import { applyUpgradePayment } from './upgrade-payment';
+import { makeGiftCode, type GiftCode } from './gift-code';
 import { LOCK_PAYABLE_ORDER, ORDER_CHARGED_BACK } from './sql';
 import { holdInterval } from '../offers';
 
@@ -63,6 +64,7 @@ export type PayableOrder = Pick<
   | 'billingPincode'
   | 'billingCountry'
   | 'upgradeFromTier'
+  | 'gift'
 > & {
   buyerProviderId: string;
   buyerUsername: string;
@@ -83,6 +85,8 @@ export interface AppliedPayment {
    * (refundRefusedPayment), now or again.
    */
   refused?: string;
+  /** A gift's order: the code its payment bought (docs/codes.md). */
+  gift?: GiftCode;
 }
 
 const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
@@ -270,6 +274,16 @@ export async function applyPayment(
       const upgrade = { ...order, upgradeFromTier };
       return applyUpgradePayment(sequelize, context.transaction, transaction, upgrade, payment, grant);
     }
+    if (order.gift) {
+      await paidWithoutGrant(transaction, order, payment, context.invoicing);
+      const gift = await makeGiftCode(
+        transaction,
+        payment.paymentId,
+        { providerId: order.buyerProviderId },
+        planOf(order),
+      );
+      return { order, change: null, gift };
+    }
     if (isBundle(order)) return applyBundlePayment(sequelize, transaction, order, payment, context);
     return { order, change: await grant() };
   });
@@ -299,11 +313,7 @@ async function applyBundlePayment(
   payment: CapturedPayment,
   context: { source: PaymentSource; invoicing: InvoiceSettings },
 ): Promise<AppliedPayment> {
-  const paid = await transaction.rows(orderPaidAsBundle(order.id, payment.paymentId));
-  if (paid.length > 0) {
-    await transaction.rows(saleMessages(order, payment.paymentId));
-    await transaction.rows(orderInvoice(context.invoicing, order, payment.paymentId));
-  }
+  await paidWithoutGrant(transaction, order, payment, context.invoicing);
   const bundle = await createBundle(transaction, {
     id: order.id,
     buyerUserId: order.buyerUserId,
@@ -325,6 +335,22 @@ async function applyBundlePayment(
     transaction,
   );
   return { order, change: binding.change, bundle };
+}
+
+/**
+ * An order whose premium is not one grant (a bundle's, a gift's) marked paid, with its sale's messages and
+ * invoice when this transaction is the one that marks it.
+ */
+async function paidWithoutGrant(
+  transaction: PlainTransaction,
+  order: PayableOrder,
+  payment: CapturedPayment,
+  invoicing: InvoiceSettings,
+): Promise<void> {
+  const paid = await transaction.rows(orderPaidWithoutGrant(order.id, payment.paymentId));
+  if (paid.length === 0) return;
+  await transaction.rows(saleMessages(order, payment.paymentId));
+  await transaction.rows(orderInvoice(invoicing, order, payment.paymentId));
 }
 
 /** An upgrade's payment asked for outside a Sequelize transaction: it is applied again inside one. */

@@ -26,9 +26,9 @@ export interface LockedPayment extends PaymentGrants {
   source: 'order' | 'charge';
   /**
    * What it bought (`payments.kind`, src/core/purchase-kinds): one target's premium, a bundle, or the
-   * upgrade of days held. A payment not recorded yet has bought nothing yet: `single`.
+   * upgrade of days held, or a gift code. A payment not recorded yet has bought nothing yet: `single`.
    */
-  kind: 'single' | 'bundle' | 'upgrade';
+  kind: 'single' | 'bundle' | 'upgrade' | 'gift';
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */
   name: string;
   /** Who paid, as the seller's notice names them. */

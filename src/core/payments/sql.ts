@@ -26,7 +26,7 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
            (SELECT g.name FROM user_guilds g WHERE g.user_id = o.buyer_user_id AND g.guild_id = o.guild_id)
              AS "guildName",
            o.receipt, o.offer_id AS "offerId", o.refused_code AS "refusedCode",
-           o.upgrade_from_tier AS "upgradeFromTier",
+           o.upgrade_from_tier AS "upgradeFromTier", o.gift,
            (o.offer_id IS NOT NULL AND o.created_at <= now() - $2::interval) AS "holdLapsed"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
@@ -94,3 +94,21 @@ export const ADD_DAYS_TAKEN_TO_LATEST = `
   WHERE id = (SELECT max(id) FROM payment_refunds WHERE payment_id = $1 AND status = 'processed')`;
 
 export const ADD_DAYS_TAKEN = 'UPDATE payment_refunds SET days_taken = days_taken + $2 WHERE id = $1';
+
+/**
+ * The gift code of payment $1 (docs/codes.md), made with a batch of its own unless the payment made one
+ * already: $2–$5 the plan (type, months, days, tier), $6 the actor, $7 the reason, $8 the code's SHA-256
+ * and $9 the code. Never expires: it was paid for. Answers the code the payment has, new or not (the last
+ * SELECT sees only rows from before the statement, so exactly one row comes back).
+ */
+export const MAKE_GIFT_CODE = `
+  WITH batch AS (
+    INSERT INTO premium_code_batches (plan_type, months, duration_days, tier, expires_at, actor, reason)
+    SELECT $2, $3, $4, $5, NULL, $6, $7
+    WHERE NOT EXISTS (SELECT 1 FROM premium_codes WHERE payment_id = $1)
+    RETURNING id),
+  made AS (
+    INSERT INTO premium_codes (batch_id, code_sha256, payment_id, code)
+    SELECT id, $8, $1, $9 FROM batch RETURNING id, code)
+  SELECT id AS "codeId", code FROM made
+  UNION ALL SELECT id, code FROM premium_codes WHERE payment_id = $1`;
