@@ -1,4 +1,4 @@
-/* global location, navigator, sessionStorage, URLSearchParams, PremiumStore, element, byId, formatDate */
+/* global location, navigator, sessionStorage, URLSearchParams, PremiumStore, element, byId, formatDate, STORE */
 'use strict';
 
 // The gift codes the buyer bought (docs/codes.md): each code, its plan, whether and by whom it was
@@ -13,7 +13,7 @@ let giftsRound = 0;
 const linkedGift = new URLSearchParams(location.search).get('code')?.trim().slice(0, 40);
 if (linkedGift) sessionStorage.setItem(LINKED_GIFT_KEY, linkedGift);
 
-const giftLink = (code) => `${location.origin}${location.pathname}?code=${encodeURIComponent(code)}`;
+const giftLink = (code) => `${location.origin}${STORE}/?code=${encodeURIComponent(code)}`;
 
 function giftState(gift) {
   if (gift.status === 'redeemed') return `redeemed by ${gift.redeemedBy} on ${formatDate(gift.redeemedAt)}`;
