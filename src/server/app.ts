@@ -29,6 +29,7 @@ import plansRoutes from './routes/plans';
 import premiumRedeemRoutes from './routes/premium-redeem';
 import premiumTransferRoutes from './routes/premium-transfer';
 import premiumSlotsRoutes from './routes/premium-slots';
+import premiumGiftsRoutes from './routes/premium-gifts';
 import userStatusRoutes from './routes/user-status';
 import { ErrorReply } from './schemas';
 
@@ -72,6 +73,7 @@ async function premiumApi(fastify: FastifyInstance, options: AppOptions): Promis
   await fastify.register(paymentOrdersRoutes, options);
   await fastify.register(premiumTransferRoutes, options);
   await fastify.register(premiumSlotsRoutes, options);
+  await fastify.register(premiumGiftsRoutes, options);
   await fastify.register(premiumRedeemRoutes, options);
   await fastify.register(botPremiumRoutes, options);
   await fastify.register(paymentSubscriptionRoutes, options);

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { QueryTypes } from 'sequelize';
 import { redeemCode } from '../../src/core/codes/redeem-code';
 import { OutboxEvent, PremiumGrant, ServerPremium } from '../../src/core/models';
+import { applyPayment } from '../../src/core/payments/apply-payment';
 import { grantPremium } from '../../src/core/premium/grant';
 import { useTestCore } from '../support/context';
-import { createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
+import { createOrderRow, createUser, DAY_MS, grantRequest, snowflake } from '../support/fixtures';
 import { json, premium } from '../support/cli';
 
 // Each test runs the built CLI as child processes: up to 8 s a test measured on the shared 2-core machine.
@@ -196,6 +197,29 @@ describe('premium codes', () => {
         ip: '127.0.0.1',
       }),
     ).rejects.toMatchObject({ code: 'CODE_REVOKED' });
+  });
+
+  it('list shows a code bought in the store with its buyer and payment, and --json too', async () => {
+    const buyer = await createUser();
+    const order = await createOrderRow(buyer.id, { gift: true });
+    await applyPayment(
+      getCore().sequelize,
+      { processorOrderId: order.processorOrderId, paymentId: 'pay_GiftCli0000001' },
+      { source: 'webhook', invoicing: getCore().config.invoicing },
+    );
+    const listed = json<{ codes: { paymentId: string | null; boughtBy: string | null; status: string }[] }>(
+      await premium(['codes', 'list', '--json']),
+    );
+    expect(listed.codes[0]).toMatchObject({
+      paymentId: 'pay_GiftCli0000001',
+      boughtBy: buyer.providerId,
+      status: 'unused',
+    });
+    const table = await premium(['codes', 'list', '--limit', '1']);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toContain('BOUGHT BY');
+    expect(table.stdout).toContain(buyer.providerId);
+    expect(table.stdout).toContain('pay_GiftCli0000001');
   });
 });
 

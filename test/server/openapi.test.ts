@@ -158,6 +158,7 @@ describe('the OpenAPI document (/docs/json)', () => {
         payload: { code, category: 'USER' },
       }),
       await inject('GET /api/premium/slots', { url: '/api/premium/slots', headers: auth }),
+      await inject('GET /api/premium/gifts', { url: '/api/premium/gifts', headers: auth }),
       await inject('POST /api/premium/slots/{bundleId}/bind', {
         url: '/api/premium/slots/1/bind',
         headers: auth,

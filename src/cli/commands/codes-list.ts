@@ -30,13 +30,26 @@ export function registerCodesList(codes: Command, session: Session): void {
         rows.length === 0
           ? 'No codes.'
           : table(
-              ['CODE', 'BATCH', 'STATUS', 'PLAN', 'EXPIRES', 'REDEEMED BY', 'GRANT', 'REASON'],
+              [
+                'CODE',
+                'BATCH',
+                'STATUS',
+                'PLAN',
+                'EXPIRES',
+                'BOUGHT BY',
+                'PAYMENT',
+                'REDEEMED BY',
+                'GRANT',
+                'REASON',
+              ],
               rows.map((code) => [
                 `#${code.codeId}`,
                 `#${code.batchId}`,
                 code.status,
                 planLabel(code.planType, code.months),
                 code.expiresAt ? shownTime(code.expiresAt) : 'never',
+                code.boughtBy ?? '-',
+                code.paymentId ?? '-',
                 code.redeemedBy ?? '-',
                 code.grantId === null ? '-' : `#${code.grantId}`,
                 code.revokeReason ?? code.reason,

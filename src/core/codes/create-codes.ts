@@ -3,7 +3,7 @@ import { selectRows } from '../db/database';
 import { AppError } from '../errors';
 import type { Plan } from '../plans';
 import { DEFAULT_CODE_LIFETIME_DAYS, MAX_CODES_PER_BATCH } from './batch-limits';
-import { canonicalCode, codeSha256, generateCode } from './code-text';
+import { canonicalCode, codeSha256, generateCode } from '../code-text';
 import { INSERT_BATCH, INSERT_CODES } from './sql';
 
 export { DEFAULT_CODE_LIFETIME_DAYS, MAX_CODES_PER_BATCH } from './batch-limits';

@@ -25,6 +25,9 @@ export interface CodeSummary {
   grantId: number | null;
   revokedAt: Date | null;
   revokeReason: string | null;
+  /** A code bought in the store (docs/codes.md): the payment that made it, and its buyer's Discord id. */
+  paymentId: string | null;
+  boughtBy: string | null;
 }
 
 /** Codes, newest first, optionally of one batch or in one status. */

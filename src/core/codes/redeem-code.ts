@@ -7,7 +7,7 @@ import { planOf, type PlanType } from '../plans';
 import { grantPremium } from '../premium/grant';
 import type { Category, PremiumChange } from '../premium/types';
 import { findUserByProviderId } from '../users';
-import { canonicalCode, codeSha256 } from './code-text';
+import { canonicalCode, codeSha256 } from '../code-text';
 import { assertAttemptsLeft, recordFailedAttempt } from '../users/failed-attempts';
 import { lockCode, MARK_REDEEMED } from './sql';
 

@@ -19,10 +19,13 @@ export function listCodes(where: string, limit: string): string {
            b.plan_type AS "planType", b.months, b.duration_days AS "durationDays",
            b.expires_at AS "expiresAt", b.created_at AS "createdAt", b.reason,
            c.redeemed_at AS "redeemedAt", u.provider_id AS "redeemedBy", c.grant_id AS "grantId",
-           c.revoked_at AS "revokedAt", c.revoke_reason AS "revokeReason"
+           c.revoked_at AS "revokedAt", c.revoke_reason AS "revokeReason",
+           c.payment_id AS "paymentId", buyer.provider_id AS "boughtBy"
     FROM premium_codes c
     JOIN premium_code_batches b ON b.id = c.batch_id
-    LEFT JOIN users u ON u.id = c.redeemed_by_user_id) codes
+    LEFT JOIN users u ON u.id = c.redeemed_by_user_id
+    LEFT JOIN payments p ON p.payment_id = c.payment_id
+    LEFT JOIN users buyer ON buyer.id = p.buyer_user_id) codes
   ${where}
   ORDER BY "codeId" DESC
   LIMIT ${limit}`;
@@ -55,3 +58,23 @@ export const LOCK_CODES_TO_REVOKE = `
 
 export const REVOKE_CODES =
   'UPDATE premium_codes SET revoked_at = now(), revoked_by = $2, revoke_reason = $3 WHERE id = ANY($1::bigint[])';
+
+/**
+ * The gift codes user $1 (a Discord id) bought (docs/codes.md), newest first, at most $2: each with its
+ * order, its plan and its state, and who redeemed it by the name their sign-in gave.
+ */
+export const GIFTS_BOUGHT = `
+  SELECT c.id AS "codeId", c.code, o.processor_order_id AS "orderId", p.paid_at AS "boughtAt",
+         b.plan_type AS "planType", b.tier, b.duration_days AS "days",
+         CASE WHEN c.redeemed_at IS NOT NULL THEN 'redeemed' WHEN c.revoked_at IS NOT NULL THEN 'revoked'
+              ELSE 'unused' END AS status,
+         c.redeemed_at AS "redeemedAt", r.username AS "redeemedBy"
+  FROM users buyer
+    JOIN payments p ON p.buyer_user_id = buyer.id AND p.kind = 'gift'
+    JOIN premium_codes c ON c.payment_id = p.payment_id
+    JOIN premium_code_batches b ON b.id = c.batch_id
+    JOIN orders o ON o.id = p.order_id
+    LEFT JOIN users r ON r.id = c.redeemed_by_user_id
+  WHERE buyer.provider_id = $1
+  ORDER BY c.id DESC
+  LIMIT $2`;

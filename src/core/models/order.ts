@@ -62,6 +62,8 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
   declare upgradeFromTier: CreationOptional<string | null>;
   /** A subscription switch's upgrade (docs/subscriptions.md): the subscription whose cycle's days it converts. */
   declare upgradeSubscriptionId: CreationOptional<string | null>;
+  /** A gift's order (docs/codes.md): its payment makes a gift code of its plan, granting nobody. */
+  declare gift: CreationOptional<boolean>;
   declare createdAt: CreationOptional<Date>;
   declare updatedAt: CreationOptional<Date>;
 
@@ -106,6 +108,7 @@ export class Order extends Model<InferAttributes<Order>, InferCreationAttributes
         billingCountry: { type: DataTypes.TEXT },
         upgradeFromTier: { type: DataTypes.TEXT },
         upgradeSubscriptionId: { type: DataTypes.TEXT },
+        gift: { type: DataTypes.BOOLEAN, allowNull: false, defaultValue: false },
         createdAt: DataTypes.DATE,
         updatedAt: DataTypes.DATE,
       },

@@ -13,7 +13,7 @@ import { MARK_REFUND_CHECKED, ORDER_PAID_WITHOUT_GRANT, ORDER_PAID_REFUSED } fro
  * refused one are statements built here, which applyPayment sends in that pipelined transaction.
  */
 
-/** Order `orderId` paid by `paymentId`, no grant going with it (a bundle's); answers its id when it was still unpaid. */
+/** Order `orderId` paid by `paymentId` with no grant (a bundle's, a gift's); its id when it was still unpaid. */
 export const orderPaidWithoutGrant = (orderId: number, paymentId: string): PlainQuery => ({
   name: 'order-paid-without-grant',
   text: ORDER_PAID_WITHOUT_GRANT,

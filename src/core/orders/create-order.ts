@@ -43,6 +43,8 @@ export interface CreateOrderRequest {
   offerCode?: string | null;
   /** Turns the buyer's days of a lower tier on the target into `toPlan`'s tier (orders/upgrade.ts). */
   upgrade?: UpgradeChoice | null;
+  /** Buys a gift code of the plan instead of premium (docs/codes.md): a one-off plan of one target. */
+  gift?: boolean;
   /** Who the invoice is for (docs/invoices.md): 400 STATE_REQUIRED, INVALID_STATE, INVALID_GSTIN, …. */
   billing?: BillingInput | null;
   /**
@@ -77,6 +79,12 @@ export async function createOrder(
       'an upgrade is priced by the days it converts: no offer code',
     );
   }
+  if (request.upgrade && request.gift) {
+    throw AppError.validation(
+      'GIFT_NOT_FOR_UPGRADES',
+      'an upgrade converts your own days: it cannot be a gift',
+    );
+  }
   const upgrade = request.upgrade
     ? await priceUpgrade(
         core,
@@ -86,13 +94,16 @@ export async function createOrder(
       )
     : null;
   const plan = upgrade?.plan ?? (await resolvePurchase(core.sequelize, request, { category }));
+  const gift = request.gift === true;
+  if (gift) assertGiftable(request, plan);
   if (!request.offerCode) assertAmount(request, plan, plan.pricePaise);
   const buyer = await findUserByProviderId(request.providerId);
   // A bundle is bought by a user, not for one guild: a guild it names (one the buyer manages) is bound first.
   const bundleWithoutGuild = isBundle(plan) && category === 'SERVER' && (request.guildId ?? null) === null;
+  // A gift is for whoever redeems its code, and where: no guild.
   const guildId = upgrade
     ? upgrade.guildId
-    : bundleWithoutGuild
+    : bundleWithoutGuild || gift
       ? null
       : await targetGuild(buyer, category, request.guildId ?? null);
   // The code is judged before the amount, so a code that does not apply is named as such.
@@ -119,6 +130,7 @@ export async function createOrder(
     billing,
     upgradeFromTier: upgrade?.fromTier ?? null,
     upgradeSubscriptionId: upgrade?.subscriptionId ?? null,
+    gift,
   };
   const next = await reuseOrReserve(core, processor, target);
   if ('order' in next) return next.order;
@@ -162,6 +174,7 @@ export async function createOrder(
           ...billingColumns(billing),
           upgradeFromTier: target.upgradeFromTier,
           upgradeSubscriptionId: target.upgradeSubscriptionId,
+          gift,
           createdAt: now,
           nextCheckAt: firstCheckAt(now),
         },
@@ -229,6 +242,19 @@ async function reuseOrReserve(
     } else {
       await sleep(RESERVATION_POLL_MS);
     }
+  }
+}
+
+/** A gift is a code of one plan for one target, paid once: not a bundle's slots. */
+function assertGiftable(request: CreateOrderRequest, plan: PricedPlan): void {
+  if (isBundle(plan)) {
+    throw AppError.validation(
+      'GIFT_NOT_FOR_BUNDLES',
+      `${plan.planType} is a bundle of ${plan.slots} servers: a gift code is for one account or server`,
+    );
+  }
+  if (request.guildId) {
+    throw AppError.validation('GIFT_WITHOUT_GUILD', 'a gift is for whoever redeems its code: name no guild');
   }
 }
 

@@ -46,6 +46,7 @@ export async function findReusableOrder(
       tier: target.plan.tier,
       upgradeFromTier: target.upgradeFromTier,
       upgradeSubscriptionId: target.upgradeSubscriptionId,
+      gift: target.gift,
       // An upgrade's days are part of what it buys: an order of other days is another purchase.
       ...(target.upgradeFromTier !== null && { durationDays: target.plan.durationDays }),
       ...billingColumns(target.billing),

@@ -16,10 +16,24 @@ export function reservationLeaseMs(providerTimeoutMs: number): number {
   return providerTimeoutMs + LEASE_MARGIN_MS;
 }
 
-function targetKey(target: OrderTarget): string {
-  const { category, guildId, plan, offerId, billing, upgradeFromTier, upgradeSubscriptionId } = target;
+function targetKey({
+  category,
+  guildId,
+  plan,
+  offerId,
+  billing,
+  upgradeFromTier,
+  upgradeSubscriptionId,
+  gift,
+}: OrderTarget): string {
   const billed = [billing.stateCode ?? '', billing.gstin ?? '', billing.name ?? ''];
-  const priced = [plan.pricePaise, offerId ?? '', upgradeFromTier ?? '', upgradeSubscriptionId ?? ''];
+  const priced = [
+    plan.pricePaise,
+    offerId ?? '',
+    upgradeFromTier ?? '',
+    upgradeSubscriptionId ?? '',
+    gift ? 'gift' : '',
+  ];
   return [category, guildId ?? '', plan.planType, plan.months ?? '', ...priced, ...billed].join(':');
 }
 

@@ -32,7 +32,7 @@ export const MARK_REFUND_CHECKED = 'UPDATE orders SET refund_checked_at = now() 
  * grantSql takes it as a CTE, with the grant's parameters): only once the grant extended the record
  * (`after`), and only an order still unpaid.
  */
-/** A bundle order paid: its premium is the bundle, bound to guilds later, so no grant goes with it. */
+/** An order paid whose premium is no grant of its own (a bundle, bound to guilds later; a gift's code). */
 export const ORDER_PAID_WITHOUT_GRANT = `UPDATE orders SET status = 'paid', payment_id = $2::text, paid_at = now(), next_check_at = NULL, updated_at = now()
     WHERE id = $1::bigint AND status = 'created' RETURNING id`;
 

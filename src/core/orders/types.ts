@@ -21,4 +21,6 @@ export interface OrderTarget {
   upgradeFromTier: string | null;
   /** A subscription switch's upgrade: the subscription whose cycle it converts; null for any other. */
   upgradeSubscriptionId: string | null;
+  /** A gift's order (docs/codes.md): it buys a gift code of the plan, for nobody yet. */
+  gift: boolean;
 }

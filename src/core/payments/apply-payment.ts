@@ -9,6 +9,7 @@ import type { Order } from '../models';
 import { ORDER_PAID_WITH_GRANT } from '../orders/sql';
 import { orderPaidRefused, orderPaidWithoutGrant } from '../orders/changes';
 import type { MadeBundle } from '../bundles';
+import type { GiftCode } from '../purchase-kinds/gift-code';
 import { kindNameOf, kindOf, type PaymentToGrant } from '../purchase-kinds';
 import { grantPremium } from '../premium/grant';
 import { noticeJob, noticePurchase, ORDER_PAID_NOW } from '../seller-notices';
@@ -64,6 +65,7 @@ export type PayableOrder = Pick<
   | 'billingPincode'
   | 'billingCountry'
   | 'upgradeFromTier'
+  | 'gift'
 > & {
   buyerProviderId: string;
   buyerUsername: string;
@@ -84,6 +86,8 @@ export interface AppliedPayment {
    * (refundRefusedPayment), now or again.
    */
   refused?: string;
+  /** A gift's order: the code its payment bought (docs/codes.md). */
+  gift?: GiftCode;
 }
 
 const ACTORS: Record<PaymentSource, (buyerProviderId: string) => string> = {
@@ -239,7 +243,9 @@ export async function applyPayment(
       sequelize,
       orderToGrant(sequelize, transaction, order, payment, context),
     );
-    if (!granted.refused) return { order, change: granted.change, bundle: granted.bundle };
+    if (!granted.refused) {
+      return { order, change: granted.change, bundle: granted.bundle, gift: granted.giftCode };
+    }
     const refusedOrder = { ...order, status: 'paid' as const, paymentId: payment.paymentId };
     return {
       order: { ...refusedOrder, refusedCode: granted.refused },

@@ -26,7 +26,7 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
            (SELECT g.name FROM user_guilds g WHERE g.user_id = o.buyer_user_id AND g.guild_id = o.guild_id)
              AS "guildName",
            o.receipt, o.offer_id AS "offerId", o.refused_code AS "refusedCode",
-           o.upgrade_from_tier AS "upgradeFromTier",
+           o.upgrade_from_tier AS "upgradeFromTier", o.gift,
            (o.offer_id IS NOT NULL AND o.created_at <= now() - $2::interval) AS "holdLapsed"
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;

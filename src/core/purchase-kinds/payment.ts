@@ -8,7 +8,7 @@ import type { GrantSource } from '../premium/types';
 import type { NoticeBuyer } from '../seller-notices';
 
 /** Every purchase kind's name, as `payments.kind` records it. */
-export type PurchaseKindName = 'single' | 'bundle' | 'upgrade';
+export type PurchaseKindName = 'single' | 'bundle' | 'upgrade' | 'gift';
 
 /** The row a payment was recorded on, as `payment_refunds` and `payment_disputes` still name it. */
 export type PaymentOwner = { orderId: number } | { chargeId: number };
@@ -23,7 +23,7 @@ export interface LockedPayment extends PaymentGrants {
   source: 'order' | 'charge';
   /**
    * What it bought (`payments.kind`, src/core/purchase-kinds): one target's premium, a bundle, or the
-   * upgrade of days held. A payment not recorded yet has bought nothing yet: `single`.
+   * upgrade of days held, or a gift code. A payment not recorded yet has bought nothing yet: `single`.
    */
   kind: PurchaseKindName;
   /** For reasons and messages: `order <id>`, `subscription <id> payment <id>`. */

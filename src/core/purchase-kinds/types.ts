@@ -1,6 +1,7 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import type { MadeBundle } from '../bundles';
 import type { PlainTransaction } from '../db/plain-transaction';
+import type { GiftCode } from './gift-code';
 import type { LockedPayment } from './payment';
 import type { RecordedRefund } from './refund-records';
 import type { RevokeLimit } from '../premium/revoke';
@@ -66,6 +67,8 @@ export interface PurchaseTerms {
   /** The guild the purchase is for; a bundle's first slot's, or null to bind all later. */
   guildId: string | null;
   planType: string;
+  /** Custom's months; null for every other plan and for a charge. */
+  months: number | null;
   tier: string;
   slots: number;
   durationDays: number;
@@ -125,6 +128,8 @@ export interface GrantedPurchase {
   bundle?: MadeBundle;
   /** Refused, granting nothing (UPGRADE_DAYS_CHANGED): the caller refunds it in full. */
   refused?: string;
+  /** The gift code the payment bought (docs/codes.md). */
+  giftCode?: GiftCode;
 }
 
 /**

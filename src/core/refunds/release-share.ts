@@ -3,7 +3,7 @@ import { AppError } from '../errors';
 import { lockPayment } from '../payments/locked-payment';
 import type { PremiumChange, RevokeRequest } from '../premium/types';
 import { processedTotalOf, refundedPaymentOf } from '../purchase-kinds/refund-records';
-import { takeRefundedShare } from '../purchase-kinds';
+import { paymentAsBought, takeRefundedShare } from '../purchase-kinds';
 
 /**
  * An operator's release of a partial refund's revoke that the revocation guard held: the refund's share is
@@ -20,8 +20,9 @@ export async function releaseRefundedShare(
   held: RevokeRequest,
 ): Promise<{ change: PremiumChange; detail: string }> {
   const refunded = await refundedPaymentOf(transaction, rowId);
-  const payment = await lockPayment(sequelize, transaction, refunded, null);
-  if (!payment) throw AppError.notFound('PAYMENT_NOT_FOUND', `no payment ${refunded.paymentId} of ours`);
+  const locked = await lockPayment(sequelize, transaction, refunded, null);
+  if (!locked) throw AppError.notFound('PAYMENT_NOT_FOUND', `no payment ${refunded.paymentId} of ours`);
+  const payment = await paymentAsBought(transaction, locked);
   if (payment.standing !== 'paid') {
     throw AppError.conflict(
       'PAYMENT_NOT_PAID',

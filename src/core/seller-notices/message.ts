@@ -8,9 +8,17 @@ const escaped = (text: string) => text.replace(MARKDOWN, (character) => `\\${cha
 
 const buyerOf = ({ username, providerId }: NoticeBuyer) => `**${escaped(username)}** (${providerId})`;
 
-function purchaseOf({ tier, planType, durationDays, category, guildId, guildName }: NoticePurchase): string {
+function purchaseOf({
+  tier,
+  planType,
+  durationDays,
+  category,
+  guildId,
+  guildName,
+  gift,
+}: NoticePurchase): string {
   const server = guildName ? `server **${escaped(guildName)}** (${guildId})` : `server ${guildId}`;
-  const target = category === 'SERVER' ? server : 'their account';
+  const target = gift ? 'a gift code' : category === 'SERVER' ? server : 'their account';
   return `${escaped(tier)} ${escaped(planType)} (${durationDays} days) for ${target}`;
 }
 

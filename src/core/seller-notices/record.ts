@@ -17,8 +17,9 @@ export function noticePurchase({
   category,
   guildId,
   guildName = null,
+  gift = false,
 }: NoticePurchase): NoticePurchase {
-  return { tier, planType, durationDays, category, guildId, guildName };
+  return { tier, planType, durationDays, category, guildId, guildName, ...(gift && { gift }) };
 }
 
 /**

@@ -15,6 +15,8 @@ export interface NoticePurchase {
   guildId: string | null;
   /** The guild's name as the buyer's sign-in saw it; null or absent (notices queued before) when unknown. */
   guildName?: string | null;
+  /** Bought as a gift code, for whoever redeems it (docs/codes.md); absent on notices queued before. */
+  gift?: boolean;
 }
 
 /** The offer rules a late payment may break (docs/offers.md). */

@@ -87,7 +87,7 @@ export async function applyCharge(
   const granted = await kindOf({ kind: kindNameOf(subscription) }).grant(sequelize, {
     paymentId: charge.paymentId,
     actor,
-    terms: { ...subscription.get(), buyerProviderId: buyer.providerId },
+    terms: { ...subscription.get(), months: null, buyerProviderId: buyer.providerId },
     origin: {
       source: 'charge',
       subscriptionId: subscription.id,

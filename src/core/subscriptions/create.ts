@@ -34,6 +34,8 @@ export interface CreateSubscriptionRequest {
   billing?: BillingInput | null;
   /** Refused when given: offers are for one-time purchases (400 OFFER_NOT_FOR_SUBSCRIPTIONS). */
   offerCode?: string | null;
+  /** Refused when true: a gift code is bought once, with create-order (400 GIFT_NOT_FOR_SUBSCRIPTIONS). */
+  gift?: boolean;
 }
 
 export interface CreatedSubscription {
@@ -74,6 +76,12 @@ export async function createSubscription(
     throw AppError.validation(
       'OFFER_NOT_FOR_SUBSCRIPTIONS',
       'offer codes apply to one-time purchases only; subscribe without the code, or buy the plan once with it',
+    );
+  }
+  if (request.gift === true) {
+    throw AppError.validation(
+      'GIFT_NOT_FOR_SUBSCRIPTIONS',
+      'a gift code is bought once: buy the plan as a gift, without subscribing',
     );
   }
   const billing = parseBilling(request.billing, (await readSettings(core)).invoicing.sellerGstin);

@@ -30,6 +30,12 @@ const CreateOrderBody = Type.Object({
   ),
   ...BillingFields,
   ...UpgradeField,
+  gift: Type.Optional(
+    Type.Boolean({
+      description:
+        'buy a gift code of the plan (a one-off plan of one target, no guild): shown in your gifts once paid',
+    }),
+  ),
 });
 
 const ProcessorOrder = Type.Object(

@@ -40,6 +40,11 @@ const CreateSubscriptionBody = Type.Object({
       description: 'refused: offers apply to one-time purchases (400 OFFER_NOT_FOR_SUBSCRIPTIONS)',
     }),
   ),
+  gift: Type.Optional(
+    Type.Boolean({
+      description: 'refused when true: a gift is bought once (400 GIFT_NOT_FOR_SUBSCRIPTIONS)',
+    }),
+  ),
 });
 
 const CreatedSubscription = Type.Object({

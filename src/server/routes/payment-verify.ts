@@ -48,7 +48,10 @@ const VerifyPaymentReply = Type.Object({
   category: Type.Union(CATEGORIES.map((category) => Type.Literal(category))),
   guildId: Type.Union([Type.String(), Type.Null()]),
   planType: Type.String(),
-  expiresAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: "when the premium bought ends; null for a gift, whose days run from the code's redemption",
+  }),
+  giftCode: Type.Optional(Type.String({ description: 'a gift order: the code it bought, to give away' })),
 });
 
 function checkoutResponse(body: VerifyPaymentBody) {
@@ -70,9 +73,20 @@ function checkoutResponse(body: VerifyPaymentBody) {
  * in REPORT_TIMEZONE (`timeZone`), `expiresAt` in UTC.
  */
 function reply(
-  { order, change, bundle }: AppliedPayment,
+  { order, change, bundle, gift }: AppliedPayment,
   timeZone: string,
 ): Static<typeof VerifyPaymentReply> {
+  const bought = { orderId: order.processorOrderId, category: order.category, guildId: order.guildId };
+  if (gift) {
+    return {
+      success: true,
+      message: `Payment verified: your gift code of ${order.planType} (${order.durationDays} days) is ${gift.code}`,
+      ...bought,
+      planType: order.planType,
+      expiresAt: null,
+      giftCode: gift.code,
+    };
+  }
   const holder = bundle
     ? `bundle ${bundle.bundleId} (${order.slots} servers)`
     : order.guildId === null
@@ -84,9 +98,7 @@ function reply(
   return {
     success: true,
     message: `Payment verified: premium for ${holder} is active until ${localTime(ends, timeZone)}`,
-    orderId: order.processorOrderId,
-    category: order.category,
-    guildId: order.guildId,
+    ...bought,
     planType: order.planType,
     expiresAt,
   };

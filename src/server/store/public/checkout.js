@@ -68,7 +68,9 @@ async function verifyPayment(fields, line) {
     });
     say(
       line,
-      `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatDate(reply.expiresAt)}.`,
+      reply.giftCode
+        ? `Payment verified: your gift code of ${reply.planType} is ${reply.giftCode}. It is under Gifts you bought.`
+        : `Payment verified: ${reply.planType} premium for ${holderName(reply.guildId)} is active until ${formatDate(reply.expiresAt)}.`,
     );
   } catch (error) {
     if (!failedOnTheWay(error)) {

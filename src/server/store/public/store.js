@@ -236,6 +236,7 @@ async function buy(event) {
   const code = chosenCode();
   const months = code === CUSTOM ? Number(form.get('months')) : undefined;
   const guildId = form.get('target') || null;
+  const gift = form.get('gift') === 'on';
   if (buyRefusal(code, months, guildId) !== null) return;
   byId('pay').disabled = true;
   const offerCode = StoreOffers.input().value.trim() || undefined;
@@ -254,9 +255,11 @@ async function buy(event) {
       plan: code,
       months,
       category: guildId ? 'SERVER' : 'USER',
-      guildId,
+      // A gift is for whoever redeems it: the server chosen says only which plans it may be.
+      guildId: gift ? null : guildId,
       billing: StoreBilling.of(event.target.elements),
       offerCode,
+      gift: gift || undefined,
     });
   } catch (error) {
     // The code's refusal (used up, used already, …) is the buyer's to read where they typed it.

@@ -1,0 +1,108 @@
+import type { Transaction } from 'sequelize';
+import { execute, selectRows } from '../db/database';
+import type { LockedPayment } from './payment';
+import type { Category } from '../premium/types';
+import { makeGiftCode } from './gift-code';
+import { single } from './single';
+import { GIVE_BACK_GIFT_CODE, LOCK_GIFT_CODE, WITHDRAW_GIFT_CODE } from './sql';
+import type { PurchaseKind } from './types';
+
+/** A gift's code, locked, and its redemption when someone redeemed it. */
+interface GiftCodeRow {
+  id: number;
+  grantId: number | null;
+  category: Category | null;
+  guildId: string | null;
+  providerId: string | null;
+}
+
+/**
+ * A gift code bought in the store (docs/codes.md): what the payment bought is the code until someone
+ * redeems it, then the days its redemption granted, wherever a transfer moved them. A take of an unredeemed
+ * code withdraws it (a dispute's only while it is open); of a redeemed one, it takes the redeemer's days as
+ * a single purchase's take does (`single`), the redemption's grant standing for the payment's own. The
+ * code's row lock orders a take and a redemption: whichever comes second sees what the first did.
+ */
+export const gift: PurchaseKind = {
+  /** The order marked paid, then its code made (once: applied again, the payment finds the code it made). */
+  async grant(_sequelize, payment) {
+    const { origin, terms } = payment;
+    if (origin.source !== 'order') {
+      throw new Error(`payment ${payment.paymentId}: a gift code is bought by an order, not a subscription`);
+    }
+    await payment.recordWithoutGrant();
+    const giftCode = await makeGiftCode(
+      origin.transaction,
+      payment.paymentId,
+      { providerId: terms.buyerProviderId },
+      {
+        planType: terms.planType,
+        months: terms.months,
+        durationDays: terms.durationDays,
+        tier: terms.tier,
+      },
+    );
+    return { change: null, giftCode };
+  },
+
+  async takeRefund(context, payment, take) {
+    const code = await lockGiftCode(context.transaction, payment.paymentId);
+    if (!code) return;
+    if (code.grantId === null) {
+      const by = take.full ? take.revoke : take.share;
+      await execute(context.transaction, WITHDRAW_GIFT_CODE, [code.id, by.actor, by.reason]);
+      return;
+    }
+    await single.takeRefund(context, asRedeemed(payment, code), take);
+  },
+
+  async takeDisputed(context, payment, take) {
+    const code = await lockGiftCode(context.transaction, payment.paymentId);
+    if (!code) return null;
+    if (code.grantId === null) {
+      // Withdrawn by the dispute's own key, which its win names: a refund's withdrawal stays.
+      const { idempotencyKey, reason } = take.revoke;
+      await execute(context.transaction, WITHDRAW_GIFT_CODE, [code.id, idempotencyKey, reason]);
+      return null;
+    }
+    return single.takeDisputed(context, asRedeemed(payment, code), take);
+  },
+
+  /** False when the payment made no code yet: the won dispute then applies it, making the code. */
+  async restoreDisputed(context, payment, won) {
+    const code = await lockGiftCode(context.transaction, payment.paymentId);
+    if (!code) return false;
+    if (code.grantId === null) {
+      await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, won.revoke.idempotencyKey]);
+      return true;
+    }
+    return single.restoreDisputed(context, asRedeemed(payment, code), won);
+  },
+};
+
+/**
+ * The payment as what it bought now, for the rules that take a share of one grant's days (a refund's
+ * share released from the revocation guard): a redeemed gift's payment pays for its redemption's grant.
+ */
+export async function paymentAsBought(
+  transaction: Transaction,
+  payment: LockedPayment,
+): Promise<LockedPayment> {
+  if (payment.kind !== 'gift') return payment;
+  const code = await lockGiftCode(transaction, payment.paymentId);
+  return code?.grantId ? asRedeemed(payment, code) : payment;
+}
+
+async function lockGiftCode(transaction: Transaction, paymentId: string): Promise<GiftCodeRow | null> {
+  const [code] = await selectRows<GiftCodeRow>(transaction, LOCK_GIFT_CODE, [paymentId]);
+  return code ?? null;
+}
+
+/** The redemption's grant stands for the payment's own, and a restore goes to the redeemer, as it went. */
+function asRedeemed(payment: LockedPayment, code: GiftCodeRow): LockedPayment {
+  return {
+    ...payment,
+    ownGrants: { id: [Number(code.grantId)] },
+    plan: { ...payment.plan, category: code.category!, providerId: code.providerId!, guildId: code.guildId },
+  };
+}

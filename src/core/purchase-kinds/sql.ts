@@ -1,0 +1,42 @@
+/** The raw SQL of the purchase kinds: a gift's code, found by the payment that bought it (docs/codes.md). */
+
+/**
+ * The code payment $1 bought, locked against its redemption, with the redemption's grant and where and for
+ * whom it went (the grant's user, by their Discord id); none when the payment made no code yet.
+ */
+export const LOCK_GIFT_CODE = `
+  SELECT c.id, c.grant_id AS "grantId", g.category, g.guild_id AS "guildId", u.provider_id AS "providerId"
+  FROM premium_codes c
+    LEFT JOIN premium_grants g ON g.id = c.grant_id
+    LEFT JOIN users u ON u.id = g.user_id
+  WHERE c.payment_id = $1
+  FOR UPDATE OF c`;
+
+/**
+ * Code $1 withdrawn, by $2 for $3 (a refund's actor, or a dispute revoke's key): redeeming it is refused
+ * (CODE_REVOKED).
+ */
+export const WITHDRAW_GIFT_CODE =
+  'UPDATE premium_codes SET revoked_at = now(), revoked_by = $2, revoke_reason = $3 WHERE id = $1';
+
+/** Code $1 given back when dispute revoke $2 (its key: the dispute is won) withdrew it, and nothing since. */
+export const GIVE_BACK_GIFT_CODE = `
+  UPDATE premium_codes SET revoked_at = NULL, revoked_by = NULL, revoke_reason = NULL
+  WHERE id = $1 AND revoked_by = $2`;
+/**
+ * The gift code of payment $1 (docs/codes.md), made with a batch of its own unless the payment made one
+ * already: $2–$5 the plan (type, months, days, tier), $6 the actor, $7 the reason, $8 the code's SHA-256
+ * and $9 the code. Never expires: it was paid for. Answers the code the payment has, new or not (the last
+ * SELECT sees only rows from before the statement, so exactly one row comes back).
+ */
+export const MAKE_GIFT_CODE = `
+  WITH batch AS (
+    INSERT INTO premium_code_batches (plan_type, months, duration_days, tier, expires_at, actor, reason)
+    SELECT $2, $3, $4, $5, NULL, $6, $7
+    WHERE NOT EXISTS (SELECT 1 FROM premium_codes WHERE payment_id = $1)
+    RETURNING id),
+  made AS (
+    INSERT INTO premium_codes (batch_id, code_sha256, payment_id, code)
+    SELECT id, $8, $1, $9 FROM batch RETURNING id, code)
+  SELECT id AS "codeId", code FROM made
+  UNION ALL SELECT id, code FROM premium_codes WHERE payment_id = $1`;
