@@ -29,7 +29,7 @@ const plural = (count: number, by: RevenueReport['by']) => `${count} ${by}${coun
 
 /**
  * Only the periods something happened in, and the totals: ninety rows of zeros hid the few that mattered.
- * Then the range's figures by tier and by plan. `--json` keeps every period, each with its own split, for
+ * Then the range's figures by tier, by plan and by what was bought. `--json` keeps every period, each with its own split, for
  * charts and spreadsheets.
  */
 function render(report: RevenueReport): string {
@@ -61,6 +61,9 @@ function render(report: RevenueReport): string {
     '',
     `By plan, ${range}:`,
     split('PLAN', report.totals.byPlan, report.names.plans),
+    '',
+    `By purchase, ${range}:`,
+    split('BOUGHT', report.totals.byPurchase, {}),
   ].join('\n');
 }
 
@@ -90,7 +93,7 @@ export function registerReportRevenue(report: Command, session: Session): void {
   report
     .command('revenue')
     .description(
-      'gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE), and by tier and plan',
+      'gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE), and by tier, plan and purchase',
     )
     .option('--from <YYYY-MM-DD>', 'first day (default: 90 days, or 12 months, before --to)', day)
     .option('--to <YYYY-MM-DD>', 'last day, included (default: today)', day)

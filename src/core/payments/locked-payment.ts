@@ -18,7 +18,7 @@ import { PAYMENT_SOURCE } from './sql';
  * lock (an order's row, or its subscription's for a charge), so that what changes it runs in turn.
  * Where the two sources differ is said here once, by each (sources/order.ts, sources/charge.ts).
  */
-/** The row a payment was recorded on, as `payment_refunds` and `payment_disputes` still name it. */
+/** The row a payment was recorded on: its order's, or its subscription charge's. */
 export type PaymentOwner = { orderId: number } | { chargeId: number };
 
 export interface LockedPayment extends PaymentGrants {

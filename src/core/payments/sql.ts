@@ -31,8 +31,10 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
 
-/** A row when a dispute of order `$1` was lost or holds its premium taken. */
-export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
+/** A row when a dispute of order `$1`'s payment was lost or holds its premium taken. */
+export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes
+  WHERE payment_id = (SELECT payment_id FROM payments WHERE order_id = $1)
+    AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
 
 /** Refunds of payments older than this are left to the webhook and to operators. */
 const REFUND_CHECK_WINDOW = '30 days';
@@ -77,15 +79,15 @@ export const MARK_PROCESSED = `UPDATE payment_refunds SET refund_id = $2, status
 
 /** A processed refund made elsewhere (the dashboard), first seen processed. */
 export const INSERT_PROCESSED = `
-  INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, processed_at)
-  VALUES ($1, $2, $3, $4, $5, 'processed', now()) RETURNING id`;
+  INSERT INTO payment_refunds (refund_id, payment_id, amount_paise, status, processed_at)
+  VALUES ($1, $2, $3, 'processed', now()) RETURNING id`;
 
 /** Everything processed of payment $1, in paise. */
 export const PROCESSED_TOTAL = `
   SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
   WHERE payment_id = $1 AND status = 'processed'`;
 
-export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId", order_id AS "orderId" FROM payment_refunds WHERE id = $1`;
+export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId" FROM payment_refunds WHERE id = $1`;
 
 export const DAYS_TAKEN = `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`;
 
