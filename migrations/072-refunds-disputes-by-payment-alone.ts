@@ -24,7 +24,12 @@ const fillOwnerOf = (table: string) => `
 
 export const up: Migration = async ({ context: sequelize }) => {
   for (const table of TABLES) {
-    await addConstraintOnline(sequelize, table, `${table}_one_owner`, 'CHECK (order_id IS NULL OR charge_id IS NULL)');
+    await addConstraintOnline(
+      sequelize,
+      table,
+      `${table}_one_owner`,
+      'CHECK (order_id IS NULL OR charge_id IS NULL)',
+    );
     await alterBriefly(sequelize, `ALTER TABLE ${table} DROP CONSTRAINT IF EXISTS ${table}_check`);
   }
   await alterBriefly(

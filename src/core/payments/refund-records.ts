@@ -77,7 +77,10 @@ export async function processedTotalOf(transaction: Transaction, paymentId: stri
 }
 
 /** The payment a `payment_refunds` row refunds. */
-export async function refundedPaymentOf(transaction: Transaction, rowId: number): Promise<{ paymentId: string }> {
+export async function refundedPaymentOf(
+  transaction: Transaction,
+  rowId: number,
+): Promise<{ paymentId: string }> {
   const [row] = await selectRows<{ paymentId: string }>(transaction, REFUNDED_PAYMENT_OF, [rowId]);
   if (!row) throw AppError.notFound('REFUND_NOT_FOUND', `no refund row ${rowId}`);
   return row;

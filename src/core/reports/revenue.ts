@@ -75,7 +75,8 @@ class PeriodSums {
   purchases: Record<Purchase, Paise> = { single: new Paise(), bundle: new Paise(), upgrade: new Paise() };
 
   add(row: RevenueRow): void {
-    for (const sums of [this.all, this[row.kind], this[row.category], this.purchases[row.purchase]]) sums.add(row);
+    for (const sums of [this.all, this[row.kind], this[row.category], this.purchases[row.purchase]])
+      sums.add(row);
     this.tiers.add(row.tier, row);
     this.plans.add(row.plan, row);
   }
