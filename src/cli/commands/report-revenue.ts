@@ -29,8 +29,8 @@ const plural = (count: number, by: RevenueReport['by']) => `${count} ${by}${coun
 
 /**
  * Only the periods something happened in, and the totals: ninety rows of zeros hid the few that mattered.
- * Then the range's figures by tier, by plan and by what was bought. `--json` keeps every period, each with its own split, for
- * charts and spreadsheets.
+ * Then the range's figures by tier, by plan and by what was bought. `--json` keeps every period, each
+ * with its own split, for charts and spreadsheets.
  */
 function render(report: RevenueReport): string {
   const range = `${report.from} to ${report.to} (${report.timeZone})`;

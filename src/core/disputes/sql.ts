@@ -2,7 +2,8 @@ import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../payments/sql';
 
 /**
  * Every raw SQL string of the disputes (README.md for the words). `payment_disputes` holds one row per
- * dispute: its payment (`payment_id`; the `order_id` / `charge_id` pair is migration 072's, for an older version), its stage, what Razorpay said of it, and the ledger rows
+ * dispute: its payment (`payment_id`; migration 072 fills the `order_id` / `charge_id` pair for an older
+ * version), its stage, what Razorpay said of it, and the ledger rows
  * of its revoke (`revoke_ledger_id`) and of the grant that restored it (`restore_ledger_id`).
  */
 
