@@ -63,7 +63,11 @@ function render(report: RevenueReport): string {
     split('PLAN', report.totals.byPlan, report.names.plans),
     '',
     `By purchase, ${range}:`,
-    split('BOUGHT', report.totals.byPurchase, {}),
+    split(
+      'BOUGHT',
+      Object.fromEntries(Object.entries(report.totals.byPurchase).filter(([, figures]) => active(figures))),
+      {},
+    ),
   ].join('\n');
 }
 
