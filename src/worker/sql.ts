@@ -22,14 +22,11 @@ export const SUBSCRIPTIONS_BY_STATUS =
 /** All-time sums in paise: captured payments, processed refunds, lost disputes. */
 export const REVENUE_TOTALS = `
   SELECT
-    (SELECT COALESCE(sum(amount_paise), 0) FROM orders WHERE paid_at IS NOT NULL)::float8
-      + (SELECT COALESCE(sum(amount_paise), 0) FROM subscription_charges)::float8 AS paid,
+    (SELECT COALESCE(sum(amount_paise), 0) FROM payments)::float8 AS paid,
     (SELECT COALESCE(sum(amount_paise), 0) FROM payment_refunds WHERE status = 'processed')::float8
       AS refunded,
-    (SELECT COALESCE(sum(COALESCE(d.amount_paise, o.amount_paise, c.amount_paise)), 0)
-     FROM payment_disputes d
-     LEFT JOIN orders o ON o.id = d.order_id
-     LEFT JOIN subscription_charges c ON c.id = d.charge_id
+    (SELECT COALESCE(sum(COALESCE(d.amount_paise, p.amount_paise)), 0)
+     FROM payment_disputes d JOIN payments p ON p.payment_id = d.payment_id
      WHERE d.status = 'lost')::float8 AS disputed`;
 
 export const LAST_WEBHOOK_AGE =

@@ -191,7 +191,7 @@ describe('premium report', () => {
       expect.stringMatching(/^TOTAL\s+398\.00\s+0\.00\s+0\.00\s+398\.00\s+2\s/),
       `Not shown: ${asJson.periods.length - 1} days with nothing paid, refunded or disputed.`,
     ]);
-    // Then the range by tier and by plan.
+    // Then the range by tier, by plan and by what was bought (the kinds with money moving).
     expect(lines.slice(5)).toEqual([
       '',
       expect.stringMatching(/^By tier, \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2} \(.+\):$/),
@@ -201,6 +201,10 @@ describe('premium report', () => {
       expect.stringMatching(/^By plan, /),
       '  PLAN     GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
       '  Monthly  398.00  0.00      0.00      398.00  2',
+      '',
+      expect.stringMatching(/^By purchase, /),
+      '  BOUGHT  GROSS   REFUNDED  DISPUTED  NET     PAYMENTS',
+      '  single  398.00  0.00      0.00      398.00  2',
     ]);
     expect(empty).toMatchObject({
       code: 0,

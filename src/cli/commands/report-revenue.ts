@@ -29,8 +29,8 @@ const plural = (count: number, by: RevenueReport['by']) => `${count} ${by}${coun
 
 /**
  * Only the periods something happened in, and the totals: ninety rows of zeros hid the few that mattered.
- * Then the range's figures by tier and by plan. `--json` keeps every period, each with its own split, for
- * charts and spreadsheets.
+ * Then the range's figures by tier, by plan and by what was bought. `--json` keeps every period, each
+ * with its own split, for charts and spreadsheets.
  */
 function render(report: RevenueReport): string {
   const range = `${report.from} to ${report.to} (${report.timeZone})`;
@@ -61,6 +61,13 @@ function render(report: RevenueReport): string {
     '',
     `By plan, ${range}:`,
     split('PLAN', report.totals.byPlan, report.names.plans),
+    '',
+    `By purchase, ${range}:`,
+    split(
+      'BOUGHT',
+      Object.fromEntries(Object.entries(report.totals.byPurchase).filter(([, figures]) => active(figures))),
+      {},
+    ),
   ].join('\n');
 }
 
@@ -90,7 +97,7 @@ export function registerReportRevenue(report: Command, session: Session): void {
   report
     .command('revenue')
     .description(
-      'gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE), and by tier and plan',
+      'gross, refunded, disputed and net INR by day or month (in REPORT_TIMEZONE), and by tier, plan and purchase',
     )
     .option('--from <YYYY-MM-DD>', 'first day (default: 90 days, or 12 months, before --to)', day)
     .option('--to <YYYY-MM-DD>', 'last day, included (default: today)', day)

@@ -8,7 +8,7 @@ function render({ sales, nextCursor }: { sales: Sale[]; nextCursor: string | nul
   if (sales.length === 0) return 'No sales yet.';
   return (
     table(
-      ['PAID', 'BUYER', 'ORDER / SUBSCRIPTION', 'FOR', 'PLAN', 'AMOUNT', 'REFUNDED', 'STATE'],
+      ['PAID', 'BUYER', 'ORDER / SUBSCRIPTION', 'FOR', 'PLAN', 'AMOUNT', 'REFUNDED', 'STATE', 'BOUGHT'],
       sales.map((sale) => [
         shownTime(new Date(sale.at)),
         `${sale.buyerName} (${sale.buyerProviderId})`,
@@ -22,6 +22,7 @@ function render({ sales, nextCursor }: { sales: Sale[]; nextCursor: string | nul
         rupees(sale.amount),
         sale.refunded > 0 ? rupees(sale.refunded) : '-',
         sale.state,
+        sale.purchase,
       ]),
     ) + nextPageLine(nextCursor)
   );

@@ -63,11 +63,11 @@ const ORDER_COLUMNS = `o.processor_order_id AS "orderId", o.status, o.category, 
   COALESCE(o.list_price_paise, o.amount_paise + o.discount_paise) AS "listPricePaise",
   o.discount_paise AS "discountPaise", (SELECT f.code FROM offers f WHERE f.id = o.offer_id) AS "offerCode",
   (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
-   WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed') AS "refundedPaise"`;
+   WHERE r.payment_id = o.payment_id AND r.status = 'processed') AS "refundedPaise"`;
 
 /** The order has a processed refund (each is of more than nothing): `refundedPaise` > 0. */
 const REFUNDED_IN_PART = `EXISTS (SELECT 1 FROM payment_refunds r
-  WHERE r.payment_id = o.payment_id AND r.order_id = o.id AND r.status = 'processed')`;
+  WHERE r.payment_id = o.payment_id AND r.status = 'processed')`;
 
 /**
  * The orders `orderState` shows in each state, as a clause for `Conditions` that binds the status: the
@@ -102,11 +102,12 @@ export const DESCRIBE_ORDER = `SELECT o.id, o.receipt, o.next_check_at AS "nextC
  * grant), so the order's ledger finds them here, and their revokes by `revokes_grant_id`.
  */
 const GRANTS_PAID_FOR_BY_ORDER = `SELECT o.restore_grant_id FROM orders o WHERE o.id = ?
-       UNION SELECT g.id FROM orders o JOIN payment_refunds r ON r.payment_id = o.payment_id AND r.order_id = o.id
+       UNION SELECT g.id FROM orders o JOIN payment_refunds r ON r.payment_id = o.payment_id
          JOIN premium_grants g ON g.idempotency_key = 'refund-share:' || r.id || ':rest'
          WHERE o.id = ?
-       UNION SELECT g.id FROM payment_disputes d JOIN premium_grants g ON g.idempotency_key = 'dispute:' || d.dispute_id || ':won'
-         WHERE d.order_id = ?`;
+       UNION SELECT g.id FROM orders o JOIN payment_disputes d ON d.payment_id = o.payment_id
+         JOIN premium_grants g ON g.idempotency_key = 'dispute:' || d.dispute_id || ':won'
+         WHERE o.id = ?`;
 
 /**
  * The ledger rows of order `?` (for `Conditions`, which binds the order's id once per `?`): those that

@@ -1,7 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
 import type { DisputeStatus } from '../models';
-import type { PaymentOwner } from '../payments/locked-payment';
 import type { UnrestoredRevoke } from '../purchase-kinds';
 import {
   ANOTHER_DISPUTE_KEEPS_PREMIUM_REVOKED_SQL,
@@ -12,11 +11,6 @@ import {
   RECORD_RESTORE_SQL,
   UNRESTORED_REVOKE_SQL,
 } from './sql';
-
-/** The owner as `payment_disputes` columns: order_id, charge_id. */
-function ownerColumns(owner: PaymentOwner): [number | null, number | null] {
-  return 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
-}
 
 export interface DisputeProgress {
   /** The stage its deliveries so far reached. */
@@ -45,16 +39,10 @@ export interface DisputeDetails {
   respondBy: Date | null;
 }
 
-/** A disputed payment: its id, and its owner (the order or charge, kept for the reports). */
-export interface DisputedPaymentOf {
-  paymentId: string;
-  owner: PaymentOwner;
-}
-
 /** `revokeLedgerId`: the ledger row of the revoke this delivery made, if it made one. */
 export async function recordDisputeProgress(
   transaction: Transaction,
-  { paymentId, owner }: DisputedPaymentOf,
+  { paymentId }: { paymentId: string },
   disputeId: string,
   { status, opened }: DisputeProgress,
   details: DisputeDetails,
@@ -62,7 +50,7 @@ export async function recordDisputeProgress(
 ): Promise<void> {
   await execute(transaction, RECORD_DISPUTE_PROGRESS_SQL, [
     disputeId,
-    ...ownerColumns(owner),
+    paymentId,
     status,
     opened,
     details.amountPaise,
@@ -71,7 +59,6 @@ export async function recordDisputeProgress(
     details.phase,
     details.respondBy,
     revokeLedgerId,
-    paymentId,
   ]);
 }
 

@@ -2,21 +2,22 @@ import { DISPUTE_KEEPS_PREMIUM_REVOKED } from '../payments/sql';
 
 /**
  * Every raw SQL string of the disputes (README.md for the words). `payment_disputes` holds one row per
- * dispute: its payment (`payment_id`; and its owner, `order_id` or `charge_id`, for the reports), its stage, what Razorpay said of it, and the ledger rows
+ * dispute: its payment (`payment_id`; migration 072 fills the `order_id` / `charge_id` pair for an older
+ * version), its stage, what Razorpay said of it, and the ledger rows
  * of its revoke (`revoke_ledger_id`) and of the grant that restored it (`restore_ledger_id`).
  */
 
 export const DISPUTE_PROGRESS_SQL = 'SELECT status, opened FROM payment_disputes WHERE dispute_id = $1';
 
 /**
- * $1 dispute id, $2 order id, $3 charge id, $4 status, $5 opened, $6–$10 the details, $11 the ledger row
- * of the revoke this delivery made (null: it made none, the one known stays), $12 the payment.
+ * $1 dispute id, $2 the payment, $3 status, $4 opened, $5–$9 the details, $10 the ledger row of the revoke
+ * this delivery made (null: it made none, the one known stays).
  */
 export const RECORD_DISPUTE_PROGRESS_SQL = `
-INSERT INTO payment_disputes (dispute_id, order_id, charge_id, status, opened,
+INSERT INTO payment_disputes (dispute_id, payment_id, status, opened,
                               amount_paise, amount_deducted_paise, reason_code, phase, respond_by,
-                              revoke_ledger_id, payment_id)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                              revoke_ledger_id)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 ON CONFLICT (dispute_id) DO UPDATE
 SET status = EXCLUDED.status, opened = payment_disputes.opened OR EXCLUDED.opened, updated_at = now(),
   revoke_ledger_id = COALESCE(EXCLUDED.revoke_ledger_id, payment_disputes.revoke_ledger_id),

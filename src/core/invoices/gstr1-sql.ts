@@ -30,8 +30,6 @@ export const GSTR1_CHARGEBACKS = `
   SELECT d.dispute_id AS "disputeId", d.created_at AS "openedAt", d.status, i.payment_id AS "paymentId",
          i.number AS "invoiceNumber", i.total_paise AS "invoiceTotal"
   FROM payment_disputes d
-  LEFT JOIN orders o ON o.id = d.order_id
-  LEFT JOIN subscription_charges sc ON sc.id = d.charge_id
-  JOIN invoices i ON i.payment_id = COALESCE(o.payment_id, sc.payment_id)
+  JOIN invoices i ON i.payment_id = d.payment_id
   WHERE i.kind = 'invoice' AND d.created_at >= $1::timestamptz AND d.created_at < $2::timestamptz
   ORDER BY d.created_at, d.dispute_id`;

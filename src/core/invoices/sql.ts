@@ -74,8 +74,9 @@ export const ISSUE_CREDIT_NOTE = `
   RETURNING number`;
 
 /**
- * An invoice as the reads give it, with its order or subscription and its buyer, and the order's offer:
- * its list price and discount (the order's, which never change once it is made).
+ * An invoice as the reads give it, with its order or subscription (its payment's, docs/payments.md) and
+ * its buyer, and the order's offer: its list price and discount (the order's, which never change once it
+ * is made).
  */
 const INVOICE_SELECT = `
   SELECT i.id, i.kind, i.number, i.issued_at AS "issuedAt", i.payment_id AS "paymentId",
@@ -95,8 +96,10 @@ const INVOICE_SELECT = `
          o.discount_paise AS "discountPaise"
   FROM invoices i
   JOIN users u ON u.id = i.user_id
-  LEFT JOIN orders o ON o.id = i.order_id
-  LEFT JOIN subscriptions s ON s.id = i.subscription_id`;
+  LEFT JOIN payments p ON p.payment_id = i.payment_id
+  LEFT JOIN orders o ON o.id = p.order_id
+  LEFT JOIN subscription_charges c ON c.id = p.charge_id
+  LEFT JOIN subscriptions s ON s.id = c.subscription_id`;
 
 /**
  * The invoice of user $2's order $1 (Razorpay's order id), or of their subscription charge paid by

@@ -31,8 +31,10 @@ export const LOCK_PAYABLE_ORDER = `SELECT o.id, o.processor_order_id AS "process
          FROM orders o JOIN users u ON u.id = o.buyer_user_id
          WHERE o.processor_order_id = $1 FOR UPDATE OF o`;
 
-/** A row when a dispute of order `$1` was lost or holds its premium taken. */
-export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes WHERE order_id = $1 AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
+/** A row when a dispute of order `$1`'s payment was lost or holds its premium taken. */
+export const ORDER_CHARGED_BACK = `SELECT 1 FROM payment_disputes
+  WHERE payment_id = (SELECT payment_id FROM payments WHERE order_id = $1)
+    AND (status = 'lost' OR ${DISPUTE_KEEPS_PREMIUM_REVOKED}) LIMIT 1`;
 
 /** Refunds of payments older than this are left to the webhook and to operators. */
 const REFUND_CHECK_WINDOW = '30 days';

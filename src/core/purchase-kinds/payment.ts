@@ -10,7 +10,7 @@ import type { NoticeBuyer } from '../seller-notices';
 /** Every purchase kind's name, as `payments.kind` records it. */
 export type PurchaseKindName = 'single' | 'bundle' | 'upgrade' | 'gift';
 
-/** The row a payment was recorded on, as `payment_refunds` and `payment_disputes` still name it. */
+/** The row a payment was recorded on: its order's, or its subscription charge's. */
 export type PaymentOwner = { orderId: number } | { chargeId: number };
 
 /**

@@ -1,6 +1,5 @@
 import type { Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
-import type { PaymentOwner } from './payment';
 import { AppError } from '../errors';
 import {
   ADD_DAYS_TAKEN,
@@ -41,7 +40,6 @@ export interface RecordedRefund {
  */
 export async function recordProcessedRefund(
   transaction: Transaction,
-  owner: PaymentOwner,
   refund: ProcessedRefundEntity,
 ): Promise<RecordedRefund> {
   const [existing] = await selectRows<{
@@ -50,7 +48,6 @@ export async function recordProcessedRefund(
     actor: string | null;
     reason: string | null;
   }>(transaction, REFUND_ROW_OF, [refund.refundId, refund.receipt]);
-  const [orderId, chargeId] = 'orderId' in owner ? [owner.orderId, null] : [null, owner.chargeId];
   let rowId: number;
   if (existing) {
     rowId = Number(existing.id);
@@ -60,8 +57,6 @@ export async function recordProcessedRefund(
   } else {
     const [inserted] = await selectRows<{ id: number }>(transaction, INSERT_PROCESSED, [
       refund.refundId,
-      orderId,
-      chargeId,
       refund.paymentId,
       refund.amountPaise,
     ]);
@@ -81,18 +76,14 @@ export async function processedTotalOf(transaction: Transaction, paymentId: stri
   return Number(total!.paise);
 }
 
-/** The payment a `payment_refunds` row refunds, and its order (null for a subscription charge's). */
+/** The payment a `payment_refunds` row refunds. */
 export async function refundedPaymentOf(
   transaction: Transaction,
   rowId: number,
-): Promise<{ paymentId: string; orderId: number | null }> {
-  const [row] = await selectRows<{ paymentId: string; orderId: string | null }>(
-    transaction,
-    REFUNDED_PAYMENT_OF,
-    [rowId],
-  );
+): Promise<{ paymentId: string }> {
+  const [row] = await selectRows<{ paymentId: string }>(transaction, REFUNDED_PAYMENT_OF, [rowId]);
   if (!row) throw AppError.notFound('REFUND_NOT_FOUND', `no refund row ${rowId}`);
-  return { paymentId: row.paymentId, orderId: row.orderId === null ? null : Number(row.orderId) };
+  return row;
 }
 
 /** Premium days the payment's earlier refunds took back (a partial refund's share). */

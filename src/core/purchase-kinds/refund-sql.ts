@@ -12,15 +12,15 @@ export const MARK_PROCESSED = `UPDATE payment_refunds SET refund_id = $2, status
 
 /** A processed refund made elsewhere (the dashboard), first seen processed. */
 export const INSERT_PROCESSED = `
-  INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, processed_at)
-  VALUES ($1, $2, $3, $4, $5, 'processed', now()) RETURNING id`;
+  INSERT INTO payment_refunds (refund_id, payment_id, amount_paise, status, processed_at)
+  VALUES ($1, $2, $3, 'processed', now()) RETURNING id`;
 
 /** Everything processed of payment $1, in paise. */
 export const PROCESSED_TOTAL = `
   SELECT COALESCE(sum(amount_paise), 0) AS paise FROM payment_refunds
   WHERE payment_id = $1 AND status = 'processed'`;
 
-export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId", order_id AS "orderId" FROM payment_refunds WHERE id = $1`;
+export const REFUNDED_PAYMENT_OF = `SELECT payment_id AS "paymentId" FROM payment_refunds WHERE id = $1`;
 
 export const DAYS_TAKEN = `SELECT COALESCE(sum(days_taken), 0) AS days FROM payment_refunds WHERE payment_id = $1`;
 

@@ -126,7 +126,7 @@ function recordRefundOf(
   refund: ProcessedRefund,
 ): Promise<RecordedRefund> | null {
   if (refund.refundId === null || refund.amountPaise === undefined) return null;
-  return recordProcessedRefund(transaction, payment.owner, {
+  return recordProcessedRefund(transaction, {
     refundId: refund.refundId,
     paymentId: refund.paymentId,
     amountPaise: refund.amountPaise,

@@ -128,8 +128,6 @@ async function newRefundRow(
   }
   const receipt = `refund_${payment.paymentId}_${Number(refunded!.count) + 1}`;
   const [row] = await selectRows<{ id: number }>(transaction, INSERT_REQUESTED, [
-    'orderId' in payment.owner ? payment.owner.orderId : null,
-    'chargeId' in payment.owner ? payment.owner.chargeId : null,
     payment.paymentId,
     amount,
     receipt,

@@ -9,7 +9,6 @@ export interface RefundablePayment {
   amountPaise: number;
   orderId: string | null;
   subscriptionId: string | null;
-  owner: { orderId: number } | { chargeId: number };
   /** Refunded in full, or its dispute lost: nothing more can be refunded (`refusedIfRefunded`). */
   refundedAs: string | null;
 }
@@ -24,7 +23,6 @@ export async function lockRefundablePayment(
   named: { orderId?: string; paymentId?: string },
 ): Promise<RefundablePayment> {
   const [order] = await selectRows<{
-    id: number;
     processor_order_id: string;
     payment_id: string | null;
     amount_paise: number;
@@ -44,13 +42,11 @@ export async function lockRefundablePayment(
       amountPaise: order.amount_paise,
       orderId: order.processor_order_id,
       subscriptionId: null,
-      owner: { orderId: Number(order.id) },
       refundedAs: order.status === 'refunded' ? `order ${order.processor_order_id}` : null,
     };
   }
   if (named.orderId !== undefined) throw AppError.notFound('ORDER_NOT_FOUND', `no order ${named.orderId}`);
   const [charge] = await selectRows<{
-    id: number;
     payment_id: string;
     amount_paise: number;
     status: string;
@@ -67,7 +63,6 @@ export async function lockRefundablePayment(
     amountPaise: charge.amount_paise,
     orderId: null,
     subscriptionId: charge.processor_subscription_id,
-    owner: { chargeId: Number(charge.id) },
     refundedAs: charge.status === 'refunded' ? `charge ${charge.payment_id}` : null,
   };
 }

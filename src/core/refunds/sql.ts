@@ -1,7 +1,7 @@
 /** The refunds' raw SQL: rows of `payment_refunds`, and the payment a refund is for. */
 
 const lockOrderBy = (column: string) => `
-  SELECT id, processor_order_id, payment_id, amount_paise, status FROM orders
+  SELECT processor_order_id, payment_id, amount_paise, status FROM orders
   WHERE ${column} = $1 FOR UPDATE`;
 
 /** The order with Razorpay order id $1, locked. */
@@ -12,7 +12,7 @@ export const LOCK_ORDER_PAID_BY = lockOrderBy('payment_id');
 
 /** The subscription charge payment $1 paid, locked with its subscription. */
 export const LOCK_CHARGE_PAID_BY = `
-  SELECT c.id, c.payment_id, c.amount_paise, c.status, s.processor_subscription_id
+  SELECT c.payment_id, c.amount_paise, c.status, s.processor_subscription_id
   FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
   WHERE c.payment_id = $1 FOR UPDATE OF s, c`;
 
@@ -24,8 +24,8 @@ export const RECORD_ANSWER = `
 
 /** A refund Razorpay answered with ($2, status $3) that row $1 does not name: a row of its own, as asked. */
 export const INSERT_ANSWERED = `
-  INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, reason, actor)
-  SELECT $2, order_id, charge_id, payment_id, $4, $3, reason, actor FROM payment_refunds WHERE id = $1
+  INSERT INTO payment_refunds (refund_id, payment_id, amount_paise, status, reason, actor)
+  SELECT $2, payment_id, $4, $3, reason, actor FROM payment_refunds WHERE id = $1
   ON CONFLICT (refund_id) DO NOTHING`;
 
 /** The refund row idempotency key $1 asked for. */
@@ -64,8 +64,8 @@ export const REFUNDED_SO_FAR = `
 
 /** A refund written down before Razorpay is asked, and asked from now. */
 export const INSERT_REQUESTED = `
-  INSERT INTO payment_refunds (order_id, charge_id, payment_id, amount_paise, status, receipt, reason, actor, asked_at)
-  VALUES ($1, $2, $3, $4, 'requested', $5, $6, $7, clock_timestamp()) RETURNING id`;
+  INSERT INTO payment_refunds (payment_id, amount_paise, status, receipt, reason, actor, asked_at)
+  VALUES ($1, $2, 'requested', $3, $4, $5, clock_timestamp()) RETURNING id`;
 
 /** Everything processed of payment $1, with refund $2, in paise. */
 export const PROCESSED_TOTAL_WITH = `

@@ -41,6 +41,10 @@ const revenue: Source = (core, from, to) => ({
     'net_subscriptions_inr',
     'net_user_inr',
     'net_server_inr',
+    'net_single_inr',
+    'net_bundle_inr',
+    'net_upgrade_inr',
+    'net_gift_inr',
   ],
   rows: (async function* () {
     const report = await revenueReport(core, { from, to, by: 'day' });
@@ -53,6 +57,10 @@ const revenue: Source = (core, from, to) => ({
         day.byKind.subscription.net,
         day.byCategory.USER.net,
         day.byCategory.SERVER.net,
+        day.byPurchase.single.net,
+        day.byPurchase.bundle.net,
+        day.byPurchase.upgrade.net,
+        day.byPurchase.gift.net,
       ];
     }
   })(),

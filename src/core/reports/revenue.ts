@@ -4,7 +4,7 @@ import type { Category } from '../premium/types';
 import { calendarDay, checkRange, defaultFrom, today } from './dates';
 import { CATALOG_NAMES_SQL, PERIODS_SQL, REVENUE_SQL } from './sql';
 import { inr, select } from './select';
-import type { MoneyFigures, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
+import type { MoneyFigures, Purchase, RevenuePeriod, RevenueQuery, RevenueReport } from './types';
 
 interface RevenueRow {
   period: string;
@@ -12,6 +12,7 @@ interface RevenueRow {
   category: Category;
   tier: string;
   plan: string;
+  purchase: Purchase;
   gross: string;
   refunded: string;
   disputed: string;
@@ -71,9 +72,16 @@ class PeriodSums {
   SERVER = new Paise();
   tiers = new KeyedSums();
   plans = new KeyedSums();
+  purchases: Record<Purchase, Paise> = {
+    single: new Paise(),
+    bundle: new Paise(),
+    upgrade: new Paise(),
+    gift: new Paise(),
+  };
 
   add(row: RevenueRow): void {
-    for (const sums of [this.all, this[row.kind], this[row.category]]) sums.add(row);
+    for (const sums of [this.all, this[row.kind], this[row.category], this.purchases[row.purchase]])
+      sums.add(row);
     this.tiers.add(row.tier, row);
     this.plans.add(row.plan, row);
   }
@@ -85,13 +93,19 @@ class PeriodSums {
       byCategory: { USER: this.USER.figures(), SERVER: this.SERVER.figures() },
       byTier: this.tiers.figures(),
       byPlan: this.plans.figures(),
+      byPurchase: {
+        single: this.purchases.single.figures(),
+        bundle: this.purchases.bundle.figures(),
+        upgrade: this.purchases.upgrade.figures(),
+        gift: this.purchases.gift.figures(),
+      },
     };
   }
 }
 
 /**
  * Gross, refunded, disputed and net INR by day or month in REPORT_TIMEZONE, split one-off / subscription,
- * USER / SERVER, by tier and by plan (the query: REVENUE_SQL).
+ * USER / SERVER, by tier, by plan and by what was bought (the query: REVENUE_SQL).
  */
 export async function revenueReport(
   core: Pick<Core, 'sequelize' | 'config'>,

@@ -8,23 +8,31 @@ function monthlyPaise(table = ''): string {
 }
 
 /**
- * The payment a refund or dispute (alias `row`) takes back: its order `o`, or its subscription charge `c`
- * and that charge's subscription `s`.
+ * The order `o`, or the subscription charge `c` and its subscription `s`, that a row (alias `payment`) of
+ * `payments` was recorded on: its `order_id` or `charge_id`.
  */
-function paymentOf(row: string): string {
-  return `LEFT JOIN orders o ON o.id = ${row}.order_id
-  LEFT JOIN subscription_charges c ON c.id = ${row}.charge_id
+function sourceOf(payment: string): string {
+  return `LEFT JOIN orders o ON o.id = ${payment}.order_id
+  LEFT JOIN subscription_charges c ON c.id = ${payment}.charge_id
   LEFT JOIN subscriptions s ON s.id = c.subscription_id`;
 }
 
 /**
- * Money in and out, one row per (period, kind, category, tier, plan), in paise. $1, $2: first and last
- * day (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`. `tier` and `plan`
- * are what the order or the subscription was sold as (its `tier` and `plan_type`, kept from the catalog
- * when it was created), so a later price or tier change never moves money between them.
+ * What a payment `p` of `payments` (docs/payments.md) was sold as, for the revenue figures: `oneOff` (an
+ * order's) or `subscription` (a charge's), its target's category, its tier and plan, and what it bought
+ * (`purchase`: single, bundle, upgrade or gift). Kept on the payment when it was recorded, so a later price,
+ * tier or plan change never moves money between them.
+ */
+const SOLD_AS = `CASE p.source WHEN 'order' THEN 'oneOff' ELSE 'subscription' END AS kind,
+  p.category, p.tier, p.plan_type AS plan, p.kind AS purchase`;
+
+/**
+ * Money in and out, one row per (period, kind, category, tier, plan, purchase), in paise. $1, $2: first
+ * and last day (`YYYY-MM-DD`, in the report's zone); $3: the IANA zone; $4: `day` or `month`. A refund or
+ * a dispute counts as what its payment was sold as (SOLD_AS).
  *
- * - gross: captured payments, by the day they were paid: orders (`paid_at`) and subscription charges
- *   (each row is a captured charge, at its `created_at`);
+ * - gross: captured payments (`payments`), by the day they were paid (an order's `paid_at`, a charge's
+ *   `created_at`: each charge is a captured one);
  * - refunded: refunds Razorpay processed, by the day it did (`payment_refunds.processed_at`);
  * - disputed: disputes lost, their disputed amount (the payment's when Razorpay did not say), by the day
  *   they were recorded lost (`payment_disputes.updated_at`: a lost dispute changes no more).
@@ -35,45 +43,33 @@ WITH bounds AS (
          ($2::date + 1)::timestamp AT TIME ZONE $3 AS to_at
 ),
 paid AS (
-  SELECT paid_at AS at, 'oneOff' AS kind, category, tier, plan_type AS plan, amount_paise AS paise
-  FROM orders WHERE paid_at IS NOT NULL
-  UNION ALL
-  SELECT c.created_at, 'subscription', s.category, s.tier, s.plan_type, c.amount_paise
-  FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
+  SELECT p.paid_at AS at, ${SOLD_AS}, p.amount_paise AS paise FROM payments p
 ),
 refunded AS (
-  SELECT r.processed_at AS at,
-         CASE WHEN r.order_id IS NULL THEN 'subscription' ELSE 'oneOff' END AS kind,
-         COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
-         COALESCE(o.plan_type, s.plan_type) AS plan, r.amount_paise AS paise
-  FROM payment_refunds r
-  ${paymentOf('r')}
+  SELECT r.processed_at AS at, ${SOLD_AS}, r.amount_paise AS paise
+  FROM payment_refunds r JOIN payments p ON p.payment_id = r.payment_id
   WHERE r.status = 'processed'
 ),
 disputed AS (
-  SELECT d.updated_at AS at,
-         CASE WHEN d.order_id IS NULL THEN 'subscription' ELSE 'oneOff' END AS kind,
-         COALESCE(o.category, s.category) AS category, COALESCE(o.tier, s.tier) AS tier,
-         COALESCE(o.plan_type, s.plan_type) AS plan,
-         COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS paise
-  FROM payment_disputes d
-  ${paymentOf('d')}
+  SELECT d.updated_at AS at, ${SOLD_AS}, COALESCE(d.amount_paise, p.amount_paise) AS paise
+  FROM payment_disputes d JOIN payments p ON p.payment_id = d.payment_id
   WHERE d.status = 'lost'
 ),
 entries AS (
-  SELECT at, kind, category, tier, plan, paise AS gross, 0 AS refunded, 0 AS disputed, 1 AS payments FROM paid
-  UNION ALL SELECT at, kind, category, tier, plan, 0, paise, 0, 0 FROM refunded
-  UNION ALL SELECT at, kind, category, tier, plan, 0, 0, paise, 0 FROM disputed
+  SELECT at, kind, category, tier, plan, purchase, paise AS gross, 0 AS refunded, 0 AS disputed, 1 AS payments
+  FROM paid
+  UNION ALL SELECT at, kind, category, tier, plan, purchase, 0, paise, 0, 0 FROM refunded
+  UNION ALL SELECT at, kind, category, tier, plan, purchase, 0, 0, paise, 0 FROM disputed
 )
 SELECT to_char(date_trunc($4, e.at AT TIME ZONE $3), CASE $4 WHEN 'day' THEN 'YYYY-MM-DD' ELSE 'YYYY-MM' END)
          AS period,
-       e.kind, e.category, e.tier, e.plan,
+       e.kind, e.category, e.tier, e.plan, e.purchase,
        sum(e.gross)::bigint AS gross, sum(e.refunded)::bigint AS refunded,
        sum(e.disputed)::bigint AS disputed, sum(e.payments)::bigint AS payments
 FROM entries e, bounds b
 WHERE e.at >= b.from_at AND e.at < b.to_at
-GROUP BY 1, 2, 3, 4, 5
-ORDER BY 1, 2, 3, 4, 5`;
+GROUP BY 1, 2, 3, 4, 5, 6
+ORDER BY 1, 2, 3, 4, 5, 6`;
 
 /** What buyers read for each tier and plan code: a report's rows are keyed by code. */
 export const CATALOG_NAMES_SQL = `SELECT 'tier' AS kind, code, name FROM tiers
@@ -210,19 +206,18 @@ ORDER BY m.period`;
 
 /**
  * Disputes still open, soonest `respond_by` first: the disputed amount (the payment's when Razorpay did not
- * say), and the order or subscription charge it is about.
+ * say), and the payment it is about, with its order or subscription.
  */
 export const OPEN_DISPUTES_SQL = `
 SELECT d.dispute_id AS "disputeId", d.status, o.processor_order_id AS "orderId",
-       s.processor_subscription_id AS "subscriptionId", COALESCE(o.payment_id, c.payment_id) AS "paymentId",
+       s.processor_subscription_id AS "subscriptionId", p.payment_id AS "paymentId",
        u.provider_id AS "providerId", ${BUYER_NAME} AS "buyerName",
-       COALESCE(d.amount_paise, o.amount_paise, c.amount_paise) AS "amountPaise",
+       COALESCE(d.amount_paise, p.amount_paise) AS "amountPaise",
        d.respond_by AS "respondBy", d.created_at AS "openedAt"
 FROM payment_disputes d
-LEFT JOIN orders o ON o.id = d.order_id
-LEFT JOIN subscription_charges c ON c.id = d.charge_id
-LEFT JOIN subscriptions s ON s.id = c.subscription_id
-JOIN users u ON u.id = COALESCE(o.buyer_user_id, s.buyer_user_id)
+JOIN payments p ON p.payment_id = d.payment_id
+${sourceOf('p')}
+JOIN users u ON u.id = p.buyer_user_id
 WHERE d.status = 'open'
 ORDER BY d.respond_by NULLS LAST, d.created_at, d.dispute_id`;
 
@@ -254,45 +249,37 @@ export const RANGE_SQL = `
 SELECT $1::date::timestamp AT TIME ZONE $3 AS "fromAt", ($2::date + 1)::timestamp AT TIME ZONE $3 AS "toAt"`;
 
 /**
- * The newest sales: paid orders (by `paid_at`) and subscription charges (by `created_at`, a row is a
- * captured charge), newest first, at most $4, after the keyset ($1 time, $2 `order` or `charge`, $3 id:
- * at the same instant orders come before charges). Each arm reads its own index backwards
- * (`orders_paid`, `subscription_charges_created`) and stops at $4 rows, so a page costs what it shows;
- * the buyer, the guild's name as the buyer's sign-in saw it and what Razorpay refunded are read for those
- * rows only.
+ * The newest sales: payments (`payments`, at `paid_at`: an order's payment or a subscription charge),
+ * newest first, at most $4, after the keyset ($1 time, $2 `order` or `charge`, $3 the order's or charge's
+ * id: at the same instant orders come before charges). The page is read backwards on `payments_by_time`
+ * and stops at $4 rows, so a page costs what it shows; the order or charge (for its state), the buyer,
+ * the guild's name as the buyer's sign-in saw it and what Razorpay refunded are read for those rows only.
  */
 export const SALES_SQL = `
 WITH sales AS (
-  (SELECT o.paid_at AS at, 'order' AS kind, o.id, o.processor_order_id AS "orderId", NULL AS "subscriptionId",
-          o.payment_id AS "paymentId", o.buyer_user_id, o.category, o.guild_id AS "guildId", o.tier,
-          o.plan_type AS "planType", o.amount_paise AS "amountPaise", o.status
-   FROM orders o
-   WHERE o.paid_at IS NOT NULL
-     AND (o.paid_at, o.id) < ($1::timestamptz, CASE $2 WHEN 'order' THEN $3::bigint ELSE 0 END)
-   ORDER BY o.paid_at DESC, o.id DESC LIMIT $4)
-  UNION ALL
-  (SELECT c.created_at, 'charge', c.id, NULL, s.processor_subscription_id, c.payment_id, s.buyer_user_id,
-          s.category, s.guild_id, s.tier, s.plan_type, c.amount_paise,
-          CASE c.status WHEN 'charged' THEN 'paid' ELSE c.status END
-   FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
-   WHERE (c.created_at, c.id) < ($1::timestamptz, CASE $2 WHEN 'charge' THEN $3::bigint ELSE ${Number.MAX_SAFE_INTEGER} END)
-   ORDER BY c.created_at DESC, c.id DESC LIMIT $4)
-  ORDER BY 1 DESC, 2 DESC, 3 DESC LIMIT $4
+  SELECT p.paid_at AS at, p.source AS kind, COALESCE(p.order_id, p.charge_id) AS id, p.order_id, p.charge_id,
+         p.payment_id AS "paymentId", p.buyer_user_id, p.category, p.guild_id AS "guildId", p.tier,
+         p.plan_type AS "planType", p.kind AS purchase, p.amount_paise AS "amountPaise"
+  FROM payments p
+  WHERE (p.paid_at, p.source, COALESCE(p.order_id, p.charge_id)) < ($1::timestamptz, $2::text, $3::bigint)
+  ORDER BY p.paid_at DESC, p.source DESC, COALESCE(p.order_id, p.charge_id) DESC LIMIT $4
 )
-SELECT x.at, x.at::text AS "keyTime", x.kind, x.id, x."orderId", x."subscriptionId", x."paymentId",
+SELECT x.at, x.at::text AS "keyTime", x.kind, x.id, o.processor_order_id AS "orderId",
+       s.processor_subscription_id AS "subscriptionId", x."paymentId",
        u.provider_id AS "buyerProviderId", ${BUYER_NAME} AS "buyerName", x.category, x."guildId",
        (SELECT g.name FROM user_guilds g WHERE g.user_id = x.buyer_user_id AND g.guild_id = x."guildId")
          AS "guildName",
-       x.tier, x."planType", x."amountPaise", x.status,
+       x.tier, x."planType", x.purchase, x."amountPaise",
+       COALESCE(o.status, CASE c.status WHEN 'charged' THEN 'paid' ELSE c.status END) AS status,
        (SELECT coalesce(sum(r.amount_paise), 0)::int FROM payment_refunds r
-        WHERE r.payment_id = x."paymentId" AND r.status = 'processed'
-          AND (CASE x.kind WHEN 'order' THEN r.order_id ELSE r.charge_id END) = x.id) AS "refundedPaise"
+        WHERE r.payment_id = x."paymentId" AND r.status = 'processed') AS "refundedPaise"
 FROM sales x JOIN users u ON u.id = x.buyer_user_id
+${sourceOf('x')}
 ORDER BY x.at DESC, x.kind DESC, x.id DESC`;
 
 /**
- * Every buyer who paid, with what they bought and their lifetime value: their paid orders and
- * subscription charges, less what was refunded (processed) and lost in disputes, in paise. Highest value
+ * Every buyer who paid, with what they bought and their lifetime value: their payments (orders' and
+ * subscription charges'), less what was refunded (processed) and lost in disputes, in paise. Highest value
  * first, at most $3, after the keyset ($1 value, $2 user id). Ordering by a sum needs every payment summed
  * first: one pass over the money tables, summed by buyer and plan, then by buyer (two hash aggregates,
  * where one with `array_agg(DISTINCT …)` sorted every payment), and the buyers' names read for the page
@@ -300,21 +287,14 @@ ORDER BY x.at DESC, x.kind DESC, x.id DESC`;
  */
 export const CUSTOMERS_SQL = `
 WITH money AS (
-  SELECT buyer_user_id AS user_id, paid_at AS at, plan_type AS plan, amount_paise AS paise
-  FROM orders WHERE paid_at IS NOT NULL
+  SELECT buyer_user_id AS user_id, paid_at AS at, plan_type AS plan, amount_paise AS paise FROM payments
   UNION ALL
-  SELECT s.buyer_user_id, c.created_at, s.plan_type, c.amount_paise
-  FROM subscription_charges c JOIN subscriptions s ON s.id = c.subscription_id
-  UNION ALL
-  SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL, -r.amount_paise
-  FROM payment_refunds r
-  ${paymentOf('r')}
+  SELECT p.buyer_user_id, NULL, NULL, -r.amount_paise
+  FROM payment_refunds r JOIN payments p ON p.payment_id = r.payment_id
   WHERE r.status = 'processed'
   UNION ALL
-  SELECT COALESCE(o.buyer_user_id, s.buyer_user_id), NULL, NULL,
-         -COALESCE(d.amount_paise, o.amount_paise, c.amount_paise)
-  FROM payment_disputes d
-  ${paymentOf('d')}
+  SELECT p.buyer_user_id, NULL, NULL, -COALESCE(d.amount_paise, p.amount_paise)
+  FROM payment_disputes d JOIN payments p ON p.payment_id = d.payment_id
   WHERE d.status = 'lost'
 ),
 by_plan AS (

@@ -1,7 +1,11 @@
 import type { SubscriptionStatus } from '../models/subscription';
+import type { LockedPayment } from '../payments/locked-payment';
 import type { Category } from '../premium/types';
 
 export type RevenueGrouping = 'day' | 'month';
+
+/** What a payment bought (`payments.kind`, docs/payments.md): one target's premium, a bundle, an upgrade. */
+export type Purchase = LockedPayment['kind'];
 
 export interface RevenueQuery {
   /** First day, `YYYY-MM-DD` in REPORT_TIMEZONE; default: 90 days (by day) or 12 months (by month) back. */
@@ -33,6 +37,8 @@ export interface RevenuePeriod extends MoneyFigures {
   byTier: Record<string, MoneyFigures>;
   /** By the plan sold (its code: `plan_type`; `Custom` for Custom orders), as `byTier`. */
   byPlan: Record<string, MoneyFigures>;
+  /** By what the payment bought: `single`, `bundle`, `upgrade`, `gift`, each always there. */
+  byPurchase: Record<Purchase, MoneyFigures>;
 }
 
 export interface RevenueReport {
@@ -159,6 +165,8 @@ export interface Sale {
   guildName: string | null;
   tier: string;
   planType: string;
+  /** What it bought (`payments.kind`): `single`, `bundle`, `upgrade` or `gift`. */
+  purchase: Purchase;
   amount: number;
   /** What Razorpay refunded of it so far (processed refunds). */
   refunded: number;

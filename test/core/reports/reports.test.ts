@@ -91,8 +91,10 @@ function charge(subscriptionId: number, paise: number, at: string) {
 
 function refund(owner: { orderId: number } | { chargeId: number }, paise: number, processedAt: string) {
   return insert(
+    // The refund of the order's or charge's own payment, as Razorpay would name it.
     `INSERT INTO payment_refunds (refund_id, order_id, charge_id, payment_id, amount_paise, status, processed_at)
-     VALUES ($1, $2, $3, 'pay_x', $4, 'processed', $5)`,
+     SELECT $1, $2, $3, p.payment_id, $4, 'processed', $5 FROM payments p
+     WHERE p.order_id = $2::bigint OR p.charge_id = $3::bigint`,
     [
       `rfnd_${snowflake()}`,
       'orderId' in owner ? owner.orderId : null,
@@ -274,6 +276,12 @@ describe('revenue report', () => {
         },
         byTier: { premium: { ...zero, gross: 398, net: 398, payments: 2 } },
         byPlan: { Monthly: { ...zero, gross: 398, net: 398, payments: 2 } },
+        byPurchase: {
+          single: { ...zero, gross: 398, net: 398, payments: 2 },
+          bundle: zero,
+          upgrade: zero,
+          gift: zero,
+        },
       },
       {
         period: '2026-03',
@@ -296,6 +304,12 @@ describe('revenue report', () => {
         byPlan: {
           Monthly: { gross: 398, refunded: 199, disputed: 199, net: 0, payments: 2 },
           Yearly: { gross: 3998, refunded: 500, disputed: 50, net: 3448, payments: 2 },
+        },
+        byPurchase: {
+          single: { gross: 4396, refunded: 699, disputed: 249, net: 3448, payments: 4 },
+          bundle: zero,
+          upgrade: zero,
+          gift: zero,
         },
       },
     ]);

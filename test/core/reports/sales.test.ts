@@ -172,10 +172,10 @@ describe('CSV exports', () => {
   it('revenue by day and the subscribers of the range', async () => {
     const revenue = (await csv('revenue', '2026-03-01', '2026-03-03')).split('\r\n');
     expect(revenue).toEqual([
-      'day,gross_inr,refunded_inr,disputed_inr,net_inr,payments,net_one_off_inr,net_subscriptions_inr,net_user_inr,net_server_inr',
-      '2026-03-01,199,0,0,199,1,199,0,199,0',
-      '2026-03-02,0,0,0,0,0,0,0,0,0',
-      '2026-03-03,1999,0,0,1999,1,0,1999,1999,0',
+      'day,gross_inr,refunded_inr,disputed_inr,net_inr,payments,net_one_off_inr,net_subscriptions_inr,net_user_inr,net_server_inr,net_single_inr,net_bundle_inr,net_upgrade_inr,net_gift_inr',
+      '2026-03-01,199,0,0,199,1,199,0,199,0,199,0,0,0',
+      '2026-03-02,0,0,0,0,0,0,0,0,0,0,0,0,0',
+      '2026-03-03,1999,0,0,1999,1,0,1999,1999,0,1999,0,0,0',
       '',
     ]);
     const subscribers = (await csv('subscribers', '2026-03-01', '2026-03-31')).split('\r\n');

@@ -157,8 +157,9 @@
   }
 
   /**
-   * The 90 days' figures of each tier (or plan) sold, highest net first, and their total: the same
-   * `byTier` and `byPlan` as `premium report revenue`, whose rows add up to the totals above.
+   * The 90 days' figures of each tier (or plan, or purchase kind) sold, highest net first, and their
+   * total: the same `byTier`, `byPlan` and `byPurchase` as `premium report revenue`, whose rows add up
+   * to the totals above.
    */
   function splitTable(id, heading, parts, totals, names) {
     const label = (code) =>
@@ -237,6 +238,7 @@
     );
     splitTable('revenue-by-tier', 'Tier', totals.byTier, totals, revenue.names.tiers);
     splitTable('revenue-by-plan', 'Plan', totals.byPlan, totals, revenue.names.plans);
+    splitTable('revenue-by-purchase', 'Bought', totals.byPurchase, totals, {});
     const mrr = mrrByMonth.map((month) => month.mrr);
     chart(
       document.getElementById('mrr-chart'),

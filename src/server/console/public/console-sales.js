@@ -27,6 +27,9 @@
     return sale.guildName ? ` for ${sale.guildName} (${sale.guildId})` : ` for guild ${sale.guildId}`;
   };
 
+  /** ` (bundle)`, ` (upgrade)`: what a sale bought, when it is more than one target's premium. */
+  const boughtOf = (sale) => (sale.purchase === 'single' ? '' : ` (${sale.purchase})`);
+
   /** `YYYY-MM-DD` of an instant in `timeZone` (en-CA writes dates so). */
   const dayIn = (date, timeZone) => date.toLocaleDateString('en-CA', { timeZone });
 
@@ -182,7 +185,7 @@
           viewLink('user', sale.buyerProviderId, `${sale.buyerName} (${sale.buyerProviderId})`),
           ' · ',
           sale.orderId ? viewLink('order', sale.orderId) : viewLink('subscription', sale.subscriptionId),
-          ` · ${sale.planType}${serverOf(sale)} · ${inr(sale.amount)}`,
+          ` · ${sale.planType}${boughtOf(sale)}${serverOf(sale)} · ${inr(sale.amount)}`,
           sale.refunded > 0 ? ` (${inr(sale.refunded)} refunded)` : '',
           ' · ',
           el('span', { 'data-state': sale.state }, sale.state),
