@@ -14,12 +14,8 @@ export interface GlobalOptions {
   verbose?: boolean;
 }
 
-/**
- * The CLI runs one command at a time; a few connections cover the parallel reads of `users show`. JIT
- * is off: on a small database the planner's default estimates pass jit_above_cost, and compiling the
- * subscribers report's movements took 450 ms of PostgreSQL's CPU for a query that runs in 16 ms.
- */
-const DATABASE_OPTIONS = { poolMax: 4, jit: false } as const;
+/** The CLI runs one command at a time; a few connections cover the parallel reads of `users show`. */
+const POOL_MAX = 4;
 
 /**
  * What every command shares: the global options, the core (opened on first use, so that `--help` and
@@ -37,7 +33,7 @@ export class Session {
 
   core(): Core {
     if (!this.opened) {
-      this.opened = coreModule().createCore(configModule().loadConfig(), DATABASE_OPTIONS);
+      this.opened = coreModule().createCore(configModule().loadConfig(), { poolMax: POOL_MAX });
       showTimesIn(this.opened.config.reportTimeZone);
     }
     return this.opened;
@@ -54,7 +50,7 @@ export class Session {
   /** The database of `databaseConfig`, opened on first use (the core's when it is open). */
   sequelize(): Sequelize {
     if (this.opened) return this.opened.sequelize;
-    this.database ??= coreModule().openDatabase(this.databaseConfig(), DATABASE_OPTIONS);
+    this.database ??= coreModule().openDatabase(this.databaseConfig(), { poolMax: POOL_MAX });
     return this.database;
   }
 

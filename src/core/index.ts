@@ -9,7 +9,7 @@ export interface Core {
   close(): Promise<void>;
 }
 
-type CoreOptions = Pick<DatabaseOptions, 'poolMax' | 'warn' | 'jit'>;
+type CoreOptions = Pick<DatabaseOptions, 'poolMax' | 'warn'>;
 
 export function createCore(config: Config, options: CoreOptions = {}): Core {
   const sequelize = openDatabase(config, options);

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Session } from '../../src/cli/session';
 import { json, premium } from '../support/cli';
-import { useTestCore, workerDatabaseUrl } from '../support/context';
+import { useTestCore } from '../support/context';
 
 // Runs the built CLI as a child process: a few seconds on the shared 2-core machine.
 jest.setTimeout(60_000);
@@ -27,19 +26,5 @@ describe('premium report subscribers starts with what it needs', () => {
     expect(json(run)).toMatchObject({ live: 0, mrr: 0 });
     const modules = JSON.parse(fs.readFileSync(loaded, 'utf8')) as string[];
     expect(modules.filter((name) => name.includes('undici'))).toEqual([]);
-  });
-
-  it("runs the command's statements without PostgreSQL's JIT", async () => {
-    const saved = process.env.DATABASE_URL;
-    process.env.DATABASE_URL = workerDatabaseUrl();
-    const session = new Session(() => ({}));
-    try {
-      const [rows] = await session.core().sequelize.query("SELECT current_setting('jit') AS jit");
-
-      expect(rows).toEqual([{ jit: 'off' }]);
-    } finally {
-      await session.close();
-      process.env.DATABASE_URL = saved;
-    }
   });
 });

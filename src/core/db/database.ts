@@ -13,11 +13,6 @@ export interface DatabaseOptions {
   preparedStatements?: boolean;
   /** Where the one warning goes when the server loses a prepared statement anyway (stderr by default). */
   warn?: (message: string) => void;
-  /**
-   * false: the connections run without PostgreSQL's JIT, for a process that runs a few statements once
-   * and exits (the CLI), where compiling a plan costs more than running it (docs/performance.md).
-   */
-  jit?: false;
 }
 
 /**
@@ -41,8 +36,6 @@ export function connectDatabase(databaseUrl: string, options: DatabaseOptions = 
     timezone: '+00:00',
     pool: { max: options.poolMax ?? 10, min: 0, idle: 10_000, acquire: 15_000 },
     databaseVersion: OLDEST_POSTGRES,
-    // A startup parameter: no statement more per connection. DATABASE_URL's own `options` wins.
-    ...(options.jit === false && { dialectOptions: { options: '-c jit=off' } }),
   };
   const sequelize = new Sequelize(databaseUrl, settings);
   initModels(sequelize);
