@@ -212,6 +212,11 @@ describe('the OpenAPI document (/docs/json)', () => {
         url: '/api/payment/subscriptions/sub_Unknown0000001/cancel',
         headers: auth,
       }),
+      await inject('POST /api/payment/subscriptions/{subscriptionId}/change', {
+        url: '/api/payment/subscriptions/sub_Unknown0000001/change',
+        headers: auth,
+        payload: { plan: 'Yearly' },
+      }),
       // Last: it ends the session every call above used.
       await inject('POST /api/auth/logout', { url: '/api/auth/logout', headers: auth }),
     ];
