@@ -3,7 +3,7 @@ import type { Category } from '../premium/types';
 import { AppError } from '../errors';
 import { SUBSCRIPTION_STATUSES } from '../models/subscription';
 import { FIRST_REPORT_DAY, today } from './dates';
-import { inr, select } from './select';
+import { inr, select, selectWithoutJit } from './select';
 import {
   ACTIVE_PREMIUM_SQL,
   BY_STATUS_SQL,
@@ -65,7 +65,7 @@ export async function subscribersReport(
         [],
       ),
       select<Record<Category, number>>(sequelize, ACTIVE_PREMIUM_SQL, []),
-      select<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
+      selectWithoutJit<MovementRow>(sequelize, MOVEMENTS_SQL, [config.reportTimeZone, lastMonth]),
       select<FailingRow>(sequelize, FAILING_CHARGES_SQL, [config.subscriptionGraceHours]),
       select<Omit<TrialsOfMonth, 'refusals'>>(sequelize, TRIALS_SQL, [config.reportTimeZone, lastMonth]),
       select<Omit<TrialsOfMonth['refusals'][number], 'at'> & { at: Date }>(sequelize, TRIAL_REFUSALS_SQL, [
