@@ -1,6 +1,8 @@
 // Summarises V8 CPU profiles written under BENCH_CPU_PROF: where a child's busy time went, by package
 // (inclusive: a sample counts for every package on its stack) and by function (self time).
-//   npx tsx bench/profile-summary.ts <file.cpuprofile> [--skip-seconds=N] [--top=N]
+//   npx tsx bench/profile-summary.ts <file.cpuprofile> [--skip-seconds=N] [--until-seconds=N] [--top=N]
+// A child serves several loads one after another (the API: status, then verify): --until-seconds ends
+// the window before the next, --timeline prints the busy milliseconds of each second to find them.
 import fs from 'node:fs';
 
 interface ProfileNode {
@@ -30,7 +32,7 @@ function functionOf({ functionName, url, lineNumber }: ProfileNode['callFrame'])
   return `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
 }
 
-function summarise(profile: Profile, skipSeconds: number) {
+function summarise(profile: Profile, fromSeconds: number, untilSeconds: number) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
@@ -41,11 +43,14 @@ function summarise(profile: Profile, skipSeconds: number) {
 
   let at = profile.startTime;
   let busy = 0;
+  const bySecond: number[] = [];
   profile.samples.forEach((id, i) => {
     const micros = profile.timeDeltas[i] ?? 0;
     at += micros;
     const node = nodes.get(id)!;
-    if (at < profile.startTime + skipSeconds * 1e6 || NOT_BUSY.has(node.callFrame.functionName)) return;
+    const second = (at - profile.startTime) / 1e6;
+    if (second < fromSeconds || second >= untilSeconds || NOT_BUSY.has(node.callFrame.functionName)) return;
+    bySecond[Math.floor(second)] = (bySecond[Math.floor(second)] ?? 0) + micros;
     busy += micros;
     add(byFunction, functionOf(node.callFrame), micros);
     const packages = new Set<string>();
@@ -55,7 +60,7 @@ function summarise(profile: Profile, skipSeconds: number) {
     }
     for (const name of packages) add(byPackage, name, micros);
   });
-  return { busy, byPackage, byFunction };
+  return { busy, byPackage, byFunction, bySecond };
 }
 
 function printTop(title: string, totals: Map<string, number>, busy: number, top: number): void {
@@ -67,13 +72,26 @@ function printTop(title: string, totals: Map<string, number>, busy: number, top:
 
 const [file, ...flags] = process.argv.slice(2);
 if (!file) {
-  console.error('usage: tsx bench/profile-summary.ts <file.cpuprofile> [--skip-seconds=N] [--top=N]');
+  console.error(
+    'usage: tsx bench/profile-summary.ts <file.cpuprofile> [--skip-seconds=N] [--until-seconds=N] [--top=N] [--timeline]',
+  );
   process.exit(2);
 }
 const flag = (name: string, fallback: number) =>
   Number(flags.find((f) => f.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
-const { busy, byPackage, byFunction } = summarise(profile, flag('skip-seconds', 0));
+const { busy, byPackage, byFunction, bySecond } = summarise(
+  profile,
+  flag('skip-seconds', 0),
+  flag('until-seconds', Infinity),
+);
+if (flags.includes('--timeline')) {
+  console.log('second  busy ms');
+  bySecond.forEach((micros, second) =>
+    console.log(`${String(second).padStart(6)}  ${(micros / 1000).toFixed(0)}`),
+  );
+  process.exit(0);
+}
 const top = flag('top', 20);
 console.log(`busy ${(busy / 1000).toFixed(0)} ms (idle, program and GC excluded)`);
 printTop('\nby package or file, inclusive:', byPackage, busy, top);
