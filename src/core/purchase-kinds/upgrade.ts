@@ -1,6 +1,6 @@
 import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
-import { carryOrdersPremium } from '../premium/carried-premium';
+import { carryPurchasesPremium } from '../premium/carried-premium';
 import { Order, PremiumGrant } from '../models';
 import type { LockedPayment } from './payment';
 import { recordDaysTaken } from './refund-records';
@@ -138,7 +138,7 @@ async function carryLowerOrders(
     rest ?? (await PremiumGrant.findOne({ where: { idempotencyKey: convertedGrantKey(key) }, transaction }));
   if (!to) return;
   const own = 'orderId' in payment.owner ? payment.owner.orderId : null;
-  await carryOrdersPremium(transaction, { orderIds: [], restoreGrantIds: [fromGrantId] }, to.id, own);
+  await carryPurchasesPremium(transaction, { orderIds: [], restoreGrantIds: [fromGrantId] }, to.id, own);
 }
 
 /** The tier whose days the upgrade converted: its order's. */

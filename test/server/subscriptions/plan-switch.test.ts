@@ -278,3 +278,44 @@ describe('what a switch refuses, changing nothing', () => {
     );
   });
 });
+
+describe('a cycle upgraded by a switch, then taken back or ended', () => {
+  /** A Monthly card subscription switched to ProMonthly, its upgrade paid: the cycle is Pro. */
+  async function upgradedCycle() {
+    const user = await createUser();
+    const subscriptionId = await subscribed(user, 'Monthly', 'card');
+    const [charge] = await chargesOf(app(), subscriptionId);
+    const { upgrade } = (await changeAs(user, subscriptionId, 'ProMonthly')).json();
+    const checkout = await app().sandbox.razorpay.pay(upgrade.orderId);
+    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+    expect(Object.keys(await tierEnds(user))).toEqual(['pro']);
+    return { user, subscriptionId, charge: charge!, upgrade };
+  }
+
+  it('a lost dispute of the cycle’s charge takes the cycle’s days, now Pro', async () => {
+    const { user, charge } = await upgradedCycle();
+    await app().sandbox.razorpay.dispute(charge.payment_id, 'lost', {
+      webhooks: true,
+      disputeId: 'disp_SwitchedLost01',
+    });
+    expect(app().sandbox.razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+    expect(await premiumEnd(user)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a full refund of the cycle’s charge takes the cycle’s days; the upgrade’s refund then takes nothing more', async () => {
+    const { user, charge, upgrade } = await upgradedCycle();
+    await app().sandbox.razorpay.refund(charge.payment_id, { webhooks: true });
+    expect(app().sandbox.razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+    expect((await deliverRefund(app(), upgrade.orderId)).status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+  });
+
+  it('cancelling after the switch ends Pro at the paid cycle’s end: no grace', async () => {
+    const { user, subscriptionId } = await upgradedCycle();
+    expect((await cancelAs(app(), user, subscriptionId)).statusCode).toBe(200);
+    const { current_end } = (await subscriptionRow(app(), subscriptionId))!;
+    expect(near(await premiumEnd(user), current_end!.getTime())).toBe(true);
+  });
+});
