@@ -313,3 +313,26 @@ describe('the upgrade of days held', () => {
     expect(Object.keys(await tierEnds({ guildId }))).toEqual(['premium']);
   });
 });
+
+describe('an upgrade of days another purchase gave', () => {
+  it('lets a refund of a redeemed gift take its days after the redeemer upgraded them', async () => {
+    const giver = await createUser();
+    const redeemer = await createUser();
+    const gift = await orderAs(app(), giver, { amount: 199, planType: 'Monthly', category: 'USER', gift: true });
+    const checkout = await app().sandbox.razorpay.pay(gift.id);
+    const { giftCode } = (await verifyAs(app(), giver, verifyBody(giver, checkout))).json();
+    const redeemed = await post(
+      app(),
+      '/api/premium/redeem',
+      { code: giftCode, category: 'USER' },
+      bearer(app(), redeemer),
+    );
+    expect(redeemed.statusCode).toBe(200);
+    const upgrade = await orderAs(app(), redeemer, { amount: 100, category: 'USER', upgrade: TO_PRO });
+    expect((await payAndVerify(redeemer, upgrade)).statusCode).toBe(200);
+    expect(Object.keys(await tierEnds({ user: redeemer }))).toEqual(['pro']);
+
+    expect((await deliverRefund(app(), gift.id)).status).toBe(200);
+    expect(await tierEnds({ user: redeemer })).toEqual({});
+  });
+});
