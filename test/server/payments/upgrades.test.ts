@@ -318,7 +318,12 @@ describe('an upgrade of days another purchase gave', () => {
   it('lets a refund of a redeemed gift take its days after the redeemer upgraded them', async () => {
     const giver = await createUser();
     const redeemer = await createUser();
-    const gift = await orderAs(app(), giver, { amount: 199, planType: 'Monthly', category: 'USER', gift: true });
+    const gift = await orderAs(app(), giver, {
+      amount: 199,
+      planType: 'Monthly',
+      category: 'USER',
+      gift: true,
+    });
     const checkout = await app().sandbox.razorpay.pay(gift.id);
     const { giftCode } = (await verifyAs(app(), giver, verifyBody(giver, checkout))).json();
     const redeemed = await post(
