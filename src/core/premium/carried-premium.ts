@@ -1,19 +1,35 @@
 import { Op, type Transaction } from 'sequelize';
-import { Order } from '../models';
+import { selectRows } from '../db/database';
+import { Order, SubscriptionCharge } from '../models';
+import { GIFT_PAYMENTS_OF_GRANTS } from './sql';
 
 /**
- * The orders whose premium grants `from` carried (each its own grant, or its restore grant) keep
- * `toGrantId` as the grant that carries it now: an upgrade converted their days into that grant's tier
- * (docs/payments.md), and a refund or dispute of them takes from there.
+ * The purchases whose premium grants `from` carried keep `toGrantId` as the grant that carries it now: an
+ * upgrade converted their days into that grant's tier (docs/payments.md), and a refund, a dispute or a
+ * cancel's grace cut of them takes from there. Orders are named by id, by their restore grant, or (a
+ * gift's) by the grant its code's redemption made; a subscription's charges (a switch's upgrade converts
+ * its cycle: docs/subscriptions.md) by their own grant or their restore grant. Grants are `restoreGrantIds`.
  */
-export async function carryOrdersPremium(
+export async function carryPurchasesPremium(
   transaction: Transaction,
   from: { orderIds: number[]; restoreGrantIds: number[] },
   toGrantId: number,
   exceptOrderId: number | null = null,
 ): Promise<void> {
   if (from.orderIds.length + from.restoreGrantIds.length === 0) return;
-  const either = { [Op.or]: [{ id: from.orderIds }, { restoreGrantId: from.restoreGrantIds }] };
+  const grantIds = from.restoreGrantIds;
+  const gifts = await selectRows<{ paymentId: string }>(transaction, GIFT_PAYMENTS_OF_GRANTS, [grantIds]);
+  const either = {
+    [Op.or]: [
+      { id: from.orderIds },
+      { restoreGrantId: grantIds },
+      { paymentId: gifts.map((gift) => gift.paymentId) },
+    ],
+  };
   const where = exceptOrderId === null ? either : { [Op.and]: [either, { id: { [Op.ne]: exceptOrderId } }] };
   await Order.update({ restoreGrantId: toGrantId }, { where, transaction });
+  await SubscriptionCharge.update(
+    { restoreGrantId: toGrantId },
+    { where: { [Op.or]: [{ grantId: grantIds }, { restoreGrantId: grantIds }] }, transaction },
+  );
 }

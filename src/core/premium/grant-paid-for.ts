@@ -39,7 +39,7 @@ export async function grantPaidFor(
  * The payment's grants, newest first: its own, its restore grant, and the grants that carry their days
  * on another guild since a transfer moved them (src/core/transfers).
  */
-async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
+export async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
   const restore = payment.restoreGrantId === null ? [] : [{ id: payment.restoreGrantId }];
   const grants = await PremiumGrant.findAll({
     where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...restore] },

@@ -1,4 +1,4 @@
-import { carryOrdersPremium } from '../premium/carried-premium';
+import { carryPurchasesPremium } from '../premium/carried-premium';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
 import type { PurchaseKind } from './types';
 
@@ -38,7 +38,7 @@ export const grantUpgrade: PurchaseKind['grant'] = async (sequelize, payment) =>
     idempotencyKey: `upgrade:${origin.processorOrderId}`,
   });
   const change = await payment.grantDays({ converts: true });
-  await carryOrdersPremium(
+  await carryPurchasesPremium(
     models,
     { orderIds: held.orderIds, restoreGrantIds: held.grantIds },
     change.grantId,

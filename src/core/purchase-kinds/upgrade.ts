@@ -1,11 +1,11 @@
 import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
-import { carryOrdersPremium } from '../premium/carried-premium';
+import { carryPurchasesPremium } from '../premium/carried-premium';
 import { Order, PremiumGrant } from '../models';
 import type { LockedPayment } from './payment';
 import { recordDaysTaken } from './refund-records';
 import { convertedGrantKey, unconvertedGrantKey } from '../premium/convert';
-import { grantPaidFor } from '../premium/grant-paid-for';
+import { grantPaidFor, grantsOf } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';
 import { refundDaysOwed } from './single-refund-share';
 import { grantUpgrade } from './upgrade-grant';
@@ -124,21 +124,26 @@ export const upgrade: PurchaseKind = {
 
 /**
  * The lower purchases whose days the upgrade converted follow them from grant `fromGrantId` to where the
- * conversion `key` put them (its grant in the other tier, or `rest`, what stayed in the grant's), so a
- * refund of one of them still takes them. The upgrade's own order keeps what its kind recorded.
+ * conversion `key` put them (its grant in the other tier), so a refund of one of them still takes them.
+ * They name the grant the upgrade gave them, which a transfer since may have moved on to `fromGrantId`:
+ * every grant on the payment's trail is theirs. The upgrade's own order keeps what its kind recorded.
  */
 async function carryLowerOrders(
   transaction: Transaction,
   payment: LockedPayment,
   fromGrantId: number,
   key: string,
-  rest: PremiumGrant | null = null,
 ): Promise<void> {
-  const to =
-    rest ?? (await PremiumGrant.findOne({ where: { idempotencyKey: convertedGrantKey(key) }, transaction }));
+  const to = await PremiumGrant.findOne({ where: { idempotencyKey: convertedGrantKey(key) }, transaction });
   if (!to) return;
   const own = 'orderId' in payment.owner ? payment.owner.orderId : null;
-  await carryOrdersPremium(transaction, { orderIds: [], restoreGrantIds: [fromGrantId] }, to.id, own);
+  const trail = (await grantsOf(payment, transaction)).map((grant) => grant.id);
+  await carryPurchasesPremium(
+    transaction,
+    { orderIds: [], restoreGrantIds: [...new Set([fromGrantId, ...trail])] },
+    to.id,
+    own,
+  );
 }
 
 /** The tier whose days the upgrade converted: its order's. */

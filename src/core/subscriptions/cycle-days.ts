@@ -6,7 +6,7 @@ import { DAY_MS } from './trials';
 export interface SubscriptionCycle {
   buyerUserId: number;
   tier: string;
-  /** The grants of its charges: an upgrade of the cycle converts what is left of them. */
+  /** The grants of its charges, own and restore: an upgrade of the cycle converts what is left of them. */
   grantIds: number[];
   /** Whole days, rounded up, from now to the cycle's end: what an upgrade of the cycle is priced for. */
   daysLeft: number;
@@ -24,13 +24,17 @@ export async function subscriptionCycle(
   if (!subscription?.currentEnd || subscription.currentEnd.getTime() <= Date.now()) return null;
   const charges = await SubscriptionCharge.findAll({
     where: { subscriptionId: subscription.id, status: 'charged' },
-    attributes: ['grantId'],
+    attributes: ['grantId', 'restoreGrantId'],
     transaction,
   });
+  // A partial refund's rest (or an undone upgrade's lower days) carries a charge's days on: its restore grant.
+  const grantIds = charges.flatMap((charge) =>
+    [charge.grantId, charge.restoreGrantId].flatMap((id) => (id === null ? [] : [Number(id)])),
+  );
   return {
     buyerUserId: subscription.buyerUserId,
     tier: subscription.tier,
-    grantIds: charges.flatMap((charge) => (charge.grantId === null ? [] : [Number(charge.grantId)])),
+    grantIds,
     daysLeft: Math.ceil((subscription.currentEnd.getTime() - Date.now()) / DAY_MS),
     dailyPaise: subscription.amountPaise / subscription.durationDays,
   };

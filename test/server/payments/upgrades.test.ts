@@ -248,6 +248,48 @@ describe('the upgrade of days held', () => {
     expect(Object.keys(await tierEnds({ guildId: to }))).toEqual(['premium']);
   });
 
+  it('follows a transfer made before and after its payment: refused, or taken back where the days went', async () => {
+    const transfer = (buyer: User, fromGuildId: string, toGuildId: string) =>
+      app().app.inject({
+        method: 'POST',
+        url: '/api/premium/transfer',
+        headers: { authorization: bearer(app(), buyer) },
+        payload: { fromGuildId, toGuildId },
+      });
+    const buyer = await createUser();
+    const [a, b] = [await manageGuild(buyer), await manageGuild(buyer)];
+    await buyMonthFor(app(), buyer, a);
+    const before = await orderAs(app(), buyer, {
+      category: 'SERVER',
+      guildId: a,
+      amount: 100,
+      upgrade: TO_PRO,
+    });
+    expect((await transfer(buyer, a, b)).statusCode).toBe(200);
+    const refused = await payAndVerify(buyer, before);
+    expect([refused.statusCode, refused.json().error.code]).toEqual([409, 'UPGRADE_DAYS_CHANGED']);
+    expect(Object.keys(await tierEnds({ guildId: b }))).toEqual(['premium']);
+
+    const other = await createUser();
+    const [c, d] = [await manageGuild(other), await manageGuild(other)];
+    const lower = (await buyMonthFor(app(), other, c)).orderId;
+    const upgrade = await orderAs(app(), other, {
+      category: 'SERVER',
+      guildId: c,
+      amount: 100,
+      upgrade: TO_PRO,
+    });
+    expect((await payAndVerify(other, upgrade)).statusCode).toBe(200);
+    const proEnds = (await tierEnds({ guildId: c })).pro!;
+    expect((await transfer(other, c, d)).statusCode).toBe(200);
+    expect((await deliverDispute(app(), upgrade.id, 'lost')).status).toBe(200);
+    const lost = await tierEnds({ guildId: d });
+    expect(Object.keys(lost)).toEqual(['premium']);
+    expect(Math.abs(lost.premium! - proEnds)).toBeLessThan(DAY_MS);
+    expect((await deliverRefund(app(), lower)).status).toBe(200);
+    expect(await tierEnds({ guildId: d })).toEqual({});
+  });
+
   it('lets one of two upgrades racing for the same days convert them; the other is 409 and refunded', async () => {
     const user = await createUser();
     await paidMonthlyOrder(app(), user);
@@ -311,5 +353,33 @@ describe('the upgrade of days held', () => {
     const quoted = await quote(buyer, { category: 'SERVER', guildId, upgrade: TO_PRO });
     expect([quoted.statusCode, quoted.json().error.code]).toEqual([409, 'BUNDLE_DAYS']);
     expect(Object.keys(await tierEnds({ guildId }))).toEqual(['premium']);
+  });
+});
+
+describe('an upgrade of days another purchase gave', () => {
+  it('lets a refund of a redeemed gift take its days after the redeemer upgraded them', async () => {
+    const giver = await createUser();
+    const redeemer = await createUser();
+    const gift = await orderAs(app(), giver, {
+      amount: 199,
+      planType: 'Monthly',
+      category: 'USER',
+      gift: true,
+    });
+    const checkout = await app().sandbox.razorpay.pay(gift.id);
+    const { giftCode } = (await verifyAs(app(), giver, verifyBody(giver, checkout))).json();
+    const redeemed = await post(
+      app(),
+      '/api/premium/redeem',
+      { code: giftCode, category: 'USER' },
+      bearer(app(), redeemer),
+    );
+    expect(redeemed.statusCode).toBe(200);
+    const upgrade = await orderAs(app(), redeemer, { amount: 100, category: 'USER', upgrade: TO_PRO });
+    expect((await payAndVerify(redeemer, upgrade)).statusCode).toBe(200);
+    expect(Object.keys(await tierEnds({ user: redeemer }))).toEqual(['pro']);
+
+    expect((await deliverRefund(app(), gift.id)).status).toBe(200);
+    expect(await tierEnds({ user: redeemer })).toEqual({});
   });
 });

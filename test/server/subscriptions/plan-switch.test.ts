@@ -4,7 +4,16 @@ import { OutboxEvent, type User } from '../../../src/core/models';
 import { razorpayClientFor } from '../../../src/core/payments/processor';
 import type { MandateMethod } from '../../../src/sandbox';
 import { createUser } from '../../support/fixtures';
-import { bearer, deliverRefund, post, verifyAs, verifyBody } from '../../support/payments-app';
+import { reconcileOrders } from '../../../src/core/reconcile/orders';
+import {
+  bearer,
+  deliver,
+  deliverRefund,
+  paymentOf,
+  post,
+  verifyAs,
+  verifyBody,
+} from '../../support/payments-app';
 import {
   cancelAs,
   chargesOf,
@@ -276,5 +285,95 @@ describe('what a switch refuses, changing nothing', () => {
     expect(app().sandbox.razorpay.subscriptions.get(subscriptionId)!.plan_id).toBe(
       app().core.config.razorpayPlanIds.Monthly,
     );
+  });
+});
+
+describe('a cycle upgraded by a switch, then taken back or ended', () => {
+  /** A Monthly card subscription switched to ProMonthly, its upgrade paid: the cycle is Pro. */
+  async function upgradedCycle() {
+    const user = await createUser();
+    const subscriptionId = await subscribed(user, 'Monthly', 'card');
+    const [charge] = await chargesOf(app(), subscriptionId);
+    const { upgrade } = (await changeAs(user, subscriptionId, 'ProMonthly')).json();
+    const checkout = await app().sandbox.razorpay.pay(upgrade.orderId);
+    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+    expect(Object.keys(await tierEnds(user))).toEqual(['pro']);
+    return { user, subscriptionId, charge: charge!, upgrade };
+  }
+
+  it('a lost dispute of the cycle’s charge takes the cycle’s days, now Pro', async () => {
+    const { user, charge } = await upgradedCycle();
+    await app().sandbox.razorpay.dispute(charge.payment_id, 'lost', {
+      webhooks: true,
+      disputeId: 'disp_SwitchedLost01',
+    });
+    expect(app().sandbox.razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+    expect(await premiumEnd(user)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('a full refund of the cycle’s charge takes the cycle’s days; the upgrade’s refund then takes nothing more', async () => {
+    const { user, charge, upgrade } = await upgradedCycle();
+    await app().sandbox.razorpay.refund(charge.payment_id, { webhooks: true });
+    expect(app().sandbox.razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+    expect((await deliverRefund(app(), upgrade.orderId)).status).toBe(200);
+    expect(await tierEnds(user)).toEqual({});
+  });
+
+  it('cancelling after the switch ends Pro at the paid cycle’s end: no grace', async () => {
+    const { user, subscriptionId } = await upgradedCycle();
+    expect((await cancelAs(app(), user, subscriptionId)).statusCode).toBe(200);
+    const { current_end } = (await subscriptionRow(app(), subscriptionId))!;
+    expect(near(await premiumEnd(user), current_end!.getTime())).toBe(true);
+  });
+});
+
+describe('a switch’s upgrade, at its seams', () => {
+  it('is converted once when verify-payment, both webhooks and the reconciler race to apply it', async () => {
+    const user = await createUser();
+    const subscriptionId = await subscribed(user, 'Monthly', 'card');
+    const end = await premiumEnd(user);
+    const { upgrade } = (await changeAs(user, subscriptionId, 'ProMonthly')).json();
+    const checkout = await app().sandbox.razorpay.pay(upgrade.orderId);
+    const before = await OutboxEvent.count();
+    const payment = paymentOf(app(), upgrade.orderId);
+    const order = structuredClone(app().sandbox.razorpay.order(upgrade.orderId)!);
+    await Promise.all([
+      verifyAs(app(), user, verifyBody(user, checkout)),
+      deliver(app(), 'payment.captured', { payment }),
+      deliver(app(), 'order.paid', { payment, order }),
+      reconcileOrders(app().core, razorpayClientFor(app().core.config), {
+        since: new Date(Date.now() - DAY_MS),
+      }),
+    ]);
+    expect(Object.keys(await tierEnds(user))).toEqual(['pro']);
+    expect(near(await premiumEnd(user), end)).toBe(true);
+    expect(await eventsSince(before)).toEqual(['USER_PREMIUM_UPDATE:pro']);
+    const refunds = await query<{ n: number }>('SELECT count(*)::int AS n FROM payment_refunds', []);
+    expect(refunds).toEqual([{ n: 0 }]);
+  });
+
+  it('upgrades what a partial refund left of the cycle', async () => {
+    const user = await createUser();
+    const subscriptionId = await subscribed(user, 'Monthly', 'card');
+    const [charge] = await chargesOf(app(), subscriptionId);
+    await app().sandbox.razorpay.refund(charge!.payment_id, {
+      webhooks: true,
+      amountPaise: MONTHLY_PAISE / 2,
+    });
+    expect(app().sandbox.razorpay.webhookDeliveries().at(-1)!.status).toBe(200);
+    const end = await premiumEnd(user);
+
+    const changed = await changeAs(user, subscriptionId, 'ProMonthly');
+    expect([changed.statusCode, changed.json().upgrade]).toEqual([
+      200,
+      expect.objectContaining({ currency: 'INR' }),
+    ]);
+    const { upgrade } = changed.json();
+    const checkout = await app().sandbox.razorpay.pay(upgrade.orderId);
+    expect((await verifyAs(app(), user, verifyBody(user, checkout))).statusCode).toBe(200);
+    expect(Object.keys(await tierEnds(user))).toEqual(['pro']);
+    expect(near(await premiumEnd(user), end)).toBe(true);
   });
 });
