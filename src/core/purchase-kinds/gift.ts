@@ -4,7 +4,8 @@ import type { LockedPayment } from './payment';
 import type { Category } from '../premium/types';
 import { makeGiftCode } from './gift-code';
 import { single } from './single';
-import { GIVE_BACK_GIFT_CODE, LOCK_GIFT_CODE, WITHDRAW_GIFT_CODE } from './sql';
+import { processedTotalOf } from './refund-records';
+import { GIVE_BACK_GIFT_CODE, HOLD_GIFT_CODE, LOCK_GIFT_CODE, WITHDRAW_GIFT_CODE } from './sql';
 import type { PurchaseKind } from './types';
 
 /** A gift's code, locked, and its redemption when someone redeemed it. */
@@ -62,18 +63,24 @@ export const gift: PurchaseKind = {
     if (code.grantId === null) {
       // Withdrawn by the dispute's own key, which its win names: a refund's withdrawal stays.
       const { idempotencyKey, reason } = take.revoke;
-      await execute(context.transaction, WITHDRAW_GIFT_CODE, [code.id, idempotencyKey, reason]);
+      await execute(context.transaction, HOLD_GIFT_CODE, [code.id, idempotencyKey, reason]);
       return null;
     }
     return single.takeDisputed(context, asRedeemed(payment, code), take);
   },
 
-  /** False when the payment made no code yet: the won dispute then applies it, making the code. */
+  /**
+   * False when the payment made no code yet: the won dispute then applies it, making the code. An
+   * unredeemed code any part of the payment was refunded of stays withdrawn, as the refund would have left
+   * it had the dispute not held it then (a partial refund of a disputed payment takes nothing).
+   */
   async restoreDisputed(context, payment, won) {
     const code = await lockGiftCode(context.transaction, payment.paymentId);
     if (!code) return false;
     if (code.grantId === null) {
-      await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, won.revoke.idempotencyKey]);
+      if ((await processedTotalOf(context.transaction, payment.paymentId)) === 0) {
+        await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, won.revoke.idempotencyKey]);
+      }
       return true;
     }
     return single.restoreDisputed(context, asRedeemed(payment, code), won);

@@ -13,11 +13,16 @@ export const LOCK_GIFT_CODE = `
   FOR UPDATE OF c`;
 
 /**
- * Code $1 withdrawn, by $2 for $3 (a refund's actor, or a dispute revoke's key): redeeming it is refused
- * (CODE_REVOKED).
+ * Code $1 withdrawn, by $2 for $3 (a refund's actor): redeeming it is refused (CODE_REVOKED).
  */
 export const WITHDRAW_GIFT_CODE =
   'UPDATE premium_codes SET revoked_at = now(), revoked_by = $2, revoke_reason = $3 WHERE id = $1';
+
+/**
+ * Code $1 withdrawn by dispute revoke $2 (its key) for $3, unless withdrawn already: a refund's or an
+ * operator's withdrawal is never relabelled as the dispute's, which a won dispute gives back.
+ */
+export const HOLD_GIFT_CODE = `${WITHDRAW_GIFT_CODE} AND revoked_at IS NULL`;
 
 /** Code $1 given back when dispute revoke $2 (its key: the dispute is won) withdrew it, and nothing since. */
 export const GIVE_BACK_GIFT_CODE = `

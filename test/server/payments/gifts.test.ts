@@ -1,5 +1,6 @@
 import { addPlan } from '../../../src/core/catalog';
 import { selectRows } from '../../../src/core/db/database';
+import { revokeCodes } from '../../../src/core/codes/revoke-codes';
 import { addOffer, showOffer } from '../../../src/core/offers';
 import { ServerPremium, UserPremium, type User } from '../../../src/core/models';
 import type { RazorpayOrder } from '../../../src/core/processor/types';
@@ -219,5 +220,67 @@ describe('money at the seams of a gift', () => {
     expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
     expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
     expect(daysLeft(await userEnds(friend))).toBe(30);
+  });
+});
+
+describe('a gift where it meets scopes and disputes', () => {
+  it("is redeemed only where its plan is sold: a user's plan never for a server", async () => {
+    await addPlan(db(), null, { code: 'Solo', tier: 'premium', scope: 'USER', days: 30, price: 49 });
+    const [buyer, friend] = [await createUser(), await createUser()];
+    const { code } = await boughtGift(buyer, { amount: 49, plan: 'Solo', category: 'USER', gift: true });
+    const guildId = await manageGuild(friend);
+    const refused = await redeem(friend, code, { guildId });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'PLAN_SCOPE_MISMATCH' });
+    expect(await guildDaysLeft(guildId)).toBe(0);
+    expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
+    expect(daysLeft(await userEnds(friend))).toBe(30);
+  });
+
+  it('keeps an unredeemed code withdrawn when a dispute is won after a partial refund', async () => {
+    const buyer = await createUser();
+    const { orderId, code } = await boughtGift(buyer);
+    expect(await deliverRefund(app(), orderId, 5000)).toEqual(processed);
+    const disputeId = 'disp_GiftRefunded01';
+    expect(await deliverDispute(app(), orderId, 'created', { disputeId })).toEqual(processed);
+    expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
+    const friend = await createUser();
+    expect((await redeem(friend, code, { category: 'USER' })).json().error).toMatchObject({
+      code: 'CODE_REVOKED',
+    });
+  });
+
+  it('keeps an unredeemed code withdrawn when a partial refund comes while a dispute is open', async () => {
+    const buyer = await createUser();
+    const { orderId, code } = await boughtGift(buyer);
+    const disputeId = 'disp_GiftRefunded02';
+    expect(await deliverDispute(app(), orderId, 'created', { disputeId })).toEqual(processed);
+    // Nothing to take while the dispute holds the code: the win must not give it back whole.
+    expect((await deliverRefund(app(), orderId, 5000)).status).toBe(200);
+    expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
+    const friend = await createUser();
+    expect((await redeem(friend, code, { category: 'USER' })).json().error).toMatchObject({
+      code: 'CODE_REVOKED',
+    });
+  });
+
+  it("keeps an operator's withdrawal of a code when a dispute is won", async () => {
+    const buyer = await createUser();
+    const { orderId, code } = await boughtGift(buyer);
+    const [found] = await selectRows<{ codeId: number }>(
+      db(),
+      'SELECT id::int AS "codeId" FROM premium_codes WHERE payment_id = $1',
+      [paymentOf(app(), orderId).id],
+    );
+    const codeId = found!.codeId;
+    const revoked = await revokeCodes(db(), { codeIds: [codeId], actor: 'operator', reason: 'fraud' });
+    expect(revoked.revoked).toEqual([codeId]);
+    const disputeId = 'disp_GiftRevoked001';
+    expect(await deliverDispute(app(), orderId, 'created', { disputeId })).toEqual(processed);
+    expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
+    const friend = await createUser();
+    expect((await redeem(friend, code, { category: 'USER' })).json().error).toMatchObject({
+      code: 'CODE_REVOKED',
+    });
   });
 });
