@@ -5,7 +5,13 @@ import type { Category } from '../premium/types';
 import { makeGiftCode } from './gift-code';
 import { single } from './single';
 import { processedTotalOf } from './refund-records';
-import { GIVE_BACK_GIFT_CODE, HOLD_GIFT_CODE, LOCK_GIFT_CODE, WITHDRAW_GIFT_CODE } from './sql';
+import {
+  GIFT_CODE_REDEMPTION,
+  GIVE_BACK_GIFT_CODE,
+  HOLD_GIFT_CODE,
+  LOCK_GIFT_CODE,
+  WITHDRAW_GIFT_CODE,
+} from './sql';
 import type { PurchaseKind } from './types';
 
 /** A gift's code, locked, and its redemption when someone redeemed it. */
@@ -101,8 +107,10 @@ export async function paymentAsBought(
 }
 
 async function lockGiftCode(transaction: Transaction, paymentId: string): Promise<GiftCodeRow | null> {
-  const [code] = await selectRows<GiftCodeRow>(transaction, LOCK_GIFT_CODE, [paymentId]);
-  return code ?? null;
+  const [locked] = await selectRows<{ id: number }>(transaction, LOCK_GIFT_CODE, [paymentId]);
+  if (!locked) return null;
+  const [code] = await selectRows<GiftCodeRow>(transaction, GIFT_CODE_REDEMPTION, [locked.id]);
+  return code!;
 }
 
 /** The redemption's grant stands for the payment's own, and a restore goes to the redeemer, as it went. */

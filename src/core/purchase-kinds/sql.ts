@@ -1,16 +1,19 @@
 /** The raw SQL of the purchase kinds: a gift's code, found by the payment that bought it (docs/codes.md). */
 
+/** The code payment $1 bought, locked against its redemption; none when the payment made no code yet. */
+export const LOCK_GIFT_CODE = 'SELECT id FROM premium_codes WHERE payment_id = $1 FOR UPDATE';
+
 /**
- * The code payment $1 bought, locked against its redemption, with the redemption's grant and where and for
- * whom it went (the grant's user, by their Discord id); none when the payment made no code yet.
+ * Code $1's redemption: its grant and where and for whom it went (the grant's user, by their Discord id).
+ * Read after the lock, by a statement of its own: a locking read that waited on a redemption sees the
+ * code's new grant_id but joins the grant as it was before (none), so it cannot say where the days went.
  */
-export const LOCK_GIFT_CODE = `
+export const GIFT_CODE_REDEMPTION = `
   SELECT c.id, c.grant_id AS "grantId", g.category, g.guild_id AS "guildId", u.provider_id AS "providerId"
   FROM premium_codes c
     LEFT JOIN premium_grants g ON g.id = c.grant_id
     LEFT JOIN users u ON u.id = g.user_id
-  WHERE c.payment_id = $1
-  FOR UPDATE OF c`;
+  WHERE c.id = $1`;
 
 /**
  * Code $1 withdrawn, by $2 for $3 (a refund's actor): redeeming it is refused (CODE_REVOKED).

@@ -4,7 +4,9 @@ import { revokeCodes } from '../../../src/core/codes/revoke-codes';
 import { addOffer, showOffer } from '../../../src/core/offers';
 import { ServerPremium, UserPremium, type User } from '../../../src/core/models';
 import type { RazorpayOrder } from '../../../src/core/processor/types';
+import { lockStatement } from '../../../src/core/db/advisory-locks';
 import { createUser } from '../../support/fixtures';
+import { untilWaitingOn } from '../../support/transactions';
 import { get } from '../../support/self-service';
 import {
   bearer,
@@ -282,5 +284,28 @@ describe('a gift where it meets scopes and disputes', () => {
     expect((await redeem(friend, code, { category: 'USER' })).json().error).toMatchObject({
       code: 'CODE_REVOKED',
     });
+  });
+
+  it("takes a partial refund's share of a redemption that committed while the refund waited", async () => {
+    const [buyer, friend] = [await createUser(), await createUser()];
+    const { orderId, code } = await boughtGift(buyer);
+    const [found] = await selectRows<{ codeId: number }>(
+      db(),
+      'SELECT id::int AS "codeId" FROM premium_codes WHERE payment_id = $1',
+      [paymentOf(app(), orderId).id],
+    );
+    // The redemption's grant waits on its idempotency lock, holding the code's row, while the refund comes.
+    const blocker = await db().transaction();
+    const lock = lockStatement('idempotency', `code:${found!.codeId}`);
+    await db().query(lock.text, { bind: lock.values, transaction: blocker });
+    const redeemed = redeem(friend, code, { category: 'USER' });
+    await untilWaitingOn(db(), 'advisory');
+    const refunded = deliverRefund(app(), orderId, 9950);
+    await untilWaitingOn(db(), 'transactionid');
+    await blocker.commit();
+
+    expect((await redeemed).statusCode).toBe(200);
+    expect(await refunded).toEqual(processed);
+    expect(daysLeft(await userEnds(friend))).toBe(15);
   });
 });
