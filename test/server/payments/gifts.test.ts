@@ -239,6 +239,21 @@ describe('a gift where it meets scopes and disputes', () => {
     expect(daysLeft(await userEnds(friend))).toBe(30);
   });
 
+  it("buys a gift of a server's plan, redeemed only for a guild its redeemer manages", async () => {
+    await addPlan(db(), null, { code: 'Guild', tier: 'premium', scope: 'SERVER', days: 30, price: 299 });
+    const [buyer, friend, owner] = [await createUser(), await createUser(), await createUser()];
+    const { code } = await boughtGift(buyer, { amount: 299, plan: 'Guild', category: 'SERVER', gift: true });
+    const guildId = await manageGuild(owner);
+    expect((await redeem(friend, code, { guildId })).json().error).toMatchObject({
+      code: 'NOT_GUILD_MANAGER',
+    });
+    expect((await redeem(owner, code, { category: 'USER' })).json().error).toMatchObject({
+      code: 'PLAN_SCOPE_MISMATCH',
+    });
+    expect((await redeem(owner, code, { guildId })).statusCode).toBe(200);
+    expect(await guildDaysLeft(guildId)).toBe(30);
+  });
+
   it('keeps an unredeemed code withdrawn when a dispute is won after a partial refund', async () => {
     const buyer = await createUser();
     const { orderId, code } = await boughtGift(buyer);
