@@ -5,6 +5,8 @@ import { addOffer, showOffer } from '../../../src/core/offers';
 import { ServerPremium, UserPremium, type User } from '../../../src/core/models';
 import type { RazorpayOrder } from '../../../src/core/processor/types';
 import { lockStatement } from '../../../src/core/db/advisory-locks';
+import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { createUser } from '../../support/fixtures';
 import { untilWaitingOn } from '../../support/transactions';
 import { get } from '../../support/self-service';
@@ -91,6 +93,19 @@ describe('a gift code bought in the store', () => {
         redeemedBy: null,
       }),
     ]);
+  });
+
+  it('is made by the reconciler when neither verify-payment nor the webhook came, and reported applied', async () => {
+    const buyer = await createUser();
+    const orderId: string = (await createOrder(buyer, GIFT)).json().id;
+    await app().sandbox.razorpay.pay(orderId);
+    const since = new Date(Date.now() - 86_400_000);
+    const report = await reconcileOrders(app().core, razorpayClientFor(app().core.config), {
+      since,
+      orderId,
+    });
+    expect(report).toMatchObject({ applied: [{ orderId }], failed: [] });
+    expect(await giftsOf(buyer)).toEqual([expect.objectContaining({ orderId, status: 'unused' })]);
   });
 
   it('is redeemed by a friend, and the buyer sees by whom', async () => {
