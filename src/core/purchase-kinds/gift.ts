@@ -7,6 +7,7 @@ import { single } from './single';
 import { processedTotalOf } from './refund-records';
 import {
   GIFT_CODE_REDEMPTION,
+  GIFT_ORDERS_REDEEMED_WITH,
   GIVE_BACK_GIFT_CODE,
   HOLD_GIFT_CODE,
   LOCK_GIFT_CODE,
@@ -104,6 +105,19 @@ export async function paymentAsBought(
   if (payment.kind !== 'gift') return payment;
   const code = await lockGiftCode(transaction, payment.paymentId);
   return code?.grantId ? asRedeemed(payment, code) : payment;
+}
+
+/**
+ * The orders of the gifts redeemed with one of `grantIds`, as orders whose own grants they are: an upgrade
+ * converting a redeemer's days makes them follow those days, so a refund of the gift takes them there.
+ */
+export async function giftOrdersRedeemedWith(
+  transaction: Transaction,
+  grantIds: number[],
+): Promise<number[]> {
+  if (grantIds.length === 0) return [];
+  const rows = await selectRows<{ orderId: string }>(transaction, GIFT_ORDERS_REDEEMED_WITH, [grantIds]);
+  return rows.map((row) => Number(row.orderId));
 }
 
 async function lockGiftCode(transaction: Transaction, paymentId: string): Promise<GiftCodeRow | null> {

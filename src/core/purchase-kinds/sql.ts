@@ -48,3 +48,9 @@ export const MAKE_GIFT_CODE = `
     SELECT id, $8, $1, $9 FROM batch RETURNING id, code)
   SELECT id AS "codeId", code FROM made
   UNION ALL SELECT id, code FROM premium_codes WHERE payment_id = $1`;
+
+/** The orders of the gift codes redeemed with one of grants $1: a gift's order pays for its redemption's grant. */
+export const GIFT_ORDERS_REDEEMED_WITH = `
+  SELECT p.order_id AS "orderId"
+  FROM premium_codes c JOIN payments p ON p.payment_id = c.payment_id
+  WHERE c.grant_id = ANY($1::bigint[]) AND p.order_id IS NOT NULL`;

@@ -1,4 +1,4 @@
-import { addPlan } from '../../../src/core/catalog';
+import { addPlan, addTier } from '../../../src/core/catalog';
 import { selectRows } from '../../../src/core/db/database';
 import { revokeCodes } from '../../../src/core/codes/revoke-codes';
 import { addOffer, showOffer } from '../../../src/core/offers';
@@ -337,5 +337,23 @@ describe('a gift where it meets scopes and disputes', () => {
     expect((await redeemed).statusCode).toBe(200);
     expect(await refunded).toEqual(processed);
     expect(daysLeft(await userEnds(friend))).toBe(15);
+  });
+
+  it("takes the redeemer's days back from where their upgrade converted them", async () => {
+    await addTier(db(), { code: 'pro', name: 'Pro', rank: 2, features: {} });
+    await addPlan(db(), null, { code: 'ProMonthly', tier: 'pro', scope: 'ANY', days: 30, price: 299 });
+    const [buyer, friend] = [await createUser(), await createUser()];
+    const { orderId, code } = await boughtGift(buyer);
+    expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
+    const upgrade = { fromTier: 'premium', toPlan: 'ProMonthly' };
+    const upgraded = await createOrder(friend, { amount: 100, category: 'USER', upgrade });
+    expect(upgraded.statusCode).toBe(200);
+    const checkout = await app().sandbox.razorpay.pay(upgraded.json().id);
+    expect((await verifyAs(app(), friend, verifyBody(friend, checkout))).statusCode).toBe(200);
+
+    expect(await deliverRefund(app(), orderId, 9950)).toEqual(processed);
+    expect(daysLeft(await userEnds(friend))).toBe(15);
+    expect(await deliverRefund(app(), orderId)).toEqual(processed);
+    expect(daysLeft(await userEnds(friend))).toBe(0);
   });
 });
