@@ -68,7 +68,7 @@ export const gift: PurchaseKind = {
     const code = await lockGiftCode(context.transaction, payment.paymentId);
     if (!code) return null;
     if (code.grantId === null) {
-      // Withdrawn by the dispute's own key, which its win names: a refund's withdrawal stays.
+      // By the dispute's key, unless withdrawn already: a refund's or an operator's withdrawal stays.
       const { idempotencyKey, reason } = take.revoke;
       await execute(context.transaction, HOLD_GIFT_CODE, [code.id, idempotencyKey, reason]);
       return null;
@@ -86,7 +86,8 @@ export const gift: PurchaseKind = {
     if (!code) return false;
     if (code.grantId === null) {
       if ((await processedTotalOf(context.transaction, payment.paymentId)) === 0) {
-        await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, won.revoke.idempotencyKey]);
+        // By whichever of the payment's disputes withdrew it: the first to open, the others finding it withdrawn.
+        await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, await won.trail.revokeKeys()]);
       }
       return true;
     }

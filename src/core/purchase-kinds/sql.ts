@@ -27,10 +27,13 @@ export const WITHDRAW_GIFT_CODE =
  */
 export const HOLD_GIFT_CODE = `${WITHDRAW_GIFT_CODE} AND revoked_at IS NULL`;
 
-/** Code $1 given back when dispute revoke $2 (its key: the dispute is won) withdrew it, and nothing since. */
+/**
+ * Code $1 given back when one of dispute revokes $2 (their keys: the payment's disputes, the last of them
+ * won) withdrew it, and nothing since.
+ */
 export const GIVE_BACK_GIFT_CODE = `
   UPDATE premium_codes SET revoked_at = NULL, revoked_by = NULL, revoke_reason = NULL
-  WHERE id = $1 AND revoked_by = $2`;
+  WHERE id = $1 AND revoked_by = ANY($2::text[])`;
 /**
  * The gift code of payment $1 (docs/codes.md), made with a batch of its own unless the payment made one
  * already: $2–$5 the plan (type, months, days, tier), $6 the actor, $7 the reason, $8 the code's SHA-256

@@ -126,6 +126,24 @@ describe('a gift where it meets scopes and disputes', () => {
     });
   });
 
+  it('frees an unredeemed code once both of two disputes are won, in either order', async () => {
+    const buyer = await createUser();
+    for (const lastWon of [2, 1]) {
+      const { orderId, code } = await boughtGift(buyer);
+      const disputes = [1, 2].map((n) => ({
+        disputeId: `disp_GiftTwo${lastWon}Of${n}000`,
+        amountPaise: 5_000,
+      }));
+      for (const dispute of disputes) {
+        expect(await deliverDispute(app(), orderId, 'created', dispute)).toEqual(processed);
+      }
+      for (const dispute of lastWon === 2 ? disputes : [...disputes].reverse()) {
+        expect(await deliverDispute(app(), orderId, 'won', dispute)).toEqual(processed);
+      }
+      expect((await redeem(await createUser(), code, { category: 'USER' })).statusCode).toBe(200);
+    }
+  });
+
   it("keeps an operator's withdrawal of a code when a dispute is won", async () => {
     const buyer = await createUser();
     const { orderId, code } = await boughtGift(buyer);
