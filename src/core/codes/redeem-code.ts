@@ -1,5 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { execute, selectRows } from '../db/database';
+import { resolvePurchase } from '../catalog';
 import { AppError } from '../errors';
 import { targetGuild } from '../identity/access';
 import { DEFAULT_CATEGORY } from '../orders/create-order';
@@ -70,6 +71,11 @@ export async function redeemCode(sequelize: Sequelize, request: RedeemRequest): 
     if (refusal) {
       await recordFailedAttempt(transaction, user.id, request.ip);
       return { refusal };
+    }
+    if (!again) {
+      // Only where its plan is sold: a code of a user's plan is never a server's premium (PLAN_SCOPE_MISMATCH).
+      const plan = { plan: code!.planType, months: code!.months };
+      await resolvePurchase(transaction, plan, { category, forSale: false });
     }
     const change = await grantPremium(
       sequelize,

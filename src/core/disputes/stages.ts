@@ -185,6 +185,7 @@ class DisputeChange {
         const keys = await disputeRevokeKeysOf(transaction, payment.paymentId);
         await withdrawHeldRevokes(transaction, keys, DISPUTE_ACTOR, `dispute ${disputeId} won`);
       },
+      revokeKeys: () => disputeRevokeKeysOf(transaction, payment.paymentId),
       unrestoredRevoke: () => unrestoredDisputeRevoke(transaction, payment.paymentId),
       recordRestore: (restoredDisputeId, ledgerId) => recordRestore(transaction, restoredDisputeId, ledgerId),
     };

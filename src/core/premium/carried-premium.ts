@@ -1,13 +1,11 @@
 import { Op, type Transaction } from 'sequelize';
-import { selectRows } from '../db/database';
 import { Order, SubscriptionCharge } from '../models';
-import { GIFT_PAYMENTS_OF_GRANTS } from './sql';
 
 /**
  * The purchases whose premium grants `from` carried keep `toGrantId` as the grant that carries it now: an
  * upgrade converted their days into that grant's tier (docs/payments.md), and a refund, a dispute or a
- * cancel's grace cut of them takes from there. Orders are named by id, by their restore grant, or (a
- * gift's) by the grant its code's redemption made; a subscription's charges (a switch's upgrade converts
+ * cancel's grace cut of them takes from there. Orders are named by id (a gift's among them, by the grant
+ * its code's redemption made: purchase-kinds/gift.ts) or by their restore grant; a subscription's charges (a switch's upgrade converts
  * its cycle: docs/subscriptions.md) by their own grant or their restore grant. Grants are `restoreGrantIds`.
  */
 export async function carryPurchasesPremium(
@@ -18,14 +16,7 @@ export async function carryPurchasesPremium(
 ): Promise<void> {
   if (from.orderIds.length + from.restoreGrantIds.length === 0) return;
   const grantIds = from.restoreGrantIds;
-  const gifts = await selectRows<{ paymentId: string }>(transaction, GIFT_PAYMENTS_OF_GRANTS, [grantIds]);
-  const either = {
-    [Op.or]: [
-      { id: from.orderIds },
-      { restoreGrantId: grantIds },
-      { paymentId: gifts.map((gift) => gift.paymentId) },
-    ],
-  };
+  const either = { [Op.or]: [{ id: from.orderIds }, { restoreGrantId: grantIds }] };
   const where = exceptOrderId === null ? either : { [Op.and]: [either, { id: { [Op.ne]: exceptOrderId } }] };
   await Order.update({ restoreGrantId: toGrantId }, { where, transaction });
   await SubscriptionCharge.update(

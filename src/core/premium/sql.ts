@@ -151,7 +151,3 @@ export const APPEND_EVENTS = `INSERT INTO outbox (event_id, type, aggregate_key,
   SELECT (e.entry->'payload'->>'eventId')::uuid, e.entry->'payload'->>'type', e.entry->>'aggregateKey', e.entry->'payload'
   FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS e(entry, n)
   ORDER BY e.n`;
-
-/** The payments of the gift codes whose redemptions granted $1: each gift's order carries them (carried-premium.ts). */
-export const GIFT_PAYMENTS_OF_GRANTS = `
-  SELECT payment_id AS "paymentId" FROM premium_codes WHERE grant_id = ANY($1::bigint[]) AND payment_id IS NOT NULL`;

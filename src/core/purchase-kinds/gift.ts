@@ -4,7 +4,15 @@ import type { LockedPayment } from './payment';
 import type { Category } from '../premium/types';
 import { makeGiftCode } from './gift-code';
 import { single } from './single';
-import { GIVE_BACK_GIFT_CODE, LOCK_GIFT_CODE, WITHDRAW_GIFT_CODE } from './sql';
+import { processedTotalOf } from './refund-records';
+import {
+  GIFT_CODE_REDEMPTION,
+  GIFT_ORDERS_REDEEMED_WITH,
+  GIVE_BACK_GIFT_CODE,
+  HOLD_GIFT_CODE,
+  LOCK_GIFT_CODE,
+  WITHDRAW_GIFT_CODE,
+} from './sql';
 import type { PurchaseKind } from './types';
 
 /** A gift's code, locked, and its redemption when someone redeemed it. */
@@ -60,20 +68,27 @@ export const gift: PurchaseKind = {
     const code = await lockGiftCode(context.transaction, payment.paymentId);
     if (!code) return null;
     if (code.grantId === null) {
-      // Withdrawn by the dispute's own key, which its win names: a refund's withdrawal stays.
+      // By the dispute's key, unless withdrawn already: a refund's or an operator's withdrawal stays.
       const { idempotencyKey, reason } = take.revoke;
-      await execute(context.transaction, WITHDRAW_GIFT_CODE, [code.id, idempotencyKey, reason]);
+      await execute(context.transaction, HOLD_GIFT_CODE, [code.id, idempotencyKey, reason]);
       return null;
     }
     return single.takeDisputed(context, asRedeemed(payment, code), take);
   },
 
-  /** False when the payment made no code yet: the won dispute then applies it, making the code. */
+  /**
+   * False when the payment made no code yet: the won dispute then applies it, making the code. An
+   * unredeemed code any part of the payment was refunded of stays withdrawn, as the refund would have left
+   * it had the dispute not held it then (a partial refund of a disputed payment takes nothing).
+   */
   async restoreDisputed(context, payment, won) {
     const code = await lockGiftCode(context.transaction, payment.paymentId);
     if (!code) return false;
     if (code.grantId === null) {
-      await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, won.revoke.idempotencyKey]);
+      if ((await processedTotalOf(context.transaction, payment.paymentId)) === 0) {
+        // By whichever of the payment's disputes withdrew it: the first to open, the others finding it withdrawn.
+        await execute(context.transaction, GIVE_BACK_GIFT_CODE, [code.id, await won.trail.revokeKeys()]);
+      }
       return true;
     }
     return single.restoreDisputed(context, asRedeemed(payment, code), won);
@@ -93,9 +108,24 @@ export async function paymentAsBought(
   return code?.grantId ? asRedeemed(payment, code) : payment;
 }
 
+/**
+ * The orders of the gifts redeemed with one of `grantIds`, as orders whose own grants they are: an upgrade
+ * converting a redeemer's days makes them follow those days, so a refund of the gift takes them there.
+ */
+export async function giftOrdersRedeemedWith(
+  transaction: Transaction,
+  grantIds: number[],
+): Promise<number[]> {
+  if (grantIds.length === 0) return [];
+  const rows = await selectRows<{ orderId: string }>(transaction, GIFT_ORDERS_REDEEMED_WITH, [grantIds]);
+  return rows.map((row) => Number(row.orderId));
+}
+
 async function lockGiftCode(transaction: Transaction, paymentId: string): Promise<GiftCodeRow | null> {
-  const [code] = await selectRows<GiftCodeRow>(transaction, LOCK_GIFT_CODE, [paymentId]);
-  return code ?? null;
+  const [locked] = await selectRows<{ id: number }>(transaction, LOCK_GIFT_CODE, [paymentId]);
+  if (!locked) return null;
+  const [code] = await selectRows<GiftCodeRow>(transaction, GIFT_CODE_REDEMPTION, [locked.id]);
+  return code!;
 }
 
 /** The redemption's grant stands for the payment's own, and a restore goes to the redeemer, as it went. */

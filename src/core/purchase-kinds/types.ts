@@ -54,6 +54,8 @@ export interface UnrestoredRevoke {
 export interface DisputeTrail {
   /** The payment's dispute revokes the revocation guard still holds are never to be applied now. */
   withdrawHeldRevokes(): Promise<void>;
+  /** The keys of the payment's disputes' revokes, each dispute's whichever it is. */
+  revokeKeys(): Promise<string[]>;
   /** The dispute revoke of the payment that took days and no grant restored yet, or null. */
   unrestoredRevoke(): Promise<UnrestoredRevoke | null>;
   recordRestore(disputeId: string, ledgerId: number): Promise<void>;

@@ -1,5 +1,6 @@
 import { carryPurchasesPremium } from '../premium/carried-premium';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
+import { giftOrdersRedeemedWith } from './gift';
 import type { PurchaseKind } from './types';
 
 /** Why an upgrade's payment was refused and refunded: the days it was priced for are not held as they were. */
@@ -9,7 +10,8 @@ export const UPGRADE_DAYS_CHANGED = 'UPGRADE_DAYS_CHANGED';
  * An upgrade's payment (docs/payments.md, "The upgrade kind"): under the record's lock, the buyer's days
  * of the order's lower tier are taken, unannounced, then the order's grant of its own tier (marking it
  * paid with its invoice) gives back as many, announced as one UPDATE; the orders those days came from
- * keep that grant as the one carrying their premium, so a refund of one takes from there. When they are
+ * (a redeemed gift's among them) keep that grant as the one carrying their premium, so a refund of one
+ * takes from there. When they are
  * not the days the order was priced for (a racing upgrade took them, a refund shortened them, a purchase
  * added some), the order is marked paid and refused, nothing taken, and the caller refunds it in full.
  * An order already paid by this payment converts nothing again: its grant replays.
@@ -38,10 +40,7 @@ export const grantUpgrade: PurchaseKind['grant'] = async (sequelize, payment) =>
     idempotencyKey: `upgrade:${origin.processorOrderId}`,
   });
   const change = await payment.grantDays({ converts: true });
-  await carryPurchasesPremium(
-    models,
-    { orderIds: held.orderIds, restoreGrantIds: held.grantIds },
-    change.grantId,
-  );
+  const orderIds = [...held.orderIds, ...(await giftOrdersRedeemedWith(models, held.grantIds))];
+  await carryPurchasesPremium(models, { orderIds, restoreGrantIds: held.grantIds }, change.grantId);
   return { change };
 };

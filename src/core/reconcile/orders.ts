@@ -163,12 +163,15 @@ async function reconcileOrder(
       },
     );
     // A refused payment is refunded and answered as a refusal (skipped, with its reason).
-    const { change, bundle } = await refundIfRefused(core, processor, applied);
-    const replayed = bundle ? !bundle.created : change!.replayed;
-    const until = (change?.expiresAt ?? bundle!.endsAt).toISOString();
+    const { order: locked, change, bundle, gift } = await refundIfRefused(core, processor, applied);
+    // A gift grants nothing: the order it found unpaid is what this run applied.
+    const replayed = gift ? locked.status !== 'created' : bundle ? !bundle.created : change!.replayed;
+    const done = gift
+      ? `made gift code #${gift.codeId}`
+      : `granted until ${(change?.expiresAt ?? bundle!.endsAt).toISOString()}`;
     return replayed
       ? ['skipped', entry(captured.id, 'applied meanwhile by verify-payment or the webhook')]
-      : ['applied', entry(captured.id, `granted until ${until}`)];
+      : ['applied', entry(captured.id, done)];
   } catch (error) {
     const refused = isAppError(error) && error.kind !== 'unavailable';
     return [refused ? 'skipped' : 'failed', entry(captured.id, reasonOf(error))];

@@ -2,9 +2,11 @@ import { releaseHeldRevokes } from '../../../src/core/guard-release/release';
 import { UserPremium, type User } from '../../../src/core/models';
 import { listHeldRevokes } from '../../../src/core/revocation-guard/held-revokes';
 import { createUser } from '../../support/fixtures';
+import { boughtGift, guildDaysLeft, redeem } from '../../support/gifts';
 import {
   bearer,
   deliverRefund,
+  manageGuild,
   paidMonthlyOrder,
   post,
   usePaymentsApp,
@@ -63,5 +65,26 @@ describe("a held revoke of a gift's redeemer", () => {
     const [rest] = await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
     expect(rest).toMatchObject({ result: 'revoked' });
     expect(await daysLeft(friend)).toBe(0);
+  });
+
+  it("takes a held share from the guild a transfer moved the redeemer's days to since", async () => {
+    expect(await deliverRefund(app(), (await paidMonthlyOrder(app(), await createUser())).orderId)).toEqual(
+      processed,
+    );
+    const [buyer, friend] = [await createUser(), await createUser()];
+    const { orderId, code } = await boughtGift(app(), buyer);
+    const [from, to] = [await manageGuild(friend), await manageGuild(friend)];
+    expect((await redeem(app(), friend, code, { guildId: from })).statusCode).toBe(200);
+    expect(await deliverRefund(app(), orderId, 9950)).toEqual(processed);
+    const moved = await post(
+      app(),
+      '/api/premium/transfer',
+      { fromGuildId: from, toGuildId: to },
+      bearer(app(), friend),
+    );
+    expect(moved.statusCode).toBe(200);
+    const [share] = await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
+    expect(share).toMatchObject({ result: 'revoked' });
+    expect([await guildDaysLeft(from), await guildDaysLeft(to)]).toEqual([0, 15]);
   });
 });

@@ -1,9 +1,18 @@
 import { addPlan } from '../../../src/core/catalog';
 import { selectRows } from '../../../src/core/db/database';
 import { addOffer, showOffer } from '../../../src/core/offers';
-import { ServerPremium, UserPremium, type User } from '../../../src/core/models';
-import type { RazorpayOrder } from '../../../src/core/processor/types';
+import { UserPremium, type User } from '../../../src/core/models';
+import { razorpayClientFor } from '../../../src/core/payments/processor';
+import { reconcileOrders } from '../../../src/core/reconcile/orders';
 import { createUser } from '../../support/fixtures';
+import {
+  boughtGift as buyGift,
+  createOrder as createGiftOrder,
+  GIFT,
+  guildDaysLeft,
+  redeem as redeemCode,
+  userDaysLeft,
+} from '../../support/gifts';
 import { get } from '../../support/self-service';
 import {
   bearer,
@@ -24,37 +33,12 @@ const app = (): PaymentsTestApp => getApp();
 const db = () => app().core.sequelize;
 
 const processed = { status: 200, body: JSON.stringify({ status: 'processed' }) };
-const GIFT = { amount: 199, planType: 'Monthly', category: 'USER', gift: true } as const;
 
-const createOrder = (user: User, body: object) =>
-  post(app(), '/api/payment/create-order', { providerId: user.providerId, ...body }, bearer(app(), user));
-
+const createOrder = (user: User, body: object) => createGiftOrder(app(), user, body);
 const redeem = (user: User, code: string, target: { category: 'USER' } | { guildId: string }) =>
-  post(
-    app(),
-    '/api/premium/redeem',
-    { code, ...('guildId' in target ? { category: 'SERVER', guildId: target.guildId } : target) },
-    bearer(app(), user),
-  );
-
-/** A gift of Monthly bought, paid and verified: its order and the code verify-payment answered. */
-async function boughtGift(buyer: User, body: object = GIFT) {
-  const reply = await createOrder(buyer, body);
-  expect(reply.statusCode).toBe(200);
-  const order: RazorpayOrder = reply.json();
-  const checkout = await app().sandbox.razorpay.pay(order.id);
-  const verified = await verifyAs(app(), buyer, verifyBody(buyer, checkout));
-  expect(verified.statusCode).toBe(200);
-  return { orderId: order.id, code: verified.json().giftCode as string, checkout };
-}
-
+  redeemCode(app(), user, code, target);
+const boughtGift = (buyer: User, body?: object) => buyGift(app(), buyer, body);
 const giftsOf = async (buyer: User) => (await get(app(), '/api/premium/gifts', buyer)).json().gifts;
-
-const userEnds = async (user: User) => (await UserPremium.findOne({ where: { userId: user.id } }))?.expiresAt;
-const daysLeft = (ends: Date | undefined) =>
-  Math.max(0, Math.round(((ends?.getTime() ?? 0) - Date.now()) / 86_400_000));
-const guildDaysLeft = async (guildId: string) =>
-  daysLeft((await ServerPremium.findOne({ where: { guildId } }))?.expiresAt);
 
 describe('a gift code bought in the store', () => {
   it('makes one code for the payment, however often it is applied, and grants the buyer nothing', async () => {
@@ -77,7 +61,7 @@ describe('a gift code bought in the store', () => {
     expect(rows).toEqual([
       { kind: 'gift', codes: 1, description: 'Gift code of Premium, plan Monthly: 30 days' },
     ]);
-    expect(await userEnds(buyer)).toBeUndefined();
+    expect(await UserPremium.findOne({ where: { userId: buyer.id } })).toBeNull();
     expect(await giftsOf(buyer)).toEqual([
       expect.objectContaining({
         code,
@@ -90,11 +74,24 @@ describe('a gift code bought in the store', () => {
     ]);
   });
 
+  it('is made by the reconciler when neither verify-payment nor the webhook came, and reported applied', async () => {
+    const buyer = await createUser();
+    const orderId: string = (await createOrder(buyer, GIFT)).json().id;
+    await app().sandbox.razorpay.pay(orderId);
+    const since = new Date(Date.now() - 86_400_000);
+    const report = await reconcileOrders(app().core, razorpayClientFor(app().core.config), {
+      since,
+      orderId,
+    });
+    expect(report).toMatchObject({ applied: [{ orderId }], failed: [] });
+    expect(await giftsOf(buyer)).toEqual([expect.objectContaining({ orderId, status: 'unused' })]);
+  });
+
   it('is redeemed by a friend, and the buyer sees by whom', async () => {
     const [buyer, friend] = [await createUser(), await createUser()];
     const { code } = await boughtGift(buyer);
     expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
-    expect(daysLeft(await userEnds(friend))).toBe(30);
+    expect(await userDaysLeft(friend)).toBe(30);
     expect(await giftsOf(buyer)).toEqual([
       expect.objectContaining({ code, status: 'redeemed', redeemedBy: friend.username }),
     ]);
@@ -159,7 +156,7 @@ describe('a gift code bought in the store', () => {
     expect(replies.find((reply) => reply.statusCode === 409)!.json().error).toMatchObject({
       code: 'CODE_USED',
     });
-    expect([daysLeft(await userEnds(a)), daysLeft(await userEnds(b))].sort()).toEqual([0, 30]);
+    expect([await userDaysLeft(a), await userDaysLeft(b)].sort()).toEqual([0, 30]);
   });
 });
 
@@ -202,9 +199,9 @@ describe('money at the seams of a gift', () => {
     expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
     const disputeId = 'disp_GiftRedeemed01';
     expect(await deliverDispute(app(), orderId, 'created', { disputeId })).toEqual(processed);
-    expect(daysLeft(await userEnds(friend))).toBe(0);
+    expect(await userDaysLeft(friend)).toBe(0);
     expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
-    expect(daysLeft(await userEnds(friend))).toBe(30);
+    expect(await userDaysLeft(friend)).toBe(30);
   });
 
   it('holds an unredeemed code while a dispute is open, and frees it when the dispute is won', async () => {
@@ -218,6 +215,6 @@ describe('money at the seams of a gift', () => {
     });
     expect(await deliverDispute(app(), orderId, 'won', { disputeId })).toEqual(processed);
     expect((await redeem(friend, code, { category: 'USER' })).statusCode).toBe(200);
-    expect(daysLeft(await userEnds(friend))).toBe(30);
+    expect(await userDaysLeft(friend)).toBe(30);
   });
 });
