@@ -1,4 +1,5 @@
 import { Op, type Transaction, type WhereOptions } from 'sequelize';
+import { convertedGrantKey, unconvertedGrantKey } from './convert';
 import { grantsMovedFrom } from './days-trail';
 import { PremiumGrant, type Order, type SubscriptionCharge } from '../models';
 
@@ -24,20 +25,34 @@ export function grantsOfCharge(
 /**
  * The grant the payment pays for now (README.md), or null when an operator, a refund or a dispute revoked
  * it. After a won dispute that is the grant that restored it, so a later refund or dispute revokes that one.
+ * With `tier`, only a grant of that tier (an upgrade pays for its own tier's days, not those it gave back).
  */
 export async function grantPaidFor(
   payment: PaymentGrants,
   transaction: Transaction,
+  tier?: string,
 ): Promise<PremiumGrant | null> {
+  const grants = await grantsPaidFor(payment, transaction);
+  return grants.find((grant) => tier === undefined || grant.tier === tier) ?? null;
+}
+
+/**
+ * Every grant carrying the payment's premium now, newest first: more than one when an upgrade that
+ * converted its days was partly taken back (its rest higher, its share lower: docs/payments.md).
+ */
+export async function grantsPaidFor(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
+  const live: PremiumGrant[] = [];
   for (const grant of await grantsOf(payment, transaction)) {
-    if (await notRevoked(grant, transaction)) return grant;
+    if (await notRevoked(grant, transaction)) live.push(grant);
   }
-  return null;
+  return live;
 }
 
 /**
  * The payment's grants, newest first: its own, its restore grant, and the grants that carry their days
- * on another guild since a transfer moved them (src/core/transfers).
+ * since: on another guild after a transfer moved them (src/core/transfers), in another tier or the rest
+ * left in their own after a revoke converted them (premium/convert.ts), or a share of them (a partial
+ * refund's rest).
  */
 export async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
   const restore = payment.restoreGrantId === null ? [] : [{ id: payment.restoreGrantId }];
@@ -45,9 +60,11 @@ export async function grantsOf(payment: PaymentGrants, transaction: Transaction)
     where: { kind: 'grant', [Op.or]: [payment.ownGrants, ...restore] },
     transaction,
   });
-  for (let moved = await movedTo(grants, transaction); moved.length > 0;) {
-    grants.push(...moved);
-    moved = await movedTo(moved, transaction);
+  for (let next = grants; next.length > 0;) {
+    const seen = new Set(grants.map((grant) => grant.id));
+    const found = [...(await movedTo(next, transaction)), ...(await convertedFrom(next, transaction))];
+    next = [...new Map(found.filter((grant) => !seen.has(grant.id)).map((grant) => [grant.id, grant])).values()];
+    grants.push(...next);
   }
   return grants.sort((a, b) => b.id - a.id);
 }
@@ -56,6 +73,18 @@ async function movedTo(grants: PremiumGrant[], transaction: Transaction): Promis
   const moved = await grantsMovedFrom(transaction, grants);
   if (moved.length === 0) return [];
   return PremiumGrant.findAll({ where: { id: moved.map((grant) => grant.id) }, transaction });
+}
+
+/** The grants a revoke of `grants` gave their days back as: converted, or the rest of a share. */
+async function convertedFrom(grants: PremiumGrant[], transaction: Transaction): Promise<PremiumGrant[]> {
+  const revokes = await PremiumGrant.findAll({
+    where: { kind: 'revoke', revokesGrantId: grants.map((grant) => grant.id) },
+    attributes: ['idempotencyKey'],
+    transaction,
+  });
+  if (revokes.length === 0) return [];
+  const keys = revokes.flatMap(({ idempotencyKey: key }) => [convertedGrantKey(key), unconvertedGrantKey(key)]);
+  return PremiumGrant.findAll({ where: { kind: 'grant', idempotencyKey: keys }, transaction });
 }
 
 async function notRevoked(grant: PremiumGrant, transaction: Transaction): Promise<boolean> {

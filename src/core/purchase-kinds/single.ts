@@ -1,6 +1,7 @@
 import { grantPremium } from '../premium/grant';
 import { grantPaidFor } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';
+import { grantTakes } from './each-grant';
 import { daysLeftAfterRefunds, takeRefundedShare } from './single-refund-share';
 import type { PurchaseKind } from './types';
 
@@ -19,13 +20,24 @@ export const single: PurchaseKind = {
       await takeRefundedShare(sequelize, transaction, payment, take.share, limit);
       return;
     }
-    const grant = await grantPaidFor(payment, transaction);
-    if (!grant) return;
-    await revokePremium(
-      sequelize,
-      { ...take.revoke, target: { grantId: grant.id }, subscriptionId: payment.premium.subscriptionId },
-      { transaction, ...limit },
-    );
+    for (const { grant, idempotencyKey, options } of await grantTakes(
+      transaction,
+      payment,
+      take.revoke.idempotencyKey,
+      limit,
+    )) {
+      const revoked = await revokePremium(
+        sequelize,
+        {
+          ...take.revoke,
+          idempotencyKey,
+          target: { grantId: grant.id },
+          subscriptionId: payment.premium.subscriptionId,
+        },
+        options,
+      );
+      if (revoked.kind === 'held') return;
+    }
   },
 
   async takeDisputed({ sequelize, transaction, limit }, payment, { share, revoke }) {

@@ -222,6 +222,14 @@ describe('the upgrade of days held', () => {
     expect(await tierEnds({ user: refundedFirst.user })).toEqual({});
   });
 
+  it('lets a refund of the lower purchase take its days after a partial refund of the upgrade', async () => {
+    const { user, monthly, upgrade } = await upgradedUser();
+    expect((await deliverRefund(app(), upgrade.id, 5000)).status).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ pro: 15, premium: 15 });
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+  });
+
   it('upgrades the days a transfer moved, on the guild they are on now', async () => {
     const buyer = await createUser();
     const from = await manageGuild(buyer);
