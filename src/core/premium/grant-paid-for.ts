@@ -75,7 +75,10 @@ async function movedTo(grants: PremiumGrant[], transaction: Transaction): Promis
   return PremiumGrant.findAll({ where: { id: moved.map((grant) => grant.id) }, transaction });
 }
 
-/** The grants a revoke of `grants` gave their days back as: converted, or the rest of a share. */
+/**
+ * The grants a revoke of `grants` gave their days back as: converted, the rest of a share, or restored by
+ * a won dispute (a purchase whose days an upgrade split names neither half: purchase-kinds/each-grant.ts).
+ */
 async function convertedFrom(grants: PremiumGrant[], transaction: Transaction): Promise<PremiumGrant[]> {
   const revokes = await PremiumGrant.findAll({
     where: { kind: 'revoke', revokesGrantId: grants.map((grant) => grant.id) },
@@ -83,7 +86,11 @@ async function convertedFrom(grants: PremiumGrant[], transaction: Transaction): 
     transaction,
   });
   if (revokes.length === 0) return [];
-  const keys = revokes.flatMap(({ idempotencyKey: key }) => [convertedGrantKey(key), unconvertedGrantKey(key)]);
+  const keys = revokes.flatMap(({ idempotencyKey: key }) => [
+    convertedGrantKey(key),
+    unconvertedGrantKey(key),
+    `${key}:won`,
+  ]);
   return PremiumGrant.findAll({ where: { kind: 'grant', idempotencyKey: keys }, transaction });
 }
 

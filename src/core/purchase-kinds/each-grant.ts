@@ -1,6 +1,6 @@
-import type { Transaction } from 'sequelize';
+import { Op, type Transaction } from 'sequelize';
 import { grantsPaidFor } from '../premium/grant-paid-for';
-import type { PremiumGrant } from '../models';
+import { PremiumGrant } from '../models';
 import type { RevokeOptions } from '../premium/revoke';
 import type { LockedPayment } from './payment';
 
@@ -14,19 +14,31 @@ export interface GrantTake {
 /**
  * The grants a take of the payment's premium reaches, newest first (grantsPaidFor): one, or both halves
  * of a partly taken-back upgrade of its days (the rest higher, the share converted back lower:
- * docs/payments.md). The first is taken under the take's own key and the revocation guard's limit, as a
- * payment's one revoke; each other under `<key>:<grant id>`, never held, the guard having let the take
- * through as a whole (a take held waits whole for its release).
+ * docs/payments.md). The first is taken under the take's own key, each other under `<key>:<grant id>`.
+ * The revocation guard judges each (`guard: 'each'`: a take of grants whole, whose held revokes are
+ * released as they were asked), or the first for all (`'first'`: a share, which only its own release
+ * takes again as a whole; the others are never held, and nothing is taken after a hold).
  */
 export async function grantTakes(
   transaction: Transaction,
   payment: LockedPayment,
   key: string,
   options: Pick<RevokeOptions, 'released' | 'maxRevokesPerHour'>,
+  guard: 'each' | 'first',
 ): Promise<GrantTake[]> {
   return (await grantsPaidFor(payment, transaction)).map((grant, index) =>
-    index === 0
-      ? { grant, idempotencyKey: key, options: { transaction, ...options } }
+    index === 0 || guard === 'each'
+      ? { grant, idempotencyKey: index === 0 ? key : `${key}:${grant.id}`, options: { transaction, ...options } }
       : { grant, idempotencyKey: `${key}:${grant.id}`, options: { transaction, released: true } },
   );
+}
+
+/** The revokes a take under `key` made of the payment's other grants (grantTakes: `<key>:<grant id>`). */
+export async function otherGrantsRevokes(transaction: Transaction, key: string): Promise<PremiumGrant[]> {
+  const rows = await PremiumGrant.findAll({
+    where: { kind: 'revoke', idempotencyKey: { [Op.like]: `${key.replace(/[\\%_]/g, '\\$&')}:%` } },
+    order: [['id', 'ASC']],
+    transaction,
+  });
+  return rows.filter((row) => /^\d+$/.test(row.idempotencyKey.slice(key.length + 1)));
 }

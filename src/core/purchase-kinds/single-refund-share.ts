@@ -64,7 +64,7 @@ export async function takeRefundedShare(
   options: Pick<RevokeOptions, 'released' | 'maxRevokesPerHour'> = {},
 ): Promise<TakenShare> {
   const key = refundShareKey(share.recorded.rowId);
-  const takes = await grantTakes(transaction, payment, key, options);
+  const takes = await grantTakes(transaction, payment, key, options, 'first');
   const days = takes.length === 0 ? 0 : await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
   if (days <= 0) return { kind: 'nothing to take' };
 
