@@ -40,7 +40,10 @@ export async function grantPaidFor(
  * Every grant carrying the payment's premium now, newest first: more than one when an upgrade that
  * converted its days was partly taken back (its rest higher, its share lower: docs/payments.md).
  */
-export async function grantsPaidFor(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
+export async function grantsPaidFor(
+  payment: PaymentGrants,
+  transaction: Transaction,
+): Promise<PremiumGrant[]> {
   const live: PremiumGrant[] = [];
   for (const grant of await grantsOf(payment, transaction)) {
     if (await notRevoked(grant, transaction)) live.push(grant);
@@ -63,7 +66,9 @@ export async function grantsOf(payment: PaymentGrants, transaction: Transaction)
   for (let next = grants; next.length > 0;) {
     const seen = new Set(grants.map((grant) => grant.id));
     const found = [...(await movedTo(next, transaction)), ...(await convertedFrom(next, transaction))];
-    next = [...new Map(found.filter((grant) => !seen.has(grant.id)).map((grant) => [grant.id, grant])).values()];
+    next = [
+      ...new Map(found.filter((grant) => !seen.has(grant.id)).map((grant) => [grant.id, grant])).values(),
+    ];
     grants.push(...next);
   }
   return grants.sort((a, b) => b.id - a.id);

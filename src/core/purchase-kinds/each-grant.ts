@@ -28,7 +28,11 @@ export async function grantTakes(
 ): Promise<GrantTake[]> {
   return (await grantsPaidFor(payment, transaction)).map((grant, index) =>
     index === 0 || guard === 'each'
-      ? { grant, idempotencyKey: index === 0 ? key : `${key}:${grant.id}`, options: { transaction, ...options } }
+      ? {
+          grant,
+          idempotencyKey: index === 0 ? key : `${key}:${grant.id}`,
+          options: { transaction, ...options },
+        }
       : { grant, idempotencyKey: `${key}:${grant.id}`, options: { transaction, released: true } },
   );
 }

@@ -65,7 +65,8 @@ export async function takeRefundedShare(
 ): Promise<TakenShare> {
   const key = refundShareKey(share.recorded.rowId);
   const takes = await grantTakes(transaction, payment, key, options, 'first');
-  const days = takes.length === 0 ? 0 : await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
+  const days =
+    takes.length === 0 ? 0 : await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
   if (days <= 0) return { kind: 'nothing to take' };
 
   let [owed, first, restore]: [number, PremiumChange | null, PremiumChange | null] = [days, null, null];
@@ -88,7 +89,8 @@ export async function takeRefundedShare(
     first ??= revoked;
     const rest = Math.abs(revoked.days) - owed;
     owed -= Math.abs(revoked.days);
-    if (rest > 0) restore = await restoreRest(sequelize, transaction, payment, share, revoked, rest, idempotencyKey);
+    if (rest > 0)
+      restore = await restoreRest(sequelize, transaction, payment, share, revoked, rest, idempotencyKey);
   }
   // A payment's only grant's rest is the grant it pays for from now on; with two (an upgrade's halves)
   // it keeps naming the grant they came from, and grantsPaidFor follows the rest there.
