@@ -54,8 +54,8 @@ export async function grantsPaidFor(
 /**
  * The payment's grants, newest first: its own, its restore grant, and the grants that carry their days
  * since: on another guild after a transfer moved them (src/core/transfers), in another tier or the rest
- * left in their own after a revoke converted them (premium/convert.ts), or a share of them (a partial
- * refund's rest).
+ * left in their own after a revoke converted them (premium/convert.ts), what a partial refund left, and
+ * what a won dispute gave back.
  */
 export async function grantsOf(payment: PaymentGrants, transaction: Transaction): Promise<PremiumGrant[]> {
   const restore = payment.restoreGrantId === null ? [] : [{ id: payment.restoreGrantId }];
@@ -80,9 +80,44 @@ async function movedTo(grants: PremiumGrant[], transaction: Transaction): Promis
   return PremiumGrant.findAll({ where: { id: moved.map((grant) => grant.id) }, transaction });
 }
 
+/** The keys of the grants a revoke under `key` gave its days on as (grantsOf follows them). */
+const keysCarryingOn = (key: string): string[] => [
+  convertedGrantKey(key),
+  unconvertedGrantKey(key),
+  `${key}:won`,
+];
+
+/** The revoke key a grant carrying days on was given under (keysCarryingOn reversed), or null. */
+const revokeKeyCarriedOn = (grantKey: string): string | null =>
+  /^(.*):(converted|rest|won)$/.exec(grantKey)?.[1] ?? null;
+
 /**
- * The grants a revoke of `grants` gave their days back as: converted, the rest of a share, or restored by
- * a won dispute (a purchase whose days an upgrade split names neither half: purchase-kinds/each-grant.ts).
+ * `grantIds` and every grant whose days they carry on (grantsOf's conversions followed back): a purchase
+ * naming any of these reaches `grantIds`.
+ */
+export async function grantsCarriedOnBy(transaction: Transaction, grantIds: number[]): Promise<number[]> {
+  const all = new Set(grantIds);
+  for (let next = grantIds; next.length > 0;) {
+    const grants = await PremiumGrant.findAll({
+      where: { id: next },
+      attributes: ['idempotencyKey'],
+      transaction,
+    });
+    const keys = grants.flatMap(({ idempotencyKey }) => revokeKeyCarriedOn(idempotencyKey) ?? []);
+    const revokes = await PremiumGrant.findAll({
+      where: { kind: 'revoke', idempotencyKey: keys },
+      attributes: ['revokesGrantId'],
+      transaction,
+    });
+    next = revokes.map((revoke) => Number(revoke.revokesGrantId)).filter((id) => !all.has(id));
+    for (const id of next) all.add(id);
+  }
+  return [...all];
+}
+
+/**
+ * The grants a revoke of `grants` gave their days on as (keysCarryingOn): a purchase whose days an
+ * upgrade split names neither half, and reaches both, and what takes of them left, from the grant it names.
  */
 async function convertedFrom(grants: PremiumGrant[], transaction: Transaction): Promise<PremiumGrant[]> {
   const revokes = await PremiumGrant.findAll({
@@ -91,11 +126,7 @@ async function convertedFrom(grants: PremiumGrant[], transaction: Transaction): 
     transaction,
   });
   if (revokes.length === 0) return [];
-  const keys = revokes.flatMap(({ idempotencyKey: key }) => [
-    convertedGrantKey(key),
-    unconvertedGrantKey(key),
-    `${key}:won`,
-  ]);
+  const keys = revokes.flatMap(({ idempotencyKey }) => keysCarryingOn(idempotencyKey));
   return PremiumGrant.findAll({ where: { kind: 'grant', idempotencyKey: keys }, transaction });
 }
 

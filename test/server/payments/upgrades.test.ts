@@ -238,6 +238,16 @@ describe('the upgrade of days held', () => {
     expect(await tierEnds({ user })).toEqual({});
   });
 
+  it('lets a refund of the lower purchase take its days once they are upgraded again', async () => {
+    const { user, monthly, upgrade } = await upgradedUser();
+    expect((await deliverRefund(app(), upgrade.id)).status).toBe(200);
+    const again = await orderAs(app(), user, { amount: 100, category: 'USER', upgrade: TO_PRO });
+    expect((await payAndVerify(user, again)).statusCode).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ pro: 30 });
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+  });
+
   it('upgrades the days a transfer moved, on the guild they are on now', async () => {
     const buyer = await createUser();
     const from = await manageGuild(buyer);
