@@ -1,6 +1,6 @@
 import type { Sequelize, Transaction } from 'sequelize';
 import { PremiumGrant } from '../models';
-import { grantPaidFor } from '../premium/grant-paid-for';
+import { grantTakes } from './each-grant';
 import type { LockedPayment } from './payment';
 import { grantPremium } from '../premium/grant';
 import { revokePremium, type RevokeOptions } from '../premium/revoke';
@@ -63,48 +63,66 @@ export async function takeRefundedShare(
   share: RefundedShare,
   options: Pick<RevokeOptions, 'released' | 'maxRevokesPerHour'> = {},
 ): Promise<TakenShare> {
-  const grant = await grantPaidFor(payment, transaction);
-  if (!grant) return { kind: 'nothing to take' };
-  const days = await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
+  const key = refundShareKey(share.recorded.rowId);
+  const takes = await grantTakes(transaction, payment, key, options, 'first');
+  const days =
+    takes.length === 0 ? 0 : await refundDaysOwed(transaction, payment, share.recorded.refundedTotal);
   if (days <= 0) return { kind: 'nothing to take' };
 
-  const key = refundShareKey(share.recorded.rowId);
-  const revoked = await revokePremium(
-    sequelize,
-    {
-      ...payment.premium,
-      source: share.source,
-      target: { grantId: grant.id },
-      actor: share.actor,
-      reason: share.reason,
-      idempotencyKey: key,
-    },
-    { transaction, released: options.released, maxRevokesPerHour: options.maxRevokesPerHour },
-  );
-  // Held by the revocation guard: nothing changed yet; its release takes the share (releaseRefundedShare).
-  if (revoked.kind === 'held') return { kind: 'held' };
-  const rest = Math.abs(revoked.days) - days;
-  let restore: PremiumChange | null = null;
-  if (rest > 0) {
-    restore = await grantPremium(
+  let [owed, first, restore]: [number, PremiumChange | null, PremiumChange | null] = [days, null, null];
+  for (const { grant, idempotencyKey, options: revokeOptions } of takes) {
+    if (owed <= 0) break;
+    const revoked = await revokePremium(
       sequelize,
       {
-        ...payment.plan,
-        guildId: revoked.guildId,
-        // The rest goes back as days of the tier the revoke took them from.
-        plan: { ...payment.plan.plan, durationDays: rest, tier: revoked.tier },
         ...payment.premium,
         source: share.source,
+        target: { grantId: grant.id },
         actor: share.actor,
-        reason: `what is left of ${payment.name} after ${share.reason}`,
-        idempotencyKey: `${key}:rest`,
+        reason: share.reason,
+        idempotencyKey,
       },
-      { transaction },
+      revokeOptions,
     );
-    await payment.recordRestoreGrant(restore.grantId);
+    // Held by the revocation guard: nothing changed yet; its release takes the share (releaseRefundedShare).
+    if (revoked.kind === 'held') return { kind: 'held' };
+    first ??= revoked;
+    const rest = Math.abs(revoked.days) - owed;
+    owed -= Math.abs(revoked.days);
+    if (rest > 0)
+      restore = await restoreRest(sequelize, transaction, payment, share, revoked, rest, idempotencyKey);
   }
+  // A payment's only grant's rest is the grant it pays for from now on; with two (an upgrade's halves)
+  // it keeps naming the grant they came from, and grantsPaidFor follows the rest there.
+  if (restore && takes.length === 1) await payment.recordRestoreGrant(restore.grantId);
   await recordDaysTaken(transaction, share.recorded.rowId, days);
-  return { kind: 'taken', days, revoke: revoked, restore };
+  return { kind: 'taken', days, revoke: first!, restore };
+}
+
+/** What a share's revoke `key` took beyond the share, given back as `rest` days of the tier it took them from. */
+function restoreRest(
+  sequelize: Sequelize,
+  transaction: Transaction,
+  payment: LockedPayment,
+  share: RefundedShare,
+  revoked: PremiumChange,
+  rest: number,
+  key: string,
+): Promise<PremiumChange> {
+  return grantPremium(
+    sequelize,
+    {
+      ...payment.plan,
+      guildId: revoked.guildId,
+      plan: { ...payment.plan.plan, durationDays: rest, tier: revoked.tier },
+      ...payment.premium,
+      source: share.source,
+      actor: share.actor,
+      reason: `what is left of ${payment.name} after ${share.reason}`,
+      idempotencyKey: `${key}:rest`,
+    },
+    { transaction },
+  );
 }
 
 /**

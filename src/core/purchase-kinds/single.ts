@@ -1,6 +1,6 @@
 import { grantPremium } from '../premium/grant';
-import { grantPaidFor } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';
+import { grantTakes, otherGrantsRevokes } from './each-grant';
 import { daysLeftAfterRefunds, takeRefundedShare } from './single-refund-share';
 import type { PurchaseKind } from './types';
 
@@ -19,59 +19,88 @@ export const single: PurchaseKind = {
       await takeRefundedShare(sequelize, transaction, payment, take.share, limit);
       return;
     }
-    const grant = await grantPaidFor(payment, transaction);
-    if (!grant) return;
-    await revokePremium(
-      sequelize,
-      { ...take.revoke, target: { grantId: grant.id }, subscriptionId: payment.premium.subscriptionId },
-      { transaction, ...limit },
-    );
+    for (const { grant, idempotencyKey, options } of await grantTakes(
+      transaction,
+      payment,
+      take.revoke.idempotencyKey,
+      limit,
+      'each',
+    )) {
+      await revokePremium(
+        sequelize,
+        {
+          ...take.revoke,
+          idempotencyKey,
+          target: { grantId: grant.id },
+          subscriptionId: payment.premium.subscriptionId,
+        },
+        options,
+      );
+    }
   },
 
   async takeDisputed({ sequelize, transaction, limit }, payment, { share, revoke }) {
-    const grant = await grantPaidFor(payment, transaction);
-    if (!grant) return null;
-    const revoked = await revokePremium(
-      sequelize,
-      { ...payment.premium, ...revoke, source: payment.premium.source, target: { grantId: grant.id, share } },
-      { transaction, ...limit },
-    );
-    // A revoke the revocation guard holds has no ledger row until it is released.
-    return 'grantId' in revoked ? revoked.grantId : null;
+    let first: number | null = null;
+    for (const { grant, idempotencyKey, options } of await grantTakes(
+      transaction,
+      payment,
+      revoke.idempotencyKey,
+      limit,
+      'first',
+    )) {
+      const revoked = await revokePremium(
+        sequelize,
+        {
+          ...payment.premium,
+          ...revoke,
+          idempotencyKey,
+          source: payment.premium.source,
+          target: { grantId: grant.id, share },
+        },
+        options,
+      );
+      // A revoke the revocation guard holds has no ledger row until it is released.
+      if (!('grantId' in revoked)) return null;
+      first ??= revoked.grantId;
+    }
+    return first;
   },
 
   /**
-   * Restores, once, the days a dispute's revoke took, less those the payment's refunds owe and could not
-   * take while it was disputed (daysLeftAfterRefunds), to the guild or user it took them from (a transfer
-   * may have moved them since the purchase). Nothing is granted when nothing was taken (the premium had
-   * run out, or an operator had revoked or ended it before).
+   * Restores, once, the days a dispute's revoke took (and its revokes of the payment's other grants:
+   * grantTakes), less those the payment's refunds owe and could not take while it was disputed
+   * (daysLeftAfterRefunds), to the guild or user each took them from (a transfer may have moved them since
+   * the purchase), in the tier it took them from. Nothing is granted when nothing was taken (the premium
+   * had run out, or an operator had revoked or ended it before).
    */
   async restoreDisputed({ sequelize, transaction }, payment, { revoke, trail }) {
     await trail.withdrawHeldRevokes();
     const taken = await trail.unrestoredRevoke();
     if (!taken) return false;
-    const days = await daysLeftAfterRefunds(transaction, payment, -taken.days);
-    if (days === 0) {
-      // The payment's refunds owe every day the dispute took: restored with nothing, by its own revoke row.
-      await trail.recordRestore(taken.disputeId, taken.ledgerId);
-      return true;
+    const others = await otherGrantsRevokes(transaction, taken.idempotencyKey);
+    let restored: number | null = null;
+    for (const each of [taken, ...others]) {
+      const days = await daysLeftAfterRefunds(transaction, payment, -each.days);
+      if (days === 0) continue;
+      const restoring = await grantPremium(
+        sequelize,
+        {
+          ...payment.plan,
+          guildId: each.guildId,
+          plan: { ...payment.plan.plan, durationDays: days, tier: each.tier },
+          ...payment.premium,
+          actor: revoke.actor,
+          reason: revoke.reason,
+          idempotencyKey: `${each.idempotencyKey}:won`,
+        },
+        { transaction },
+      );
+      restored ??= restoring.grantId;
     }
-    const restoring = await grantPremium(
-      sequelize,
-      {
-        ...payment.plan,
-        guildId: taken.guildId,
-        // Given back as days of the tier the dispute took them from.
-        plan: { ...payment.plan.plan, durationDays: days, tier: taken.tier },
-        ...payment.premium,
-        actor: revoke.actor,
-        reason: revoke.reason,
-        idempotencyKey: `${taken.idempotencyKey}:won`,
-      },
-      { transaction },
-    );
-    await trail.recordRestore(taken.disputeId, restoring.grantId);
-    await payment.recordRestoreGrant(restoring.grantId);
+    // Restored with nothing when the payment's refunds owe every day the dispute took: by its own revoke row.
+    await trail.recordRestore(taken.disputeId, restored ?? taken.ledgerId);
+    // With two grants the payment keeps naming the one they came from; grantsPaidFor follows each restore.
+    if (restored !== null && others.length === 0) await payment.recordRestoreGrant(restored);
     return true;
   },
 };

@@ -1,5 +1,6 @@
 import { carryPurchasesPremium } from '../premium/carried-premium';
 import { heldDaysOf, takeForConversion } from '../premium/convert';
+import { grantsCarriedOnBy } from '../premium/grant-paid-for';
 import { giftOrdersRedeemedWith } from './gift';
 import type { PurchaseKind } from './types';
 
@@ -41,6 +42,8 @@ export const grantUpgrade: PurchaseKind['grant'] = async (sequelize, payment) =>
   });
   const change = await payment.grantDays({ converts: true });
   const orderIds = [...held.orderIds, ...(await giftOrdersRedeemedWith(models, held.grantIds))];
-  await carryPurchasesPremium(models, { orderIds, restoreGrantIds: held.grantIds }, change.grantId);
+  // Lower purchases an earlier upgrade's take-back left naming its grant reach these days through it.
+  const restoreGrantIds = await grantsCarriedOnBy(models, held.grantIds);
+  await carryPurchasesPremium(models, { orderIds, restoreGrantIds }, change.grantId);
   return { change };
 };

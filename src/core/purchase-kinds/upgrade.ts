@@ -1,11 +1,10 @@
 import type { Transaction } from 'sequelize';
 import { AppError } from '../errors';
-import { carryPurchasesPremium } from '../premium/carried-premium';
 import { Order, PremiumGrant } from '../models';
 import type { LockedPayment } from './payment';
 import { recordDaysTaken } from './refund-records';
-import { convertedGrantKey, unconvertedGrantKey } from '../premium/convert';
-import { grantPaidFor, grantsOf } from '../premium/grant-paid-for';
+import { convertedGrantKey } from '../premium/convert';
+import { grantPaidFor } from '../premium/grant-paid-for';
 import { revokePremium } from '../premium/revoke';
 import { refundDaysOwed } from './single-refund-share';
 import { grantUpgrade } from './upgrade-grant';
@@ -25,17 +24,15 @@ export const upgrade: PurchaseKind = {
   grant: grantUpgrade,
 
   async takeRefund({ sequelize, transaction, limit }, payment, take) {
-    const grant = await grantPaidFor(payment, transaction);
+    const grant = await grantPaidFor(payment, transaction, payment.plan.plan.tier);
     if (!grant) return;
     const lower = await lowerTierOf(transaction, payment);
     if (take.full) {
-      const revoked = await revokePremium(
+      await revokePremium(
         sequelize,
         { ...take.revoke, target: { grantId: grant.id }, convertTo: { tier: lower } },
         { transaction, ...limit },
       );
-      if ('grantId' in revoked)
-        await carryLowerOrders(transaction, payment, grant.id, take.revoke.idempotencyKey);
       return;
     }
     const { share } = take;
@@ -55,18 +52,14 @@ export const upgrade: PurchaseKind = {
       },
       { transaction, ...limit },
     );
+    // What the share left in the higher tier (its rest) is the payment's grant from now on: grantPaidFor
+    // follows the conversion to it, as the lower purchases follow both its halves.
     if (!('grantId' in revoked)) return;
-    // What the share left in the higher tier is the payment's grant from now on.
-    const rest = await PremiumGrant.findOne({
-      where: { idempotencyKey: unconvertedGrantKey(key) },
-      transaction,
-    });
-    if (rest) await payment.recordRestoreGrant(rest.id);
     await recordDaysTaken(transaction, share.recorded.rowId, days);
   },
 
   async takeDisputed({ sequelize, transaction, limit }, payment, { share, revoke }) {
-    const grant = await grantPaidFor(payment, transaction);
+    const grant = await grantPaidFor(payment, transaction, payment.plan.plan.tier);
     if (!grant) return null;
     const revoked = await revokePremium(
       sequelize,
@@ -79,9 +72,7 @@ export const upgrade: PurchaseKind = {
       },
       { transaction, ...limit },
     );
-    if (!('grantId' in revoked)) return null;
-    await carryLowerOrders(transaction, payment, grant.id, revoke.idempotencyKey);
-    return revoked.grantId;
+    return 'grantId' in revoked ? revoked.grantId : null;
   },
 
   /**
@@ -117,34 +108,9 @@ export const upgrade: PurchaseKind = {
     });
     await trail.recordRestore(taken.disputeId, raised?.id ?? taken.ledgerId);
     if (raised) await payment.recordRestoreGrant(raised.id);
-    if (lowered) await carryLowerOrders(transaction, payment, lowered.id, key);
     return true;
   },
 };
-
-/**
- * The lower purchases whose days the upgrade converted follow them from grant `fromGrantId` to where the
- * conversion `key` put them (its grant in the other tier), so a refund of one of them still takes them.
- * They name the grant the upgrade gave them, which a transfer since may have moved on to `fromGrantId`:
- * every grant on the payment's trail is theirs. The upgrade's own order keeps what its kind recorded.
- */
-async function carryLowerOrders(
-  transaction: Transaction,
-  payment: LockedPayment,
-  fromGrantId: number,
-  key: string,
-): Promise<void> {
-  const to = await PremiumGrant.findOne({ where: { idempotencyKey: convertedGrantKey(key) }, transaction });
-  if (!to) return;
-  const own = 'orderId' in payment.owner ? payment.owner.orderId : null;
-  const trail = (await grantsOf(payment, transaction)).map((grant) => grant.id);
-  await carryPurchasesPremium(
-    transaction,
-    { orderIds: [], restoreGrantIds: [...new Set([fromGrantId, ...trail])] },
-    to.id,
-    own,
-  );
-}
 
 /** The tier whose days the upgrade converted: its order's. */
 async function lowerTierOf(transaction: Transaction, payment: LockedPayment): Promise<string> {

@@ -82,4 +82,41 @@ describe("a held refund of an upgrade's payment", () => {
     expect(await tiersOf(to)).toEqual(['premium']);
     expect(await tiersOf(from)).toEqual([]);
   });
+
+  it('holds the refund of a lower purchase on both halves of a partly refunded upgrade, released where they went', async () => {
+    const buyer = await createUser();
+    const from = await manageGuild(buyer);
+    const to = await manageGuild(buyer);
+    const monthly = (await buyMonthFor(app(), buyer, from)).orderId;
+    const upgrade = await orderAs(app(), buyer, {
+      amount: 100,
+      category: 'SERVER',
+      guildId: from,
+      upgrade: { fromTier: 'premium', toPlan: 'ProMonthly' },
+    });
+    const checkout = await app().sandbox.razorpay.pay(upgrade.id);
+    expect((await verifyAs(app(), buyer, verifyBody(buyer, checkout))).statusCode).toBe(200);
+    // The partial refund is let through (released, when the hour's one automatic revoke is spent).
+    expect(await deliverRefund(app(), upgrade.id, 5000)).toEqual(processed);
+    await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
+    expect(await tiersOf(from)).toEqual(['premium', 'pro']);
+
+    expect(await deliverRefund(app(), monthly)).toEqual(processed);
+    expect(await listHeldRevokes(app().core.sequelize)).toHaveLength(2);
+    expect(await tiersOf(from)).toEqual(['premium', 'pro']);
+
+    const moved = await app().app.inject({
+      method: 'POST',
+      url: '/api/premium/transfer',
+      headers: { authorization: bearer(app(), buyer) },
+      payload: { fromGuildId: from, toGuildId: to },
+    });
+    expect(moved.statusCode).toBe(200);
+    expect(await tiersOf(to)).toEqual(['premium', 'pro']);
+
+    const released = await releaseHeldRevokes(app().core.sequelize, 'all', 'operator');
+    expect(released.map((row) => row.result)).toEqual(['revoked', 'revoked']);
+    expect(await tiersOf(to)).toEqual([]);
+    expect(await tiersOf(from)).toEqual([]);
+  });
 });

@@ -99,6 +99,14 @@ async function paidPaise(user: User): Promise<number> {
 
 const near = (actual: number | undefined, expected: number) => Math.abs((actual ?? 0) - expected) < 120_000;
 
+const transfer = (buyer: User, fromGuildId: string, toGuildId: string) =>
+  app().app.inject({
+    method: 'POST',
+    url: '/api/premium/transfer',
+    headers: { authorization: bearer(app(), buyer) },
+    payload: { fromGuildId, toGuildId },
+  });
+
 /** A user with a paid Monthly of their own, and the upgrade of its 30 days to Pro ordered and paid. */
 async function upgradedUser(): Promise<{
   user: User;
@@ -222,6 +230,24 @@ describe('the upgrade of days held', () => {
     expect(await tierEnds({ user: refundedFirst.user })).toEqual({});
   });
 
+  it('lets a refund of the lower purchase take its days after a partial refund of the upgrade', async () => {
+    const { user, monthly, upgrade } = await upgradedUser();
+    expect((await deliverRefund(app(), upgrade.id, 5000)).status).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ pro: 15, premium: 15 });
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+  });
+
+  it('lets a refund of the lower purchase take its days once they are upgraded again', async () => {
+    const { user, monthly, upgrade } = await upgradedUser();
+    expect((await deliverRefund(app(), upgrade.id)).status).toBe(200);
+    const again = await orderAs(app(), user, { amount: 100, category: 'USER', upgrade: TO_PRO });
+    expect((await payAndVerify(user, again)).statusCode).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ pro: 30 });
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+  });
+
   it('upgrades the days a transfer moved, on the guild they are on now', async () => {
     const buyer = await createUser();
     const from = await manageGuild(buyer);
@@ -249,13 +275,6 @@ describe('the upgrade of days held', () => {
   });
 
   it('follows a transfer made before and after its payment: refused, or taken back where the days went', async () => {
-    const transfer = (buyer: User, fromGuildId: string, toGuildId: string) =>
-      app().app.inject({
-        method: 'POST',
-        url: '/api/premium/transfer',
-        headers: { authorization: bearer(app(), buyer) },
-        payload: { fromGuildId, toGuildId },
-      });
     const buyer = await createUser();
     const [a, b] = [await manageGuild(buyer), await manageGuild(buyer)];
     await buyMonthFor(app(), buyer, a);
@@ -353,6 +372,90 @@ describe('the upgrade of days held', () => {
     const quoted = await quote(buyer, { category: 'SERVER', guildId, upgrade: TO_PRO });
     expect([quoted.statusCode, quoted.json().error.code]).toEqual([409, 'BUNDLE_DAYS']);
     expect(Object.keys(await tierEnds({ guildId }))).toEqual(['premium']);
+  });
+});
+
+describe('the lower purchase after a partial refund of the upgrade', () => {
+  /** A user whose upgrade of their Monthly was refunded half: 15 days of Pro left, 15 turned back. */
+  async function halfRefunded() {
+    const upgraded = await upgradedUser();
+    expect((await deliverRefund(app(), upgraded.upgrade.id, 5000)).status).toBe(200);
+    expect(await ledgerDays(upgraded.user)).toEqual({ pro: 15, premium: 15 });
+    return upgraded;
+  }
+
+  it("takes the Monthly's days after the rest of the upgrade turned them all back", async () => {
+    const { user, monthly, monthlyEnds, upgrade } = await halfRefunded();
+    expect((await deliverRefund(app(), upgrade.id)).status).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ premium: 30 });
+    expect(near((await tierEnds({ user })).premium, monthlyEnds)).toBe(true);
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+    expect(await ledgerDays(user)).toEqual({});
+  });
+
+  it('leaves the rest of the upgrade nothing to turn back once the refund of the Monthly took it', async () => {
+    const { user, monthly, upgrade } = await halfRefunded();
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await ledgerDays(user)).toEqual({});
+    expect((await deliverRefund(app(), upgrade.id)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+    expect(await ledgerDays(user)).toEqual({});
+  });
+
+  it('takes a partial refund of the Monthly from the days turned back first, at their price', async () => {
+    const { user, monthly, upgrade } = await halfRefunded();
+    expect((await deliverRefund(app(), monthly, 9950)).status).toBe(200);
+    // Half the Monthly's money back takes its 15 days of Premium; the 15 of Pro are worth what stays paid.
+    expect(await ledgerDays(user)).toEqual({ pro: 15 });
+    expect(valueOf(await ledgerDays(user))).toBe(19900 + 10000 - 5000 - 9950);
+    expect((await deliverRefund(app(), upgrade.id)).status).toBe(200);
+    expect(await ledgerDays(user)).toEqual({ premium: 15 });
+    expect((await deliverRefund(app(), monthly)).status).toBe(200);
+    expect(await tierEnds({ user })).toEqual({});
+  });
+
+  it('takes both halves on a dispute of the Monthly: kept when lost, each given back when won', async () => {
+    const lost = await halfRefunded();
+    const lostDispute = { disputeId: 'disp_MonthlyLost01' };
+    expect((await deliverDispute(app(), lost.monthly, 'created', lostDispute)).status).toBe(200);
+    expect(await tierEnds({ user: lost.user })).toEqual({});
+    expect((await deliverDispute(app(), lost.monthly, 'lost', lostDispute)).status).toBe(200);
+    expect(await tierEnds({ user: lost.user })).toEqual({});
+
+    const won = await halfRefunded();
+    const dispute = { disputeId: 'disp_MonthlyWon001' };
+    expect((await deliverDispute(app(), won.monthly, 'created', dispute)).status).toBe(200);
+    expect(await tierEnds({ user: won.user })).toEqual({});
+    expect((await deliverDispute(app(), won.monthly, 'won', dispute)).status).toBe(200);
+    expect(await ledgerDays(won.user)).toEqual({ pro: 15, premium: 15 });
+    // The rest of the upgrade still turns exactly its days back, and the Monthly's refund takes them all.
+    expect((await deliverRefund(app(), won.upgrade.id)).status).toBe(200);
+    expect(await ledgerDays(won.user)).toEqual({ premium: 30 });
+    expect((await deliverRefund(app(), won.monthly)).status).toBe(200);
+    expect(await tierEnds({ user: won.user })).toEqual({});
+  });
+
+  it('takes both halves where a transfer moved them, before or after the partial refund', async () => {
+    for (const transferFirst of [false, true]) {
+      const buyer = await createUser();
+      const [from, to] = [await manageGuild(buyer), await manageGuild(buyer)];
+      const monthly = (await buyMonthFor(app(), buyer, from)).orderId;
+      const upgrade = await orderAs(app(), buyer, {
+        category: 'SERVER',
+        guildId: from,
+        amount: 100,
+        upgrade: TO_PRO,
+      });
+      expect((await payAndVerify(buyer, upgrade)).statusCode).toBe(200);
+      if (transferFirst) expect((await transfer(buyer, from, to)).statusCode).toBe(200);
+      expect((await deliverRefund(app(), upgrade.id, 5000)).status).toBe(200);
+      if (!transferFirst) expect((await transfer(buyer, from, to)).statusCode).toBe(200);
+      expect(Object.keys(await tierEnds({ guildId: to })).sort()).toEqual(['premium', 'pro']);
+      expect((await deliverRefund(app(), monthly)).status).toBe(200);
+      expect(await tierEnds({ guildId: to })).toEqual({});
+      expect(await tierEnds({ guildId: from })).toEqual({});
+    }
   });
 });
 
