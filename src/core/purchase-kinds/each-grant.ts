@@ -1,5 +1,5 @@
-import { Op, type Transaction } from 'sequelize';
-import { grantsPaidFor } from '../premium/grant-paid-for';
+import type { Transaction } from 'sequelize';
+import { grantsOf, grantsPaidFor } from '../premium/grant-paid-for';
 import { PremiumGrant } from '../models';
 import type { RevokeOptions } from '../premium/revoke';
 import type { LockedPayment } from './payment';
@@ -37,12 +37,19 @@ export async function grantTakes(
   );
 }
 
-/** The revokes a take under `key` made of the payment's other grants (grantTakes: `<key>:<grant id>`). */
-export async function otherGrantsRevokes(transaction: Transaction, key: string): Promise<PremiumGrant[]> {
-  const rows = await PremiumGrant.findAll({
-    where: { kind: 'revoke', idempotencyKey: { [Op.like]: `${key.replace(/[\\%_]/g, '\\$&')}:%` } },
+/**
+ * The revokes a take under `key` made of the payment's other grants (grantTakes: `<key>:<grant id>`),
+ * found by their exact keys among the payment's grants, live or not, so that the unique index serves it.
+ */
+export async function otherGrantsRevokes(
+  transaction: Transaction,
+  payment: LockedPayment,
+  key: string,
+): Promise<PremiumGrant[]> {
+  const keys = (await grantsOf(payment, transaction)).map((grant) => `${key}:${grant.id}`);
+  return PremiumGrant.findAll({
+    where: { kind: 'revoke', idempotencyKey: keys },
     order: [['id', 'ASC']],
     transaction,
   });
-  return rows.filter((row) => /^\d+$/.test(row.idempotencyKey.slice(key.length + 1)));
 }

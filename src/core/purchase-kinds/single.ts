@@ -77,7 +77,7 @@ export const single: PurchaseKind = {
     await trail.withdrawHeldRevokes();
     const taken = await trail.unrestoredRevoke();
     if (!taken) return false;
-    const others = await otherGrantsRevokes(transaction, taken.idempotencyKey);
+    const others = await otherGrantsRevokes(transaction, payment, taken.idempotencyKey);
     let restored: number | null = null;
     for (const each of [taken, ...others]) {
       const days = await daysLeftAfterRefunds(transaction, payment, -each.days);
