@@ -57,7 +57,9 @@ export async function planChangeOf(core: Core, request: PlanChangeRequest): Prom
     return locked;
   });
   const ownPlan = request.plan === subscription.planType;
-  if (ownPlan && subscription.replacedBy !== null) throw switchNotUndoable(subscription);
+  if (ownPlan && subscription.replacedBy !== null && subscription.status === 'active') {
+    throw switchNotUndoable(subscription);
+  }
   const recorded = await SubscriptionCharge.count({ where: { subscriptionId: subscription.id } });
   if (
     subscription.status !== 'active' ||
