@@ -25,6 +25,7 @@ export const FAULT_ROUTES = [
   'razorpay.subscriptions.fetch', // GET /razorpay/v1/subscriptions/:id
   'razorpay.subscriptions.cancel', // POST /razorpay/v1/subscriptions/:id/cancel
   'razorpay.subscriptions.update', // PATCH /razorpay/v1/subscriptions/:id
+  'razorpay.subscriptions.cancelScheduledChanges', // POST /razorpay/v1/subscriptions/:id/cancel_scheduled_changes
   'razorpay.invoices.all', // GET /razorpay/v1/invoices
   'razorpay.invoices.fetch', // GET /razorpay/v1/invoices/:id
 ] as const;

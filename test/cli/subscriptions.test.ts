@@ -4,7 +4,7 @@ import { createRazorpayClient } from '../../src/core/processor/razorpay-client';
 import { subscriptionSignature } from '../../src/core/processor/signatures';
 import { createSubscription } from '../../src/core/subscriptions/create';
 import { verifySubscription } from '../../src/core/subscriptions/verify';
-import type { Sandbox } from '../../src/sandbox';
+import type { MandateMethod, Sandbox } from '../../src/sandbox';
 import { useTestCore } from '../support/context';
 import { createUser } from '../support/fixtures';
 import { CREDENTIALS, useCliSandbox } from './sandbox';
@@ -47,7 +47,7 @@ describe('premium plans sync', () => {
 
 describe('premium subscriptions', () => {
   /** A USER Monthly subscription, charged its first cycle, as the API would make it. */
-  async function activeSubscription() {
+  async function activeSubscription(method: MandateMethod = 'upi') {
     const core = getCore();
     const processor = createRazorpayClient({ ...CREDENTIALS.razorpay, apiUrl: sandbox.razorpayApiUrl });
     // The catalog then names the Razorpay plans new subscriptions use.
@@ -60,7 +60,7 @@ describe('premium subscriptions', () => {
       planType: 'Monthly',
       category: 'USER',
     });
-    const checkout = await sandbox.razorpay.subscriptions.authorize(subscriptionId);
+    const checkout = await sandbox.razorpay.subscriptions.authorize(subscriptionId, { method });
     await verifySubscription({ ...core, config }, processor, {
       ...request,
       subscriptionId,
@@ -182,6 +182,41 @@ describe('premium subscriptions', () => {
       subscription: { subscriptionId, cancelAtCycleEnd: true },
       mandate: { planType: 'Yearly', startAt: new Date(currentEnd * 1000).toISOString() },
     });
+  });
+
+  it('takes back a card’s pending switch when changed to its own plan; refuses a UPI one’s', async () => {
+    const card = await activeSubscription('card');
+    const change = (id: string, plan: string) =>
+      cli(['subscriptions', 'change', id, '--plan', plan, '--yes', '--json']);
+    expect((await change(card.subscriptionId, 'Yearly')).code).toBe(0);
+    expect(sandbox.razorpay.subscriptions.get(card.subscriptionId)!.has_scheduled_changes).toBe(true);
+    const kept = await change(card.subscriptionId, 'Monthly');
+    expect([kept.code, json(kept)]).toEqual([
+      0,
+      expect.objectContaining({
+        plan: 'Monthly',
+        newPlanFrom: null,
+        subscription: expect.objectContaining({ planType: 'Monthly', pendingPlanType: null }),
+      }),
+    ]);
+    expect(sandbox.razorpay.subscriptions.get(card.subscriptionId)!.has_scheduled_changes).toBe(false);
+    expect((await change(card.subscriptionId, 'Yearly')).code).toBe(0);
+    const back = await cli(['subscriptions', 'change', card.subscriptionId, '--plan', 'Monthly', '--yes']);
+    expect([back.code, back.stdout]).toEqual([
+      0,
+      `Subscription ${card.subscriptionId} stays on Monthly: its pending switch is cancelled, the next charge is Monthly's.\n`,
+    ]);
+    expect(sandbox.razorpay.subscriptions.get(card.subscriptionId)!.has_scheduled_changes).toBe(false);
+    const again = await change(card.subscriptionId, 'Monthly');
+    expect([again.code, again.stderr]).toEqual([1, expect.stringMatching(/\(SAME_PLAN\)\n$/)]);
+
+    const upi = await activeSubscription();
+    expect((await change(upi.subscriptionId, 'Yearly')).code).toBe(0);
+    const refused = await change(upi.subscriptionId, 'Monthly');
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      expect.stringMatching(/cancel sub_\w+ and subscribe to Monthly again \(SWITCH_NOT_UNDOABLE\)\n$/),
+    ]);
   });
 
   it('says what is wrong with an unknown or malformed subscription id, and when Razorpay is down', async () => {

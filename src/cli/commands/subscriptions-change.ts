@@ -7,6 +7,9 @@ import type { Session } from '../session';
 
 function render(change: SubscriptionChange): string {
   const id = change.subscription.subscriptionId;
+  if (change.newPlanFrom === null && !change.mandate) {
+    return `Subscription ${id} stays on ${change.plan}: its pending switch is cancelled, the next charge is ${change.plan}'s.`;
+  }
   const lines = [
     change.mandate
       ? `Subscription ${id} (UPI) ends with its paid cycle on ${timeOf(change.newPlanFrom)}; the buyer authorises ${change.mandate.subscriptionId} (${change.plan}), first charged then: ${change.mandate.shortUrl ?? ''}`
@@ -24,7 +27,7 @@ export function registerSubscriptionsChange(subscriptions: Command, session: Ses
   subscriptions
     .command('change')
     .description(
-      'switch a subscription to another renewing plan: a higher tier now (the rest of the cycle upgraded by an order the buyer pays), a lower one at the end of the paid cycle',
+      "switch a subscription to another renewing plan: a higher tier now (the rest of the cycle upgraded by an order the buyer pays), a lower one at the end of the paid cycle; its own plan takes back a card's pending switch",
     )
     .argument('<subscriptionId>', 'the Razorpay subscription id (sub_…)', subscriptionId)
     .requiredOption('--plan <code>', 'the renewing catalog plan to switch to')

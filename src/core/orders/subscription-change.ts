@@ -1,7 +1,13 @@
 import type { Core } from '..';
 import { isAppError } from '../errors';
 import type { RazorpayClient } from '../processor/razorpay-client';
-import { planChangeOf, switchPlan, type PlanChange, type PlanChangeRequest } from '../subscriptions/change';
+import {
+  planChangeOf,
+  switchPlan,
+  undoSwitch,
+  type PlanChange,
+  type PlanChangeRequest,
+} from '../subscriptions/change';
 import type { CreatedSubscription } from '../subscriptions/create';
 import type { SubscriptionView } from '../subscriptions/views';
 import { createOrder } from './create-order';
@@ -10,11 +16,11 @@ import { priceUpgrade, type PricedUpgrade } from './upgrade';
 /** What a switch answers (docs/api.md, `POST /api/payment/subscriptions/:id/change`). */
 export interface SubscriptionChange {
   subscription: SubscriptionView;
-  /** The plan switched to. */
+  /** The plan switched to, or kept when a pending switch was taken back. */
   plan: string;
-  /** `now`: a higher tier or a longer cycle; `cycle_end`: a lower one. */
+  /** `now`: a higher tier or a longer cycle, or a pending switch taken back; `cycle_end`: a lower one. */
   timing: 'now' | 'cycle_end';
-  /** When the new plan is first charged: the end of the paid cycle. */
+  /** When the new plan is first charged: the end of the paid cycle; null when a pending switch was taken back. */
   newPlanFrom: string | null;
   /** The rest of the cycle upgraded to the higher tier, as an order of kind `upgrade` to pay at Checkout. */
   upgrade: { orderId: string; amount: number; currency: 'INR'; days: number; keyId: string } | null;
@@ -29,7 +35,8 @@ export interface SubscriptionChange {
  * kind `upgrade` priced by the difference of daily prices over the cycle's days left (at least ₹1). The
  * order is priced before anything changes, so a refusal leaves the subscription as it was; it is made
  * after the switch, and paying it converts the cycle's days (one UPDATE). Left unpaid, the cycle stays
- * in its tier and the new plan still starts at its end.
+ * in its tier and the new plan still starts at its end. The subscription's own plan, while a card's switch
+ * to another is pending, takes that switch back (its cycle's upgrade, if any, stays as paid or unpaid).
  */
 export async function changeSubscriptionPlan(
   core: Core,
@@ -37,6 +44,17 @@ export async function changeSubscriptionPlan(
   request: PlanChangeRequest,
 ): Promise<SubscriptionChange> {
   const change = await planChangeOf(core, request);
+  if ('undo' in change) {
+    const kept = await undoSwitch(core, processor, change);
+    return {
+      subscription: kept,
+      plan: kept.planType,
+      timing: 'now',
+      newPlanFrom: null,
+      upgrade: null,
+      mandate: null,
+    };
+  }
   const priced = change.upgradesCycle ? await cycleUpgradeOf(core, change) : null;
   const switched = await switchPlan(core, processor, change);
   const { subscription, buyer, plan } = change;

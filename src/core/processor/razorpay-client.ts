@@ -63,6 +63,8 @@ export interface RazorpayClient {
   cancelSubscription(subscriptionId: string, atCycleEnd: boolean): Promise<RazorpaySubscription>;
   /** Another plan for a card's or an e-mandate's subscription; Razorpay refuses a UPI one's (400). */
   updateSubscription(subscriptionId: string, input: UpdateSubscriptionInput): Promise<RazorpaySubscription>;
+  /** Cancels an update scheduled at `cycle_end` that has not gone live; Razorpay refuses when none is (400). */
+  cancelScheduledChanges(subscriptionId: string): Promise<RazorpaySubscription>;
   /** The subscription's invoices (one per cycle), newest first (one page of up to 100). */
   fetchSubscriptionInvoices(subscriptionId: string): Promise<RazorpayInvoice[]>;
   fetchInvoice(invoiceId: string): Promise<RazorpayInvoice>;
@@ -139,6 +141,8 @@ export function createRazorpayClient(
       call(() => rzp.subscriptions.cancel(subscriptionId, atCycleEnd)),
     updateSubscription: (subscriptionId, input) =>
       call(() => rzp.subscriptions.update(subscriptionId, input)),
+    cancelScheduledChanges: (subscriptionId) =>
+      call(() => rzp.subscriptions.cancelScheduledChanges(subscriptionId)),
     fetchSubscriptionInvoices: async (subscriptionId) =>
       (
         await call<{ items: RazorpayInvoice[] }>(() =>

@@ -6,7 +6,7 @@ import { isBundle } from '../purchase-kinds';
 import type { RazorpayClient } from '../processor/razorpay-client';
 import type { CreatedSubscription } from './create';
 import { assertOwnSubscription, lockSubscription } from './locked-subscription';
-import { pendingPlanColumns } from './pending-plan';
+import { NO_PENDING_PLAN, pendingPlanColumns } from './pending-plan';
 import { replaceMandate } from './replace-mandate';
 import { describeSubscription, type SubscriptionView } from './views';
 
@@ -29,6 +29,12 @@ export interface PlanChange {
   upgradesCycle: boolean;
 }
 
+/** The subscription's own plan asked while a card's switch to another is pending: that switch is taken back. */
+export interface SwitchUndo {
+  undo: true;
+  subscription: Subscription;
+}
+
 /** What the switch did at Razorpay and here: the subscription, and a UPI switch's new mandate to authorise. */
 export interface SwitchedPlan {
   subscription: SubscriptionView;
@@ -36,18 +42,24 @@ export interface SwitchedPlan {
 }
 
 /**
- * Judges a switch of subscription `subscriptionId` to `plan`, changing nothing. Refused:
- * SUBSCRIPTION_NOT_FOUND (404), NOT_YOUR_SUBSCRIPTION (403), UNKNOWN_PLAN, PLAN_SCOPE_MISMATCH,
- * SAME_PLAN, PLAN_DOES_NOT_RENEW, BUNDLE_SWITCH, SUBSCRIPTION_PLAN_NOT_CONFIGURED (400),
- * PLAN_ARCHIVED, SUBSCRIPTION_NOT_ACTIVE (409: not active, cancelled at cycle end, already replaced, or a
- * paid cycle's charge not recorded yet, which the pending plan must not be taken for).
+ * Judges a switch of subscription `subscriptionId` to `plan`, changing nothing: its own plan while a
+ * card's switch is pending is an undo of that switch. Refused: SUBSCRIPTION_NOT_FOUND (404),
+ * NOT_YOUR_SUBSCRIPTION (403), UNKNOWN_PLAN, PLAN_SCOPE_MISMATCH, SAME_PLAN (nothing pending),
+ * PLAN_DOES_NOT_RENEW, BUNDLE_SWITCH, SUBSCRIPTION_PLAN_NOT_CONFIGURED (400), PLAN_ARCHIVED,
+ * SWITCH_NOT_UNDOABLE (409: its own plan, after a UPI switch replaced it), SUBSCRIPTION_NOT_ACTIVE (409:
+ * not active, cancelled at cycle end, already replaced, or a paid cycle's charge not recorded yet, which
+ * the pending plan must not be taken for).
  */
-export async function planChangeOf(core: Core, request: PlanChangeRequest): Promise<PlanChange> {
+export async function planChangeOf(core: Core, request: PlanChangeRequest): Promise<PlanChange | SwitchUndo> {
   const { subscription, buyer } = await core.sequelize.transaction(async (transaction) => {
     const locked = await lockSubscription(transaction, request.subscriptionId);
     if (request.callerProviderId !== undefined) assertOwnSubscription(locked, request.callerProviderId);
     return locked;
   });
+  const ownPlan = request.plan === subscription.planType;
+  if (ownPlan && subscription.replacedBy !== null && subscription.status === 'active') {
+    throw switchNotUndoable(subscription);
+  }
   const recorded = await SubscriptionCharge.count({ where: { subscriptionId: subscription.id } });
   if (
     subscription.status !== 'active' ||
@@ -60,6 +72,8 @@ export async function planChangeOf(core: Core, request: PlanChangeRequest): Prom
       `subscription ${request.subscriptionId} is ${subscription.cancelAtCycleEnd ? 'ending' : subscription.status}: only an active one, its charges recorded, changes plan`,
     );
   }
+  // The own plan needs no resolving: it may be archived since, and still renews.
+  if (ownPlan && subscription.pendingPlanType !== null) return { undo: true, subscription };
   const plan = await resolvePurchase(
     core.sequelize,
     { plan: request.plan },
@@ -84,6 +98,18 @@ export async function planChangeOf(core: Core, request: PlanChangeRequest): Prom
     // A bundle's days are its bindings': its switch waits for the cycle's end.
     upgradesCycle: higher && !isBundle(plan),
   };
+}
+
+/**
+ * A UPI switch cancelled the old subscription at its cycle's end, and Razorpay has no way to take a
+ * cancel back: the buyer keeps the plan only by a new subscription of it.
+ */
+function switchNotUndoable(subscription: Subscription): AppError {
+  const { planType, replacedBy } = subscription;
+  return AppError.conflict(
+    'SWITCH_NOT_UNDOABLE',
+    `subscription ${subscription.processorSubscriptionId} was switched by a new UPI mandate (${replacedBy}) and ends with its paid cycle; Razorpay cannot take that back: cancel ${replacedBy} and subscribe to ${planType} again`,
+  );
 }
 
 function refusalOf(subscription: Subscription, plan: PricedPlan): { code: string; message: string } | null {
@@ -131,5 +157,24 @@ export async function switchPlan(
     const locked = await lockSubscription(transaction, id);
     await locked.subscription.update(pendingPlanColumns(change.plan), { transaction });
     return { subscription: await describeSubscription(locked.subscription, transaction), mandate: null };
+  });
+}
+
+/**
+ * Takes back a card's pending switch: Razorpay's scheduled update is cancelled first (its failing changes
+ * nothing here), then the pending plan, so the next charge is the subscription's own plan again. No
+ * premium changes: a switch changed none.
+ */
+export async function undoSwitch(
+  core: Core,
+  processor: RazorpayClient,
+  { subscription }: SwitchUndo,
+): Promise<SubscriptionView> {
+  const id = subscription.processorSubscriptionId;
+  await processor.cancelScheduledChanges(id);
+  return core.sequelize.transaction(async (transaction) => {
+    const locked = await lockSubscription(transaction, id);
+    await locked.subscription.update(NO_PENDING_PLAN, { transaction });
+    return describeSubscription(locked.subscription, transaction);
   });
 }

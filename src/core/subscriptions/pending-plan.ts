@@ -13,7 +13,7 @@ export function pendingPlanColumns(plan: PricedPlan & { processorPlanId: string 
   };
 }
 
-const NONE_PENDING = {
+export const NO_PENDING_PLAN = {
   pendingPlanType: null,
   pendingTier: null,
   pendingDurationDays: null,
@@ -35,7 +35,7 @@ export async function takePendingPlan(subscription: Subscription, transaction: T
       durationDays: subscription.pendingDurationDays!,
       amountPaise: subscription.pendingAmountPaise!,
       processorPlanId: subscription.pendingProcessorPlanId!,
-      ...NONE_PENDING,
+      ...NO_PENDING_PLAN,
     },
     { transaction },
   );

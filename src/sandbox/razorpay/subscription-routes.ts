@@ -64,6 +64,11 @@ export function subscriptionRoutes(
     app.patch<ById>('/v1/subscriptions/:id', api('razorpay.subscriptions.update'), async (request) =>
       subscriptions.update(request.params.id, updateInput(request.body)),
     );
+    app.post<ById>(
+      '/v1/subscriptions/:id/cancel_scheduled_changes',
+      api('razorpay.subscriptions.cancelScheduledChanges'),
+      async (request) => subscriptions.cancelScheduledChanges(request.params.id),
+    );
     app.get('/v1/invoices', api('razorpay.invoices.all'), async (request) => {
       const subscriptionId = stringField(request.query, 'subscription_id');
       if (subscriptionId === undefined) return collection([]);

@@ -21,14 +21,48 @@ export function assertUpdatable(
   }
 }
 
-/** The plan each subscription moves to at its next cycle, as an update at `cycle_end` asked. */
+function scheduledAtCycleEnd(subscription: RazorpaySubscription): void {
+  Object.assign(subscription, { has_scheduled_changes: true, change_scheduled_at: subscription.current_end });
+}
+
+/**
+ * What each subscription's next cycle changes: the plan it moves to, as an update at `cycle_end` asked,
+ * or its end, as a cancel at cycle end (by the buyer or the merchant) asked.
+ */
 export class ScheduledPlans {
   private readonly next = new Map<string, string>();
+  private readonly ending = new Set<string>();
 
   schedule(subscription: RazorpaySubscription, planId: string): void {
     this.next.set(subscription.id, planId);
-    subscription.has_scheduled_changes = true;
-    subscription.change_scheduled_at = subscription.current_end;
+    scheduledAtCycleEnd(subscription);
+  }
+
+  scheduleCancel(subscription: RazorpaySubscription): void {
+    this.ending.add(subscription.id);
+    scheduledAtCycleEnd(subscription);
+  }
+
+  endsAtCycleEnd(subscriptionId: string): boolean {
+    return this.ending.has(subscriptionId);
+  }
+
+  ended(subscriptionId: string): void {
+    this.ending.delete(subscriptionId);
+  }
+
+  /**
+   * Drops the plan scheduled, as Razorpay's cancel of a pending update does (a cancel at cycle end stays
+   * scheduled). Refused when no update is pending: one gone live cannot be cancelled.
+   */
+  cancelUpdate(subscription: RazorpaySubscription): RazorpaySubscription {
+    if (!['authenticated', 'active'].includes(subscription.status) || !this.next.delete(subscription.id)) {
+      throw new RazorpayApiError(400, 'The subscription has no scheduled update to cancel');
+    }
+    if (!this.ending.has(subscription.id)) {
+      Object.assign(subscription, { has_scheduled_changes: false, change_scheduled_at: null });
+    }
+    return subscription;
   }
 
   /** Makes `planId` (by default the one scheduled, if any) the subscription's plan from now. */

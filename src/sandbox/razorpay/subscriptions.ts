@@ -39,8 +39,6 @@ export class SubscriptionSandbox {
   private readonly plans = new Map<string, RazorpayPlan>();
   private readonly subscriptions = new Map<string, RazorpaySubscription>();
   private readonly invoices = new Map<string, RazorpayInvoice>();
-  /** Subscriptions whose buyer or merchant asked to cancel at the end of the paid cycle. */
-  private readonly cancelAtCycleEnd = new Set<string>();
   private readonly scheduledPlans = new ScheduledPlans();
   /** How each authorised subscription's mandate pays: its charges are made that way. */
   private readonly mandates = new Map<string, MandateMethod>();
@@ -235,7 +233,7 @@ export class SubscriptionSandbox {
     if (!['authenticated', 'active', 'pending', 'halted'].includes(subscription.status)) {
       throw new RazorpayApiError(400, `A ${subscription.status} subscription has no next cycle`);
     }
-    if (this.cancelAtCycleEnd.has(subscriptionId)) {
+    if (this.scheduledPlans.endsAtCycleEnd(subscriptionId)) {
       this.end(subscription, 'cancelled');
       await this.razorpay.announce(webhooks, [
         ['subscription.cancelled', { subscription: this.copyOf(subscription) }],
@@ -264,9 +262,7 @@ export class SubscriptionSandbox {
       );
     }
     if (atCycleEnd && subscription.status === 'active') {
-      this.cancelAtCycleEnd.add(subscriptionId);
-      subscription.has_scheduled_changes = true;
-      subscription.change_scheduled_at = subscription.current_end;
+      this.scheduledPlans.scheduleCancel(subscription);
       return this.copyOf(subscription);
     }
     this.end(subscription, 'cancelled');
@@ -283,6 +279,11 @@ export class SubscriptionSandbox {
     if (input.scheduleChangeAt === 'now') this.scheduledPlans.change(subscription, input.planId);
     else this.scheduledPlans.schedule(subscription, input.planId);
     return this.copyOf(subscription);
+  }
+
+  /** `POST /v1/subscriptions/:id/cancel_scheduled_changes` (subscription-updates.ts). */
+  cancelScheduledChanges(subscriptionId: string): RazorpaySubscription {
+    return this.copyOf(this.scheduledPlans.cancelUpdate(this.live(subscriptionId)));
   }
 
   /** Charges (or fails to charge) the cycle due: the unpaid invoice a failure left, or a new one from now. */
@@ -373,7 +374,7 @@ export class SubscriptionSandbox {
   }
 
   private end(subscription: RazorpaySubscription, status: 'cancelled' | 'completed'): void {
-    this.cancelAtCycleEnd.delete(subscription.id);
+    this.scheduledPlans.ended(subscription.id);
     Object.assign(subscription, {
       status,
       ended_at: this.seconds(),

@@ -121,12 +121,14 @@ const SubscriptionReply = Type.Object({
 
 const SubscriptionChangeReply = Type.Object({
   subscription: SubscriptionReply,
-  plan: Type.String({ description: 'the plan switched to' }),
+  plan: Type.String({ description: 'the plan switched to, or kept (a pending switch taken back)' }),
   timing: Type.Union([Type.Literal('now'), Type.Literal('cycle_end')], {
-    description: 'now: a higher tier or a longer cycle; cycle_end: a lower one',
+    description:
+      'now: a higher tier or a longer cycle, or a pending switch taken back; cycle_end: a lower one',
   }),
   newPlanFrom: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description: "when the new plan is first charged: the paid cycle's end",
+    description:
+      "when the new plan is first charged: the paid cycle's end; null: a pending switch taken back",
   }),
   upgrade: Type.Union([
     Type.Object(
@@ -242,7 +244,8 @@ const paymentSubscriptionRoutes: FastifyPluginAsyncTypebox<{ core: Core }> = asy
       config: perUserRateLimit(),
       schema: {
         tags: ['subscriptions'],
-        summary: 'Switches to another renewing plan: up now (the cycle upgraded), down at the cycle end',
+        summary:
+          'Switches to another renewing plan: up now (the cycle upgraded), down at the cycle end; its own plan takes back a pending switch',
         security: bearer,
         params: Type.Object({ subscriptionId: SubscriptionId }),
         body: Type.Object({ plan: PlanCode }),

@@ -377,3 +377,83 @@ describe('a switch’s upgrade, at its seams', () => {
     expect(near(await premiumEnd(user), end)).toBe(true);
   });
 });
+
+describe('going back to the subscription’s own plan while another is pending', () => {
+  /** A ProMonthly subscription paid by `method`, switched down to Monthly. */
+  async function switchedDown(method: MandateMethod) {
+    const user = await createUser();
+    const subscriptionId = await subscribed(user, 'ProMonthly', method);
+    const down = await changeAs(user, subscriptionId, 'Monthly');
+    expect(down.statusCode).toBe(200);
+    return { user, subscriptionId, down: down.json() };
+  }
+
+  const pendingPlanOf = async (subscriptionId: string) =>
+    (
+      await query<{ pending_plan_type: string | null }>(
+        'SELECT pending_plan_type FROM subscriptions WHERE processor_subscription_id = $1',
+        [subscriptionId],
+      )
+    )[0]!.pending_plan_type;
+
+  it('cancels a card’s scheduled switch: the next charge is the own plan’s, and no premium changes now', async () => {
+    const { user, subscriptionId } = await switchedDown('card');
+    const ends = await tierEnds(user);
+    const before = await OutboxEvent.count();
+
+    const back = await changeAs(user, subscriptionId, 'ProMonthly');
+    expect(back.statusCode).toBe(200);
+    expect(back.json()).toMatchObject({
+      plan: 'ProMonthly',
+      timing: 'now',
+      newPlanFrom: null,
+      upgrade: null,
+      mandate: null,
+      subscription: { planType: 'ProMonthly', pendingPlanType: null },
+    });
+    expect(await pendingPlanOf(subscriptionId)).toBeNull();
+    expect(app().sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(false);
+    expect(await tierEnds(user)).toEqual(ends);
+    expect(await OutboxEvent.count()).toBe(before);
+
+    await runCycle(subscriptionId);
+    const cycles = await pollUntil('the second charge', async () => {
+      const rows = await chargedCycles(subscriptionId);
+      return rows.length === 2 && rows;
+    });
+    expect(cycles[1]).toEqual({ amount_paise: PRO_PAISE, tier: 'pro', days: 30 });
+    expect(await paidPaise(user)).toBe(2 * PRO_PAISE);
+    // Nothing pending any more: the own plan is refused again.
+    const again = await changeAs(user, subscriptionId, 'ProMonthly');
+    expect([again.statusCode, again.json().error.code]).toEqual([400, 'SAME_PLAN']);
+  });
+
+  it('keeps the pending plan when Razorpay fails to cancel the scheduled switch', async () => {
+    const { user, subscriptionId } = await switchedDown('card');
+    app().sandbox.faults.set('razorpay.subscriptions.cancelScheduledChanges', { status: 500, times: 1 });
+
+    const back = await changeAs(user, subscriptionId, 'ProMonthly');
+    expect([back.statusCode, back.json().error.code]).toEqual([502, 'PROCESSOR_UNAVAILABLE']);
+    expect(await pendingPlanOf(subscriptionId)).toBe('Monthly');
+    expect(app().sandbox.razorpay.subscriptions.get(subscriptionId)!.has_scheduled_changes).toBe(true);
+
+    await runCycle(subscriptionId);
+    const cycles = await pollUntil('the second charge', async () => {
+      const rows = await chargedCycles(subscriptionId);
+      return rows.length === 2 && rows;
+    });
+    expect(cycles[1]).toEqual({ amount_paise: MONTHLY_PAISE, tier: 'premium', days: 30 });
+  });
+
+  it('refuses to undo a UPI switch, whose old mandate is already cancelled at its cycle end', async () => {
+    const { user, subscriptionId, down } = await switchedDown('upi');
+
+    const back = await changeAs(user, subscriptionId, 'ProMonthly');
+    expect(back.statusCode).toBe(409);
+    const { error } = back.json();
+    expect(error.code).toBe('SWITCH_NOT_UNDOABLE');
+    expect(error.message).toContain(down.mandate.subscriptionId);
+    expect(await subscriptionRow(app(), subscriptionId)).toMatchObject({ cancel_at_cycle_end: true });
+    expect(app().sandbox.razorpay.subscriptions.get(down.mandate.subscriptionId)!.status).toBe('created');
+  });
+});

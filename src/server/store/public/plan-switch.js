@@ -7,7 +7,8 @@
 // about the difference of the daily prices (the API prices it exactly; Checkout shows that price), the
 // new price from the cycle's end; to a lower plan, at the cycle's end. A UPI mandate cannot change what
 // it debits: the switch makes a new one, and the buyer is walked to authorise it (also from its row,
-// "Authorise the new mandate", until they do). subscriptions.js draws the rows and calls this.
+// "Authorise the new mandate", until they do). While a card's switch is pending, "Keep …" takes it back
+// (the API's change to the subscription's own plan). subscriptions.js draws the rows and calls this.
 
 const SWITCH_DAY_MS = 86_400_000;
 
@@ -73,6 +74,35 @@ async function switchTo(subscription, plan, line, done) {
   }
 }
 
+/** "Keep <own plan>" while a switch is pending: asked for, the own plan cancels that switch. */
+function keepButton(subscription, line, done) {
+  const current = switchPlanOf(subscription.planType);
+  const pending = switchPlanOf(subscription.pendingPlanType);
+  const name = current?.name ?? subscription.planType;
+  const button = PremiumStore.element('button', 'change-plan', `Keep ${name}`);
+  button.type = 'button';
+  button.addEventListener('click', async () => {
+    const question =
+      `Keep ${name}? The change to ${pending?.name ?? subscription.pendingPlanType} when this cycle ends ` +
+      `is cancelled, and ${name} renews as before.`;
+    if (!(await StoreConfirm.ask(question, `Keep ${name}`))) return;
+    try {
+      await PremiumStore.api(`/api/payment/subscriptions/${subscription.subscriptionId}/change`, {
+        plan: subscription.planType,
+      });
+      PremiumStore.say(line, `Kept ${name}: the change of plan is cancelled.`);
+      await done();
+    } catch (error) {
+      PremiumStore.say(
+        line,
+        `The change could not be cancelled: ${error.message}. Nothing changed.`,
+        'error',
+      );
+    }
+  });
+  return button;
+}
+
 /** The switch's controls on one subscription's row: `line` is where to say what came of them. */
 function switchActions(subscription, line, done) {
   if (subscription.shortUrl && subscription.status === 'created') {
@@ -82,7 +112,7 @@ function switchActions(subscription, line, done) {
     return [link];
   }
   if (subscription.status !== 'active' || subscription.cancelAtCycleEnd) return [];
-  return switchTargets(subscription).map((plan) => {
+  const buttons = switchTargets(subscription).map((plan) => {
     const button = PremiumStore.element('button', 'change-plan', `Change to ${plan.name}`);
     button.type = 'button';
     button.addEventListener('click', async () => {
@@ -91,6 +121,7 @@ function switchActions(subscription, line, done) {
     });
     return button;
   });
+  return subscription.pendingPlanType ? [keepButton(subscription, line, done), ...buttons] : buttons;
 }
 
 window.StorePlanSwitch = { actions: switchActions };
