@@ -2,6 +2,7 @@ import { describeNeeding } from '../support/requirements';
 import { BROWSER } from '../support/browser';
 import { textOf } from './support/page-text';
 import { useProduct } from './support/product';
+import { subscribedInStore } from './support/subscribe';
 
 // The browser, the built API, worker and sandbox: their afterAll stop takes seconds, beside STARTUP_MS and TEST_MS.
 jest.setTimeout(60_000);
@@ -16,14 +17,7 @@ describeNeeding(BROWSER, 'keeping a subscription’s plan from the store in a br
     async () => {
       const { api, core, newPage } = getProduct();
       const page = await newPage();
-      await page.goto(`${api}/store/`);
-      await page.getByRole('link', { name: 'Sign in with Discord' }).click();
-      await page.getByRole('button', { name: 'Authorize' }).click();
-      await page.getByRole('button', { name: 'Subscribe' }).click();
-      await page.getByLabel(/Card mandate/).check();
-      await page.getByRole('button', { name: 'Approve' }).click();
-      const subscription = page.locator('#subscriptions li', { hasText: 'active' });
-      await subscription.getByText('paid 1').waitFor();
+      const subscription = await subscribedInStore(page, api, /Card mandate/);
       await subscription.getByRole('button', { name: 'Change to Yearly' }).click();
       const dialog = page.getByRole('dialog');
       await dialog.getByRole('button', { name: 'Change plan' }).click();
